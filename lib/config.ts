@@ -1,0 +1,144 @@
+/**
+ * The one place that reads the environment. Everything else receives a typed {@link Config}.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig(); // from Deno.env
+ * const testConfig = loadConfig({ SCAN_RESOLVE: "shop.test=127.0.0.1:4507" });
+ * ```
+ */
+import { z } from "zod";
+
+/** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
+export interface ResolveTarget {
+  host: string;
+  port: number;
+}
+
+/** Parses `SCAN_RESOLVE="shop.test=127.0.0.1:4507,blog.test=127.0.0.1:4508"`. */
+export function parseScanResolve(value: string | undefined): Map<string, ResolveTarget> {
+  const map = new Map<string, ResolveTarget>();
+  if (!value || !value.trim()) return map;
+  for (const part of value.split(",")) {
+    const item = part.trim();
+    if (!item) continue;
+    const m = item.match(/^([a-z0-9.-]+)=(\[[0-9a-f:.]+\]|[0-9.]+|localhost):(\d{1,5})$/i);
+    if (!m) {
+      throw new ConfigError(
+        `SCAN_RESOLVE entry "${item}" is not of the form host=ip:port (e.g. shop.test=127.0.0.1:4507)`,
+      );
+    }
+    const port = Number(m[3]);
+    if (port < 1 || port > 65535) {
+      throw new ConfigError(`SCAN_RESOLVE port out of range in "${item}"`);
+    }
+    map.set(m[1].toLowerCase().replace(/\.$/, ""), {
+      host: m[2].replace(/^\[|\]$/g, ""),
+      port,
+    });
+  }
+  return map;
+}
+
+/** Thrown when the environment holds a value that cannot be used. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const optionalString = z.string().trim().min(1).optional().catch(undefined);
+const url = (fallback: string) =>
+  z.string().trim().default(fallback).pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  );
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const EnvSchema = z.object({
+  SERVICE: z.enum(["visibility", "schema"]).default("visibility"),
+  PORT: int(8000, 0, 65535),
+  KV_PATH: optionalString,
+  PIPELINE_TOKEN: optionalString,
+  TURNSTILE_SITE_KEY: optionalString,
+  TURNSTILE_SECRET_KEY: optionalString,
+  TURNSTILE_VERIFY_URL: url("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+  TRUST_PROXY: z.enum(["0", "1", "true", "false", ""]).default("0"),
+  SCAN_RESOLVE: z.string().optional(),
+  WIKIDATA_API_URL: url("https://www.wikidata.org/w/api.php"),
+  WIKIPEDIA_API_URL: url("https://en.wikipedia.org/w/api.php"),
+  COMMONCRAWL_INDEX_URL: url("https://index.commoncrawl.org"),
+  PUBLIC_URL: url("https://github.com/ai-visibility/ai-visibility"),
+  SCAN_TIMEOUT_MS: int(25_000, 1_000, 300_000),
+  REQUEST_TIMEOUT_MS: int(10_000, 500, 120_000),
+  OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
+  MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+});
+
+/** The validated configuration of one process. */
+export interface Config {
+  service: "visibility" | "schema";
+  port: number;
+  /** Deno KV location; undefined means the platform default (Deno Deploy) or ./data/kv.sqlite3. */
+  kvPath: string | undefined;
+  pipelineToken: string | undefined;
+  turnstileSiteKey: string | undefined;
+  turnstileSecretKey: string | undefined;
+  turnstileVerifyUrl: string;
+  trustProxy: boolean;
+  /** Host names that bypass DNS and the private-address guard (tests and self-hosting only). */
+  scanResolve: Map<string, ResolveTarget>;
+  wikidataApiUrl: string;
+  wikipediaApiUrl: string;
+  commonCrawlIndexUrl: string;
+  /** Where people can read about our crawler; sent in the User-Agent. */
+  publicUrl: string;
+  /** The User-Agent of every outbound request of a scan. */
+  userAgent: string;
+  scanTimeoutMs: number;
+  requestTimeoutMs: number;
+  offsiteTimeoutMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+}
+
+/** Product name and version sent in the User-Agent. */
+export const PRODUCT = { name: "AIVisibilityBot", version: "0.1.0" } as const;
+
+/** Builds the configuration from an environment map (defaults to the process environment). */
+export function loadConfig(env: Record<string, string | undefined> = readEnv()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  return {
+    service: e.SERVICE,
+    port: e.PORT,
+    kvPath: e.KV_PATH,
+    pipelineToken: e.PIPELINE_TOKEN,
+    turnstileSiteKey: e.TURNSTILE_SITE_KEY,
+    turnstileSecretKey: e.TURNSTILE_SECRET_KEY,
+    turnstileVerifyUrl: e.TURNSTILE_VERIFY_URL,
+    trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
+    scanResolve: parseScanResolve(e.SCAN_RESOLVE),
+    wikidataApiUrl: e.WIKIDATA_API_URL,
+    wikipediaApiUrl: e.WIKIPEDIA_API_URL,
+    commonCrawlIndexUrl: e.COMMONCRAWL_INDEX_URL.replace(/\/+$/, ""),
+    publicUrl: e.PUBLIC_URL,
+    userAgent: `Mozilla/5.0 (compatible; ${PRODUCT.name}/${PRODUCT.version}; +${e.PUBLIC_URL})`,
+    scanTimeoutMs: e.SCAN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    maxRedirects: 5,
+  };
+}
+
+function readEnv(): Record<string, string | undefined> {
+  try {
+    return Deno.env.toObject();
+  } catch {
+    // Without --allow-env the defaults apply.
+    return {};
+  }
+}

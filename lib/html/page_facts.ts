@@ -1,0 +1,447 @@
+/**
+ * One SAX pass over a page's HTML that fills {@link PageFacts}.
+ *
+ * A SAX pass (htmlparser2's Parser) instead of a DOM: no tree is built, memory holds only the
+ * facts kept, and on the 2 MB page of tests/bench/parse_bench.ts all the extraction below costs
+ * less than linkedom's parse alone. State lives in an explicit stack of frames, never in
+ * recursion, so nesting depth cannot overflow the call stack; every list is capped (LIMITS).
+ */
+import type { Handler } from "htmlparser2";
+import { HeadFacts } from "./head_facts.ts";
+import { LinearParser } from "./linear_parser.ts";
+import { LinkFacts } from "./link_facts.ts";
+import {
+  LIMITS,
+  MOUNT_IDS,
+  TAG,
+  TAG_HEAD,
+  TAG_HIDDEN,
+  TAG_INLINE,
+  TAG_SEMANTIC,
+  tagInfo,
+} from "./page_rules.ts";
+import { ScriptFacts } from "./script_facts.ts";
+import {
+  collapseWhitespace,
+  isQuestionHeading,
+  TextBuffer,
+  TextStats,
+  truncate,
+} from "./text_tools.ts";
+import type { PageFacts } from "./types.ts";
+import { UrlResolver } from "./url_tools.ts";
+
+export { LIMITS as PAGE_FACTS_LIMITS } from "./page_rules.ts";
+
+/**
+ * Extracts every {@link PageFacts} field from `html` in a single SAX pass. `baseUrl` is the
+ * page's final URL: relative URLs resolve against it (or `<base href>`), and links are internal
+ * when they share its registrable domain. Never throws on malformed HTML or URLs.
+ */
+export function extractPageFacts(html: string, baseUrl: string): PageFacts {
+  const collector = new FactCollector(baseUrl);
+  const parser = new LinearParser(collector, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+  });
+  parser.end(html);
+  return collector.finish();
+}
+
+type Attribs = Record<string, string>;
+
+/** Context bits an element raises while open; kept on its frame to lower them at close. */
+const CTX_SVG = 1, CTX_TEMPLATE = 2, CTX_NOSCRIPT = 4, CTX_HIDDEN = 8;
+
+/** What an element's close has to finish. */
+const ROLE_NONE = 0,
+  ROLE_TITLE = 1,
+  ROLE_HEADING = 2,
+  ROLE_PARAGRAPH = 3,
+  ROLE_ANCHOR = 4,
+  ROLE_SCRIPT = 5,
+  ROLE_HEAD = 6;
+
+/** Non-blank test for text chunks. */
+const INK = /\S/;
+
+/** An open element. */
+interface Frame {
+  /** tagInfo() of the element. */
+  info: number;
+  ctx: number;
+  role: number;
+  /** Heading level. */
+  level: number;
+  /** Text collected for the role (title, heading, anchor). */
+  buf: TextBuffer | null;
+  /** Paragraph: the text stream it feeds and that stream's word count at its start. */
+  stream: TextStats | null;
+  startWords: number;
+  /** Anchor: href as written, rel, and aria-label/title (image alts come via anchorAlts). */
+  anchor: { href: string; rel: string; label: string | null } | null;
+  /** Whether this is a mount node (id root/app/...) that has shown no content yet. */
+  emptyMount: boolean;
+}
+
+/** The SAX handler: accumulates facts as events arrive. */
+class FactCollector implements Partial<Handler> {
+  private readonly urls: UrlResolver;
+  private readonly head: HeadFacts;
+  private readonly linkFacts: LinkFacts;
+  private readonly scripts = new ScriptFacts();
+  private readonly frames: Frame[] = [];
+  private svg = 0;
+  private template = 0;
+  private noscript = 0;
+  private hidden = 0;
+  private headFrame: Frame | null = null;
+  private headOpen = false;
+  private baseSeen = false;
+  /** Buffers collecting rendered text right now (headings, anchors), innermost last. */
+  private readonly activeBufs: TextBuffer[] = [];
+  /** Anchors open now, innermost last: an `<img>` inside lends its alt as link text. */
+  private readonly anchorAlts: (string | null)[] = [];
+  /** Mount nodes still empty; any element or text inside them empties this list. */
+  private readonly openMounts: Frame[] = [];
+  private readonly visibleText = new TextStats(LIMITS.textSample);
+  private readonly noscriptText = new TextStats();
+  private readonly microdataTypes = new Set<string>();
+
+  private lang: string | null = null;
+  private title: string | null = null;
+  private titleCount = 0;
+  private readonly headings: { level: number; text: string }[] = [];
+  private microdataItems = 0;
+  private rdfaItems = 0;
+  private readonly semantic: PageFacts["semantic"] = {
+    main: 0,
+    article: 0,
+    nav: 0,
+    header: 0,
+    footer: 0,
+    section: 0,
+    aside: 0,
+    time: 0,
+  };
+  private substantialParagraphs = 0;
+  private lists = 0;
+  private tables = 0;
+  private questionHeadings = 0;
+  private detailsCount = 0;
+  private definitionLists = 0;
+  private emptyMountNode = false;
+  private readonly times: string[] = [];
+  private hasBody = false;
+  private elementCount = 0;
+  private maxDepth = 0;
+
+  constructor(baseUrl: string) {
+    this.urls = new UrlResolver(baseUrl);
+    this.head = new HeadFacts(this.urls);
+    this.linkFacts = new LinkFacts(this.urls);
+  }
+
+  onopentag(name: string, attribs: Attribs): void {
+    this.elementCount++;
+    if (this.openMounts.length > 0) this.fillMounts();
+    const frames = this.frames;
+    const parent = frames.length > 0 ? frames[frames.length - 1] : null;
+    const info = tagInfo(name);
+    const frame: Frame = {
+      info,
+      ctx: 0,
+      role: ROLE_NONE,
+      level: 0,
+      buf: null,
+      stream: null,
+      startWords: 0,
+      anchor: null,
+      emptyMount: false,
+    };
+    frames.push(frame);
+    if (frames.length > this.maxDepth) this.maxDepth = frames.length;
+    if (!(info & TAG_INLINE)) this.boundary();
+    const code = info & 0xff;
+
+    if (this.svg > 0 || this.template > 0) {
+      // Foreign or inert content: no facts, only the nesting that ends it.
+      if (code === TAG.svg) this.raise(frame, CTX_SVG);
+      else if (code === TAG.template) this.raise(frame, CTX_TEMPLATE);
+      return;
+    }
+    if (this.headOpen && parent === this.headFrame && !(info & TAG_HEAD)) this.headOpen = false;
+    this.onAnyElement(frame, attribs);
+
+    if (info & TAG_HIDDEN) this.raise(frame, CTX_HIDDEN);
+    if (info & TAG_SEMANTIC) this.semantic[name as keyof PageFacts["semantic"]]++;
+    if (code === TAG.other) return;
+    switch (code) {
+      case TAG.html:
+        if (this.lang === null) this.lang = attribs.lang?.trim() || null;
+        break;
+      case TAG.head:
+        if (this.headFrame === null) {
+          this.headFrame = frame;
+          this.headOpen = true;
+          frame.role = ROLE_HEAD;
+        }
+        break;
+      case TAG.body:
+        this.hasBody = true;
+        this.headOpen = false;
+        break;
+      case TAG.title:
+        if (++this.titleCount === 1) this.collect(frame, ROLE_TITLE, 10_000, false);
+        break;
+      case TAG.meta:
+        this.head.onMeta(attribs);
+        break;
+      case TAG.link:
+        this.head.onLink(attribs);
+        break;
+      case TAG.base:
+        // Only the first <base href> counts, even when its URL is unusable (as in browsers).
+        if (!this.baseSeen && attribs.href !== undefined) {
+          this.baseSeen = true;
+          this.urls.setBase(attribs.href.trim());
+        }
+        break;
+      case TAG.script:
+        frame.role = ROLE_SCRIPT;
+        this.scripts.open(attribs);
+        break;
+      case TAG.noscript:
+        this.raise(frame, CTX_NOSCRIPT);
+        break;
+      case TAG.template:
+        this.raise(frame, CTX_TEMPLATE);
+        break;
+      case TAG.svg:
+        this.raise(frame, CTX_SVG);
+        break;
+      case TAG.heading:
+        frame.level = name.charCodeAt(1) - 48;
+        this.collect(frame, ROLE_HEADING, 1000, true);
+        break;
+      case TAG.p:
+        // Words inside = growth of the page's word count while it is open: no second count.
+        frame.role = ROLE_PARAGRAPH;
+        frame.stream = this.noscript > 0 ? this.noscriptText : this.visibleText;
+        frame.startWords = frame.stream.words;
+        break;
+      case TAG.a:
+        this.onAnchor(frame, attribs);
+        break;
+      case TAG.img:
+        this.onImage(attribs);
+        break;
+      case TAG.list:
+        this.lists++;
+        break;
+      case TAG.dl:
+        this.definitionLists++;
+        break;
+      case TAG.table:
+        this.tables++;
+        break;
+      case TAG.details:
+        this.detailsCount++;
+        break;
+      case TAG.astroIsland:
+        this.scripts.addMarker("astro-island");
+        break;
+      case TAG.time: {
+        this.semantic.time++;
+        const datetime = attribs.datetime?.trim();
+        if (datetime && this.times.length < LIMITS.times) this.times.push(datetime);
+        break;
+      }
+    }
+  }
+
+  ontext(data: string): void {
+    if (this.svg > 0 || this.template > 0) return;
+    if (this.hidden > 0) {
+      this.onHiddenText(data);
+      return;
+    }
+    if (this.openMounts.length > 0 && INK.test(data)) this.fillMounts();
+    const bufs = this.activeBufs;
+    for (let i = 0; i < bufs.length; i++) bufs[i].add(data);
+    if (this.noscript > 0) {
+      this.noscriptText.add(data);
+      return;
+    }
+    if (this.headOpen) {
+      // Blank text stays in the head; other text directly in it ends the head, as in browsers.
+      if (!INK.test(data) || this.frames[this.frames.length - 1] !== this.headFrame) return;
+      this.headOpen = false;
+    }
+    this.visibleText.add(data);
+  }
+
+  onclosetag(): void {
+    const frame = this.frames.pop();
+    if (frame === undefined) return;
+    if (frame.ctx !== 0) {
+      if (frame.ctx & CTX_SVG) this.svg--;
+      if (frame.ctx & CTX_TEMPLATE) this.template--;
+      if (frame.ctx & CTX_NOSCRIPT) this.noscript--;
+      if (frame.ctx & CTX_HIDDEN) this.hidden--;
+    }
+    if (frame.role !== ROLE_NONE) this.finishRole(frame);
+    if (frame.emptyMount) {
+      // Still empty at its close: nothing was opened after it, so it is the last entry.
+      this.openMounts.pop();
+      this.emptyMountNode = true;
+    }
+    if (!(frame.info & TAG_INLINE)) this.boundary();
+  }
+
+  /** Assembles the result once the parser has closed every element. */
+  finish(): PageFacts {
+    const visible = this.visibleText;
+    const { scripts, jsonLd, markers } = this.scripts.fields();
+    return {
+      lang: this.lang,
+      title: this.title,
+      titleCount: this.titleCount,
+      ...this.head.fields(),
+      ...this.linkFacts.fields(),
+      headings: this.headings,
+      jsonLd,
+      microdataItems: this.microdataItems,
+      microdataTypes: [...this.microdataTypes],
+      rdfaItems: this.rdfaItems,
+      semantic: this.semantic,
+      text: {
+        words: visible.words,
+        chars: visible.chars,
+        sample: visible.sample(),
+      },
+      noscriptWords: this.noscriptText.words,
+      substantialParagraphs: this.substantialParagraphs,
+      lists: this.lists,
+      tables: this.tables,
+      questionHeadings: this.questionHeadings,
+      detailsCount: this.detailsCount,
+      definitionLists: this.definitionLists,
+      scripts,
+      appShell: { emptyMountNode: this.emptyMountNode, markers },
+      times: this.times,
+      hasBody: this.hasBody,
+      elementCount: this.elementCount,
+      maxDepth: this.maxDepth,
+    };
+  }
+
+  private raise(frame: Frame, bit: number): void {
+    frame.ctx |= bit;
+    if (bit === CTX_SVG) this.svg++;
+    else if (bit === CTX_TEMPLATE) this.template++;
+    else if (bit === CTX_NOSCRIPT) this.noscript++;
+    else this.hidden++;
+  }
+
+  /** Starts collecting an element's text; `rendered` buffers take text from the visible flow. */
+  private collect(frame: Frame, role: number, max: number, rendered: boolean): void {
+    frame.role = role;
+    frame.buf = new TextBuffer(max);
+    if (rendered) this.activeBufs.push(frame.buf);
+  }
+
+  /** An element boundary separates words, in the page text and in every open collector. */
+  private boundary(): void {
+    this.visibleText.breakWord();
+    this.noscriptText.breakWord();
+    const bufs = this.activeBufs;
+    for (let i = 0; i < bufs.length; i++) bufs[i].add(" ");
+  }
+
+  /** Mount nodes that received content are not empty: forget them. */
+  private fillMounts(): void {
+    for (const mount of this.openMounts) mount.emptyMount = false;
+    this.openMounts.length = 0;
+  }
+
+  /** Attributes any element may carry: ids, microdata, RDFa, framework markers. */
+  private onAnyElement(frame: Frame, attribs: Attribs): void {
+    this.scripts.scanAttributes(attribs);
+    const id = attribs.id;
+    if (id !== undefined && MOUNT_IDS.has(id.trim())) {
+      frame.emptyMount = true;
+      this.openMounts.push(frame);
+    }
+    const itemtype = attribs.itemtype;
+    if (attribs.itemscope !== undefined || itemtype !== undefined) this.microdataItems++;
+    if (itemtype !== undefined) {
+      for (const type of itemtype.trim().split(/\s+/)) {
+        if (type !== "" && this.microdataTypes.size < LIMITS.microdataTypes) {
+          this.microdataTypes.add(type);
+        }
+      }
+    }
+    if (attribs.typeof !== undefined || attribs.vocab !== undefined) this.rdfaItems++;
+  }
+
+  /** Text inside script/style/title/iframe: only the element itself may want it. */
+  private onHiddenText(data: string): void {
+    // Hidden elements are raw text in HTML, so the innermost open element is the one.
+    const frame = this.frames[this.frames.length - 1];
+    if (frame.role === ROLE_TITLE) frame.buf!.add(data);
+    else if (frame.role === ROLE_SCRIPT) this.scripts.text(data);
+  }
+
+  private onAnchor(frame: Frame, attribs: Attribs): void {
+    const raw = attribs.href;
+    if (raw === undefined) return;
+    if (!this.linkFacts.wantsAnchors()) return;
+    this.collect(frame, ROLE_ANCHOR, 3 * LIMITS.linkText, true);
+    const label = attribs["aria-label"] ?? attribs.title ?? null;
+    frame.anchor = { href: raw, rel: attribs.rel?.trim().toLowerCase() ?? "", label };
+    this.anchorAlts.push(null);
+  }
+
+  private onImage(attribs: Attribs): void {
+    const alt = attribs.alt === undefined ? null : collapseWhitespace(attribs.alt);
+    const anchors = this.anchorAlts;
+    if (anchors.length > 0 && anchors[anchors.length - 1] === null && alt) {
+      anchors[anchors.length - 1] = alt;
+    }
+    // Images in noscript are lazy-load fallbacks (counted already) or tracking pixels.
+    if (this.noscript === 0) this.linkFacts.addImage(attribs);
+  }
+
+  private finishRole(frame: Frame): void {
+    const buf = frame.buf;
+    switch (frame.role) {
+      case ROLE_HEAD:
+        this.headOpen = false;
+        return;
+      case ROLE_SCRIPT:
+        this.scripts.close();
+        return;
+      case ROLE_TITLE:
+        this.title = buf!.text();
+        return;
+      case ROLE_PARAGRAPH:
+        if (frame.stream!.words - frame.startWords >= 20) this.substantialParagraphs++;
+        return;
+    }
+    // Rendered collectors close in the order they opened (elements nest), so it is the last.
+    this.activeBufs.pop();
+    if (frame.role === ROLE_HEADING) {
+      const text = buf!.text();
+      if (isQuestionHeading(text)) this.questionHeadings++;
+      if (this.headings.length < LIMITS.headings) {
+        this.headings.push({ level: frame.level, text: truncate(text, LIMITS.headingText) });
+      }
+    } else if (frame.role === ROLE_ANCHOR) {
+      const alt = this.anchorAlts.pop() ?? null;
+      const { href, rel, label } = frame.anchor!;
+      this.linkFacts.addAnchor({ href, rel, text: buf!.raw(), fallback: label ?? alt });
+    }
+  }
+}

@@ -1,0 +1,428 @@
+/**
+ * Pillar "AI crawler access": may AI search engines, assistants and crawlers read the site?
+ * robots.txt per crawler role, indexing directives, and an edge (CDN/WAF) that blocks bots.
+ */
+import { type Check, clip, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
+import { crawlersByRole } from "../crawlers.ts";
+import { linesToRemove, robotsAllowLines } from "../fixes.ts";
+import type { FetchOutcome } from "../snapshot_types.ts";
+
+/** Score caps of this pillar's gates. */
+export const GATES = {
+  blanketDisallow: { id: "blanket_disallow", cap: 20 },
+  searchBlocked: { id: "search_crawlers_blocked", cap: 35 },
+  noindex: { id: "noindex", cap: 25 },
+  edgeBlocking: { id: "edge_blocks_ai", cap: 35 },
+} as const;
+
+export const accessPillar: PillarDef = {
+  id: "access",
+  title: "AI crawler access",
+  weight: 25,
+  checks: (ctx) => [
+    robotsFile(ctx),
+    wildcard(ctx),
+    searchCrawlers(ctx),
+    userFetchers(ctx),
+    trainingCrawlers(ctx),
+    indexing(ctx),
+    edge(ctx),
+  ],
+};
+
+function robotsFile(ctx: ScanContext): Check {
+  const r = ctx.robots;
+  const title = "robots.txt is readable";
+  switch (r.state) {
+    case "ok":
+      return scored(
+        "access.robots_txt",
+        title,
+        2,
+        r.unknownLines > 3 ? "warn" : "pass",
+        r.unknownLines > 3
+          ? `robots.txt has ${r.unknownLines} lines that are not robots.txt directives; crawlers ignore them.`
+          : `robots.txt answered ${r.httpStatus} with ${r.lineCount} lines.`,
+        {
+          evidence: [r.url],
+          fix: {
+            what: "Clean up robots.txt",
+            why:
+              "Lines crawlers cannot parse are silently ignored, so rules you think apply may not.",
+            how:
+              "Keep only User-agent, Allow, Disallow and Sitemap lines (and # comments) in robots.txt.",
+            effort: "S",
+          },
+        },
+      );
+    case "missing":
+      return scored(
+        "access.robots_txt",
+        title,
+        2,
+        "warn",
+        `robots.txt answered ${r.httpStatus}: crawlers may read everything, but nothing points them to your sitemap.`,
+        {
+          evidence: [r.url],
+          fix: {
+            what: "Publish a robots.txt",
+            why:
+              "Without one, crawlers get no sitemap pointer and you cannot express any preference.",
+            how: `Create ${r.url} with:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
+              new URL("/sitemap.xml", r.url).href
+            }`,
+            effort: "S",
+          },
+        },
+      );
+    case "server_error":
+      return scored(
+        "access.robots_txt",
+        title,
+        2,
+        "fail",
+        `robots.txt answered ${r.httpStatus}. Under RFC 9309 a server error means "assume complete disallow": compliant crawlers will not crawl the site at all.`,
+        {
+          evidence: [r.url],
+          gate: GATES.blanketDisallow,
+          fix: {
+            what: "Make robots.txt answer 200 (or 404)",
+            why:
+              "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
+            how:
+              `Serve ${r.url} as a static text file with status 200, for example:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
+                new URL("/sitemap.xml", r.url).href
+              }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
+            effort: "S",
+          },
+        },
+      );
+    case "invalid":
+      return scored(
+        "access.robots_txt",
+        title,
+        2,
+        "warn",
+        `robots.txt answered ${r.httpStatus} with an HTML page instead of robots.txt rules (a soft 404); crawlers find no rules and no sitemap in it.`,
+        {
+          evidence: [r.url],
+          fix: {
+            what: "Serve a real robots.txt",
+            why:
+              "An HTML page at /robots.txt holds no rules and no Sitemap line; some crawlers treat it as an error.",
+            how: `Serve ${r.url} as text/plain:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
+              new URL("/sitemap.xml", r.url).href
+            }`,
+            effort: "S",
+          },
+        },
+      );
+    case "unreachable":
+      return unscored(
+        "access.robots_txt",
+        title,
+        "unknown",
+        "robots.txt could not be fetched (network error or time-out), so crawler access could not be checked.",
+        [r.url],
+      );
+  }
+}
+
+function wildcard(ctx: ScanContext): Check {
+  const r = ctx.robots;
+  const title = "No blanket Disallow for all crawlers";
+  if (r.state === "unreachable") {
+    return unscored("access.blanket_disallow", title, "unknown", "robots.txt could not be read.");
+  }
+  if (r.state !== "ok") {
+    return r.state === "server_error"
+      ? unscored(
+        "access.blanket_disallow",
+        title,
+        "info",
+        "robots.txt answered a server error; see the robots.txt signal.",
+      )
+      : scored("access.blanket_disallow", title, 3, "pass", "No robots.txt rules apply.");
+  }
+  if (!r.wildcardBlocksHome) {
+    return scored(
+      "access.blanket_disallow",
+      title,
+      3,
+      "pass",
+      "The User-agent: * group does not block the home page.",
+    );
+  }
+  const starLines = r.crawlers.filter((c) => c.group === "wildcard" && !c.allowed);
+  return scored(
+    "access.blanket_disallow",
+    title,
+    3,
+    "fail",
+    "robots.txt blocks every crawler without its own group (User-agent: * with Disallow: /): search engines and AI assistants cannot read the site.",
+    {
+      gate: GATES.blanketDisallow,
+      evidence: starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
+      fix: {
+        what: "Remove the blanket Disallow: / from robots.txt",
+        why:
+          "It hides the whole site from every search engine and AI assistant that has no group of its own.",
+        how: `${
+          linesToRemove(starLines) || "Remove the Disallow: / line of the User-agent: * group."
+        }\n\nThen keep only what must stay private, e.g.:\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n\nSitemap: ${
+          new URL("/sitemap.xml", ctx.pageUrl).href
+        }`,
+        effort: "S",
+      },
+    },
+  );
+}
+
+function roleCheck(
+  ctx: ScanContext,
+  role: "search" | "user",
+  id: string,
+  title: string,
+  maxPoints: number,
+): Check {
+  const r = ctx.robots;
+  if (r.state === "unreachable") {
+    return unscored(id, title, "unknown", "robots.txt could not be read.");
+  }
+  const tokens = crawlersByRole(role).map((c) => c.token);
+  const access = r.crawlers.filter((c) => tokens.includes(c.token));
+  const blocked = access.filter((c) => !c.allowed);
+  const evidence = access.map((c) =>
+    `${c.token}: ${c.allowed ? "allowed" : "blocked"}${
+      c.line ? ` (line ${c.line}: ${clip(c.lineText ?? "", 60)})` : ""
+    }`
+  );
+  const who = role === "search"
+    ? "AI search and citation crawlers"
+    : "assistants fetching for users";
+  if (!blocked.length) {
+    return scored(
+      id,
+      title,
+      maxPoints,
+      "pass",
+      `All ${access.length} ${who} may read the home page.`,
+      {
+        evidence,
+      },
+    );
+  }
+  const all = blocked.length === access.length;
+  const names = blocked.map((c) => c.token).join(", ");
+  const fixHow = r.state === "server_error"
+    ? "Make robots.txt answer 200; see the robots.txt fix."
+    : `${linesToRemove(blocked)}\n\nAdd:\n\n${robotsAllowLines(blocked.map((c) => c.token))}`;
+  return scored(
+    id,
+    title,
+    maxPoints,
+    all ? "fail" : "warn",
+    all
+      ? `robots.txt blocks every ${
+        role === "search" ? "AI search crawler" : "user-triggered assistant"
+      } checked (${names}).`
+      : `robots.txt blocks ${blocked.length} of ${access.length} ${who}: ${names}.`,
+    {
+      points: (maxPoints * (access.length - blocked.length)) / access.length,
+      evidence,
+      gate: all && role === "search" ? GATES.searchBlocked : null,
+      impact: role === "search" ? (all ? "critical" : "high") : undefined,
+      fix: {
+        what: `Allow ${names} in robots.txt`,
+        why: role === "search"
+          ? "These crawlers build the indexes that ChatGPT search, Perplexity, Claude, Google AI Overviews and Copilot cite. Blocked, your pages cannot be quoted or linked in their answers."
+          : "These agents fetch your page when a person asks an assistant about it. Blocked, the assistant answers without your page.",
+        how: fixHow,
+        effort: "S",
+      },
+    },
+  );
+}
+
+function searchCrawlers(ctx: ScanContext): Check {
+  return roleCheck(ctx, "search", "access.search_crawlers", "AI search crawlers allowed", 10);
+}
+
+function userFetchers(ctx: ScanContext): Check {
+  return roleCheck(ctx, "user", "access.user_fetchers", "Assistants fetching for users allowed", 4);
+}
+
+function trainingCrawlers(ctx: ScanContext): Check {
+  const r = ctx.robots;
+  const title = "Training crawlers (your choice)";
+  if (r.state === "unreachable") {
+    return unscored("access.training_crawlers", title, "unknown", "robots.txt could not be read.");
+  }
+  const training = r.crawlers.filter((c) => c.role === "training");
+  const blocked = training.filter((c) => !c.allowed);
+  return unscored(
+    "access.training_crawlers",
+    title,
+    "info",
+    blocked.length
+      ? `robots.txt blocks ${blocked.length} of ${training.length} model-training crawlers (${
+        blocked.map((c) => c.token).join(", ")
+      }). That is a legitimate choice and does not lower the score; it does not hide you from AI search.`
+      : `All ${training.length} model-training crawlers may read the site. Blocking them is a legitimate choice and would not lower the score.`,
+    training.map((c) => `${c.token}: ${c.allowed ? "allowed" : "blocked"}`),
+  );
+}
+
+function indexing(ctx: ScanContext): Check {
+  const title = "Page may be indexed and quoted";
+  const home = ctx.snapshot.home;
+  const header = home.ok ? home.result.headers["x-robots-tag"] ?? "" : "";
+  const sources: string[] = [];
+  const noindex: string[] = [];
+  const nosnippet: string[] = [];
+  const consider = (source: string, value: string) => {
+    // X-Robots-Tag may be scoped ("googlebot: noindex"); an unscoped or AI-bot scope applies here.
+    const v = value.toLowerCase();
+    sources.push(`${source}: ${value}`);
+    if (/\b(noindex|none)\b/.test(v)) noindex.push(`${source}: ${value}`);
+    if (/\bnosnippet\b|max-snippet\s*:\s*0\b/.test(v)) nosnippet.push(`${source}: ${value}`);
+  };
+  if (header) consider("X-Robots-Tag header", header);
+  for (const [name, content] of Object.entries(ctx.facts.metaRobots)) {
+    consider(`<meta name="${name}">`, content);
+  }
+  if (noindex.length) {
+    return scored(
+      "access.indexing",
+      title,
+      5,
+      "fail",
+      "The home page tells crawlers not to index it (noindex): search engines and AI search will drop it.",
+      {
+        evidence: noindex,
+        gate: GATES.noindex,
+        fix: {
+          what: "Remove noindex from the home page",
+          why:
+            "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+          how: `Remove ${
+            noindex.map((n) => n.split(":")[0]).join(" and ")
+          } or change it to content="index, follow" (for the header: stop sending X-Robots-Tag: noindex). Check your CMS's "discourage search engines" setting, which often adds it.`,
+          effort: "S",
+        },
+      },
+    );
+  }
+  if (nosnippet.length) {
+    return scored(
+      "access.indexing",
+      title,
+      5,
+      "warn",
+      "The page may be indexed but forbids snippets (nosnippet / max-snippet:0), so AI answers cannot quote it.",
+      {
+        evidence: nosnippet,
+        fix: {
+          what: "Allow snippets",
+          why:
+            "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
+          how:
+            'Remove nosnippet / max-snippet:0 from the robots meta tag and X-Robots-Tag header (use data-nosnippet on specific elements instead), e.g. <meta name="robots" content="index, follow, max-snippet:-1">.',
+          effort: "S",
+        },
+      },
+    );
+  }
+  return scored(
+    "access.indexing",
+    title,
+    5,
+    "pass",
+    sources.length
+      ? "Robots directives allow indexing and snippets."
+      : "No noindex or nosnippet directive in meta tags or headers.",
+    { evidence: sources },
+  );
+}
+
+/** Known signs of a bot challenge or block page served by an edge (CDN / WAF). */
+export function isChallenge(outcome: FetchOutcome): boolean {
+  if (!outcome.ok) return false;
+  const { status, headers, body } = outcome.result;
+  if (headers["cf-mitigated"] === "challenge") return true;
+  const head = body.slice(0, 20_000);
+  return (status === 403 || status === 429 || status === 503) &&
+    /just a moment|attention required|checking your browser|captcha|access denied|cf-chl|px-captcha|are you a robot|request blocked/i
+      .test(head);
+}
+
+function blockedAtEdge(outcome: FetchOutcome): string | null {
+  if (!outcome.ok) return null;
+  const s = outcome.result.status;
+  if (isChallenge(outcome)) return `a challenge page (HTTP ${s})`;
+  if (s === 401 || s === 403 || s === 429 || s === 451 || s === 503) return `HTTP ${s}`;
+  return null;
+}
+
+function edge(ctx: ScanContext): Check {
+  const title = "Edge (CDN/firewall) lets AI crawlers through";
+  const { edgeSearch, edgeTraining } = ctx.snapshot;
+  if (!edgeSearch.ok) {
+    return unscored(
+      "access.edge",
+      title,
+      "unknown",
+      `The probe with an AI search crawler's User-Agent failed (${edgeSearch.error.kind}), so edge blocking could not be checked.`,
+    );
+  }
+  const searchBlock = blockedAtEdge(edgeSearch);
+  const trainingBlock = blockedAtEdge(edgeTraining);
+  const evidence = [
+    `OAI-SearchBot User-Agent: HTTP ${edgeSearch.result.status}`,
+    edgeTraining.ok
+      ? `GPTBot User-Agent: HTTP ${edgeTraining.result.status}`
+      : "GPTBot probe failed",
+  ];
+  if (searchBlock) {
+    return scored(
+      "access.edge",
+      title,
+      5,
+      "fail",
+      `The home page loads for a browser but answers an AI search crawler's User-Agent with ${searchBlock}: your CDN or firewall blocks AI search whatever robots.txt says.`,
+      {
+        evidence,
+        gate: GATES.edgeBlocking,
+        fix: {
+          what: "Let verified AI search crawlers past your CDN/firewall",
+          why:
+            "A bot challenge or 403 at the edge hides the site from AI search even when robots.txt allows it; the crawler never sees your page.",
+          how:
+            "In your CDN/WAF, allow the verified search and user-fetch crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them. Cloudflare: Security > Bots, keep \"Block AI bots\" off for search crawlers or use AI Crawl Control to allow them individually; verify by published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json) rather than User-Agent alone. Then check with: curl -A 'OAI-SearchBot/1.3' -I " +
+            ctx.pageUrl,
+          effort: "M",
+        },
+      },
+    );
+  }
+  if (trainingBlock) {
+    return scored(
+      "access.edge",
+      title,
+      5,
+      "pass",
+      `AI search crawlers get through; a training crawler's User-Agent gets ${trainingBlock}. Blocking training is your choice and is not scored.`,
+      { evidence },
+    );
+  }
+  return scored(
+    "access.edge",
+    title,
+    5,
+    "pass",
+    "AI crawler User-Agents get the same page as browsers.",
+    {
+      evidence,
+    },
+  );
+}

@@ -1,0 +1,228 @@
+/**
+ * Pillar "Entity and trust": can an AI system tell who is behind the site and trust it? About and
+ * contact pages, authorship and dates, a consistent brand name, and presence in the sources AI
+ * systems learn entities from (Wikidata, Wikipedia, Common Crawl).
+ */
+import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
+import { displayName, homeUrl, jsonLdSnippet } from "../fixes.ts";
+import { nodesOfType, stringValues } from "../jsonld.ts";
+import { nameKey, nameSources } from "../site_name.ts";
+import type { OffSiteCheck } from "../record.ts";
+
+export const trustPillar: PillarDef = {
+  id: "trust",
+  title: "Entity and trust",
+  weight: 15,
+  checks: (ctx) => [
+    aboutContact(ctx),
+    authorDates(ctx),
+    brand(ctx),
+    ...offSiteChecks(ctx),
+  ],
+};
+
+function aboutContact(ctx: ScanContext): Check {
+  const t = ctx.facts.trustLinks;
+  const found = [t.about && `about: ${t.about}`, t.contact && `contact: ${t.contact}`].filter(
+    (x): x is string => !!x,
+  );
+  const missing = [!t.about && "an About page", !t.contact && "a Contact page"].filter(Boolean);
+  return scored(
+    "trust.about_contact",
+    "About and contact pages linked",
+    3,
+    found.length === 2 ? "pass" : found.length ? "warn" : "fail",
+    found.length === 2
+      ? "The home page links to About and Contact pages."
+      : `The home page does not link to ${missing.join(" or ")}.`,
+    {
+      evidence: found,
+      fix: {
+        what: `Link ${missing.join(" and ")} from every page`,
+        why:
+          "AI systems (and Google's quality raters) look for who runs a site and how to reach them before trusting it as a source.",
+        how: `Create ${
+          [!t.about && `${homeUrl(ctx)}about`, !t.contact && `${homeUrl(ctx)}contact`].filter(
+            Boolean,
+          ).join(" and ")
+        } (who you are, since when, where; address, e-mail, phone) and link them in the header or footer, e.g. <a href="/about">About us</a>.`,
+        effort: "M",
+      },
+    },
+  );
+}
+
+function authorDates(ctx: ScanContext): Check {
+  const f = ctx.facts;
+  const articles = nodesOfType(ctx.nodes, [
+    "Article",
+    "BlogPosting",
+    "NewsArticle",
+    "WebPage",
+    "TechArticle",
+  ]);
+  const author = f.meta["author"] ??
+    articles.map((a) => stringValues(a.data.author)[0]).find(Boolean) ??
+    null;
+  const date = f.meta["article:modified_time"] ?? f.meta["article:published_time"] ??
+    articles.map((a) => stringValues(a.data.dateModified ?? a.data.datePublished)[0]).find(
+      Boolean,
+    ) ??
+    f.times[0] ?? null;
+  const evidence = [author && `author: ${author}`, date && `date: ${date}`].filter((
+    x,
+  ): x is string => !!x);
+  return scored(
+    "trust.author_dates",
+    "Authorship and dates stated",
+    3,
+    author && date ? "pass" : author || date ? "warn" : "fail",
+    author && date
+      ? "The page names an author and a date."
+      : author
+      ? "The page names an author but no publication or update date."
+      : date
+      ? "The page has a date but names no author."
+      : "The page states neither an author nor a date.",
+    {
+      evidence,
+      impact: "low",
+      fix: {
+        what: "State who wrote the content and when it was updated",
+        why:
+          "AI answers prefer fresh, attributable sources; a visible date and author make recency and expertise checkable.",
+        how:
+          'Show a byline and date in the page (<p>By <a href="/about#jane">Jane Doe</a>, updated <time datetime="2026-01-15">15 January 2026</time></p>) and add to the page\'s JSON-LD: "author": {"@type": "Person", "name": "Jane Doe"}, "datePublished": "2025-06-01", "dateModified": "2026-01-15".',
+        effort: "S",
+      },
+    },
+  );
+}
+
+function brand(ctx: ScanContext): Check {
+  const s = nameSources(ctx.facts, ctx.nodes, ctx.snapshot.target.domain);
+  const stated = [
+    ["JSON-LD Organization", s.jsonLdOrganization],
+    ["JSON-LD WebSite", s.jsonLdWebsite],
+    ["og:site_name", s.ogSiteName],
+    ["application-name", s.applicationName],
+  ].filter((x): x is [string, string] => !!x[1]);
+  const evidence = [
+    ...stated.map(([k, v]) => `${k}: ${v}`),
+    ...(s.titleBrand ? [`title: ${s.titleBrand}`] : []),
+  ];
+  const fix = {
+    what: "Use one brand name everywhere",
+    why:
+      "AI systems merge facts about an entity by its name; different names on title, og:site_name and JSON-LD split you into several weaker entities.",
+    how: `Pick one name (e.g. "${
+      displayName(ctx)
+    }") and use it verbatim in <title> (e.g. "Page topic | ${
+      displayName(ctx)
+    }"), <meta property="og:site_name" content="${
+      displayName(ctx)
+    }">, and the JSON-LD Organization and WebSite "name".`,
+    effort: "S" as const,
+  };
+  if (!stated.length) {
+    return scored(
+      "trust.brand",
+      "Consistent brand name",
+      3,
+      "fail",
+      "The site states its name nowhere but (maybe) the title: no og:site_name, no Organization or WebSite name.",
+      { evidence, fix },
+    );
+  }
+  const keys = new Set(stated.map(([, v]) => nameKey(v)));
+  const titleKey = s.titleBrand ? nameKey(s.titleBrand) : null;
+  const main = nameKey(stated[0][1]);
+  const titleAgrees = !titleKey || titleKey.includes(main) || main.includes(titleKey) ||
+    nameKey(ctx.facts.title ?? "").includes(main);
+  if (keys.size === 1 && titleAgrees) {
+    return scored(
+      "trust.brand",
+      "Consistent brand name",
+      3,
+      "pass",
+      `The site calls itself "${stated[0][1]}" consistently.`,
+      { evidence },
+    );
+  }
+  return scored(
+    "trust.brand",
+    "Consistent brand name",
+    3,
+    "warn",
+    `The site names itself differently in different places: ${evidence.join("; ")}.`,
+    { evidence, fix },
+  );
+}
+
+function offSiteChecks(ctx: ScanContext): Check[] {
+  const o = ctx.offSite;
+  const title = {
+    wikidata: "Wikidata entity",
+    wikipedia: "Wikipedia article",
+    commonCrawl: "In Common Crawl",
+  };
+  if (!o) {
+    return (["wikidata", "wikipedia", "commonCrawl"] as const).map((k) =>
+      unscored(`trust.${snake(k)}`, title[k], "unknown", "The off-site checks could not run.")
+    );
+  }
+  const name = displayName(ctx);
+  return [
+    offSite("wikidata", title.wikidata, o.wikidata, 3, {
+      what: "Create or complete a Wikidata item for your organisation",
+      why:
+        "Wikidata is the entity database AI systems and Google's Knowledge Graph draw on; an item with your official website (P856) ties your domain to the entity.",
+      how:
+        `If you meet Wikidata's notability policy, create an item at https://www.wikidata.org/wiki/Special:NewItem for "${name}" with: instance of (P31), official website (P856) = ${
+          homeUrl(ctx)
+        }, and your social profile identifiers; then add its URL to your JSON-LD sameAs.\n\n${
+          jsonLdSnippet(ctx)
+        }`,
+      effort: "M",
+    }),
+    offSite("wikipedia", title.wikipedia, o.wikipedia, 2, {
+      what: "Earn coverage that can support a Wikipedia article",
+      why:
+        "Wikipedia is among the most heavily weighted sources in AI training and answers; an article about you is strong evidence of notability.",
+      how:
+        "Do not write your own article (conflict of interest). Earn independent, reliable coverage (press, books, industry reports); once it exists, request an article at https://en.wikipedia.org/wiki/Wikipedia:Requested_articles and link the article from your Wikidata item and sameAs.",
+      effort: "L",
+    }, "low"),
+    offSite("commonCrawl", title.commonCrawl, o.commonCrawl, 2, {
+      what: "Make sure Common Crawl can crawl your site",
+      why:
+        "Common Crawl's open web archive feeds the training data of most language models; sites missing from it are less known to them.",
+      how:
+        "Allow CCBot in robots.txt (User-agent: CCBot / Allow: /) unless you have chosen to opt out of AI training, do not block it at your CDN, link your site from other sites, and list your pages in a sitemap named in robots.txt. Captures appear in the next monthly crawl.",
+      effort: "M",
+    }, "low"),
+  ];
+}
+
+function snake(k: string): string {
+  return k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+function offSite(
+  key: string,
+  title: string,
+  check: OffSiteCheck,
+  maxPoints: number,
+  fix: { what: string; why: string; how: string; effort: "S" | "M" | "L" },
+  impact?: "low",
+): Check {
+  const id = `trust.${snake(key)}`;
+  const evidence = check.url ? [check.url] : [];
+  if (check.status === "unknown") return unscored(id, title, "unknown", check.detail, evidence);
+  return scored(id, title, maxPoints, check.status === "found" ? "pass" : "warn", check.detail, {
+    points: check.status === "found" ? maxPoints : 0,
+    evidence,
+    fix,
+    impact,
+  });
+}

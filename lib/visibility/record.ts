@@ -1,0 +1,104 @@
+/**
+ * The visibility ScanRecord, exactly as ../shared/api/visibility.md shapes it, as zod schemas
+ * shared by the engine, the API and the tests. The spec leaves a signal's fields open; ours are
+ * documented on {@link SignalSchema} and in the README.
+ */
+import { z } from "zod";
+
+/** How a single check came out. */
+export const SignalStatusSchema = z.enum(["pass", "warn", "fail", "info", "na", "unknown"]);
+export type SignalStatus = z.infer<typeof SignalStatusSchema>;
+
+/**
+ * One observed check inside a pillar.
+ * - `pass` / `warn` / `fail`: scored; `points` of `maxPoints` earned.
+ * - `info`: reported, not scored (e.g. training crawlers blocked by choice).
+ * - `na`: does not apply to this site; leaves the denominator.
+ * - `unknown`: could not be observed (e.g. robots.txt timed out); leaves the denominator.
+ */
+export const SignalSchema = z.object({
+  /** Stable identifier, e.g. "robots.search_crawlers". */
+  id: z.string(),
+  title: z.string(),
+  status: SignalStatusSchema,
+  /** Points earned (0 for info/na/unknown). */
+  points: z.number().min(0),
+  /** Points at stake within the pillar (0 for info/na/unknown). */
+  maxPoints: z.number().min(0),
+  /** What was observed, in one or two sentences. */
+  detail: z.string(),
+  /** Raw observations backing the detail (matched robots.txt lines, URLs, values). */
+  evidence: z.array(z.string()),
+  /** Set when this signal failing caps the overall score: the cap that applied. */
+  gate: z.object({ id: z.string(), cap: z.number() }).nullable(),
+});
+export type Signal = z.infer<typeof SignalSchema>;
+
+export const PillarSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** 0-100: points earned over points observable in this pillar. */
+  score: z.number().min(0).max(100),
+  /** Points this pillar contributes to the overall score (score * weight / 100). */
+  points: z.number().min(0).max(100),
+  /** Share of the overall score, 0-100; the weights of all pillars sum to 100. */
+  weight: z.number().min(0).max(100),
+  signals: z.array(SignalSchema),
+});
+export type Pillar = z.infer<typeof PillarSchema>;
+
+export const FixSchema = z.object({
+  what: z.string(),
+  why: z.string(),
+  how: z.string(),
+  effort: z.enum(["S", "M", "L"]),
+});
+export type Fix = z.infer<typeof FixSchema>;
+
+export const IssueSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(["fail", "warn"]),
+  impact: z.enum(["critical", "high", "medium", "low"]),
+  detail: z.string(),
+  fix: FixSchema,
+});
+export type Issue = z.infer<typeof IssueSchema>;
+
+export const GradeSchema = z.enum(["A", "B", "C", "D", "F"]);
+export type Grade = z.infer<typeof GradeSchema>;
+
+export const ResultSchema = z.object({
+  score: z.number().min(0).max(100),
+  grade: GradeSchema,
+  label: z.string(),
+  pillars: z.array(PillarSchema),
+  topIssues: z.array(IssueSchema),
+});
+export type Result = z.infer<typeof ResultSchema>;
+
+export const OffSiteCheckSchema = z.object({
+  status: z.enum(["found", "not_found", "unknown"]),
+  detail: z.string(),
+  url: z.string().nullable(),
+});
+export type OffSiteCheck = z.infer<typeof OffSiteCheckSchema>;
+
+export const OffSiteSchema = z.object({
+  wikidata: OffSiteCheckSchema,
+  wikipedia: OffSiteCheckSchema,
+  commonCrawl: OffSiteCheckSchema,
+});
+export type OffSite = z.infer<typeof OffSiteSchema>;
+
+/** The stored, public record of one scan of one domain. */
+export const ScanRecordSchema = z.object({
+  domain: z.string(),
+  status: z.enum(["ok", "failed"]),
+  scannedAt: z.iso.datetime(),
+  result: ResultSchema.nullable(),
+  offSite: OffSiteSchema.nullable(),
+}).refine((r) => (r.status === "failed") === (r.result === null), {
+  message: 'result is null exactly when status is "failed"',
+});
+export type ScanRecord = z.infer<typeof ScanRecordSchema>;

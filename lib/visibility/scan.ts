@@ -1,0 +1,153 @@
+/**
+ * The AI visibility scan engine: normalise the target, take the snapshot, score it, check off-site
+ * presence, and return a ScanRecord that matches the API contract. Usable as a library:
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "../config.ts";
+ * import { scanSite } from "./scan.ts";
+ * const { record } = await scanSite("example.com", { config: loadConfig() });
+ * console.log(record.result?.score, record.result?.grade);
+ * ```
+ */
+import type { Config } from "../config.ts";
+import { normaliseTarget, type Target } from "../domain.ts";
+import { createGuardedFetcher } from "../net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../net/types.ts";
+import { checkOffSite, defaultOffSiteCache } from "../offsite/offsite.ts";
+import type { OffSiteCache } from "../offsite/cache.ts";
+import type { PageFacts } from "../html/types.ts";
+import type { ScanContext } from "./check.ts";
+import { flattenJsonLd } from "./jsonld.ts";
+import { type OffSite, type ScanRecord, ScanRecordSchema } from "./record.ts";
+import { analyseRobots } from "./robots.ts";
+import { scoreSite } from "./score.ts";
+import { nameSources, pickSiteName } from "./site_name.ts";
+import { type ProgressFn, takeSnapshot } from "./snapshot.ts";
+import type { Snapshot } from "./snapshot_types.ts";
+
+/** What a scan needs besides the target. */
+export interface ScanDeps {
+  config: Config;
+  /** Defaults to a fetcher built from the config (closed after the scan). */
+  fetcher?: GuardedFetcher;
+  /** Off-site lookups are cached here; defaults to one cache per process. */
+  offSiteCache?: OffSiteCache;
+  /** The clock (tests inject one). */
+  now?: () => Date;
+  onProgress?: ProgressFn;
+  /** Aborts the scan (in addition to config.scanTimeoutMs). */
+  signal?: AbortSignal;
+}
+
+/** A finished scan: the public record, plus what the record does not carry. */
+export interface ScanOutcome {
+  record: ScanRecord;
+  /** Why the scan failed, when record.status is "failed". */
+  failure: string | null;
+  /** The snapshot the report was computed from (for the CLI and tests). */
+  snapshot: Snapshot | null;
+}
+
+/**
+ * Scans a site. Never throws for anything the site does: a home page that cannot be fetched gives
+ * a "failed" record with result null. Throws {@link InvalidTargetError} for input that names no
+ * public domain.
+ */
+export async function scanSite(input: string | Target, deps: ScanDeps): Promise<ScanOutcome> {
+  const target = typeof input === "string" ? normaliseTarget(input) : input;
+  const { config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const progress = deps.onProgress ?? (() => {});
+  const fetcher = deps.fetcher ?? createGuardedFetcher({
+    userAgent: config.userAgent,
+    resolve: config.scanResolve,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const signal = deps.signal
+    ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
+    : AbortSignal.timeout(config.scanTimeoutMs);
+  const failed = (failure: string, snapshot: Snapshot | null): ScanOutcome => ({
+    record: ScanRecordSchema.parse({
+      domain: target.domain,
+      status: "failed",
+      scannedAt: now().toISOString(),
+      result: null,
+      offSite: null,
+    }),
+    failure,
+    snapshot,
+  });
+  try {
+    let offSiteP: Promise<OffSite | null> | null = null;
+    const startOffSite = (facts: PageFacts) => {
+      const nodes = flattenJsonLd(facts.jsonLd);
+      progress("checking Wikidata, Wikipedia and Common Crawl");
+      offSiteP = checkOffSite({
+        domain: target.domain,
+        name: pickSiteName(nameSources(facts, nodes, target.domain)),
+        fetcher,
+        config,
+        cache: deps.offSiteCache ?? defaultOffSiteCache,
+        signal,
+        now: () => now().getTime(),
+      }).catch(() => null);
+    };
+    const snapshot = await takeSnapshot(target, {
+      fetcher,
+      signal,
+      onProgress: progress,
+      onParsed: startOffSite,
+    });
+    const home = snapshot.home;
+    if (!home.ok) {
+      return failed(`the home page could not be fetched: ${home.error.message}`, snapshot);
+    }
+    if (home.result.status >= 400 || home.result.status < 200) {
+      return failed(`the home page answered HTTP ${home.result.status}`, snapshot);
+    }
+    if (home.result.status >= 300) {
+      return failed(
+        `the home page answered a redirect (${home.result.status}) without a usable Location`,
+        snapshot,
+      );
+    }
+    if (!snapshot.facts) {
+      return failed(
+        `the home page is not HTML (Content-Type: ${
+          home.result.headers["content-type"] ?? "none"
+        })`,
+        snapshot,
+      );
+    }
+    const facts = snapshot.facts;
+    const nodes = flattenJsonLd(facts.jsonLd);
+    const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
+    progress("scoring");
+    const ctx: ScanContext = {
+      snapshot,
+      facts,
+      robots: analyseRobots(snapshot.robots, home.result.finalUrl),
+      nodes,
+      siteName: pickSiteName(nameSources(facts, nodes, target.domain)),
+      pageUrl: home.result.finalUrl,
+      offSite,
+      now: now(),
+    };
+    const result = scoreSite(ctx);
+    return {
+      record: ScanRecordSchema.parse({
+        domain: target.domain,
+        status: "ok",
+        scannedAt: now().toISOString(),
+        result,
+        offSite,
+      }),
+      failure: null,
+      snapshot,
+    };
+  } finally {
+    if (!deps.fetcher) await fetcher.close();
+  }
+}

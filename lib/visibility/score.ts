@@ -1,0 +1,128 @@
+/**
+ * From checks to the report: pillar scores, the overall score with its gates, the grade, and the
+ * top issues ordered by points recoverable per unit of effort (gates first).
+ */
+import { type Check, type Impact, type PillarDef, round1, type ScanContext } from "./check.ts";
+import type { Grade, Issue, Pillar, Result } from "./record.ts";
+import { accessPillar } from "./pillars/access.ts";
+import { contentPillar } from "./pillars/content.ts";
+import { structuredPillar } from "./pillars/structured.ts";
+import { discoveryPillar } from "./pillars/discovery.ts";
+import { trustPillar } from "./pillars/trust.ts";
+import { technicalPillar } from "./pillars/technical.ts";
+
+/** Every pillar, in report order. Their weights sum to 100 (a test holds us to it). */
+export const PILLARS: readonly PillarDef[] = [
+  accessPillar,
+  contentPillar,
+  structuredPillar,
+  discoveryPillar,
+  trustPillar,
+  technicalPillar,
+];
+
+/** Grade bands: the lowest score of each grade, and its label. */
+export const GRADES: readonly { grade: Grade; min: number; label: string }[] = [
+  { grade: "A", min: 90, label: "Excellent: ready to be found and cited by AI" },
+  { grade: "B", min: 75, label: "Good: visible to AI, with a few gaps" },
+  { grade: "C", min: 60, label: "Fair: AI can find you, but misses much" },
+  { grade: "D", min: 40, label: "Poor: AI systems see little of this site" },
+  { grade: "F", min: 0, label: "Failing: largely invisible to AI" },
+];
+
+/** The grade band of a score. */
+export function gradeFor(score: number): { grade: Grade; label: string } {
+  const band = GRADES.find((g) => score >= g.min) ?? GRADES[GRADES.length - 1];
+  return { grade: band.grade, label: band.label };
+}
+
+const EFFORT_COST = { S: 1, M: 2, L: 4 } as const;
+
+interface Scored {
+  pillar: Pillar;
+  checks: Check[];
+  maxPoints: number;
+}
+
+/** Runs every pillar's checks and turns them into the scored result. */
+export function scoreSite(ctx: ScanContext): Result {
+  const scoredPillars: Scored[] = PILLARS.map((def) => {
+    const checks = def.checks(ctx);
+    const signals = checks.map((c) => c.signal);
+    const max = signals.reduce((s, x) => s + x.maxPoints, 0);
+    const got = signals.reduce((s, x) => s + x.points, 0);
+    const score = max > 0 ? Math.round((100 * got) / max) : 0;
+    return {
+      pillar: {
+        id: def.id,
+        title: def.title,
+        score,
+        points: round1((score * def.weight) / 100),
+        weight: def.weight,
+        signals,
+      },
+      checks,
+      maxPoints: max,
+    };
+  });
+  // A pillar with nothing observable leaves the denominator, like an unobservable signal does.
+  const observable = scoredPillars.filter((p) => p.maxPoints > 0);
+  const weightSum = observable.reduce((s, p) => s + p.pillar.weight, 0);
+  const raw = weightSum > 0
+    ? observable.reduce((s, p) => s + (p.pillar.score * p.pillar.weight) / 100, 0) *
+      (100 / weightSum)
+    : 0;
+  const gates = scoredPillars.flatMap((p) => p.pillar.signals).map((s) => s.gate).filter((g) =>
+    !!g
+  );
+  const cap = Math.min(100, ...gates.map((g) => g!.cap));
+  const score = Math.round(Math.min(raw, cap));
+  const { grade, label } = gradeFor(score);
+  return {
+    score,
+    grade,
+    label: gates.length
+      ? `${label} (capped at ${cap}: ${gates.map((g) => g!.id.replace(/_/g, " ")).join(", ")})`
+      : label,
+    pillars: scoredPillars.map((p) => p.pillar),
+    topIssues: topIssues(scoredPillars, weightSum),
+  };
+}
+
+/**
+ * Every failing or warning signal that has a fix, ordered: gates first (lowest cap first), then by
+ * overall points recoverable per unit of effort (S=1, M=2, L=4).
+ */
+function topIssues(pillars: Scored[], weightSum: number): Issue[] {
+  const candidates = pillars.flatMap((p) =>
+    p.checks
+      .filter((c) => c.fix && (c.signal.status === "fail" || c.signal.status === "warn"))
+      .map((c) => {
+        const share = p.maxPoints > 0 && weightSum > 0
+          ? ((c.signal.maxPoints - c.signal.points) / p.maxPoints) * p.pillar.weight *
+            (100 / weightSum)
+          : 0;
+        return { check: c, recoverable: share, ratio: share / EFFORT_COST[c.fix!.effort] };
+      })
+  ).filter((x) => x.recoverable > 0 || x.check.signal.gate);
+  candidates.sort((a, b) => {
+    const ga = a.check.signal.gate?.cap ?? Infinity;
+    const gb = b.check.signal.gate?.cap ?? Infinity;
+    if (ga !== gb) return ga - gb;
+    return b.ratio - a.ratio || b.recoverable - a.recoverable;
+  });
+  return candidates.map(({ check, recoverable }) => ({
+    id: check.signal.id,
+    title: check.fix!.what,
+    status: check.signal.status as "fail" | "warn",
+    impact: check.signal.gate ? "critical" : check.impact ?? impactOf(recoverable),
+    detail: check.signal.detail,
+    fix: check.fix!,
+  }));
+}
+
+function impactOf(recoverable: number): Impact {
+  if (recoverable >= 4) return "high";
+  if (recoverable >= 1.5) return "medium";
+  return "low";
+}

@@ -1,0 +1,158 @@
+/**
+ * Fetches what a scan needs, in parallel, through the guarded fetcher, and parses the home page
+ * once. Every signal then reads the same {@link Snapshot}.
+ */
+import { FetchError, type FetchOptions, type GuardedFetcher } from "../net/types.ts";
+import { extractPageFacts } from "../html/page_facts.ts";
+import type { Target } from "../domain.ts";
+import type { PageFacts } from "../html/types.ts";
+import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
+import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
+
+/** Progress callback: a short human-readable step name. */
+export type ProgressFn = (step: string) => void;
+
+/** Size caps per file: robots.txt is read up to the RFC's 500 KiB minimum, probes need little. */
+const CAPS = {
+  robots: 512 * 1024,
+  llms: 1024 * 1024,
+  probe: 256 * 1024,
+} as const;
+
+/** Wraps a fetch so that it never rejects: failures become typed outcomes. */
+export async function attempt(
+  fetcher: GuardedFetcher,
+  url: string,
+  options: FetchOptions,
+): Promise<FetchOutcome> {
+  try {
+    return { ok: true, result: await fetcher.fetch(url, options) };
+  } catch (error) {
+    if (error instanceof FetchError) return { ok: false, error };
+    return {
+      ok: false,
+      error: new FetchError("network", error instanceof Error ? error.message : String(error), url),
+    };
+  }
+}
+
+/** True when a fetch answered 2xx. */
+export function isOk(outcome: FetchOutcome): boolean {
+  return outcome.ok && outcome.result.status >= 200 && outcome.result.status < 300;
+}
+
+/**
+ * Takes the snapshot of a site: home page, robots.txt, sitemap, llms.txt, llms-full.txt and two
+ * edge probes with AI crawler User-Agents, all started at once; files are re-read on the home
+ * page's final origin only when a redirect moved the site and the file did not follow.
+ */
+export async function takeSnapshot(
+  target: Target,
+  deps: {
+    fetcher: GuardedFetcher;
+    signal?: AbortSignal;
+    onProgress?: ProgressFn;
+    /** Called as soon as the home page is parsed, so dependent work (off-site checks) can start. */
+    onParsed?: (facts: PageFacts, finalUrl: string) => void;
+  },
+): Promise<Snapshot> {
+  const started = performance.now();
+  const { fetcher, signal } = deps;
+  const progress = deps.onProgress ?? (() => {});
+  const get = (url: string, options: FetchOptions = {}) =>
+    attempt(fetcher, url, { signal, ...options });
+  const at = (origin: string, path: string) => new URL(path, origin).href;
+  const startOrigin = new URL(target.url).origin;
+
+  progress(`fetching ${target.url} and its robots.txt, sitemap and llms.txt`);
+  const homeP = get(target.url);
+  const robotsP = get(at(startOrigin, "/robots.txt"), { maxBytes: CAPS.robots });
+  const defaultSitemapP = get(at(startOrigin, "/sitemap.xml"));
+  const llmsP = get(at(startOrigin, "/llms.txt"), { maxBytes: CAPS.llms });
+  const llmsFullP = get(at(startOrigin, "/llms-full.txt"), { maxBytes: CAPS.probe });
+  const edgeSearchP = get(target.url, {
+    userAgent: EDGE_PROBE_SEARCH.userAgent,
+    maxBytes: CAPS.probe,
+  });
+  const edgeTrainingP = get(target.url, {
+    userAgent: EDGE_PROBE_TRAINING.userAgent,
+    maxBytes: CAPS.probe,
+  });
+
+  const home = await homeP;
+  progress("parsing the home page");
+  const homeOrigin = home.ok ? new URL(home.result.finalUrl).origin : startOrigin;
+  // A site that moved (apex -> www, http -> https) may serve its files only on the new origin.
+  const onHomeOrigin = async (p: Promise<FetchOutcome>, path: string, maxBytes?: number) => {
+    const first = await p;
+    if (homeOrigin === startOrigin) return first;
+    if (first.ok && new URL(first.result.finalUrl).origin === homeOrigin) return first;
+    return get(at(homeOrigin, path), maxBytes ? { maxBytes } : {});
+  };
+  const robotsDone = onHomeOrigin(robotsP, "/robots.txt", CAPS.robots);
+  const sitemapDone = (async () => {
+    const robots = await robotsDone;
+    const declared = robots.ok && robots.result.status < 300
+      ? firstSitemapLine(robots.result.body, robots.result.finalUrl)
+      : null;
+    const defaultUrl = at(homeOrigin, "/sitemap.xml");
+    if (declared && declared !== defaultUrl && declared !== at(startOrigin, "/sitemap.xml")) {
+      progress("fetching the sitemap named in robots.txt");
+      return { url: declared, source: "robots" as const, outcome: await get(declared) };
+    }
+    return {
+      url: defaultUrl,
+      source: declared ? "robots" as const : "default" as const,
+      outcome: await onHomeOrigin(defaultSitemapP, "/sitemap.xml"),
+    };
+  })();
+
+  let facts: PageFacts | null = null;
+  let parseMs = 0;
+  if (home.ok && looksLikeHtml(home.result.headers["content-type"], home.result.body)) {
+    const t0 = performance.now();
+    const parsed = extractPageFacts(home.result.body, home.result.finalUrl);
+    parseMs = performance.now() - t0;
+    facts = parsed;
+    deps.onParsed?.(parsed, home.result.finalUrl);
+  }
+  const [robots, sitemap, llms, llmsFull, edgeSearch, edgeTraining] = await Promise.all([
+    robotsDone,
+    sitemapDone,
+    onHomeOrigin(llmsP, "/llms.txt", CAPS.llms),
+    onHomeOrigin(llmsFullP, "/llms-full.txt", CAPS.probe),
+    edgeSearchP,
+    edgeTrainingP,
+  ]);
+  return {
+    target,
+    home,
+    facts,
+    parseMs,
+    robots,
+    sitemap,
+    llms,
+    llmsFull,
+    edgeSearch,
+    edgeTraining,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+function firstSitemapLine(body: string, base: string): string | null {
+  const m = body.match(/^\s*sitemap\s*:\s*(\S+)/im);
+  if (!m) return null;
+  try {
+    const u = new URL(m[1], base);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** HTML by Content-Type, or by sniffing when the header is missing or generic. */
+export function looksLikeHtml(contentType: string | undefined, body: string): boolean {
+  if (contentType && /html|xml\+xhtml/i.test(contentType)) return true;
+  if (contentType && !/text\/plain|octet-stream/i.test(contentType)) return false;
+  return /^\s*(<!doctype html|<html|<head|<body|<!--)/i.test(body.slice(0, 1024));
+}

@@ -1,0 +1,31 @@
+/** Types of the site snapshot that every visibility signal reads. */
+import type { FetchError, FetchResult } from "../net/types.ts";
+import type { PageFacts } from "../html/types.ts";
+import type { Target } from "../domain.ts";
+
+/** A fetch that either answered (any status) or failed with a typed error. */
+export type FetchOutcome =
+  | { ok: true; result: FetchResult }
+  | { ok: false; error: FetchError };
+
+/** Everything fetched and parsed once for one scan. */
+export interface Snapshot {
+  target: Target;
+  /** The home page as our descriptive User-Agent sees it. */
+  home: FetchOutcome;
+  /** The home page HTML parsed once; null when there is no HTML to parse. */
+  facts: PageFacts | null;
+  /** Milliseconds spent parsing the home page. */
+  parseMs: number;
+  robots: FetchOutcome;
+  /** The sitemap: the first one robots.txt names, else /sitemap.xml. */
+  sitemap: { url: string; source: "robots" | "default"; outcome: FetchOutcome };
+  llms: FetchOutcome;
+  llmsFull: FetchOutcome;
+  /** The home page fetched with an AI search crawler's User-Agent (edge-blocking probe). */
+  edgeSearch: FetchOutcome;
+  /** The home page fetched with an AI training crawler's User-Agent. */
+  edgeTraining: FetchOutcome;
+  /** Wall time of the whole snapshot in milliseconds. */
+  elapsedMs: number;
+}
