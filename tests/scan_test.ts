@@ -169,32 +169,30 @@ Deno.test("[scan] fixture sites score as an SEO expert would expect", async (t) 
     });
 
     await t.step(
-      "issues are ordered: gates first, then points recoverable per effort",
+      "issues: gates first, one issue per remedy, the sitemap before llms.txt",
       async () => {
         for (const host of ["no-llms.test", "js-shell.test", "blanket-disallow.test"]) {
           const r = (await scan(env, host)).record.result!;
-          const signals = new Map(r.pillars.flatMap((p) => p.signals.map((s) => [s.id, { s, p }])));
-          const cost = { S: 1, M: 2, L: 4 };
-          const weightSum = r.pillars.filter((p) => p.signals.some((s) => s.maxPoints > 0))
-            .reduce((a, p) => a + p.weight, 0);
-          const ratios = r.topIssues.map((i) => {
-            const { s, p } = signals.get(i.id)!;
-            const max = p.signals.reduce((a, x) => a + x.maxPoints, 0);
-            const rec = ((s.maxPoints - s.points) / max) * p.weight * (100 / weightSum);
-            return { gate: s.gate?.cap ?? Infinity, ratio: rec / cost[i.fix.effort] };
-          });
-          for (let k = 1; k < ratios.length; k++) {
-            const [a, b] = [ratios[k - 1], ratios[k]];
-            assert.ok(a.gate <= b.gate, `${host}: gates first`);
-            if (a.gate === b.gate) {
-              assert.ok(a.ratio >= b.ratio - 1e-9, `${host}: ratio order at ${k}`);
-            }
-          }
+          const gates = r.topIssues.map((i) => signal(r, i.id).gate !== null);
+          const firstPlain = gates.indexOf(false);
           assert.ok(
-            r.topIssues.every((i) => i.fix.how.length > 40),
-            "every fix says how",
+            firstPlain === -1 || !gates.slice(firstPlain).includes(true),
+            `${host}: gates first`,
           );
+          const hows = r.topIssues.map((i) => i.fix.how);
+          assert.equal(new Set(hows).size, hows.length, `${host}: no remedy listed twice`);
+          assert.ok(r.topIssues.every((i) => i.fix.how.length > 40), "every fix says how");
         }
+        const weak = (await scan(env, "no-llms.test")).record.result!;
+        const ids = weak.topIssues.map((i) => i.id);
+        assert.ok(
+          ids.indexOf("discovery.sitemap") < ids.indexOf("discovery.llms_txt"),
+          ids.join(" "),
+        );
+        const jsonLdIssues = ids.filter((id) =>
+          /structured\.(jsonld|organization|website|page_type)/.test(id)
+        );
+        assert.equal(jsonLdIssues.length, 1, ids.join(" "));
       },
     );
 

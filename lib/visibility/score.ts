@@ -94,32 +94,63 @@ export function scoreSite(ctx: ScanContext): Result {
  * overall points recoverable per unit of effort (S=1, M=2, L=4).
  */
 function topIssues(pillars: Scored[], weightSum: number): Issue[] {
-  const candidates = pillars.flatMap((p) =>
-    p.checks
-      .filter((c) => c.fix && (c.signal.status === "fail" || c.signal.status === "warn"))
-      .map((c) => {
-        const share = p.maxPoints > 0 && weightSum > 0
-          ? ((c.signal.maxPoints - c.signal.points) / p.maxPoints) * p.pillar.weight *
-            (100 / weightSum)
-          : 0;
-        return { check: c, recoverable: share, ratio: share / EFFORT_COST[c.fix!.effort] };
-      })
-  ).filter((x) => x.recoverable > 0 || x.check.signal.gate);
-  candidates.sort((a, b) => {
+  return rankIssues(pillars.flatMap((p) =>
+    p.checks.map((check) => ({
+      check,
+      // The overall points this signal would add if fixed.
+      recoverable: p.maxPoints > 0 && weightSum > 0
+        ? ((check.signal.maxPoints - check.signal.points) / p.maxPoints) * p.pillar.weight *
+          (100 / weightSum)
+        : 0,
+    }))
+  ));
+}
+
+/**
+ * Orders the checks worth fixing: those with a fix whose signal fails or warns and that either
+ * recover points or lift a gate. Gates come first (the lowest cap first), then the points
+ * recoverable per unit of effort (S=1, M=2, L=4), then the points, then the impact. Checks that
+ * share one remedy (no JSON-LD at all fails several structured-data signals with the same graph to
+ * paste) become one issue carrying the points of all of them.
+ */
+export function rankIssues(items: { check: Check; recoverable: number }[]): Issue[] {
+  const merged = new Map<string, { check: Check; recoverable: number }>();
+  for (const { check, recoverable } of items) {
+    const { fix, signal } = check;
+    if (!fix || (signal.status !== "fail" && signal.status !== "warn")) continue;
+    if (recoverable <= 0 && !signal.gate) continue;
+    const key = fix.how;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { check, recoverable });
+    else {
+      seen.recoverable += recoverable;
+      if (!seen.check.signal.gate && signal.gate) seen.check = check;
+    }
+  }
+  const list = [...merged.values()].map(({ check, recoverable }) => ({
+    check,
+    recoverable,
+    ratio: recoverable / EFFORT_COST[check.fix!.effort],
+    impact: check.signal.gate ? "critical" as const : check.impact ?? impactOf(recoverable),
+  }));
+  list.sort((a, b) => {
     const ga = a.check.signal.gate?.cap ?? Infinity;
     const gb = b.check.signal.gate?.cap ?? Infinity;
     if (ga !== gb) return ga - gb;
-    return b.ratio - a.ratio || b.recoverable - a.recoverable;
+    return b.ratio - a.ratio || b.recoverable - a.recoverable ||
+      IMPACT_RANK[a.impact] - IMPACT_RANK[b.impact];
   });
-  return candidates.map(({ check, recoverable }) => ({
+  return list.map(({ check, impact }) => ({
     id: check.signal.id,
     title: check.fix!.what,
     status: check.signal.status as "fail" | "warn",
-    impact: check.signal.gate ? "critical" : check.impact ?? impactOf(recoverable),
+    impact,
     detail: check.signal.detail,
     fix: check.fix!,
   }));
 }
+
+const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
 function impactOf(recoverable: number): Impact {
   if (recoverable >= 4) return "high";

@@ -27,7 +27,12 @@ export function nameSources(facts: PageFacts, nodes: JsonLdNode[], domain: strin
   const titleBrand = segments.find((s) => {
     const k = nameKey(s);
     return k && (k.includes(label) || label.includes(k));
-  }) ?? (segments.length > 1 ? segments[segments.length - 1] : null);
+  }) ?? (segments.length > 1
+    ? segments[segments.length - 1]
+    // A short title with no separator is usually the name itself ("Pete's Plumbing Tips").
+    : segments.length === 1 && segments[0].split(/\s+/).length <= 5
+    ? segments[0]
+    : null);
   return {
     jsonLdOrganization: first(nodesOfType(nodes, [...ORGANIZATION_TYPES])[0]?.data.name),
     jsonLdWebsite: first(nodesOfType(nodes, ["WebSite"])[0]?.data.name),

@@ -109,7 +109,9 @@ function headings(ctx: ScanContext): Check {
     ? "The page has no h1"
     : h1.length > 1
     ? `The page has ${h1.length} h1 headings`
-    : `The page has only ${sub.length} h2/h3 section headings`;
+    : sub.length
+    ? `The page has only ${sub.length} h2/h3 section heading`
+    : "The page has no h2/h3 section headings";
   return scored(
     "content.headings",
     title,

@@ -39,7 +39,7 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      4,
+      3,
       "fail",
       isOk(out)
         ? `${url} answers with an HTML page, not an llms.txt file.`
@@ -52,7 +52,7 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      4,
+      3,
       "pass",
       `llms.txt "${report.title}" lists ${report.links} links in ${report.sections} sections.`,
       { evidence: [url] },
@@ -61,11 +61,11 @@ function llmsTxt(ctx: ScanContext): Check {
   return scored(
     "discovery.llms_txt",
     title,
-    4,
+    3,
     report.valid ? "warn" : "fail",
     `llms.txt exists but does not follow the format: ${report.problems.join("; ")}.`,
     {
-      points: report.valid ? 3 : 1,
+      points: report.valid ? 2 : 1,
       evidence: [url, ...report.problems],
       fix: { ...fix, what: "Fix llms.txt to follow the llmstxt.org format" },
     },

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { type Check, scored, unscored } from "../lib/visibility/check.ts";
+import { gradeFor, GRADES, rankIssues } from "../lib/visibility/score.ts";
+
+const fix = (what: string, effort: "S" | "M" | "L" = "S", how = `how to ${what}`) => ({
+  what,
+  why: "because",
+  how,
+  effort,
+});
+
+function item(check: Check, recoverable: number) {
+  return { check, recoverable };
+}
+
+Deno.test("[score] grade bands cover 0-100 without gaps", () => {
+  assert.equal(gradeFor(100).grade, "A");
+  assert.equal(gradeFor(90).grade, "A");
+  assert.equal(gradeFor(89).grade, "B");
+  assert.equal(gradeFor(75).grade, "B");
+  assert.equal(gradeFor(74).grade, "C");
+  assert.equal(gradeFor(60).grade, "C");
+  assert.equal(gradeFor(59).grade, "D");
+  assert.equal(gradeFor(40).grade, "D");
+  assert.equal(gradeFor(39).grade, "F");
+  assert.equal(gradeFor(0).grade, "F");
+  assert.deepEqual(GRADES.map((g) => g.grade), ["A", "B", "C", "D", "F"]);
+});
+
+Deno.test("[score] issues: gates first by cap, then points per effort", () => {
+  const issues = rankIssues([
+    item(scored("a", "A", 4, "fail", "d", { fix: fix("big but large effort", "L") }), 8),
+    item(scored("b", "B", 4, "fail", "d", { fix: fix("small quick win", "S") }), 3),
+    item(
+      scored("c", "C", 4, "fail", "d", { fix: fix("gate 35"), gate: { id: "g35", cap: 35 } }),
+      1,
+    ),
+    item(
+      scored("d", "D", 4, "fail", "d", { fix: fix("gate 20"), gate: { id: "g20", cap: 20 } }),
+      1,
+    ),
+    item(scored("e", "E", 4, "warn", "d", { fix: fix("medium", "M") }), 5),
+  ]);
+  assert.deepEqual(issues.map((i) => i.id), ["d", "c", "b", "e", "a"]);
+  assert.equal(issues[0].impact, "critical");
+  assert.equal(issues[1].impact, "critical");
+});
+
+Deno.test("[score] passing, unscored and fix-less signals are not issues", () => {
+  const issues = rankIssues([
+    item(scored("p", "P", 4, "pass", "d", { fix: fix("x") }), 0),
+    item(unscored("u", "U", "unknown", "d"), 0),
+    item(unscored("i", "I", "info", "d"), 0),
+    item(scored("n", "N", 4, "fail", "d"), 3),
+  ]);
+  assert.deepEqual(issues, []);
+});
+
+Deno.test("[score] signals sharing one remedy become one issue with their summed points", () => {
+  const shared = fix("Add JSON-LD", "S", "<script>...</script>");
+  const issues = rankIssues([
+    item(scored("x1", "X1", 4, "fail", "first", { fix: shared }), 1),
+    item(scored("y", "Y", 4, "fail", "d", { fix: fix("other") }), 2.5),
+    item(scored("x2", "X2", 4, "fail", "second", { fix: shared }), 1),
+    item(scored("x3", "X3", 4, "fail", "third", { fix: shared }), 1),
+  ]);
+  assert.deepEqual(issues.map((i) => i.id), ["x1", "y"], "3 points of JSON-LD beat 2.5");
+  assert.equal(issues[0].detail, "first");
+  assert.equal(issues[0].impact, "medium");
+});
