@@ -71,6 +71,8 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: int(10_000, 500, 120_000),
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+  WORKER_CONCURRENCY: int(4, 1, 64),
+  DENO_DEPLOYMENT_ID: optionalString,
 });
 
 /** The validated configuration of one process. */
@@ -98,6 +100,10 @@ export interface Config {
   offsiteTimeoutMs: number;
   maxBodyBytes: number;
   maxRedirects: number;
+  /** Scans the queue worker runs at once in this process. */
+  workerConcurrency: number;
+  /** True on Deno Deploy (DENO_DEPLOYMENT_ID is set): KV is the platform's, no file system. */
+  onDeploy: boolean;
 }
 
 /** Product name and version sent in the User-Agent. */
@@ -131,6 +137,8 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    onDeploy: e.DENO_DEPLOYMENT_ID !== undefined,
   };
 }
 

@@ -172,11 +172,32 @@ Deno.test("[guarded_fetch] non-http schemes and bad methods are invalid_url", as
     }
     await assertFetchError(fetcher.fetch("::not a url::"), "invalid_url");
     await assertFetchError(
-      fetcher.fetch("http://site.test/", { method: "POST" as "GET" }),
+      fetcher.fetch("http://site.test/", { method: "PUT" as "GET" }),
       "invalid_url",
     );
   } finally {
     await fetcher.close();
+  }
+});
+
+Deno.test("[guarded_fetch] a POST sends its form body and never follows a redirect", async () => {
+  let seen = "";
+  const server = serve(async (req) => {
+    seen = `${req.method} ${await req.text()}`;
+    return new Response(null, { status: 302, headers: { location: "http://127.0.0.1:1/" } });
+  });
+  const fetcher = fetcherFor({ "site.test": server.port });
+  try {
+    const r = await fetcher.fetch("http://site.test/verify", {
+      method: "POST",
+      body: new URLSearchParams({ secret: "s", response: "t" }),
+    });
+    assert.equal(r.status, 302);
+    assert.equal(r.redirects.length, 0);
+    assert.equal(seen, "POST secret=s&response=t");
+  } finally {
+    await fetcher.close();
+    await server.close();
   }
 });
 

@@ -327,11 +327,12 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     async fetch(url: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> {
       if (closed) throw new FetchError("network", "Fetcher is closed", url);
       const method = fetchOptions.method ?? "GET";
-      if (method !== "GET" && method !== "HEAD") {
+      if (method !== "GET" && method !== "HEAD" && method !== "POST") {
         throw new FetchError("invalid_url", `Method ${method} is not allowed`, url);
       }
       let current = assertFetchableUrl(url, resolve);
-      const maxRedirects = clamp(
+      // A POST is answered where it was sent: replaying a body across origins is never wanted.
+      const maxRedirects = method === "POST" ? 0 : clamp(
         fetchOptions.maxRedirects ?? defaultRedirects,
         0,
         MAX_REDIRECTS_CAP,
@@ -350,6 +351,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
               undiciFetch(current.href, {
                 method,
                 headers,
+                body: method === "POST" ? fetchOptions.body : undefined,
                 redirect: "manual",
                 signal: deadline.signal,
                 dispatcher: agent as Dispatcher,
@@ -360,7 +362,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
             throw toFetchError(error, current.href, deadline);
           }
           const location = response.headers.get("location");
-          if (REDIRECT_STATUSES.has(response.status) && location !== null) {
+          if (REDIRECT_STATUSES.has(response.status) && location !== null && method !== "POST") {
             await response.body?.cancel().catch(() => {});
             if (redirects.length >= maxRedirects) {
               throw new FetchError(

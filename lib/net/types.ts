@@ -2,8 +2,13 @@
 
 /** Options of one outbound request. */
 export interface FetchOptions {
-  /** Only GET and HEAD are ever sent by the scanner. */
-  method?: "GET" | "HEAD";
+  /**
+   * The scanner sends only GET and HEAD. POST exists for the challenge verifier (an operator-set
+   * URL); a POST never follows redirects.
+   */
+  method?: "GET" | "HEAD" | "POST";
+  /** Request body of a POST, e.g. a URLSearchParams form. */
+  body?: string | URLSearchParams;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /** Overrides the fetcher's default User-Agent (e.g. to look like an AI crawler). */

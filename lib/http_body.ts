@@ -1,0 +1,66 @@
+/** Reading request bodies safely: size-capped while streaming, JSON only, clear errors. */
+import type { z } from "zod";
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors.ts";
+
+/**
+ * Reads a JSON body of at most `maxBytes`, counting bytes as they stream in (a lying or missing
+ * Content-Length cannot make us buffer more).
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw new UnsupportedMediaTypeError();
+  }
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  if (!request.body) throw new BadRequestError("Request body is empty; send a JSON object");
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new BadRequestError("Request body is not valid UTF-8");
+  }
+  if (!text.trim()) throw new BadRequestError("Request body is empty; send a JSON object");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequestError("Request body is not valid JSON");
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new BadRequestError("Request body must be a JSON object");
+  }
+  return value;
+}
+
+/** One readable sentence from a zod error: the first problem of each field. */
+export function zodMessage(error: z.ZodError): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.join(".");
+    if (seen.has(path)) continue;
+    seen.add(path);
+    parts.push(issue.message);
+  }
+  return parts.join("; ") || "Invalid request body";
+}

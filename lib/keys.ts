@@ -1,0 +1,62 @@
+/**
+ * Client API keys: `uvk_` (visibility) or `usk_` (schema) followed by 43 random characters. Only
+ * the SHA-256 of a key is stored; the key itself is returned once, at creation.
+ *
+ * @example
+ * ```ts
+ * const { key, entry } = await createApiKey(store, "uvk_", { name: "CI pipeline" });
+ * // give `key` to the user now; it cannot be shown again
+ * await revokeApiKey(store, entry.id);
+ * ```
+ */
+import { randomToken, sha256Hex } from "./crypto.ts";
+import type { ApiKeyEntry, Store } from "./store.ts";
+
+/** Longest accepted key name. */
+export const MAX_KEY_NAME = 60;
+
+/** A key just created: the only moment its full text exists. */
+export interface CreatedKey {
+  key: string;
+  entry: ApiKeyEntry;
+}
+
+/** Creates and stores a new key. */
+export async function createApiKey(
+  store: Store,
+  prefix: string,
+  options: { name: string; accountId?: string | null; now?: number },
+): Promise<CreatedKey> {
+  const name = options.name.trim().slice(0, MAX_KEY_NAME);
+  if (!name) throw new Error("a key needs a name");
+  for (;;) {
+    const key = `${prefix}${randomToken(32)}`;
+    const entry: ApiKeyEntry = {
+      id: crypto.randomUUID(),
+      hash: await sha256Hex(key),
+      prefix: key.slice(0, prefix.length + 6),
+      name,
+      accountId: options.accountId ?? null,
+      createdAt: options.now ?? Date.now(),
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    // A collision of 256 random bits does not happen, but a unique key is checked, not assumed.
+    if (await store.createKey(entry)) return { key, entry };
+  }
+}
+
+/** Revokes a key: every later request with it gets 401. Returns the entry, or null if unknown. */
+export function revokeApiKey(
+  store: Store,
+  id: string,
+  now = Date.now(),
+): Promise<ApiKeyEntry | null> {
+  return store.updateKey(id, (e) => (e.revokedAt ? null : { ...e, revokedAt: now }));
+}
+
+/** Looks up a presented key; null when unknown or revoked. */
+export async function findActiveKey(store: Store, key: string): Promise<ApiKeyEntry | null> {
+  const entry = await store.getKeyByHash(await sha256Hex(key));
+  return entry && entry.revokedAt === null ? entry : null;
+}

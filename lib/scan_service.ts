@@ -1,0 +1,120 @@
+/**
+ * The scan request flow shared by POST /api/scan and the MCP tools, in the order that keeps cache
+ * hits cheap and protects each next step: (validated target and authenticated caller come in) ->
+ * cache -> DNS -> limits -> enqueue.
+ */
+import type { Caller } from "./auth.ts";
+import type { Config } from "./config.ts";
+import { type Target } from "./domain.ts";
+import { BadRequestError, RateLimitedError } from "./errors.ts";
+import { limitMessage, poolsFor, rateLimitHeaders } from "./limits.ts";
+import {
+  findResolveTarget,
+  type LookupFunction,
+  resolvePublicAddresses,
+} from "./net/guarded_fetch.ts";
+import { FetchError } from "./net/types.ts";
+import type { BaseRecord, ServiceDef } from "./service.ts";
+import type { CredentialKind, ScanJob, Store, StoredScan } from "./store.ts";
+
+/** How long a stored record is served instead of scanning again. */
+export const CACHE_TTL_MS = 24 * 3600_000;
+/** A failed scan is served from cache for less time: the site may be back soon. */
+export const FAILED_CACHE_TTL_MS = 15 * 60_000;
+
+/** What the scan flow needs. */
+export interface ScanServiceDeps {
+  config: Config;
+  store: Store;
+  service: ServiceDef;
+  now: () => number;
+  /** DNS resolver used to check that a target resolves to public addresses (tests inject one). */
+  lookup?: LookupFunction;
+}
+
+/** The outcome of a scan request. */
+export type ScanRequestOutcome =
+  | { status: 200; record: BaseRecord; headers: Record<string, string> }
+  | { status: 202; domain: string; started: boolean; headers: Record<string, string> };
+
+/** True when a stored scan may be served instead of a new one. */
+export function isFresh(stored: StoredScan, now: number): boolean {
+  const age = now - Date.parse(stored.record.scannedAt);
+  return age >= 0 && age < (stored.record.status === "failed" ? FAILED_CACHE_TTL_MS : CACHE_TTL_MS);
+}
+
+/** Serves a fresh record, or admits and enqueues a new scan. */
+export async function requestScan(
+  target: Target,
+  caller: Caller,
+  options: { forceRescan: boolean },
+  deps: ScanServiceDeps,
+): Promise<ScanRequestOutcome> {
+  const { store, config } = deps;
+  const now = deps.now();
+  const pools = poolsFor(caller, target.domain);
+  const usageHeaders = async () => {
+    const u = await store.poolUsage(pools[0], now);
+    return rateLimitHeaders(pools[0], u.used, u.resetMs);
+  };
+  if (!options.forceRescan) {
+    const stored = await store.getScan(target.domain);
+    if (stored && isFresh(stored, now)) {
+      return { status: 200, record: stored.record, headers: await usageHeaders() };
+    }
+  }
+  await assertResolvesPublicly(target.host, deps);
+  const job: ScanJob = {
+    kind: "scan",
+    service: deps.service.name,
+    jobId: crypto.randomUUID(),
+    domain: target.domain,
+    url: target.url,
+    host: target.host,
+    credential: credentialOf(caller),
+    enqueuedAt: now,
+  };
+  const admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
+  if (admission.status === "limited") {
+    const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+    throw new RateLimitedError(limitMessage(admission.pool, seconds), seconds);
+  }
+  if (admission.status === "inflight") {
+    return { status: 202, domain: target.domain, started: false, headers: await usageHeaders() };
+  }
+  return {
+    status: 202,
+    domain: target.domain,
+    started: true,
+    headers: rateLimitHeaders(pools[0], admission.used[0], pools[0].windowMs),
+  };
+}
+
+/**
+ * How long a domain stays marked in flight: longer than any scan may take, short enough that a
+ * crash never leaves it stuck for long.
+ */
+export function inflightTtlMs(config: Pick<Config, "scanTimeoutMs">): number {
+  return config.scanTimeoutMs * 2 + 30_000;
+}
+
+function credentialOf(caller: Caller): CredentialKind {
+  return caller.kind;
+}
+
+async function assertResolvesPublicly(host: string, deps: ScanServiceDeps): Promise<void> {
+  if (findResolveTarget(host, deps.config.scanResolve)) return;
+  try {
+    await resolvePublicAddresses(host, deps.lookup, { timeoutMs: 5000 });
+  } catch (error) {
+    if (error instanceof FetchError && error.kind === "blocked") {
+      throw new BadRequestError(
+        `${host} resolves to a private or reserved address and cannot be scanned`,
+      );
+    }
+    if (error instanceof FetchError) {
+      throw new BadRequestError(`${host} does not resolve to any address; check the domain name`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * A service is what differs between the AI Visibility Checker and the Schema Markup Generator:
+ * its name (which prefixes its KV keys), its API key prefix, its record schema and its scanner.
+ * Everything else (API, limits, cache, queue, accounts, MCP) is shared and takes a ServiceDef.
+ */
+import type { z } from "zod";
+import type { Config } from "./config.ts";
+import type { Target } from "./domain.ts";
+import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
+import { scanSite } from "./visibility/scan.ts";
+
+/** The fields every service's ScanRecord has. */
+export interface BaseRecord {
+  domain: string;
+  status: "ok" | "failed";
+  scannedAt: string;
+  result: unknown;
+}
+
+/** What a scan run produces: the public record and, when it failed, why. */
+export interface RunOutcome<R extends BaseRecord = BaseRecord> {
+  record: R;
+  failure: string | null;
+}
+
+/** One of the two services. */
+export interface ServiceDef<R extends BaseRecord = BaseRecord> {
+  name: "visibility" | "schema";
+  /** Human name, for logs and pages. */
+  title: string;
+  /** API keys of this service start with it. */
+  keyPrefix: "uvk_" | "usk_";
+  recordSchema: z.ZodType<R>;
+  /** Runs one scan; must not throw for anything the scanned site does. */
+  run(target: Target, deps: { config: Config; now: () => Date; signal?: AbortSignal }): Promise<
+    RunOutcome<R>
+  >;
+}
+
+/** The AI Visibility Checker. */
+export const visibilityService: ServiceDef<ScanRecord> = {
+  name: "visibility",
+  title: "AI Visibility Checker",
+  keyPrefix: "uvk_",
+  recordSchema: ScanRecordSchema,
+  run: async (target, { config, now, signal }) => {
+    const { record, failure } = await scanSite(target, { config, now, signal });
+    return { record, failure };
+  },
+};
+
+/** Every service this codebase can run, by name (a shared queue may carry either's jobs). */
+export const SERVICES: Record<string, ServiceDef> = {
+  visibility: visibilityService as ServiceDef,
+};
+
+/** The service a config selects. */
+export function serviceFor(config: Pick<Config, "service">): ServiceDef {
+  const s = SERVICES[config.service];
+  if (!s) throw new Error(`The ${config.service} service is not available in this build`);
+  return s;
+}

@@ -1,0 +1,285 @@
+/**
+ * The only module that knows the KV key layout. Every key starts with the service name, so both
+ * services can share one store without touching each other's data:
+ *
+ *   [svc, "records", domain]              -> StoredScan      the latest record of a domain
+ *   [svc, "inflight", domain]             -> InflightMark    a scan is queued or running (expires)
+ *   [svc, "limits", pool, id]             -> number[]        admission times in the window (log)
+ *   [svc, "keys", sha256(key)]            -> ApiKeyEntry     a client API key, by its hash
+ *   [svc, "keys_by_id", keyId]            -> sha256(key)
+ *   [svc, "keys_by_account", acct, keyId] -> sha256(key)
+ *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
+ *
+ * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
+ * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
+ */
+import type { BaseRecord } from "./service.ts";
+
+/** How the caller that started a scan authenticated. */
+export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
+
+/** A stored scan: the public record and what only operators see. */
+export interface StoredScan {
+  record: BaseRecord;
+  failure: string | null;
+  credential: CredentialKind;
+  durationMs: number;
+  jobId: string;
+}
+
+/** Marks a domain whose scan is queued or running. */
+export interface InflightMark {
+  jobId: string;
+  since: number;
+  credential: CredentialKind;
+}
+
+/** A client API key (the key itself is never stored). */
+export interface ApiKeyEntry {
+  id: string;
+  hash: string;
+  /** The first characters of the key, to recognise it in a list (e.g. "uvk_3f9a2c"). */
+  prefix: string;
+  name: string;
+  accountId: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+/** A queued scan. `service` lets any process of a shared store run it. */
+export interface ScanJob {
+  kind: "scan";
+  service: string;
+  jobId: string;
+  domain: string;
+  /** Where the scan starts (from normaliseTarget). */
+  url: string;
+  host: string;
+  credential: CredentialKind;
+  enqueuedAt: number;
+}
+
+/** One rate-limit pool a new scan must fit in. */
+export interface PoolSpec {
+  /** Pool kind, e.g. "ip", "domain", "key". */
+  pool: string;
+  id: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The outcome of {@link Store.admitScan}. */
+export type Admission =
+  | { status: "admitted"; used: number[] }
+  | { status: "inflight" }
+  | { status: "limited"; pool: PoolSpec; retryAfterMs: number };
+
+/** A line of the recent-scans log. */
+export interface ScanLogEntry {
+  domain: string;
+  status: "ok" | "failed";
+  score: number | null;
+  credential: CredentialKind;
+  finishedAt: number;
+}
+
+const MAX_ATTEMPTS = 200;
+const LOG_TTL_MS = 7 * 24 * 3600_000;
+
+/** Typed access to one service's data in a Deno KV store. */
+export class Store {
+  constructor(readonly kv: Deno.Kv, readonly service: string) {}
+
+  #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
+    return [this.service, ...parts];
+  }
+
+  /** The latest stored scan of a domain, or null. */
+  async getScan(domain: string): Promise<StoredScan | null> {
+    return (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
+  }
+
+  /** The in-flight mark of a domain, or null. */
+  async getInflight(domain: string): Promise<InflightMark | null> {
+    return (await this.kv.get<InflightMark>(this.#k("inflight", domain))).value;
+  }
+
+  /**
+   * Admits a new scan atomically: in one commit, checks that the domain is not in flight and that
+   * every pool has room, appends the admission to each pool's window, marks the domain in flight
+   * and enqueues the job. Concurrent callers conflict on the versionstamps and retry, so no pool
+   * ever admits one more than its limit.
+   */
+  async admitScan(
+    job: ScanJob,
+    pools: PoolSpec[],
+    now: number,
+    inflightTtlMs: number,
+  ): Promise<Admission> {
+    const inflightKey = this.#k("inflight", job.domain);
+    const poolKeys = pools.map((p) => this.#k("limits", p.pool, p.id));
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const [inflight, ...windows] = await this.kv.getMany<[InflightMark, ...number[][]]>([
+        inflightKey,
+        ...poolKeys,
+      ]);
+      if (inflight.value) return { status: "inflight" };
+      let worst: { pool: PoolSpec; retryAfterMs: number } | null = null;
+      const next: number[][] = [];
+      pools.forEach((p, i) => {
+        const live = liveTimes(windows[i].value, now, p.windowMs);
+        if (live.length >= p.limit) {
+          const retryAfterMs = live[live.length - p.limit] + p.windowMs - now;
+          if (!worst || retryAfterMs > worst.retryAfterMs) worst = { pool: p, retryAfterMs };
+        }
+        next.push([...live, now]);
+      });
+      if (worst) {
+        return { status: "limited", ...(worst as { pool: PoolSpec; retryAfterMs: number }) };
+      }
+      const op = this.kv.atomic().check(inflight, ...windows);
+      pools.forEach((p, i) => op.set(poolKeys[i], next[i], { expireIn: p.windowMs }));
+      op.set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
+        expireIn: inflightTtlMs,
+      });
+      op.enqueue(job);
+      if ((await op.commit()).ok) return { status: "admitted", used: next.map((n) => n.length) };
+      await backoff(attempt);
+    }
+    throw new Error("admitScan: too much contention");
+  }
+
+  /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
+  async poolUsage(p: PoolSpec, now: number): Promise<{ used: number; resetMs: number }> {
+    const live = liveTimes(
+      (await this.kv.get<number[]>(this.#k("limits", p.pool, p.id))).value,
+      now,
+      p.windowMs,
+    );
+    return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
+  }
+
+  /**
+   * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
+   * record is never replaced by an older one, so redelivered jobs are harmless.
+   */
+  async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {
+    const recordKey = this.#k("records", job.domain);
+    const inflightKey = this.#k("inflight", job.domain);
+    const finishedAt = Date.parse(stored.record.scannedAt);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const [current, inflight] = await this.kv.getMany<[StoredScan, InflightMark]>([
+        recordKey,
+        inflightKey,
+      ]);
+      const op = this.kv.atomic().check(current, inflight);
+      const older = !current.value || Date.parse(current.value.record.scannedAt) <= finishedAt;
+      if (older) {
+        op.set(recordKey, stored);
+        const result = stored.record.result as { score?: number } | null;
+        op.set(
+          this.#k("scans_by_time", finishedAt, job.domain),
+          {
+            domain: job.domain,
+            status: stored.record.status,
+            score: typeof result?.score === "number" ? result.score : null,
+            credential: stored.credential,
+            finishedAt,
+          } satisfies ScanLogEntry,
+          { expireIn: LOG_TTL_MS },
+        );
+      }
+      if (inflight.value?.jobId === job.jobId) op.delete(inflightKey);
+      if ((await op.commit()).ok) return older ? "stored" : "superseded";
+      await backoff(attempt);
+    }
+    throw new Error("finishScan: too much contention");
+  }
+
+  /** Clears the in-flight mark of a job that will not run (e.g. an unknown service). */
+  async releaseInflight(job: ScanJob): Promise<void> {
+    const key = this.#k("inflight", job.domain);
+    const mark = await this.kv.get<InflightMark>(key);
+    if (mark.value?.jobId === job.jobId) await this.kv.atomic().check(mark).delete(key).commit();
+  }
+
+  /** The most recent scans, newest first. */
+  async recentScans(limit = 50): Promise<ScanLogEntry[]> {
+    const out: ScanLogEntry[] = [];
+    for await (
+      const e of this.kv.list<ScanLogEntry>({ prefix: this.#k("scans_by_time") }, {
+        reverse: true,
+        limit,
+      })
+    ) out.push(e.value);
+    return out;
+  }
+
+  /** Saves a new API key; fails if its hash or id already exists. */
+  async createKey(entry: ApiKeyEntry): Promise<boolean> {
+    const byHash = this.#k("keys", entry.hash);
+    const byId = this.#k("keys_by_id", entry.id);
+    const op = this.kv.atomic()
+      .check({ key: byHash, versionstamp: null }, { key: byId, versionstamp: null })
+      .set(byHash, entry)
+      .set(byId, entry.hash);
+    if (entry.accountId) op.set(this.#k("keys_by_account", entry.accountId, entry.id), entry.hash);
+    return (await op.commit()).ok;
+  }
+
+  /** A key by the SHA-256 of its full text (strongly consistent: a revocation is seen at once). */
+  async getKeyByHash(hash: string): Promise<ApiKeyEntry | null> {
+    return (await this.kv.get<ApiKeyEntry>(this.#k("keys", hash), { consistency: "strong" })).value;
+  }
+
+  /** A key by its id. */
+  async getKeyById(id: string): Promise<ApiKeyEntry | null> {
+    const hash = (await this.kv.get<string>(this.#k("keys_by_id", id))).value;
+    return hash ? await this.getKeyByHash(hash) : null;
+  }
+
+  /** Applies a change to a key with a versionstamp check, retrying on conflict. */
+  async updateKey(
+    id: string,
+    change: (entry: ApiKeyEntry) => ApiKeyEntry | null,
+  ): Promise<ApiKeyEntry | null> {
+    const hash = (await this.kv.get<string>(this.#k("keys_by_id", id))).value;
+    if (!hash) return null;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await this.kv.get<ApiKeyEntry>(this.#k("keys", hash));
+      if (!current.value) return null;
+      const updated = change(current.value);
+      if (!updated) return current.value;
+      if ((await this.kv.atomic().check(current).set(current.key, updated).commit()).ok) {
+        return updated;
+      }
+      await backoff(attempt);
+    }
+    throw new Error("updateKey: too much contention");
+  }
+
+  /** Every key of an account (or, with no account, every key), oldest first. */
+  async listKeys(accountId?: string): Promise<ApiKeyEntry[]> {
+    const hashes: string[] = [];
+    const prefix = accountId ? this.#k("keys_by_account", accountId) : this.#k("keys_by_id");
+    for await (const e of this.kv.list<string>({ prefix })) hashes.push(e.value);
+    const out: ApiKeyEntry[] = [];
+    for (let i = 0; i < hashes.length; i += 10) {
+      const batch = await this.kv.getMany<ApiKeyEntry[]>(
+        hashes.slice(i, i + 10).map((h) => this.#k("keys", h)),
+      );
+      for (const e of batch) if (e.value) out.push(e.value);
+    }
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
+}
+
+function liveTimes(times: number[] | null, now: number, windowMs: number): number[] {
+  return (times ?? []).filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
+}
+
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(20, attempt) * Math.random();
+  return new Promise((r) => setTimeout(r, ms));
+}

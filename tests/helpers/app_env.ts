@@ -1,0 +1,156 @@
+/**
+ * An in-process API for tests: `:memory:` KV, an injected clock, a fake DNS, a fake Turnstile
+ * verifier reached through the real guarded fetcher, and optionally the queue worker running the
+ * real scanner against the fixture sites.
+ */
+import { createApp } from "../../lib/app.ts";
+import { turnstileVerifier } from "../../lib/challenge.ts";
+import { type Config, loadConfig } from "../../lib/config.ts";
+import { createApiKey } from "../../lib/keys.ts";
+import { createGuardedFetcher, type LookupFunction } from "../../lib/net/guarded_fetch.ts";
+import { type ServiceDef, serviceFor, SERVICES } from "../../lib/service.ts";
+import { Store } from "../../lib/store.ts";
+import { startWorker, type Worker } from "../../lib/worker.ts";
+import {
+  type FakeTurnstile,
+  startFakeTurnstile,
+  TURNSTILE_SECRET,
+} from "../fixtures/turnstile_server.ts";
+import { type ScanEnv, startScanEnv } from "./scan_env.ts";
+
+/** A fake resolver: *.nx.example does not exist, *.private.example is 10.0.0.5, the rest public. */
+export const fakeLookup: LookupFunction = (hostname) => {
+  if (hostname.endsWith("nx.example")) {
+    return Promise.reject(
+      Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
+    );
+  }
+  if (hostname.endsWith("private.example")) {
+    return Promise.resolve([{ address: "10.0.0.5", family: 4 }]);
+  }
+  if (hostname.endsWith("metadata.example")) {
+    return Promise.resolve([{ address: "93.184.216.34", family: 4 }, {
+      address: "169.254.169.254",
+      family: 4,
+    }]);
+  }
+  return Promise.resolve([{ address: "93.184.216.34", family: 4 }]);
+};
+
+/** A running test API. */
+export interface AppEnv {
+  app: ReturnType<typeof createApp>;
+  kv: Deno.Kv;
+  store: Store;
+  config: Config;
+  service: ServiceDef;
+  turnstile: FakeTurnstile;
+  scanEnv: ScanEnv | null;
+  worker: Worker | null;
+  /** The injected clock, in ms; tests move it. */
+  clock: { now: number };
+  /** POST /api/scan with a JSON body from an IP (X-Forwarded-For, TRUST_PROXY=1). */
+  scan(
+    body: unknown,
+    options?: { ip?: string; auth?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
+  /** GET /api/report/<domain>.json. */
+  report(domain: string, headers?: Record<string, string>): Promise<Response>;
+  /** A fresh client key. */
+  newKey(name?: string): Promise<{ key: string; id: string }>;
+  close(): Promise<void>;
+}
+
+export const PIPELINE = "pipeline-token-for-tests-0123456789";
+
+/** Starts a test API. With `worker: true`, scans really run against the fixture sites. */
+export async function startAppEnv(options: {
+  worker?: boolean;
+  env?: Record<string, string>;
+  service?: ServiceDef;
+} = {}): Promise<AppEnv> {
+  const turnstile = startFakeTurnstile();
+  const scanEnv = options.worker ? await startScanEnv() : null;
+  const resolve = [turnstile.resolveEntry, scanEnv?.env.SCAN_RESOLVE].filter(Boolean).join(",");
+  const config = loadConfig({
+    ...(scanEnv?.env ?? {}),
+    SCAN_RESOLVE: resolve,
+    PIPELINE_TOKEN: PIPELINE,
+    TURNSTILE_SECRET_KEY: TURNSTILE_SECRET,
+    TURNSTILE_VERIFY_URL: turnstile.verifyUrl,
+    TRUST_PROXY: "1",
+    ...options.env,
+  });
+  const kv = await Deno.openKv(":memory:");
+  const service = options.service ?? serviceFor(config);
+  const stores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, new Store(kv, n)]));
+  stores[service.name] ??= new Store(kv, service.name);
+  const store = stores[service.name];
+  const fetcher = createGuardedFetcher({
+    userAgent: config.userAgent,
+    resolve: config.scanResolve,
+  });
+  const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
+  const logs: Record<string, unknown>[] = [];
+  const app = createApp({
+    config,
+    store,
+    service,
+    verifyChallenge: turnstileVerifier({
+      secret: config.turnstileSecretKey,
+      verifyUrl: config.turnstileVerifyUrl,
+      fetcher,
+      timeoutMs: 500,
+    }),
+    now: () => clock.now,
+    lookup: fakeLookup,
+    log: (e) => logs.push(e),
+  });
+  const worker = options.worker
+    ? startWorker({
+      kv,
+      stores,
+      services: { ...SERVICES, [service.name]: service },
+      config,
+      concurrency: 4,
+      now: () => new Date(clock.now),
+      log: (e) => logs.push(e),
+    })
+    : null;
+  const env: AppEnv = {
+    app,
+    kv,
+    store,
+    config,
+    service,
+    turnstile,
+    scanEnv,
+    worker,
+    clock,
+    scan: (body, o = {}) =>
+      Promise.resolve(app.request("/api/scan", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": o.ip ?? "203.0.113.10",
+          ...(o.auth !== undefined ? { authorization: o.auth } : {}),
+          ...o.headers,
+        },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      })),
+    report: (domain, headers = {}) =>
+      Promise.resolve(app.request(`/api/report/${domain}.json`, { headers })),
+    newKey: async (name = "test key") => {
+      const { key, entry } = await createApiKey(store, service.keyPrefix, { name, now: clock.now });
+      return { key, id: entry.id };
+    },
+    close: async () => {
+      await worker?.idle();
+      kv.close();
+      await fetcher.close();
+      await turnstile.close();
+      await scanEnv?.close();
+    },
+  };
+  return env;
+}
