@@ -4,8 +4,10 @@
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
-import { createApp } from "./lib/app.ts";
-import { turnstileVerifier } from "./lib/challenge.ts";
+import { createApp, createHandler } from "./lib/app.ts";
+import { ReportCache } from "./lib/report_cache.ts";
+import { Altcha, sharedSecret } from "./lib/altcha.ts";
+import { challengeProvider, turnstileVerifier } from "./lib/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
 import { serviceFor, SERVICES } from "./lib/service.ts";
@@ -36,9 +38,9 @@ export function describeConfig(config: Config): string[] {
     config.pipelineToken
       ? "PIPELINE_TOKEN: set (Bearer access for pipelines)"
       : "PIPELINE_TOKEN: not set (pipeline access disabled)",
-    config.turnstileSecretKey
-      ? `Challenge: Turnstile, verified at ${new URL(config.turnstileVerifyUrl).origin}`
-      : "Challenge: TURNSTILE_SECRET_KEY not set, so anonymous scans are refused (403); use an API key or PIPELINE_TOKEN",
+    config.turnstileSecretKey && config.turnstileSiteKey
+      ? `Challenge: Cloudflare Turnstile, verified at ${new URL(config.turnstileVerifyUrl).origin}`
+      : "Challenge: self-hosted ALTCHA proof of work (set TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY for Turnstile)",
     config.trustProxy
       ? "Client IP: right-most X-Forwarded-For entry (TRUST_PROXY=1)"
       : "Client IP: the connection's address",
@@ -72,18 +74,34 @@ if (import.meta.main) {
   const stores = Object.fromEntries(
     Object.keys(SERVICES).map((name) => [name, new Store(kv, name)]),
   );
+  const reportCache = new ReportCache();
   const app = createApp({
+    reportCache,
     config,
     store: stores[service.name],
     service,
-    verifyChallenge: turnstileVerifier({
-      secret: config.turnstileSecretKey,
-      verifyUrl: config.turnstileVerifyUrl,
-      fetcher,
+    challenge: challengeProvider({
+      turnstileSiteKey: config.turnstileSiteKey,
+      turnstileSecretKey: config.turnstileSecretKey,
+      turnstile: turnstileVerifier({
+        secret: config.turnstileSecretKey,
+        verifyUrl: config.turnstileVerifyUrl,
+        fetcher,
+      }),
+      altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
     }),
     now: Date.now,
   });
-  startWorker({ kv, stores, services: SERVICES, config, concurrency: config.workerConcurrency });
+  startWorker({
+    kv,
+    stores,
+    services: SERVICES,
+    config,
+    concurrency: config.workerConcurrency,
+    onStored: (service, domain) => {
+      if (service === config.service) reportCache.delete(domain);
+    },
+  });
   for (const line of describeConfig(config)) console.log(line);
   Deno.serve({
     port: config.port,
@@ -91,5 +109,5 @@ if (import.meta.main) {
       console.log(
         `Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
       ),
-  }, (req, info) => app.fetch(req, info));
+  }, createHandler(app, reportCache));
 }

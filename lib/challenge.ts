@@ -40,3 +40,36 @@ export function turnstileVerifier(options: {
     }
   };
 }
+
+/** What the browser form needs to show the challenge. */
+export type ChallengeWidget =
+  | { kind: "turnstile"; siteKey: string }
+  | { kind: "altcha"; challengeUrl: string };
+
+/** The configured challenge: Turnstile when its keys are set, else the self-hosted ALTCHA. */
+export interface ChallengeProvider {
+  widget: ChallengeWidget;
+  verify: ChallengeVerifier;
+  /** ALTCHA only: a fresh challenge for GET /api/challenge. */
+  issue?: () => Promise<unknown>;
+}
+
+/** Chooses the provider: Turnstile with both keys set, ALTCHA otherwise. */
+export function challengeProvider(options: {
+  turnstileSiteKey: string | undefined;
+  turnstileSecretKey: string | undefined;
+  turnstile: ChallengeVerifier;
+  altcha: { challenge(): Promise<unknown>; verify(token: string): Promise<boolean> };
+}): ChallengeProvider {
+  if (options.turnstileSiteKey && options.turnstileSecretKey) {
+    return {
+      widget: { kind: "turnstile", siteKey: options.turnstileSiteKey },
+      verify: options.turnstile,
+    };
+  }
+  return {
+    widget: { kind: "altcha", challengeUrl: "/api/challenge" },
+    verify: (token) => options.altcha.verify(token),
+    issue: () => options.altcha.challenge(),
+  };
+}

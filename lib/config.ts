@@ -72,6 +72,9 @@ const EnvSchema = z.object({
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  ALTCHA_HMAC_KEY: optionalString,
+  ADMIN_PASSWORD_HASH: optionalString,
+  ADMIN_PASSWORD: optionalString,
   DENO_DEPLOYMENT_ID: optionalString,
 });
 
@@ -100,6 +103,12 @@ export interface Config {
   offsiteTimeoutMs: number;
   maxBodyBytes: number;
   maxRedirects: number;
+  /** Signs ALTCHA challenges; unset, a secret generated once is kept in KV. */
+  altchaHmacKey: string | undefined;
+  /** The administrator's password as an argon2id PHC string. */
+  adminPasswordHash: string | undefined;
+  /** The administrator's password in clear, for local use only. */
+  adminPassword: string | undefined;
   /** Scans the queue worker runs at once in this process. */
   workerConcurrency: number;
   /** True on Deno Deploy (DENO_DEPLOYMENT_ID is set): KV is the platform's, no file system. */
@@ -138,6 +147,9 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    altchaHmacKey: e.ALTCHA_HMAC_KEY,
+    adminPasswordHash: e.ADMIN_PASSWORD_HASH,
+    adminPassword: e.ADMIN_PASSWORD,
     onDeploy: e.DENO_DEPLOYMENT_ID !== undefined,
   };
 }

@@ -1,10 +1,12 @@
 /** Small cryptographic helpers: hashing secrets for storage, random tokens, constant-time compare. */
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 
-/** Lowercase hex SHA-256 of a string (how keys and session tokens are stored). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * Lowercase hex SHA-256 of a string (how keys and session tokens are stored). Synchronous
+ * node:crypto: on the request path it is several times cheaper than an async WebCrypto call.
+ */
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** A URL-safe random token of `bytes` random bytes (base64url, no padding). */
@@ -20,11 +22,9 @@ export function randomToken(bytes = 32): string {
  * Compares two secrets in time that does not depend on where they differ or on their lengths:
  * both are hashed first, so the comparison always runs over 32 bytes.
  */
-export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
-  const [ha, hb] = await Promise.all([digest(a), digest(b)]);
-  return timingSafeEqual(ha, hb);
-}
-
-async function digest(s: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s)));
+export function constantTimeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(
+    createHash("sha256").update(a).digest(),
+    createHash("sha256").update(b).digest(),
+  );
 }

@@ -17,6 +17,12 @@ export interface Target {
   host: string;
   /** Where a scan starts: the site's home page, https unless the input said http. */
   url: string;
+  /**
+   * The page the input named: `url` plus the input's path and query (fragment dropped). The
+   * Schema Markup Generator scans this page; the visibility checker ignores it. Optional so
+   * targets built by hand (and jobs queued before it existed) stay valid.
+   */
+  pageUrl?: string;
 }
 
 const IPV4_LITERAL = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -33,7 +39,8 @@ const IPV4_LITERAL = /^\d{1,3}(\.\d{1,3}){3}$/;
  * ```ts
  * normaliseTarget("HTTPS://WWW.Bücher.example:443/shop?x=1");
  * // { domain: "xn--bcher-kva.example", host: "www.xn--bcher-kva.example",
- * //   url: "https://www.xn--bcher-kva.example/" }
+ * //   url: "https://www.xn--bcher-kva.example/",
+ * //   pageUrl: "https://www.xn--bcher-kva.example/shop?x=1" }
  * ```
  */
 export function normaliseTarget(input: string): Target {
@@ -83,5 +90,10 @@ export function normaliseTarget(input: string): Target {
     throw new InvalidTargetError(`"${host}" is not a valid domain name`);
   }
   const domain = host.startsWith("www.") && host.split(".").length > 2 ? host.slice(4) : host;
-  return { domain, host, url: `${parsed.protocol}//${host}/` };
+  return {
+    domain,
+    host,
+    url: `${parsed.protocol}//${host}/`,
+    pageUrl: `${parsed.protocol}//${host}${parsed.pathname}${parsed.search}`,
+  };
 }

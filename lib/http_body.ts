@@ -18,7 +18,15 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client closed the connection before sending the body it announced (Content-Length
+      // larger than what came, a broken chunked encoding): its request, not our error.
+      throw new BadRequestError("Request body ended before it was complete");
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -60,3 +60,21 @@ export async function findActiveKey(store: Store, key: string): Promise<ApiKeyEn
   const entry = await store.getKeyByHash(await sha256Hex(key));
   return entry && entry.revokedAt === null ? entry : null;
 }
+
+/** "Last used" is written at most this often per key, so a busy key does not write on every call. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * Records that a key was just used (shown as "last used" in the dashboard). Cheap: nothing is
+ * written when the entry in hand was marked less than a minute ago, and a revoked key is left as
+ * it is.
+ */
+export async function touchKey(store: Store, entry: ApiKeyEntry, now: number): Promise<void> {
+  const fresh = (e: ApiKeyEntry) =>
+    e.lastUsedAt !== null && now - e.lastUsedAt < LAST_USED_PRECISION_MS && e.lastUsedAt <= now;
+  if (fresh(entry)) return;
+  await store.updateKey(
+    entry.id,
+    (e) => (fresh(e) || e.revokedAt ? null : { ...e, lastUsedAt: now }),
+  );
+}

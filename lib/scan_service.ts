@@ -16,6 +16,7 @@ import {
 import { FetchError } from "./net/types.ts";
 import type { BaseRecord, ServiceDef } from "./service.ts";
 import type { CredentialKind, ScanJob, Store, StoredScan } from "./store.ts";
+import { readReport, type ReportCache } from "./report_cache.ts";
 
 /** How long a stored record is served instead of scanning again. */
 export const CACHE_TTL_MS = 24 * 3600_000;
@@ -30,11 +31,18 @@ export interface ScanServiceDeps {
   now: () => number;
   /** DNS resolver used to check that a target resolves to public addresses (tests inject one). */
   lookup?: LookupFunction;
+  /** Serialised records kept for a second (lib/report_cache.ts). */
+  reportCache?: ReportCache;
 }
 
 /** The outcome of a scan request. */
 export type ScanRequestOutcome =
-  | { status: 200; record: BaseRecord; headers: Record<string, string> }
+  | {
+    status: 200;
+    record: BaseRecord;
+    body: Uint8Array<ArrayBuffer>;
+    headers: Record<string, string>;
+  }
   | { status: 202; domain: string; started: boolean; headers: Record<string, string> };
 
 /** True when a stored scan may be served instead of a new one. */
@@ -58,9 +66,18 @@ export async function requestScan(
     return rateLimitHeaders(pools[0], u.used, u.resetMs);
   };
   if (!options.forceRescan) {
-    const stored = await store.getScan(target.domain);
-    if (stored && isFresh(stored, now)) {
-      return { status: 200, record: stored.record, headers: await usageHeaders() };
+    const report = await readReport(store, target.domain, deps.reportCache);
+    const stored = report?.stored;
+    if (
+      report && stored && isFresh(stored, now) &&
+      (deps.service.servesCached?.(stored.record, target) ?? true)
+    ) {
+      return {
+        status: 200,
+        record: stored.record,
+        body: report.body,
+        headers: await usageHeaders(),
+      };
     }
   }
   await assertResolvesPublicly(target.host, deps);
@@ -70,6 +87,7 @@ export async function requestScan(
     jobId: crypto.randomUUID(),
     domain: target.domain,
     url: target.url,
+    ...(target.pageUrl ? { pageUrl: target.pageUrl } : {}),
     host: target.host,
     credential: credentialOf(caller),
     enqueuedAt: now,

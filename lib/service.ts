@@ -8,6 +8,8 @@ import type { Config } from "./config.ts";
 import type { Target } from "./domain.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
+import { type SchemaScanRecord, SchemaScanRecordSchema } from "./schema/record.ts";
+import { scanPage } from "./schema/scan.ts";
 
 /** The fields every service's ScanRecord has. */
 export interface BaseRecord {
@@ -35,6 +37,11 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
   run(target: Target, deps: { config: Config; now: () => Date; signal?: AbortSignal }): Promise<
     RunOutcome<R>
   >;
+  /**
+   * Whether a fresh stored record answers a request for `target` (default: always). The schema
+   * service stores one page per domain, so a record of another page of the domain does not.
+   */
+  servesCached?(record: R, target: Target): boolean;
 }
 
 /** The AI Visibility Checker. */
@@ -49,9 +56,23 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   },
 };
 
+/** The Schema Markup Generator: scans the page the URL names (see lib/schema/). */
+export const schemaService: ServiceDef<SchemaScanRecord> = {
+  name: "schema",
+  title: "Schema Markup Generator",
+  keyPrefix: "usk_",
+  recordSchema: SchemaScanRecordSchema,
+  run: async (target, { config, now, signal }) => {
+    const { record, failure } = await scanPage(target, { config, now, signal });
+    return { record, failure };
+  },
+  servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
+};
+
 /** Every service this codebase can run, by name (a shared queue may carry either's jobs). */
 export const SERVICES: Record<string, ServiceDef> = {
   visibility: visibilityService as ServiceDef,
+  schema: schemaService as ServiceDef,
 };
 
 /** The service a config selects. */

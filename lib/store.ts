@@ -10,6 +10,8 @@
  *   [svc, "keys_by_account", acct, keyId] -> sha256(key)
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
  *
+ * Accounts, sessions and sign-in attempt windows have their own layout in lib/store_accounts.ts.
+ *
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
@@ -55,6 +57,8 @@ export interface ScanJob {
   domain: string;
   /** Where the scan starts (from normaliseTarget). */
   url: string;
+  /** The page to scan when the service scans one page (Target.pageUrl); absent in older jobs. */
+  pageUrl?: string;
   host: string;
   credential: CredentialKind;
   enqueuedAt: number;
@@ -84,7 +88,7 @@ export interface ScanLogEntry {
   finishedAt: number;
 }
 
-const MAX_ATTEMPTS = 200;
+const MAX_ATTEMPTS = 1000;
 const LOG_TTL_MS = 7 * 24 * 3600_000;
 
 /** Typed access to one service's data in a Deno KV store. */
@@ -148,6 +152,15 @@ export class Store {
       await backoff(attempt);
     }
     throw new Error("admitScan: too much contention");
+  }
+
+  /** Every rate-limit window in KV, raw (the administrator's view of the limits' pressure). */
+  async listLimitWindows(limit = 500): Promise<{ pool: string; id: string; times: number[] }[]> {
+    const out: { pool: string; id: string; times: number[] }[] = [];
+    for await (const e of this.kv.list<number[]>({ prefix: this.#k("limits") }, { limit })) {
+      out.push({ pool: String(e.key[2]), id: String(e.key[3]), times: e.value });
+    }
+    return out;
   }
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
@@ -280,6 +293,7 @@ function liveTimes(times: number[] | null, now: number, windowMs: number): numbe
 }
 
 function backoff(attempt: number): Promise<void> {
-  const ms = Math.min(20, attempt) * Math.random();
+  // Jittered and growing: under 200 concurrent writers each round lets at least one commit.
+  const ms = Math.min(50, 2 + attempt * 2) * Math.random();
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -21,6 +21,8 @@ export interface WorkerDeps {
   concurrency?: number;
   now?: () => Date;
   log?: (entry: Record<string, unknown>) => void;
+  /** Called after a record is stored (e.g. to drop a cached report). */
+  onStored?: (service: string, domain: string) => void;
 }
 
 /** A running worker. */
@@ -112,7 +114,11 @@ async function runJob(
   const started = performance.now();
   let outcome;
   try {
-    const target = { ...normaliseTarget(job.url), domain: job.domain };
+    const target = {
+      ...normaliseTarget(job.url),
+      domain: job.domain,
+      ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
+    };
     outcome = await service.run(target, { config: deps.config, now });
   } catch (error) {
     // The scanners do not throw for anything a site does; this is a bug, and still ends in a record.
@@ -123,6 +129,7 @@ async function runJob(
         scannedAt: now().toISOString(),
         result: null,
         ...(service.name === "visibility" ? { offSite: null } : {}),
+        ...(service.name === "schema" ? { url: job.pageUrl ?? job.url } : {}),
       },
       failure: `internal error: ${error instanceof Error ? error.message : String(error)}`,
     };
@@ -135,6 +142,7 @@ async function runJob(
     durationMs,
     jobId: job.jobId,
   });
+  deps.onStored?.(job.service, job.domain);
   log({
     event: "scan.finished",
     service: job.service,

@@ -2,46 +2,14 @@
  * Concrete fix text generated for the scanned site: robots.txt lines, JSON-LD, llms.txt and
  * sitemap skeletons built from what the page itself says, so a fix can be pasted as it is.
  */
+import { detectFromPageFacts } from "../schema/extract.ts";
+import { buildFacts, socialProfiles } from "../schema/facts.ts";
+import { generateGraph } from "../schema/generate.ts";
 import type { ScanContext } from "./check.ts";
-import { nodesOfType, ORGANIZATION_TYPES } from "./jsonld.ts";
-
-/** Hosts of profiles that identify an entity (used for sameAs). */
-const PROFILE_HOSTS = [
-  "linkedin.com",
-  "x.com",
-  "twitter.com",
-  "facebook.com",
-  "instagram.com",
-  "youtube.com",
-  "github.com",
-  "wikipedia.org",
-  "wikidata.org",
-  "crunchbase.com",
-  "tiktok.com",
-  "threads.net",
-  "bsky.app",
-  "mastodon.social",
-  "pinterest.com",
-];
 
 /** Links on the page to the entity's profiles elsewhere (social networks, Wikipedia, ...). */
 export function profileLinks(ctx: ScanContext): string[] {
-  const out = new Set<string>();
-  for (const link of ctx.facts.links) {
-    if (link.internal) continue;
-    let host: string;
-    try {
-      host = new URL(link.href).hostname.replace(/^www\./, "");
-    } catch {
-      continue;
-    }
-    if (PROFILE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) {
-      const path = new URL(link.href).pathname;
-      // A share button (/sharer, /intent) is not a profile.
-      if (!/share|intent|sharer|\/home$/i.test(path) && path.length > 1) out.add(link.href);
-    }
-  }
-  return [...out].slice(0, 10);
+  return socialProfiles(ctx.facts.links);
 }
 
 /** The site's origin with a trailing slash, e.g. "https://example.com/". */
@@ -73,49 +41,34 @@ export function linesToRemove(lines: { line: number | null; lineText: string | n
 }
 
 /**
- * An Organization + WebSite + WebPage graph for this site, filled from the page. Values the page
- * does not state are left out, and the note says what to add by hand.
+ * The JSON-LD graph this site's home page should carry, built by the Schema Markup Generator
+ * (lib/schema/generate.ts) from what the page says and merged with the JSON-LD it already has.
+ * Values the page does not state are left out, and the note says what to add by hand.
  */
 export function jsonLdSnippet(ctx: ScanContext): string {
+  const cached = snippets.get(ctx);
+  if (cached) return cached;
+  const text = buildSnippet(ctx);
+  snippets.set(ctx, text);
+  return text;
+}
+
+/** Several signals share this fix: build it once per scan. */
+const snippets = new WeakMap<ScanContext, string>();
+
+function buildSnippet(ctx: ScanContext): string {
   const home = homeUrl(ctx);
-  const name = displayName(ctx);
-  const orgId = `${home}#organization`;
-  const existingOrg = nodesOfType(ctx.nodes, ORGANIZATION_TYPES)[0]?.data;
-  const org: Record<string, unknown> = {
-    "@type": "Organization",
-    "@id": orgId,
-    name,
-    url: home,
-  };
-  const logo = typeof existingOrg?.logo === "string" ? existingOrg.logo : null;
-  if (logo) org.logo = logo;
-  const profiles = profileLinks(ctx);
-  if (profiles.length) org.sameAs = profiles;
-  const website: Record<string, unknown> = {
-    "@type": "WebSite",
-    "@id": `${home}#website`,
-    url: home,
-    name,
-    publisher: { "@id": orgId },
-  };
-  if (ctx.facts.lang) website.inLanguage = ctx.facts.lang;
-  const page: Record<string, unknown> = {
-    "@type": "WebPage",
-    "@id": `${ctx.pageUrl}#webpage`,
-    url: ctx.pageUrl,
-    name: ctx.facts.title ?? name,
-    isPartOf: { "@id": `${home}#website` },
-    about: { "@id": orgId },
-  };
-  if (ctx.facts.metaDescription) page.description = ctx.facts.metaDescription;
-  const graph = { "@context": "https://schema.org", "@graph": [org, website, page] };
-  const missing = [
-    logo ? null : "logo (an absolute URL of your logo image)",
-    profiles.length ? null : "sameAs (your LinkedIn, Wikipedia/Wikidata and social profile URLs)",
-  ].filter(Boolean);
-  return `Paste into the <head> of ${home}:\n\n<script type="application/ld+json">\n${
-    JSON.stringify(graph, null, 2)
-  }\n</script>` + (missing.length ? `\n\nThen add by hand: ${missing.join("; ")}.` : "");
+  const generated = generateGraph({
+    pageUrl: ctx.pageUrl,
+    facts: buildFacts(ctx.facts, ctx.pageUrl, ctx.snapshot.target.domain),
+    detected: detectFromPageFacts(ctx.facts, ctx.pageUrl),
+  });
+  const fill = generated.fillIn.slice(0, 8).map((f) => `${f.path}: ${f.why.replace(/\.$/, "")}`);
+  const replaces = ctx.facts.jsonLd.length
+    ? " (it includes what your current JSON-LD says: replace those blocks with it)"
+    : "";
+  return `Paste into the <head> of ${home}${replaces}:\n\n${generated.script}` +
+    (fill.length ? `\n\nThen add by hand: ${fill.join("; ")}.` : "");
 }
 
 /** Internal links worth listing (nav-like: with text, not the home page itself), deduplicated. */

@@ -7,6 +7,7 @@ import { MAX_TOKEN_LENGTH } from "../../lib/challenge.ts";
 import { InvalidTargetError, normaliseTarget } from "../../lib/domain.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
+import { touchKey } from "../../lib/keys.ts";
 import { requestScan } from "../../lib/scan_service.ts";
 
 /** The request body, as the spec defines it. */
@@ -45,14 +46,18 @@ export function scanRoutes(deps: AppDeps): Hono<AppEnv> {
       store: deps.store,
       keyPrefix: deps.service.keyPrefix,
       pipelineToken: deps.config.pipelineToken,
-      verifyChallenge: deps.verifyChallenge,
+      verifyChallenge: deps.challenge.verify,
     });
+    if (caller.kind === "key") await touchKey(deps.store, caller.key, deps.now());
     const outcome = await requestScan(target, caller, {
       forceRescan: parsed.data.forceRescan ?? false,
     }, deps);
     for (const [k, v] of Object.entries(outcome.headers)) c.header(k, v);
     c.header("Cache-Control", "no-store");
-    if (outcome.status === 200) return c.json(outcome.record, 200);
+    if (outcome.status === 200) {
+      c.header("Content-Type", "application/json");
+      return c.body(outcome.body, 200);
+    }
     c.header("Location", `/api/report/${outcome.domain}.json`);
     return c.json({ domain: outcome.domain }, 202);
   });

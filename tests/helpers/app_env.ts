@@ -4,7 +4,8 @@
  * real scanner against the fixture sites.
  */
 import { createApp } from "../../lib/app.ts";
-import { turnstileVerifier } from "../../lib/challenge.ts";
+import { challengeProvider, turnstileVerifier } from "../../lib/challenge.ts";
+import { Altcha } from "../../lib/altcha.ts";
 import { type Config, loadConfig } from "../../lib/config.ts";
 import { createApiKey } from "../../lib/keys.ts";
 import { createGuardedFetcher, type LookupFunction } from "../../lib/net/guarded_fetch.ts";
@@ -68,6 +69,8 @@ export async function startAppEnv(options: {
   worker?: boolean;
   env?: Record<string, string>;
   service?: ServiceDef;
+  /** "altcha" uses the self-hosted proof of work instead of the fake Turnstile. */
+  challenge?: "turnstile" | "altcha";
 } = {}): Promise<AppEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
@@ -96,12 +99,22 @@ export async function startAppEnv(options: {
     config,
     store,
     service,
-    verifyChallenge: turnstileVerifier({
-      secret: config.turnstileSecretKey,
-      verifyUrl: config.turnstileVerifyUrl,
-      fetcher,
-      timeoutMs: 500,
-    }),
+    challenge: options.challenge === "altcha"
+      ? challengeProvider({
+        turnstileSiteKey: undefined,
+        turnstileSecretKey: undefined,
+        turnstile: () => Promise.resolve(false),
+        altcha: new Altcha(kv, "altcha-test-secret", () => clock.now),
+      })
+      : {
+        widget: { kind: "turnstile", siteKey: "test-site-key" },
+        verify: turnstileVerifier({
+          secret: config.turnstileSecretKey,
+          verifyUrl: config.turnstileVerifyUrl,
+          fetcher,
+          timeoutMs: 2000,
+        }),
+      },
     now: () => clock.now,
     lookup: fakeLookup,
     log: (e) => logs.push(e),

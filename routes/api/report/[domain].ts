@@ -1,38 +1,43 @@
-/** GET /api/report/:domain.json: the stored record, with an ETag so pollers get cheap 304s. */
+/**
+ * GET /api/report/:domain.json: the stored record, with an ETag so pollers get cheap 304s. Hits
+ * are kept serialised in the report cache for a second (lib/report_cache.ts); lib/app.ts serves
+ * them before routing.
+ */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/app.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
+import { etagMatches, readReport } from "../../../lib/report_cache.ts";
+
+/** The domain a report path names, or a typed error. */
+export function reportDomain(file: string): string {
+  if (!file.endsWith(".json") || file.length <= 5) throw new NotFoundError();
+  try {
+    return normaliseTarget(decodeURIComponent(file.slice(0, -5))).domain;
+  } catch (e) {
+    if (e instanceof InvalidTargetError || e instanceof URIError) {
+      throw new BadRequestError(`Not a domain name: ${e.message}`);
+    }
+    throw e;
+  }
+}
 
 /** The /api/report routes. */
 export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/:file", async (c) => {
-    const file = c.req.param("file");
-    if (!file.endsWith(".json") || file.length <= 5) throw new NotFoundError();
-    let domain: string;
-    try {
-      domain = normaliseTarget(decodeURIComponent(file.slice(0, -5))).domain;
-    } catch (e) {
-      if (e instanceof InvalidTargetError || e instanceof URIError) {
-        throw new BadRequestError(`Not a domain name: ${e.message}`);
-      }
-      throw e;
-    }
-    const stored = await deps.store.getScan(domain);
+    const domain = reportDomain(c.req.param("file"));
     c.header("Access-Control-Allow-Origin", "*");
-    if (!stored) {
+    const report = await readReport(deps.store, domain, deps.reportCache);
+    if (!report) {
       c.header("Cache-Control", "no-store");
       throw new NotFoundError();
     }
-    const etag = `"${domain}-${Date.parse(stored.record.scannedAt).toString(36)}"`;
-    c.header("ETag", etag);
+    c.header("ETag", report.etag);
     c.header("Cache-Control", "public, max-age=0, must-revalidate");
-    const inm = c.req.header("if-none-match");
-    if (inm && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
-      return c.body(null, 304);
-    }
-    return c.json(stored.record, 200);
+    if (etagMatches(c.req.header("if-none-match"), report.etag)) return c.body(null, 304);
+    c.header("Content-Type", "application/json");
+    return c.body(report.body, 200);
   });
   allowOnly(app, "/:file", ["GET", "HEAD"]);
   return app;

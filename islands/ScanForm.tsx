@@ -1,0 +1,288 @@
+/**
+ * The scan form's fields and behaviour. It is rendered inside a server-rendered
+ * `<form method="get" action="/report">` (lib/ui/scan_form.tsx) next to the challenge widget,
+ * which stays outside the island so hydration never touches the widget's own DOM.
+ *
+ * Without JavaScript the form opens the stored report of the site. With it, submitting POSTs
+ * `{url, turnstileToken, forceRescan}` to /api/scan and then:
+ * - 200 (a report younger than 24 h) or 202 (scan started): go to /report/<domain>, which shows
+ *   the report, or the live progress while the scan runs (so a reload loses nothing);
+ * - 400 / 403: say why, next to the field, and get a fresh challenge token;
+ * - 429: count down from retryAfterSeconds (kept in sessionStorage, so a reload keeps it), then
+ *   enable the button again.
+ */
+import type { VNode } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+
+export type ScanFormProps = {
+  /** Label of the URL field. */
+  label: string;
+  /** A short hint under the label. */
+  hint: string;
+  placeholder: string;
+  /** Text of the submit button. */
+  button: string;
+  /** Rescan form: the domain (or, for the schema service, the page) to scan again; no URL field
+   * is shown and forceRescan is sent. */
+  rescanUrl?: string;
+};
+
+type Status =
+  | { kind: "idle" }
+  | { kind: "verifying" }
+  | { kind: "sending" }
+  | { kind: "leaving"; message: string }
+  | { kind: "error"; message: string; field: boolean }
+  | { kind: "limited"; until: number; message: string }
+  | { kind: "unlimited" };
+
+const RETRY_KEY = "scan-retry-until";
+const TOKEN_WAIT_MS = 60_000;
+
+/** The URL field, the submit button and the status line of a scan form. */
+export function ScanForm(props: ScanFormProps): VNode {
+  const root = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const [now, setNow] = useState(0);
+
+  // A countdown started before a reload goes on.
+  useEffect(() => {
+    const until = Number(sessionStorage.getItem(RETRY_KEY) ?? 0);
+    if (until > Date.now()) {
+      setStatus({ kind: "limited", until, message: "Too many new scans from your network." });
+    }
+  }, []);
+
+  // Tick once a second while limited; enable the form again at zero.
+  useEffect(() => {
+    if (status.kind !== "limited") return;
+    setNow(Date.now());
+    const timer = setInterval(() => {
+      const t = Date.now();
+      setNow(t);
+      if (t >= status.until) {
+        clearInterval(timer);
+        sessionStorage.removeItem(RETRY_KEY);
+        setStatus({ kind: "unlimited" });
+      }
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [status]);
+
+  // The submit handler is on the enclosing server-rendered form, bound as soon as the island is
+  // hydrated (a layout effect runs then; a plain effect waits for a frame).
+  useLayoutEffect(() => {
+    const form = root.current?.closest("form");
+    if (!form) return;
+    // Capture phase, and no further listeners: the ALTCHA widget's own submit handler would
+    // otherwise block a submit made while it is still solving; we wait for its token instead.
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      void submit(form);
+    };
+    form.addEventListener("submit", onSubmit, { capture: true });
+    return () => form.removeEventListener("submit", onSubmit, { capture: true });
+  });
+
+  async function submit(form: HTMLFormElement) {
+    if (["verifying", "sending", "leaving", "limited"].includes(status.kind)) return;
+    const url = props.rescanUrl ?? input.current?.value.trim() ?? "";
+    if (!url) {
+      setStatus({ kind: "error", field: true, message: "Enter a domain, such as example.com." });
+      input.current?.focus();
+      return;
+    }
+    setStatus({ kind: "verifying" });
+    const token = await challengeToken(form);
+    if (!token) {
+      setStatus({
+        kind: "error",
+        field: false,
+        message: "The browser check did not finish. Reload the page and try again.",
+      });
+      return;
+    }
+    setStatus({ kind: "sending" });
+    let res: Response;
+    let body: { domain?: string; error?: string; retryAfterSeconds?: number } = {};
+    try {
+      res = await fetch("/api/scan", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({
+          url,
+          turnstileToken: token,
+          ...(props.rescanUrl ? { forceRescan: true } : {}),
+        }),
+      });
+      body = await res.json().catch(() => ({}));
+    } catch {
+      resetChallenge(form);
+      setStatus({
+        kind: "error",
+        field: false,
+        message: "The server could not be reached. Check your connection and try again.",
+      });
+      return;
+    }
+    if ((res.status === 200 || res.status === 202) && body.domain) {
+      setStatus({
+        kind: "leaving",
+        message: res.status === 200 ? "Opening the report…" : "Scan started. Opening progress…",
+      });
+      location.assign(`/report/${encodeURIComponent(body.domain)}`);
+      return;
+    }
+    resetChallenge(form);
+    if (res.status === 429) {
+      const seconds = Math.max(1, Number(body.retryAfterSeconds) || 60);
+      const until = Date.now() + seconds * 1000;
+      sessionStorage.setItem(RETRY_KEY, String(until));
+      // The countdown says when; the server's "Retry in N seconds." would only repeat it.
+      const message = (body.error ?? "Too many new scans.").replace(
+        /\s*Retry in \d+ seconds\.?$/,
+        "",
+      );
+      setStatus({ kind: "limited", until, message });
+    } else if (res.status === 400) {
+      setStatus({ kind: "error", field: true, message: body.error ?? "That address looks wrong." });
+      input.current?.focus();
+    } else if (res.status === 403) {
+      setStatus({
+        kind: "error",
+        field: false,
+        message: "We could not verify that you are a person. Please try again.",
+      });
+    } else {
+      setStatus({
+        kind: "error",
+        field: false,
+        message: body.error
+          ? `Something went wrong: ${body.error}`
+          : `Something went wrong (HTTP ${res.status}). Please try again.`,
+      });
+    }
+  }
+
+  const busy = status.kind === "verifying" || status.kind === "sending" ||
+    status.kind === "leaving";
+  const fieldError = status.kind === "error" && status.field;
+  return (
+    <div class="scan-form" ref={root}>
+      {props.rescanUrl
+        ? <input type="hidden" name="url" value={props.rescanUrl} />
+        : (
+          <div class="field">
+            <label for="url">
+              {props.label}
+              <span class="hint" id="url-hint">{props.hint}</span>
+            </label>
+            <input
+              ref={input}
+              id="url"
+              name="url"
+              type="text"
+              inputMode="url"
+              autoComplete="url"
+              autoCapitalize="none"
+              required
+              placeholder={props.placeholder}
+              aria-describedby="url-hint scan-status"
+              aria-invalid={fieldError ? "true" : undefined}
+            />
+          </div>
+        )}
+      <button
+        type="submit"
+        class={props.rescanUrl ? "secondary" : undefined}
+        disabled={busy || status.kind === "limited"}
+        aria-describedby={props.rescanUrl ? "scan-status" : undefined}
+      >
+        {busy ? "Working…" : props.button}
+      </button>
+      <div id="scan-status" class="scan-status" role="status" aria-live="polite">
+        <StatusLine status={status} now={now} />
+      </div>
+    </div>
+  );
+}
+
+function StatusLine(props: { status: Status; now: number }): VNode | null {
+  const s = props.status;
+  switch (s.kind) {
+    case "verifying":
+      return <p class="status-line">Checking your browser (a few seconds of computing)…</p>;
+    case "sending":
+      return <p class="status-line">Starting the scan…</p>;
+    case "leaving":
+      return <p class="status-line">{s.message}</p>;
+    case "error":
+      return <p class="status-line error-text">{s.message}</p>;
+    case "unlimited":
+      return <p class="status-line">You can start a new scan again.</p>;
+    case "limited": {
+      const left = Math.max(0, Math.ceil((s.until - (props.now || Date.now())) / 1000));
+      return (
+        <div class="notice error limit-notice">
+          <p>
+            <strong>Limit reached.</strong> {s.message}
+          </p>
+          <p>
+            You can scan again in{" "}
+            <span class="countdown" role="timer" aria-live="off">{formatClock(left)}</span>. Reports
+            scanned in the last 24 hours still open from their links, and a free API key has its
+            own, higher limit.
+          </p>
+        </div>
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+/** "12:34" or "1:02:03". */
+function formatClock(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+type AltchaElement = HTMLElement & {
+  verify?: () => Promise<unknown>;
+  reset?: () => void;
+  getState?: () => string;
+};
+
+/**
+ * The challenge token in the form's `turnstileToken` field, waiting for the widget to finish
+ * (ALTCHA solves in Web Workers; Turnstile runs invisibly). Starts ALTCHA if it has not started.
+ */
+async function challengeToken(form: HTMLFormElement): Promise<string | null> {
+  const read = () =>
+    (form.elements.namedItem("turnstileToken") as HTMLInputElement | null)?.value ?? "";
+  if (read()) return read();
+  const altcha = form.querySelector<AltchaElement>("altcha-widget");
+  const state = altcha?.getState?.();
+  if (altcha && state !== "verifying" && state !== "verified") void altcha.verify?.();
+  const end = Date.now() + TOKEN_WAIT_MS;
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 150));
+    if (read()) return read();
+  }
+  return null;
+}
+
+/** A token is spent once the server has checked it: get a fresh one for the next try. */
+function resetChallenge(form: HTMLFormElement): void {
+  const altcha = form.querySelector<AltchaElement>("altcha-widget");
+  if (altcha?.reset) {
+    altcha.reset();
+    void altcha.verify?.();
+  }
+  const turnstile = (globalThis as { turnstile?: { reset(): void } }).turnstile;
+  if (turnstile && form.querySelector(".cf-turnstile")) turnstile.reset();
+}

@@ -1,0 +1,2 @@
+/** Browser entry: registers the <altcha-widget> custom element (self-hosted proof of work). */
+import "altcha";

@@ -1,0 +1,115 @@
+/**
+ * What every MCP tool, resource and prompt receives, and the helpers they share: tool errors an
+ * agent can act on, domain arguments normalised like the API does, and one guard that turns our
+ * typed errors into tool errors without ever leaking an internal one.
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { InvalidTargetError, normaliseTarget } from "../domain.ts";
+import { BadRequestError, RateLimitedError } from "../errors.ts";
+import type { ScanServiceDeps } from "../scan_service.ts";
+import type { BaseRecord } from "../service.ts";
+
+/** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
+export interface McpDeps extends ScanServiceDeps {
+  /** Structured log sink (one JSON object per event). */
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+/** Tunables of POST /mcp (tests shorten the wait). */
+export interface McpOptions {
+  /** How long scan_site waits for a new scan before answering that it is still running. */
+  scanWaitMs?: number;
+  /** How often scan_site looks for the finished record while it waits. */
+  pollIntervalMs?: number;
+}
+
+/** Default of {@link McpOptions.scanWaitMs}: long enough for most scans, short for an agent. */
+export const DEFAULT_SCAN_WAIT_MS = 20_000;
+/** Default of {@link McpOptions.pollIntervalMs}. */
+export const DEFAULT_POLL_INTERVAL_MS = 250;
+
+/** One MCP request's view of the service: who calls (anonymous, by IP) and what they can use. */
+export interface McpContext {
+  deps: McpDeps;
+  /** The caller's IP (set by the app's middleware): the only identity an MCP caller has. */
+  ip: string;
+  scanWaitMs: number;
+  pollIntervalMs: number;
+}
+
+/**
+ * What differs between the services over MCP: how a record reads as text, the extra tools only
+ * that service has, and a paragraph for the server's instructions. Adding the schema service's
+ * tools is one more adapter (see lib/mcp/server.ts).
+ */
+export interface McpServiceAdapter {
+  /** A short, readable summary of a stored record (the text beside the structured content). */
+  summarise(record: BaseRecord): string;
+  /** Registers the tools only this service has. */
+  registerTools(server: McpServer, ctx: McpContext): void;
+  /** Service-specific lines for the server instructions. */
+  instructions: string;
+}
+
+/** Where the HTTP API serves a domain's record. */
+export function reportPath(domain: string): string {
+  return `/api/report/${domain}.json`;
+}
+
+/** The MCP resource URI of a domain's record. */
+export function reportUri(domain: string): string {
+  return `report://${domain}`;
+}
+
+/** A tool result that tells the agent what went wrong (`isError: true`, not a protocol error). */
+export function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/** A successful tool result: structured content and the same facts as readable text. */
+export function toolResult(
+  text: string,
+  structuredContent: Record<string, unknown>,
+): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent };
+}
+
+/** The record key of a domain or URL argument, exactly as POST /api/scan computes it. */
+export function domainOf(input: string): string {
+  return normaliseTarget(input).domain;
+}
+
+/**
+ * Runs a tool body and maps our typed errors to tool errors: a bad target or a name that does not
+ * resolve says why, a limit says when to retry (seconds and time); anything else is logged and
+ * answered with a generic message, so no internal detail reaches the caller.
+ */
+export async function guarded(
+  ctx: McpContext,
+  tool: string,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof InvalidTargetError) return toolError(`Invalid url: ${error.message}.`);
+    if (error instanceof RateLimitedError) {
+      const at = new Date(ctx.deps.now() + error.retryAfterSeconds * 1000).toISOString();
+      return toolError(
+        `${error.message.replace(/\s*Retry in \d+ seconds\.?$/, "")} ` +
+          `Retry after ${error.retryAfterSeconds} seconds (at ${at}). ` +
+          "Reading a report that already exists (get_report) never counts against the limits.",
+      );
+    }
+    if (error instanceof BadRequestError) return toolError(error.message);
+    (ctx.deps.log ?? ((e) => console.error(JSON.stringify(e))))({
+      event: "mcp.tool_error",
+      tool,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return toolError("Internal error while running the tool; please retry later.");
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The Schema Markup Generator over MCP: how its record reads as text for an agent, and
+ * `generate_schema`, which scans one page (cache, limits and all, like scan_site) and answers with
+ * what an agent acts on: the ready-to-paste JSON-LD, what to fill in by hand, and the errors in
+ * the markup the page already has.
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import {
+  DeprecationSchema,
+  FindingSchema,
+  GeneratedSchema,
+  type SchemaScanRecord,
+} from "../schema/record.ts";
+import { LIMITS } from "../limits.ts";
+import {
+  guarded,
+  type McpContext,
+  type McpServiceAdapter,
+  reportPath,
+  reportUri,
+  toolError,
+  toolResult,
+} from "./context.ts";
+import { scanAndWait, stillRunning } from "./tools.ts";
+
+/** The schema service's MCP adapter. */
+export const schemaMcp: McpServiceAdapter = {
+  summarise: (record) => summarise(record as SchemaScanRecord),
+  registerTools: (server, ctx) => registerGenerateSchema(server, ctx),
+  instructions: "A record describes one page: the structured data it has (JSON-LD, microdata, " +
+    "RDFa), the findings (errors and warnings with a path and how to fix each) and generated " +
+    "JSON-LD (one @graph to paste, plus the properties to fill in by hand). generate_schema " +
+    "returns the markup directly.",
+};
+
+/** A readable summary of a schema record. */
+export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
+  const head = `Structured data of ${record.url} (scanned ${record.scannedAt})`;
+  const r = record.result;
+  if (!r) {
+    return `${head}\nThe scan failed: the page could not be fetched or is not HTML. Check the URL ` +
+      "and that the page is publicly reachable, then scan again later.";
+  }
+  const s = r.summary;
+  const lines = [
+    head,
+    `${s.items} items found (${s.types.join(", ") || "none"}); ${s.errors} errors, ${s.warnings} ` +
+    `warnings, ${s.deprecated} deprecated rich results; generated ${s.generatedNodes} nodes, ` +
+    `${s.fillIn} properties to fill in by hand.`,
+  ];
+  const worst = [...r.findings].sort((
+    a,
+    b,
+  ) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1))
+    .slice(0, maxFindings);
+  if (worst.length) {
+    lines.push("", "Findings:", ...worst.map((f) => `- [${f.severity}] ${f.path}: ${f.message}`));
+  }
+  if (r.generated.fillIn.length) {
+    lines.push("", "Fill in by hand:", ...r.generated.fillIn.map((f) => `- ${f.path}: ${f.why}`));
+  }
+  lines.push("", "Generated markup (paste into the page's <head>):", r.generated.script);
+  return lines.join("\n");
+}
+
+/** Registers generate_schema. */
+export function registerGenerateSchema(server: McpServer, ctx: McpContext): void {
+  server.registerTool("generate_schema", {
+    title: "Generate schema.org markup for a page",
+    description: "Scans one page and returns the schema.org JSON-LD it should carry (one @graph, " +
+      "ready to paste, merged with what the page already declares and never inventing values), " +
+      "the properties the owner must fill in by hand, and the errors and warnings in the page's " +
+      "existing structured data (each with a path and how to fix it). A result younger than 24 " +
+      `hours for the same page is returned from cache for free; new scans are limited to ${LIMITS.ip} ` +
+      `per hour per caller IP and ${LIMITS.domain} per hour per domain.`,
+    inputSchema: {
+      url: z.string().trim().min(1).max(2048)
+        .describe('The page: a URL ("https://shop.example/products/trail-runner") or a domain.'),
+      forceRescan: z.boolean().optional()
+        .describe("Scan again even if a result younger than 24 hours exists. Default false."),
+    },
+    outputSchema: {
+      domain: z.string(),
+      url: z.string().nullable().describe("The page the result describes."),
+      state: z.enum(["complete", "running", "failed"]),
+      fromCache: z.boolean(),
+      script: z.string().nullable()
+        .describe('The ready-to-paste <script type="application/ld+json"> element.'),
+      graph: GeneratedSchema.shape.graph.nullable(),
+      fillIn: GeneratedSchema.shape.fillIn.describe("What the owner should add by hand."),
+      findings: z.array(FindingSchema),
+      deprecated: z.array(DeprecationSchema),
+      reportPath: z.string(),
+      resourceUri: z.string(),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+  }, ({ url, forceRescan }, extra) =>
+    guarded(ctx, "generate_schema", async () => {
+      const scan = await scanAndWait(ctx, url, forceRescan ?? false, extra.signal);
+      const base = {
+        domain: scan.domain,
+        reportPath: reportPath(scan.domain),
+        resourceUri: reportUri(scan.domain),
+      };
+      const empty = { script: null, graph: null, fillIn: [], findings: [], deprecated: [] };
+      if (!scan.record) {
+        return toolResult(stillRunning(scan.domain, scan.started, "generate_schema"), {
+          ...base,
+          url: null,
+          state: "running",
+          fromCache: false,
+          ...empty,
+        });
+      }
+      const record = scan.record as SchemaScanRecord;
+      if (!record.result) {
+        return toolError(summarise(record));
+      }
+      const r = record.result;
+      return toolResult(summarise(record), {
+        ...base,
+        url: record.url,
+        state: "complete",
+        fromCache: scan.fromCache,
+        script: r.generated.script,
+        graph: r.generated.graph,
+        fillIn: r.generated.fillIn,
+        findings: r.findings,
+        deprecated: r.deprecated,
+      });
+    }));
+}

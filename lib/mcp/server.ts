@@ -1,0 +1,92 @@
+/**
+ * Builds the MCP server of one service for one request. POST /mcp is stateless (a new server and
+ * transport per request), so the caller's IP is fixed when the server is built and every tool
+ * sees it: MCP callers are anonymous and their new scans count in the per-IP pool.
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer(deps, { ip: "203.0.113.7" });
+ * await server.connect(transport);
+ * ```
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { PRODUCT } from "../config.ts";
+import { LIMITS } from "../limits.ts";
+import type { ServiceDef } from "../service.ts";
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_SCAN_WAIT_MS,
+  type McpContext,
+  type McpDeps,
+  type McpOptions,
+  type McpServiceAdapter,
+} from "./context.ts";
+import { registerPrompts, registerReportResource } from "./resources.ts";
+import { registerCommonTools } from "./tools.ts";
+import { visibilityMcp } from "./visibility.ts";
+import { schemaMcp } from "./schema.ts";
+
+/** The server names agents see, by service. */
+export const MCP_SERVER_NAMES: Record<ServiceDef["name"], string> = {
+  visibility: "ai-visibility-checker",
+  schema: "schema-markup-generator",
+};
+
+/** Each service's MCP adapter: its text summaries and the tools only it has. */
+export const MCP_ADAPTERS: Record<ServiceDef["name"], McpServiceAdapter> = {
+  visibility: visibilityMcp,
+  schema: schemaMcp,
+};
+
+/** Most array elements plus object members one tool call's arguments may hold. */
+const MAX_TOOL_INPUT_ELEMENTS = 64;
+
+/** The MCP server of `deps.service` for one caller. */
+export function createMcpServer(
+  deps: McpDeps,
+  caller: { ip: string },
+  options: McpOptions = {},
+): McpServer {
+  const service = deps.service;
+  const adapter = MCP_ADAPTERS[service.name];
+  const ctx: McpContext = {
+    deps,
+    ip: caller.ip,
+    scanWaitMs: options.scanWaitMs ?? DEFAULT_SCAN_WAIT_MS,
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+  };
+  const server = new McpServer(
+    { name: MCP_SERVER_NAMES[service.name], title: service.title, version: PRODUCT.version },
+    {
+      instructions: instructionsFor(service, adapter, ctx),
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+    },
+  );
+  registerCommonTools(server, ctx, adapter);
+  adapter.registerTools(server, ctx);
+  registerReportResource(server, ctx);
+  registerPrompts(server, ctx);
+  return server;
+}
+
+/** The server's instructions: the workflow, the limits and what is free. */
+export function instructionsFor(
+  service: ServiceDef,
+  adapter: McpServiceAdapter,
+  ctx: Pick<McpContext, "scanWaitMs">,
+): string {
+  return [
+    `${service.title}: scans a public web site and returns a scored report.`,
+    "Workflow: call scan_site with a domain or URL. A report younger than 24 hours comes back at " +
+    "once from cache. Otherwise a new scan runs and scan_site waits up to " +
+    `${Math.round(ctx.scanWaitMs / 1000)} seconds; if it answers state "running", call ` +
+    "get_report with the domain a few seconds later (do not call scan_site again).",
+    "get_report and the report://{domain} resource read the stored report and never scan.",
+    adapter.instructions,
+    `Limits: callers are anonymous, so new scans count against the caller's IP address ` +
+    `(${LIMITS.ip} per hour) and the domain (${LIMITS.domain} per hour), exactly like the public ` +
+    "web form. Cached reports are free. forceRescan always starts a new scan, so use it only " +
+    "after the site changed. A limit hit is a tool error that says when to retry.",
+  ].filter(Boolean).join("\n\n");
+}

@@ -1,0 +1,214 @@
+/**
+ * The AI Visibility Checker over MCP: how its report reads as text for an agent, and
+ * `explain_issue`, which takes one issue of a stored report and gives everything needed to fix it
+ * (the fix, why it matters, the signal's evidence, its pillar and its rank).
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import {
+  type Issue,
+  IssueSchema,
+  type Pillar,
+  type ScanRecord,
+  type Signal,
+  SignalSchema,
+} from "../visibility/record.ts";
+import {
+  domainOf,
+  guarded,
+  type McpContext,
+  type McpServiceAdapter,
+  reportUri,
+  toolError,
+  toolResult,
+} from "./context.ts";
+
+/** The visibility service's MCP adapter. */
+export const visibilityMcp: McpServiceAdapter = {
+  summarise: (record) => summarise(record as ScanRecord),
+  registerTools: (server, ctx) => registerExplainIssue(server, ctx),
+  instructions: "A report has a 0-100 score, an A-F grade, six weighted pillars of signals, " +
+    "topIssues ordered by what to fix first (each with a concrete fix for that site) and off-site " +
+    "presence (Wikidata, Wikipedia, Common Crawl). To act on an issue, call explain_issue with " +
+    "the domain and the issue's id.",
+};
+
+/** A readable summary of a visibility record: score, grade, pillars, the top issues. */
+export function summarise(record: ScanRecord, maxIssues = 5): string {
+  const head = `AI visibility report for ${record.domain} (scanned ${record.scannedAt})`;
+  const r = record.result;
+  if (!r) {
+    return `${head}\nThe scan failed: the home page could not be fetched, so there is no score. ` +
+      "Check that the site is up and publicly reachable, then scan again later.";
+  }
+  const lines = [head, `Score ${r.score}/100, grade ${r.grade}: ${r.label}`, "", "Pillars:"];
+  for (const p of r.pillars) {
+    lines.push(`- ${p.title}: ${p.score}/100 (weight ${p.weight})`);
+  }
+  lines.push("");
+  if (r.topIssues.length === 0) lines.push("No issues to fix.");
+  else {
+    lines.push(`Top issues (${r.topIssues.length} in all, most worth fixing first):`);
+    r.topIssues.slice(0, maxIssues).forEach((issue, i) => {
+      lines.push(
+        `${i + 1}. [${issue.impact}, effort ${issue.fix.effort}] ${issue.title} (id: ${issue.id})`,
+      );
+    });
+    if (r.topIssues.length > maxIssues) {
+      lines.push(`... and ${r.topIssues.length - maxIssues} more in the structured report.`);
+    }
+    lines.push("", "Call explain_issue with the domain and an issue id for the full fix.");
+  }
+  if (record.offSite) {
+    const o = record.offSite;
+    lines.push(
+      "",
+      `Off-site: Wikidata ${o.wikidata.status}, Wikipedia ${o.wikipedia.status}, ` +
+        `Common Crawl ${o.commonCrawl.status}.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const PillarSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  score: z.number().describe("0-100: points earned over points observable in this pillar."),
+  points: z.number().describe("Points this pillar contributes to the overall score."),
+  weight: z.number().describe("Share of the overall score, 0-100."),
+});
+
+/** Registers explain_issue. */
+export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
+  server.registerTool("explain_issue", {
+    title: "Explain one issue and its fix",
+    description: "Explains one issue of a site's stored report in depth: what to change, why it " +
+      "matters for AI search and assistants, exactly how (site-specific: robots.txt lines, JSON-LD " +
+      "to paste...), the effort, the evidence the scan observed, the pillar it belongs to and its " +
+      "rank among the report's issues. Use an id from the report's topIssues (scan_site or " +
+      "get_report). Reads the stored report only; it never scans.",
+    inputSchema: {
+      domain: z.string().trim().min(1).max(2048)
+        .describe('The scanned domain ("example.com"; a URL is accepted too).'),
+      issueId: z.string().trim().min(1).max(200)
+        .describe('An issue id from the report\'s topIssues, e.g. "access.search_crawlers".'),
+    },
+    outputSchema: {
+      domain: z.string(),
+      scannedAt: z.string().describe("When the report was made (ISO 8601)."),
+      rank: z.number().int().describe("1 = the issue most worth fixing first."),
+      issueCount: z.number().int().describe("How many issues the report has."),
+      issue: IssueSchema.describe(
+        "The issue as in topIssues: detail (what was observed) and fix {what, why, how, effort}.",
+      ),
+      signal: SignalSchema.nullable()
+        .describe("The signal behind the issue: points, evidence, and the score cap if any."),
+      pillar: PillarSummarySchema.nullable().describe("The pillar the signal belongs to."),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  }, ({ domain: input, issueId }) =>
+    guarded(ctx, "explain_issue", async () => {
+      const domain = domainOf(input);
+      const stored = await ctx.deps.store.getScan(domain);
+      if (!stored) {
+        return toolError(
+          `${domain} has never been scanned, so it has no issues to explain yet. ` +
+            `Call scan_site with url "${domain}" first.`,
+        );
+      }
+      const record = stored.record as ScanRecord;
+      if (!record.result) {
+        return toolError(
+          `The latest scan of ${domain} (${record.scannedAt}) failed: the home page could not be ` +
+            "fetched, so there are no issues to explain. Scan it again once the site is reachable.",
+        );
+      }
+      const issues = record.result.topIssues;
+      const index = issues.findIndex((i) => i.id === issueId);
+      if (index < 0) {
+        return toolError(
+          `"${issueId}" is not an issue of ${domain}'s report. ` +
+            (issues.length
+              ? `Valid ids: ${issues.map((i) => i.id).join(", ")}.`
+              : "The report has no issues to fix."),
+        );
+      }
+      const issue = issues[index];
+      const found = findSignal(record.result.pillars, issue.id);
+      const pillar = found
+        ? {
+          id: found.pillar.id,
+          title: found.pillar.title,
+          score: found.pillar.score,
+          points: found.pillar.points,
+          weight: found.pillar.weight,
+        }
+        : null;
+      const signal = found?.signal ?? null;
+      return toolResult(
+        explainText(domain, issue, index, issues.length, signal, pillar),
+        {
+          domain,
+          scannedAt: record.scannedAt,
+          rank: index + 1,
+          issueCount: issues.length,
+          issue,
+          signal,
+          pillar,
+        },
+      );
+    }));
+}
+
+function findSignal(pillars: Pillar[], id: string): { pillar: Pillar; signal: Signal } | null {
+  for (const pillar of pillars) {
+    const signal = pillar.signals.find((s) => s.id === id);
+    if (signal) return { pillar, signal };
+  }
+  return null;
+}
+
+function explainText(
+  domain: string,
+  issue: Issue,
+  index: number,
+  count: number,
+  signal: Signal | null,
+  pillar: z.infer<typeof PillarSummarySchema> | null,
+): string {
+  const lines = [
+    `${issue.title} (${issue.id}) on ${domain}`,
+    `Issue ${index + 1} of ${count}; impact ${issue.impact}; effort ${issue.fix.effort} ` +
+    "(S = minutes, M = hours, L = days); status " + issue.status + ".",
+    "",
+    `Observed: ${issue.detail}`,
+  ];
+  if (pillar) {
+    lines.push(
+      `Pillar: ${pillar.title}, scoring ${pillar.score}/100 with weight ${pillar.weight} ` +
+        `(it contributes ${pillar.points} of the overall score).`,
+    );
+  }
+  if (signal) {
+    if (signal.maxPoints > 0) {
+      lines.push(`This signal earned ${signal.points} of ${signal.maxPoints} points.`);
+    }
+    if (signal.gate) {
+      lines.push(`While it fails, the overall score is capped at ${signal.gate.cap}.`);
+    }
+    if (signal.evidence.length) {
+      lines.push("Evidence:", ...signal.evidence.slice(0, 20).map((e) => `- ${e}`));
+    }
+  }
+  lines.push(
+    "",
+    `What to do: ${issue.fix.what}`,
+    `Why it matters: ${issue.fix.why}`,
+    "How:",
+    issue.fix.how,
+    "",
+    `The full report is the resource ${reportUri(domain)}.`,
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,236 @@
+/**
+ * The OpenAPI 3.1 document of the running service (GET /openapi.json), generated from the zod
+ * schemas the handlers use: the request body schema of POST /api/scan and the service's record
+ * schema go through `z.toJSONSchema` (JSON Schema 2020-12, OpenAPI 3.1's own dialect), so the
+ * document cannot drift from the code. Error bodies are described by the zod schemas below, which
+ * the tests check against real error responses.
+ */
+import { z } from "zod";
+import { PRODUCT } from "./config.ts";
+import { LIMITS } from "./limits.ts";
+import type { ServiceDef } from "./service.ts";
+
+/** `{ "error": string }`: every error response (lib/errors.ts). */
+export const ErrorBodySchema = z.object({
+  error: z.string().describe("What went wrong, in a sentence."),
+});
+
+/** The 429 body: the error and how long to wait. */
+export const RateLimitedBodySchema = z.object({
+  error: z.string(),
+  retryAfterSeconds: z.number().int().positive()
+    .describe("Seconds to wait before a new scan will be admitted."),
+});
+
+/** The 202 body: the scan started (or was already running) in the background. */
+export const ScanAcceptedSchema = z.object({
+  domain: z.string().describe("The domain the record will be stored under; poll its report."),
+});
+
+/** A JSON schema for the document's components (no `$schema` key: OpenAPI 3.1 sets the dialect). */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+const json = (ref: string) => ({
+  "application/json": { schema: { $ref: `#/components/schemas/${ref}` } },
+});
+const errorResponse = (description: string) => ({ description, content: json("Error") });
+
+/** The OpenAPI 3.1 document for a service, with `serverUrl` as its server. */
+export function openApiDocument(options: {
+  service: ServiceDef;
+  /** The zod schema of POST /api/scan's body (routes/api/scan.ts). */
+  scanRequestSchema: z.ZodType;
+  serverUrl: string;
+}): Record<string, unknown> {
+  const { service } = options;
+  const what = service.name === "schema"
+    ? "finds a page's structured data, validates it and generates JSON-LD to paste"
+    : "scores how visible a site is to AI search engines and assistants, with the fixes";
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: `${service.title} API`,
+      version: PRODUCT.version,
+      summary: `The ${service.title} ${what}.`,
+      description: `Start a scan with POST /api/scan, then poll GET /api/report/{domain}.json ` +
+        `every 1-2 seconds until it answers 200. A record younger than 24 hours is served from ` +
+        `cache and uses no limit. New scans are limited to ${LIMITS.ip} per hour per IP ` +
+        `(anonymous, browser and PIPELINE_TOKEN callers), ${LIMITS.domain} per hour per domain, ` +
+        `and ${LIMITS.key} per hour per API key. See /docs for examples.`,
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: options.serverUrl }],
+    tags: [
+      { name: "scans", description: "Start scans and read reports." },
+      { name: "mcp", description: "The Model Context Protocol endpoint for AI agents." },
+    ],
+    paths: {
+      "/api/scan": {
+        post: {
+          tags: ["scans"],
+          operationId: "scan",
+          summary: "Start a scan, or get the cached record",
+          description: "Scripts send an API key (`Authorization: Bearer " +
+            `${service.keyPrefix}...\`, free at /account/signup) or the site owner's ` +
+            "PIPELINE_TOKEN. Without an Authorization header, the body must carry a valid " +
+            "`turnstileToken` from the browser challenge of the public form, else 403.",
+          security: [{}, { bearerAuth: [] }],
+          requestBody: { required: true, content: json("ScanRequest") },
+          responses: {
+            "200": {
+              description: "A record younger than 24 hours (no limit used).",
+              headers: rateLimitHeaders(),
+              content: json("ScanRecord"),
+            },
+            "202": {
+              description: "The scan runs in the background: poll the report.",
+              headers: {
+                Location: {
+                  description: "The report to poll.",
+                  schema: { type: "string" },
+                },
+                ...rateLimitHeaders(),
+              },
+              content: json("ScanAccepted"),
+            },
+            "400": errorResponse("Malformed body, or a URL that is not a public domain."),
+            "401": errorResponse('The bearer token is not accepted: `{"error":"Unauthorized"}`.'),
+            "403": errorResponse(
+              'No Authorization header and no valid challenge token: `{"error":"Verification failed. Please retry."}`.',
+            ),
+            "413": errorResponse("The body is larger than 16 KiB."),
+            "415": errorResponse("The body is not JSON."),
+            "429": {
+              description: "A limit is reached; wait retryAfterSeconds.",
+              headers: {
+                "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+              },
+              content: json("RateLimited"),
+            },
+          },
+        },
+      },
+      "/api/report/{domain}.json": {
+        get: {
+          tags: ["scans"],
+          operationId: "getReport",
+          summary: "The stored record of a domain",
+          description: "No credentials. Answers with an ETag; send If-None-Match when polling.",
+          security: [{}],
+          parameters: [{
+            name: "domain",
+            in: "path",
+            required: true,
+            description: "The domain, e.g. example.com.",
+            schema: { type: "string" },
+          }],
+          responses: {
+            "200": {
+              description: "The stored record.",
+              headers: { ETag: { schema: { type: "string" } } },
+              content: json("ScanRecord"),
+            },
+            "304": { description: "Unchanged since the ETag sent in If-None-Match." },
+            "400": errorResponse("Not a domain name."),
+            "404": errorResponse('Never scanned: `{"error":"Not found"}`.'),
+          },
+        },
+      },
+      "/mcp": {
+        post: {
+          tags: ["mcp"],
+          operationId: "mcp",
+          summary: "Model Context Protocol (Streamable HTTP, stateless, JSON responses)",
+          description: "JSON-RPC 2.0 messages of the Model Context Protocol. No credentials; " +
+            "callers count as anonymous by IP. Tools: scan_site, get_report" +
+            (service.name === "visibility" ? ", explain_issue" : ", generate_schema") + ".",
+          security: [{}],
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["jsonrpc", "method"],
+                  properties: {
+                    jsonrpc: { const: "2.0" },
+                    id: { type: ["string", "integer"] },
+                    method: { type: "string" },
+                    params: { type: "object" },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            "200": {
+              description: "The JSON-RPC response.",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+            "202": { description: "A notification was accepted." },
+            "400": { description: "Not a JSON-RPC message." },
+          },
+        },
+      },
+      "/badge/{domain}.svg": {
+        get: {
+          tags: ["scans"],
+          operationId: "getBadge",
+          summary: "An SVG badge of the domain's latest result",
+          security: [{}],
+          parameters: [{
+            name: "domain",
+            in: "path",
+            required: true,
+            schema: { type: "string" },
+          }],
+          responses: {
+            "200": {
+              description: "The badge.",
+              content: { "image/svg+xml": { schema: { type: "string" } } },
+            },
+            "404": {
+              description: 'A "not scanned" badge.',
+              content: { "image/svg+xml": { schema: { type: "string" } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ScanRequest: jsonSchema(options.scanRequestSchema, "input"),
+        ScanRecord: jsonSchema(service.recordSchema, "output"),
+        ScanAccepted: jsonSchema(ScanAcceptedSchema, "output"),
+        Error: jsonSchema(ErrorBodySchema, "output"),
+        RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
+      },
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: `A client API key (starts with "${service.keyPrefix}") or the ` +
+            "PIPELINE_TOKEN.",
+        },
+      },
+    },
+  };
+}
+
+function rateLimitHeaders(): Record<string, unknown> {
+  const h = (description: string) => ({ description, schema: { type: "integer" } });
+  return {
+    "RateLimit-Limit": h("New scans allowed per hour in the caller's own pool."),
+    "RateLimit-Remaining": h("New scans left in the current window."),
+    "RateLimit-Reset": h("Seconds until the oldest scan leaves the window."),
+  };
+}

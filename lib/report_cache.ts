@@ -1,0 +1,101 @@
+/**
+ * A small in-process cache of stored scans and their serialised JSON: reports are polled every
+ * 1-2 s by many clients and cache-hit scans return the same record, and reading an 11 KB record
+ * from KV and serialising it again costs ~90 µs a time. Entries live for `ttlMs` (1 s by default),
+ * so another process's new record shows up within a second; a scan finished in this process drops
+ * its entry at once. It is only a cache: a miss reads KV.
+ */
+import type { Store, StoredScan } from "./store.ts";
+
+/** A cached record, its JSON and ETag, and (once the app has answered for it) its full headers. */
+export interface CachedReport {
+  stored: StoredScan;
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  /** The exact headers of the app's GET response, for the pre-routing fast path. */
+  headers: [string, string][] | null;
+  expires: number;
+}
+
+const encoder = new TextEncoder();
+
+/** Cache of stored scans by domain. */
+export class ReportCache {
+  #entries = new Map<string, CachedReport>();
+  constructor(
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 2000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A fresh entry, or undefined. */
+  get(domain: string): CachedReport | undefined {
+    const e = this.#entries.get(domain);
+    if (!e) return undefined;
+    if (e.expires <= this.now()) {
+      this.#entries.delete(domain);
+      return undefined;
+    }
+    return e;
+  }
+
+  /** Caches a stored scan read from KV. */
+  set(domain: string, stored: StoredScan): CachedReport {
+    if (this.#entries.size >= this.maxEntries) {
+      // Drop the oldest insertion: Maps iterate in insertion order.
+      const first = this.#entries.keys().next().value;
+      if (first !== undefined) this.#entries.delete(first);
+    }
+    const entry: CachedReport = {
+      stored,
+      body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
+      etag: reportEtag(domain, stored.record.scannedAt),
+      headers: null,
+      expires: this.now() + this.ttlMs,
+    };
+    this.#entries.set(domain, entry);
+    return entry;
+  }
+
+  /** Remembers the headers the app answered with, so later reads can skip routing. */
+  setHeaders(domain: string, etag: string, headers: [string, string][]): void {
+    const e = this.#entries.get(domain);
+    if (e && e.etag === etag) e.headers = headers;
+  }
+
+  /** Forgets a domain (its record just changed). */
+  delete(domain: string): void {
+    this.#entries.delete(domain);
+  }
+}
+
+/** The stored scan of a domain through an optional cache. */
+export async function readReport(
+  store: Store,
+  domain: string,
+  cache?: ReportCache,
+): Promise<CachedReport | null> {
+  const hit = cache?.get(domain);
+  if (hit) return hit;
+  const stored = await store.getScan(domain);
+  if (!stored) return null;
+  if (cache) return cache.set(domain, stored);
+  return {
+    stored,
+    body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
+    etag: reportEtag(domain, stored.record.scannedAt),
+    headers: null,
+    expires: 0,
+  };
+}
+
+/** The ETag of a domain's record: changes whenever a new record is stored. */
+export function reportEtag(domain: string, scannedAt: string): string {
+  return `"${domain}-${Date.parse(scannedAt).toString(36)}"`;
+}
+
+/** Whether an If-None-Match header matches an ETag. */
+export function etagMatches(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  return !!ifNoneMatch &&
+    ifNoneMatch.split(",").some((t) => t.trim() === "*" || t.trim().replace(/^W\//, "") === etag);
+}

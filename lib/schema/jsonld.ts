@@ -1,0 +1,208 @@
+/**
+ * JSON-LD blocks into detected items, the way a JSON-LD processor flattens them: every top-level
+ * node and every `@graph` member is an item; a nested node that has an `@id` is lifted into an
+ * item of its own (its place taken by a `{"@id"}` reference) and merged with any other node of
+ * the same `@id`, across blocks; nested nodes without an `@id` stay embedded. Relative `@id`s
+ * resolve against the page URL, schema.org prefixes are dropped from types and property names.
+ * Walks are iterative and bounded, so a hostile block cannot exhaust the stack or the memory.
+ */
+import type { JsonLdBlock } from "../html/types.ts";
+import type { DetectedItem, Finding } from "./record.ts";
+import {
+  addValue,
+  isObject,
+  isReference,
+  type JsonObject,
+  type JsonValue,
+  shortTerm,
+  typesOf,
+} from "./terms.ts";
+
+const MAX_ITEMS = 300;
+const MAX_VISITS = 50_000;
+
+/** What the JSON-LD blocks of a page give. */
+export interface JsonLdExtraction {
+  items: DetectedItem[];
+  /** Blocks that do not parse, or lack a schema.org `@context`. */
+  findings: Finding[];
+}
+
+interface Pending {
+  /** The object being filled (an item's properties or an embedded node). */
+  target: JsonObject;
+  source: JsonObject;
+}
+
+/** Extracts items from the page's JSON-LD blocks (see the module comment). */
+export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExtraction {
+  const findings: Finding[] = [];
+  const items: DetectedItem[] = [];
+  const byId = new Map<string, DetectedItem>();
+  let visits = 0;
+
+  const resolveId = (id: string): string => {
+    if (id.startsWith("_:")) return id;
+    try {
+      return new URL(id, pageUrl).href;
+    } catch {
+      return id;
+    }
+  };
+
+  /** The item for a node with an @id (created or merged), or a new anonymous item. */
+  const itemFor = (node: JsonObject, location: string): DetectedItem => {
+    const id = typeof node["@id"] === "string" ? resolveId(node["@id"]) : null;
+    const existing = id ? byId.get(id) : undefined;
+    if (existing) {
+      for (const t of typesOf(node)) if (!existing.types.includes(t)) existing.types.push(t);
+      return existing;
+    }
+    const item: DetectedItem = {
+      index: items.length,
+      source: "json-ld",
+      id,
+      types: typesOf(node),
+      properties: {},
+      refs: [],
+      location,
+    };
+    if (items.length < MAX_ITEMS) items.push(item);
+    if (id) byId.set(id, item);
+    return item;
+  };
+
+  blocks.forEach((block, b) => {
+    const where = `JSON-LD block ${b + 1}`;
+    if (block.error !== null) {
+      findings.push({
+        severity: "error",
+        source: "json-ld",
+        itemIndex: null,
+        path: `script[${b + 1}]`,
+        type: null,
+        property: null,
+        message:
+          `This JSON-LD block is not valid JSON (${block.error}), so search engines ignore all of it. Check for trailing commas, unescaped quotes and comments, or paste it into a JSON validator.`,
+        rule: "json-ld",
+      });
+      return;
+    }
+    const roots = Array.isArray(block.value) ? block.value : [block.value];
+    roots.forEach((root, r) => {
+      if (!isObject(root)) return;
+      const rootWhere = roots.length > 1 ? `${where}[${r}]` : where;
+      if (!hasSchemaContext(root["@context"])) {
+        findings.push({
+          severity: "error",
+          source: "json-ld",
+          itemIndex: null,
+          path: `script[${b + 1}]${roots.length > 1 ? `[${r}]` : ""}`,
+          type: null,
+          property: "@context",
+          message: root["@context"] === undefined
+            ? `Add "@context": "https://schema.org" to this JSON-LD block: without it its types and properties mean nothing to search engines.`
+            : `The @context of this block is not schema.org; set "@context": "https://schema.org".`,
+          rule: "json-ld",
+        });
+      }
+      const graph = root["@graph"];
+      const members = Array.isArray(graph) ? graph : isObject(graph) ? [graph] : null;
+      const tops: [JsonObject, string][] = members
+        ? members.filter(isObject).map((m, i) => [m, `${rootWhere}, @graph[${i}]`])
+        : [[root, rootWhere]];
+      // Top-level nodes (and lifted nested nodes) are filled breadth-first from this queue.
+      const queue: Pending[] = [];
+      for (const [node, location] of tops) {
+        if (isReference(node)) continue;
+        const item = itemFor(node, location);
+        queue.push({ target: item.properties, source: node });
+      }
+      while (queue.length && visits < MAX_VISITS) {
+        const { target, source } = queue.shift()!;
+        for (const [rawKey, value] of Object.entries(source)) {
+          if (rawKey.startsWith("@")) continue;
+          const key = shortTerm(rawKey);
+          const converted = convert(value);
+          if (converted !== undefined) addValue(target, key, converted);
+        }
+      }
+
+      /** Copies a value, lifting nested identified nodes into items (iterative over lists). */
+      function convert(value: unknown, depth = 0): JsonValue | undefined {
+        visits++;
+        if (visits > MAX_VISITS || depth > 20) return undefined;
+        if (Array.isArray(value)) {
+          const out: JsonValue[] = [];
+          for (const v of value) {
+            const c = convert(v, depth + 1);
+            if (c !== undefined) out.push(c);
+          }
+          return out;
+        }
+        if (!isObject(value)) {
+          return value === undefined ? undefined : value as JsonValue;
+        }
+        if (typeof value["@id"] === "string") {
+          const id = resolveId(value["@id"]);
+          if (!isReference(value)) {
+            const item = itemFor(value, `${rootWhere}, nested`);
+            queue.push({ target: item.properties, source: value });
+          }
+          return { "@id": id };
+        }
+        if ("@value" in value || "@list" in value || "@set" in value) {
+          const inner = value["@value"] ?? value["@list"] ?? value["@set"];
+          return convert(inner, depth + 1);
+        }
+        // An embedded node without @id: copy it, its own nested values filled via the queue.
+        const copy: JsonObject = {};
+        const types = typesOf(value);
+        if (types.length) copy["@type"] = types.length === 1 ? types[0] : types;
+        queue.push({ target: copy, source: value });
+        return copy;
+      }
+    });
+  });
+
+  return { items, findings };
+}
+
+/** Whether a @context names schema.org (as a string, in a list, or as @vocab). */
+export function hasSchemaContext(context: unknown): boolean {
+  const ok = (s: unknown) =>
+    typeof s === "string" && /^https?:\/\/(www\.)?schema\.org\/?$/i.test(s);
+  if (ok(context)) return true;
+  if (Array.isArray(context)) return context.some((c) => hasSchemaContext(c));
+  if (isObject(context)) return ok(context["@vocab"]);
+  return false;
+}
+
+/**
+ * Records every `{"@id"}` reference of every item, with the item that declares that `@id` (of
+ * any source: a microdata `itemid` or an RDFa `resource` counts).
+ */
+export function linkRefs(items: DetectedItem[], byId: ReadonlyMap<string, DetectedItem>): void {
+  for (const item of items) {
+    const stack: [JsonValue, string][] = Object.entries(item.properties).map(([k, v]) => [v, k]);
+    let budget = 20_000;
+    while (stack.length && budget-- > 0) {
+      const [v, path] = stack.pop()!;
+      if (Array.isArray(v)) {
+        v.forEach((x, i) => stack.push([x, v.length > 1 ? `${path}[${i}]` : path]));
+      } else if (isReference(v)) {
+        const target = byId.get(v["@id"]);
+        item.refs.push({
+          path,
+          id: v["@id"],
+          target: target ? { source: target.source, index: target.index } : null,
+        });
+      } else if (isObject(v)) {
+        for (const [k, x] of Object.entries(v)) {
+          if (!k.startsWith("@")) stack.push([x, `${path}.${k}`]);
+        }
+      }
+    }
+    item.refs.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The Schema Markup Generator's scan: fetch one page through the guarded fetcher, extract its
+ * structured data and facts, validate, generate the graph it should carry, and return a record
+ * that matches {@link SchemaScanRecordSchema}. Never throws for anything the page does: a page
+ * that cannot be fetched, answers an error status or is not HTML gives a "failed" record.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "../config.ts";
+ * import { scanPage } from "./scan.ts";
+ * const { record } = await scanPage("https://example.com/product/1", { config: loadConfig() });
+ * console.log(record.result?.summary, record.result?.generated.script);
+ * ```
+ */
+import type { Config } from "../config.ts";
+import { normaliseTarget, type Target } from "../domain.ts";
+import { createGuardedFetcher } from "../net/guarded_fetch.ts";
+import { FetchError, type FetchResult, type GuardedFetcher } from "../net/types.ts";
+import { looksLikeHtml } from "../visibility/snapshot.ts";
+import { allItems, type Extraction, extractPage } from "./extract.ts";
+import { generateGraph } from "./generate.ts";
+import { type Result, type SchemaScanRecord, SchemaScanRecordSchema } from "./record.ts";
+import { validateItems } from "./validate.ts";
+
+/** What a scan needs besides the target. */
+export interface SchemaScanDeps {
+  config: Config;
+  /** Defaults to a fetcher built from the config (closed after the scan). */
+  fetcher?: GuardedFetcher;
+  now?: () => Date;
+  signal?: AbortSignal;
+}
+
+/** A finished scan. */
+export interface SchemaScanOutcome {
+  record: SchemaScanRecord;
+  /** Why the scan failed, when record.status is "failed". */
+  failure: string | null;
+}
+
+/**
+ * Scans one page: `input` is what the user typed or a {@link Target} (its `pageUrl`, else its
+ * `url`, is the page). Throws {@link InvalidTargetError} only for input that names no public site.
+ */
+export async function scanPage(
+  input: string | Target,
+  deps: SchemaScanDeps,
+): Promise<SchemaScanOutcome> {
+  const target = typeof input === "string" ? normaliseTarget(input) : input;
+  const pageUrl = target.pageUrl ?? target.url;
+  const { config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const fetcher = deps.fetcher ?? createGuardedFetcher({
+    userAgent: config.userAgent,
+    resolve: config.scanResolve,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const signal = deps.signal
+    ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
+    : AbortSignal.timeout(config.scanTimeoutMs);
+  const failed = (failure: string): SchemaScanOutcome => ({
+    record: SchemaScanRecordSchema.parse({
+      domain: target.domain,
+      url: pageUrl,
+      status: "failed",
+      scannedAt: now().toISOString(),
+      result: null,
+    }),
+    failure,
+  });
+  try {
+    let res: FetchResult;
+    try {
+      res = await fetcher.fetch(pageUrl, { signal });
+    } catch (error) {
+      const message = error instanceof FetchError || error instanceof Error
+        ? error.message
+        : String(error);
+      return failed(`the page could not be fetched: ${message}`);
+    }
+    if (res.status < 200 || res.status >= 400) {
+      return failed(`the page answered HTTP ${res.status}`);
+    }
+    if (res.status >= 300) {
+      return failed(`the page answered a redirect (${res.status}) without a usable Location`);
+    }
+    const contentType = res.headers["content-type"] ?? null;
+    if (!looksLikeHtml(contentType ?? undefined, res.body)) {
+      return failed(`the page is not HTML (Content-Type: ${contentType ?? "none"})`);
+    }
+    const result = analysePage(res.body, {
+      requestedUrl: pageUrl,
+      finalUrl: res.finalUrl,
+      status: res.status,
+      contentType,
+      redirects: res.redirects.length,
+      bytes: res.bytes,
+      truncated: res.truncated,
+      fetchMs: Math.round(res.totalMs),
+    }, target.domain);
+    return {
+      record: SchemaScanRecordSchema.parse({
+        domain: target.domain,
+        url: pageUrl,
+        status: "ok",
+        scannedAt: now().toISOString(),
+        result,
+      }),
+      failure: null,
+    };
+  } finally {
+    if (!deps.fetcher) await fetcher.close();
+  }
+}
+
+/**
+ * The pure part of a scan: HTML in, result out (extraction, validation, generation). Tests and
+ * the visibility checker call it without a network.
+ */
+export function analysePage(html: string, page: Result["page"], domain: string): Result {
+  const extraction = extractPage(html, page.finalUrl, domain);
+  return resultOf(extraction, page);
+}
+
+/** Builds the result from an extraction. */
+export function resultOf(x: Extraction, page: Result["page"]): Result {
+  const validation = validateItems(x.detected);
+  const findings = [...x.syntaxFindings, ...validation.findings];
+  const generated = generateGraph({ pageUrl: page.finalUrl, facts: x.facts, detected: x.detected });
+  const items = allItems(x.detected);
+  return {
+    page,
+    detected: x.detected,
+    facts: x.facts,
+    findings,
+    deprecated: validation.deprecated,
+    generated,
+    summary: {
+      items: items.length,
+      types: [...new Set(items.flatMap((i) => i.types))].sort(),
+      errors: findings.filter((f) => f.severity === "error").length,
+      warnings: findings.filter((f) => f.severity === "warning").length,
+      deprecated: validation.deprecated.length,
+      generatedNodes: generated.graph["@graph"].length,
+      fillIn: generated.fillIn.length,
+    },
+  };
+}

@@ -1,0 +1,368 @@
+/**
+ * Validation of detected items: every node (items and the nodes embedded in them) against the
+ * schema.org vocabulary, then against Google's rich-result rules (google_rules.ts).
+ *
+ * Severity, decided once:
+ * - unknown type: error (the node means nothing to a consumer);
+ * - unknown property, or a property used on a type it does not belong to: warning (consumers
+ *   ignore it; when the typo hides a property Google requires, the Google rule reports that as
+ *   the error), with a "did you mean" hint when a known term is close;
+ * - superseded terms and values of the wrong kind (a date that is not ISO 8601, an enumeration
+ *   value that does not exist, an object of an unexpected type): warning;
+ * - Google: missing required -> error, missing recommended -> warning.
+ */
+import { deprecationsFor, googleIssues, isUrlLike, type RuleNode } from "./google_rules.ts";
+import type { Detected } from "./extract.ts";
+import type { Deprecation, DetectedItem, Finding, Source } from "./record.ts";
+import {
+  asList,
+  isObject,
+  isReference,
+  isSchemaTerm,
+  type JsonObject,
+  type JsonValue,
+  shortTerm,
+  step,
+  typesOf,
+} from "./terms.ts";
+import {
+  anyIsA,
+  closestTerm,
+  enumerationsOf,
+  isA,
+  isDataType,
+  isEnumeration,
+  propertyAllowedOn,
+  propertyInfo,
+  typeInfo,
+} from "./vocabulary.ts";
+
+const MAX_NODES = 5000;
+const MAX_FINDINGS = 500;
+
+/** Findings and deprecation notes for a page's items. */
+export interface Validation {
+  findings: Finding[];
+  deprecated: Deprecation[];
+}
+
+interface Visit {
+  data: JsonObject;
+  types: string[];
+  path: string;
+  parentTypes: string[];
+  parentProperty: string | null;
+  root: boolean;
+}
+
+/** Validates every item of every source. */
+export function validateItems(detected: Detected): Validation {
+  const findings: Finding[] = [];
+  const deprecated: Deprecation[] = [];
+  const all = [...detected.jsonLd, ...detected.microdata, ...detected.rdfa];
+  const byId = new Map<string, DetectedItem>();
+  for (const item of all) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
+  const resolve = (id: string): JsonObject | null => {
+    const item = byId.get(id);
+    if (!item) return null;
+    const data: JsonObject = { ...item.properties, "@id": id };
+    if (item.types.length) data["@type"] = item.types.length === 1 ? item.types[0] : item.types;
+    return data;
+  };
+  // Who points at each item (types of the referring nodes and the property), for context rules.
+  const referrers = new Map<DetectedItem, { types: string[]; property: string }>();
+  for (const item of all) {
+    for (const ref of item.refs) {
+      const target = ref.target ? listOf(detected, ref.target.source)[ref.target.index] : undefined;
+      if (!target || referrers.has(target)) continue;
+      const prop = ref.path.split(".").pop()!.replace(/\[\d+\]$/, "");
+      const owner = nodeTypesAt(item, ref.path);
+      referrers.set(target, { types: owner, property: prop });
+    }
+  }
+  let budget = MAX_NODES;
+  // "Did you mean" hints cost a scan of the vocabulary each: a hostile page gets only so many.
+  const hints = { left: 200 };
+  for (const item of all) {
+    const add = (f: Omit<Finding, "source" | "itemIndex">) => {
+      if (findings.length < MAX_FINDINGS) {
+        findings.push({ ...f, source: item.source, itemIndex: item.index });
+      }
+    };
+    const rootType = displayType(item.types);
+    for (const ref of item.refs) {
+      if (ref.target) continue;
+      add({
+        severity: "warning",
+        path: `${rootType}.${ref.path}`,
+        type: null,
+        property: ref.path.split(".").pop()!.replace(/\[\d+\]$/, ""),
+        message:
+          `"${ref.path}" points to "${ref.id}", which no node on this page declares; add a node with that "@id" or embed the value here.`,
+        rule: "schema.org",
+      });
+    }
+    const referrer = referrers.get(item);
+    const stack: Visit[] = [{
+      data: item.properties,
+      types: item.types,
+      path: rootType,
+      parentTypes: referrer?.types ?? [],
+      parentProperty: referrer?.property ?? null,
+      root: true,
+    }];
+    while (stack.length && budget-- > 0) {
+      const v = stack.pop()!;
+      if (v.root && !v.types.length) {
+        add({
+          severity: item.source === "json-ld" ? "error" : "warning",
+          path: v.path,
+          type: null,
+          property: "@type",
+          message: item.source === "json-ld"
+            ? 'This node has no "@type": add the schema.org type it describes (e.g. "Organization").'
+            : "This item has no itemtype/typeof: add the schema.org type it describes.",
+          rule: "schema.org",
+        });
+      }
+      vocabularyChecks(v, add, hints);
+      const ruleNode: RuleNode = {
+        data: v.data,
+        types: v.types.filter(isSchemaTerm),
+        parentTypes: v.parentTypes,
+        parentProperty: v.parentProperty,
+        resolve,
+      };
+      for (const issue of googleIssues(ruleNode)) {
+        add({
+          severity: issue.severity,
+          path: `${v.path}.${issue.property}`,
+          type: displayType(v.types),
+          property: issue.property.split(".").pop()!.replace(/\[\d+\]$/, ""),
+          message: issue.message,
+          rule: `google:${issue.feature}`,
+        });
+      }
+      for (const d of deprecationsFor(ruleNode)) {
+        deprecated.push({
+          ...d,
+          type: displayType(v.types),
+          source: item.source,
+          itemIndex: item.index,
+        });
+      }
+      // Embedded nodes (not references: those are validated as items of their own).
+      for (const [key, value] of Object.entries(v.data)) {
+        if (key.startsWith("@")) continue;
+        const list = asList(value);
+        list.forEach((x, i) => {
+          if (!isObject(x) || isReference(x) || "@value" in x) return;
+          stack.push({
+            data: x,
+            types: typesOf(x),
+            path: step(v.path, key, i, list.length),
+            parentTypes: v.types,
+            parentProperty: key,
+            root: false,
+          });
+        });
+      }
+    }
+  }
+  return { findings, deprecated };
+}
+
+/** The name a path starts with: the item's first schema.org type. */
+export function displayType(types: string[]): string {
+  return types.find(isSchemaTerm) ?? types[0] ?? "Thing";
+}
+
+function listOf(d: Detected, source: Source): DetectedItem[] {
+  return source === "json-ld" ? d.jsonLd : source === "microdata" ? d.microdata : d.rdfa;
+}
+
+/** Types of the node that holds the value at `path` inside an item ("review[0].author"). */
+function nodeTypesAt(item: DetectedItem, path: string): string[] {
+  const steps = path.split(".");
+  let node: JsonObject = item.properties;
+  let types = item.types;
+  for (const s of steps.slice(0, -1)) {
+    const m = /^(.*?)(?:\[(\d+)\])?$/.exec(s)!;
+    const v = asList(node[m[1]])[Number(m[2] ?? 0)];
+    if (!isObject(v)) break;
+    node = v;
+    types = typesOf(v);
+  }
+  return types;
+}
+
+type Add = (f: Omit<Finding, "source" | "itemIndex">) => void;
+
+/** Types, properties and cheap value checks against the vocabulary. */
+function vocabularyChecks(v: Visit, add: Add, hints: { left: number }): void {
+  const hint = (term: string, kind: "type" | "property") =>
+    hints.left-- > 0 ? closestTerm(term, kind) : null;
+  const known: string[] = [];
+  for (const t of v.types) {
+    if (!isSchemaTerm(t)) {
+      add({
+        severity: "warning",
+        path: v.path,
+        type: t,
+        property: "@type",
+        message: /data-vocabulary\.org/i.test(t)
+          ? `data-vocabulary.org was retired in 2020 and is ignored; use the schema.org type instead (e.g. https://schema.org/BreadcrumbList).`
+          : `"${t}" is not a schema.org type; search engines reading schema.org ignore it.`,
+        rule: "schema.org",
+      });
+      continue;
+    }
+    const info = typeInfo(t);
+    if (!info) {
+      const suggestion = hint(t, "type");
+      add({
+        severity: "error",
+        path: v.path,
+        type: t,
+        property: "@type",
+        message: `"${t}" is not a schema.org type${
+          suggestion
+            ? `; did you mean "${suggestion}"?`
+            : "; see https://schema.org/docs/full.html for the types there are."
+        }`,
+        rule: "schema.org",
+      });
+      continue;
+    }
+    known.push(t);
+    if (info.supersededBy) {
+      add({
+        severity: "warning",
+        path: v.path,
+        type: t,
+        property: "@type",
+        message: `schema.org replaced "${t}" with "${info.supersededBy}"; use that instead.`,
+        rule: "schema.org",
+      });
+    }
+  }
+  for (const [rawKey, value] of Object.entries(v.data)) {
+    if (rawKey.startsWith("@")) continue;
+    // Action constraints ("query-input", "target-output") are schema.org's, written this way.
+    const key = shortTerm(rawKey).replace(/-(input|output)$/, "");
+    if (!isSchemaTerm(key)) continue;
+    const path = `${v.path}.${key}`;
+    const type = displayType(v.types);
+    const info = propertyInfo(key);
+    if (!info) {
+      const suggestion = hint(key, "property");
+      add({
+        severity: "warning",
+        path,
+        type,
+        property: key,
+        message: `"${key}" is not a schema.org property, so it is ignored${
+          suggestion
+            ? `; did you mean "${suggestion}"?`
+            : "; remove it or use a schema.org property."
+        }`,
+        rule: "schema.org",
+      });
+      continue;
+    }
+    if (known.length && !propertyAllowedOn(info, known)) {
+      add({
+        severity: "warning",
+        path,
+        type,
+        property: key,
+        message: `"${key}" is not a property of ${known.join("/")} (schema.org defines it on ${
+          info.domains.slice(0, 4).join(", ")
+        }${info.domains.length > 4 ? ", ..." : ""}); move it to a node of that type or remove it.`,
+        rule: "schema.org",
+      });
+    }
+    if (info.supersededBy) {
+      add({
+        severity: "warning",
+        path,
+        type,
+        property: key,
+        message: `schema.org replaced "${key}" with "${info.supersededBy}"; rename it.`,
+        rule: "schema.org",
+      });
+    }
+    const problem = asList(value).map((x) => valueProblem(x, info.ranges)).find(Boolean);
+    if (problem) {
+      add({
+        severity: "warning",
+        path,
+        type,
+        property: key,
+        message: `"${key}" ${problem}`,
+        rule: "schema.org",
+      });
+    }
+  }
+}
+
+/** What is wrong with a value given the property's expected types, or null. */
+function valueProblem(value: JsonValue, ranges: string[]): string | null {
+  if (!ranges.length || value === null) return null;
+  if (isReference(value)) return null;
+  if (isObject(value)) {
+    const types = typesOf(value).filter(isSchemaTerm).filter((t) => typeInfo(t));
+    if (!types.length) return null;
+    if (types.some((t) => ranges.some((r) => isA(t, r)))) return null;
+    return `expects ${ranges.join(" or ")}, not ${types.join("/")}.`;
+  }
+  const text = String(value).trim();
+  const dataRanges = ranges.filter(isDataType);
+  const enums = ranges.filter(isEnumeration);
+  if (ranges.some((r) => r === "Text" || isA(r, "Text") && r !== "URL")) return null;
+  if (enums.length && enumerationsOf(shortTerm(text)).some((e) => enums.some((r) => isA(e, r)))) {
+    return null;
+  }
+  if (ranges.includes("URL") && isUrlLike(text)) return null;
+  if (dataRanges.some((r) => isA(r, "Number")) && /^-?\d+(?:\.\d+)?$/.test(text)) return null;
+  if (
+    dataRanges.some((r) => r === "Date" || r === "DateTime") && /^\d{4}-\d{2}-\d{2}/.test(text) &&
+    !Number.isNaN(Date.parse(text))
+  ) return null;
+  if (dataRanges.includes("Time") && /^\d{2}:\d{2}/.test(text)) return null;
+  if (
+    dataRanges.includes("Boolean") &&
+    /^(true|false|(https?:\/\/schema\.org\/)?(True|False))$/i.test(text)
+  ) return null;
+  // Schema.org lets text stand in for an entity (a Person's name as "author"): fine.
+  if (ranges.some((r) => !isDataType(r) && !isEnumeration(r))) return null;
+  if (enums.length) {
+    return `expects one of the ${enums.join("/")} values (e.g. "https://schema.org/${
+      firstMember(enums[0])
+    }"), found "${text.slice(0, 60)}".`;
+  }
+  return `expects ${dataRanges.join(" or ")}, found "${text.slice(0, 60)}"${
+    dataRanges.some((r) => r === "Date" || r === "DateTime")
+      ? ' (use ISO 8601, e.g. "2024-05-01")'
+      : ""
+  }.`;
+}
+
+const FIRST_MEMBER: Record<string, string> = {
+  ItemAvailability: "InStock",
+  EventStatusType: "EventScheduled",
+  EventAttendanceModeEnumeration: "OfflineEventAttendanceMode",
+  OfferItemCondition: "NewCondition",
+  DayOfWeek: "Monday",
+};
+
+function firstMember(enumeration: string): string {
+  return FIRST_MEMBER[enumeration] ?? enumeration;
+}
+
+/** Whether any item (or embedded node) of the page has one of these types. */
+export function pageHasType(detected: Detected, type: string): boolean {
+  return [...detected.jsonLd, ...detected.microdata, ...detected.rdfa].some((i) =>
+    anyIsA(i.types, type)
+  );
+}

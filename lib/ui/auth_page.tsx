@@ -1,0 +1,157 @@
+/**
+ * The sign-up, login and administrator login pages: one server-rendered form each (plain POST,
+ * works without JavaScript) with the AuthForm island for inline validation, the challenge widget,
+ * and the form token of lib/csrf.ts. A refused post re-renders the page with the reasons next to
+ * the fields, the e-mail kept and the password never echoed.
+ */
+import type { Context } from "hono";
+import type { AppDeps } from "../app.ts";
+import { MAX_PASSWORD, MIN_PASSWORD } from "../account_rules.ts";
+import { anonymousFormToken } from "../csrf.ts";
+import { AuthForm } from "../../islands/AuthForm.tsx";
+import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
+import { ChallengeField, Island } from "./layout.tsx";
+import { renderPage } from "./render.tsx";
+import { shellFor } from "./shell.ts";
+
+/** Which form. */
+export type AuthMode = "signup" | "login" | "admin";
+
+/** What a (re-)rendered form shows. */
+export interface AuthPageState {
+  email?: string;
+  errors?: { email?: string; password?: string };
+  notice?: { kind: "error" | "success" | "info"; text: string } | null;
+  /** Set when the visitor is already signed in to a client account. */
+  signedInAs?: string | null;
+  /** Set when the administrator login cannot be used (the form is not shown). */
+  disabled?: string | null;
+  retryAfterSeconds?: number;
+}
+
+const COPY: Record<
+  AuthMode,
+  { title: string; description: string; action: string; submit: string }
+> = {
+  signup: {
+    title: "Create a free account",
+    description: "Sign up for free API keys to scan sites from scripts and pipelines.",
+    action: "/account/signup",
+    submit: "Create account",
+  },
+  login: {
+    title: "Sign in",
+    description: "Sign in to manage your API keys.",
+    action: "/account/login",
+    submit: "Sign in",
+  },
+  admin: {
+    title: "Administrator sign-in",
+    description: "Sign-in for the site owner.",
+    action: "/admin/login",
+    submit: "Sign in",
+  },
+};
+
+/** Renders an authentication page with a status (400 for refused fields, 429 when limited...). */
+export function renderAuthPage(
+  c: Context,
+  deps: AppDeps,
+  mode: AuthMode,
+  state: AuthPageState = {},
+  status = 200,
+): Response {
+  const copy = COPY[mode];
+  const csrf = anonymousFormToken(c, deps);
+  if (state.retryAfterSeconds !== undefined) {
+    c.header("Retry-After", String(state.retryAfterSeconds));
+  }
+  const noEmail = (
+    <div class="notice no-email">
+      <strong>No e-mail is ever sent.</strong>{" "}
+      There is no address verification and no password reset: if you lose your password, the account
+      cannot be recovered. Keep it in a password manager (a new account and new keys take a minute).
+    </div>
+  );
+  return pageWithStatus(status, (s) =>
+    renderPage(
+      c,
+      { title: copy.title, description: copy.description, noindex: true },
+      shellFor(c, deps, {
+        islands: true,
+        challenge: state.disabled ? null : deps.challenge.widget,
+        styles: ACCOUNT_STYLES,
+      }),
+      <div class="narrow auth-page">
+        <h1>{copy.title}</h1>
+        {mode === "signup" && (
+          <p class="lead">
+            Free API keys for scripts and pipelines: each key has its own 60 new scans per hour.
+          </p>
+        )}
+        {state.signedInAs && (
+          <p class="notice">
+            You are signed in as <strong>{state.signedInAs}</strong>.{" "}
+            <a href="/account">Go to your keys</a>.
+          </p>
+        )}
+        {state.notice && (
+          <p
+            class={`notice ${state.notice.kind === "info" ? "" : state.notice.kind}`}
+            role={state.notice.kind === "error" ? "alert" : "status"}
+            data-retry-after={state.retryAfterSeconds !== undefined
+              ? String(state.retryAfterSeconds)
+              : undefined}
+          >
+            {state.notice.text}
+          </p>
+        )}
+        {mode !== "admin" && noEmail}
+        {!state.disabled && (
+          <noscript>
+            <p class="notice error">
+              The anti-bot check needs JavaScript: with it turned off, this form cannot be sent
+              successfully. Once signed in, the key pages work without JavaScript.
+            </p>
+          </noscript>
+        )}
+        {state.disabled
+          ? <p class="notice error" role="alert">{state.disabled}</p>
+          : (
+            <form class="card auth-form" method="post" action={copy.action}>
+              <input type="hidden" name="csrf" value={csrf} />
+              <Island
+                name="AuthForm"
+                component={AuthForm}
+                props={{
+                  mode,
+                  email: state.email ?? "",
+                  errors: state.errors ?? {},
+                  minPassword: MIN_PASSWORD,
+                  maxPassword: MAX_PASSWORD,
+                }}
+              />
+              <ChallengeField widget={deps.challenge.widget} />
+              <button type="submit">{copy.submit}</button>
+            </form>
+          )}
+        {mode === "signup" && (
+          <p>
+            Already have an account? <a href="/account/login">Sign in</a>.
+          </p>
+        )}
+        {mode === "login" && (
+          <>
+            <p>
+              No account yet? <a href="/account/signup">Create one for free</a>.
+            </p>
+            <p class="hint">
+              Forgot your password? It cannot be reset, because no e-mail is ever sent: create a new
+              account and new keys.
+            </p>
+          </>
+        )}
+      </div>,
+      s,
+    ));
+}

@@ -1,0 +1,78 @@
+/**
+ * Small, pure helpers the pages share: dates people read, safe outbound links, and the origin
+ * absolute URLs (canonical, Open Graph, curl examples) are built on.
+ */
+import type { Context } from "hono";
+
+/**
+ * An outbound link from a stored record, or null when it is not a plain http(s) URL. Records hold
+ * strings taken from scanned sites and third parties: a `javascript:` or `data:` URL must never
+ * become an href.
+ */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value || value.length > 2048) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    if (url.username || url.password) return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/** "21 Nov 2026, 10:00 UTC": one unambiguous form, the same on the server and in print. */
+export function formatUtc(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const months = [
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "May",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Oct",
+    "Nov",
+    "Dec",
+  ];
+  const hh = String(d.getUTCHours()).padStart(2, "0");
+  const mm = String(d.getUTCMinutes()).padStart(2, "0");
+  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${hh}:${mm} UTC`;
+}
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+export function timeAgo(iso: string, now: number): string {
+  const ms = now - Date.parse(iso);
+  if (!Number.isFinite(ms)) return "";
+  if (ms < 60_000) return "just now";
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+  if (ms < 3600_000) return plural(Math.floor(ms / 60_000), "minute");
+  if (ms < 48 * 3600_000) return plural(Math.floor(ms / 3600_000), "hour");
+  return plural(Math.floor(ms / (24 * 3600_000)), "day");
+}
+
+/**
+ * The public origin of this site, for absolute URLs. Behind a proxy (TRUST_PROXY=1) the
+ * forwarded scheme is honoured, so canonical links say https when TLS ends at the proxy.
+ */
+export function siteOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  if (trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
+}
+
+/** "12:34" or "1:02:03" for a countdown of seconds. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}

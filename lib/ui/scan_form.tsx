@@ -1,0 +1,62 @@
+/**
+ * The scan form as pages render it: a plain GET form to /report (without JavaScript it opens the
+ * stored report of a site), the ScanForm island inside it (the POST to /api/scan, progress,
+ * errors, the 429 countdown), and the challenge widget outside the island.
+ */
+import type { VNode } from "preact";
+import type { ChallengeWidget } from "../challenge.ts";
+import { ScanForm, type ScanFormProps } from "../../islands/ScanForm.tsx";
+import { ChallengeField, Island } from "./layout.tsx";
+
+/** Field texts per service. */
+export function scanFormTexts(service: "visibility" | "schema"): Omit<ScanFormProps, "rescanUrl"> {
+  return service === "schema"
+    ? {
+      label: "Page address",
+      hint: "A page of your site, e.g. example.com/products/blue-kettle",
+      placeholder: "example.com/page",
+      button: "Check markup",
+    }
+    : {
+      label: "Website",
+      hint: "A domain or a full address, e.g. example.com",
+      placeholder: "example.com",
+      button: "Check visibility",
+    };
+}
+
+/** The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form). */
+export function ScanFormBlock(props: {
+  widget: ChallengeWidget;
+  service: "visibility" | "schema";
+  rescanUrl?: string;
+}): VNode {
+  const texts = scanFormTexts(props.service);
+  const island: ScanFormProps = props.rescanUrl
+    ? { ...texts, button: "Scan again", rescanUrl: props.rescanUrl }
+    : texts;
+  return (
+    <form
+      class={props.rescanUrl ? "rescan-form" : "card scan-card"}
+      method="get"
+      action="/report"
+      // The island validates; native validation would stop at the widget's required checkbox.
+      noValidate
+      aria-label={props.rescanUrl ? `Scan ${props.rescanUrl} again` : "Start a scan"}
+    >
+      <Island name="ScanForm" component={ScanForm} props={{ ...island }} />
+      <ChallengeField
+        widget={props.widget}
+        auto={props.rescanUrl ? "onfocus" : "onload"}
+        invisible={!!props.rescanUrl}
+      />
+      <noscript>
+        <p class="notice">
+          {props.rescanUrl
+            ? "Scanning needs JavaScript for the browser check that protects this free service."
+            : "Starting a scan needs JavaScript, for the browser check that protects this free service. Without it, this form opens the latest stored report of a site."}
+        </p>
+      </noscript>
+    </form>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * The Schema Markup Generator's result page body: what structured data the page has, what is
+ * wrong with it (per item, with severity and path), and the generated JSON-LD, highlighted on
+ * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
+ */
+import type { VNode } from "preact";
+import { CopyButton } from "../../islands/CopyButton.tsx";
+import type { DetectedItem, Finding, SchemaScanRecord } from "../schema/record.ts";
+import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
+import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
+import { Island } from "./layout.tsx";
+import { BadgeSection } from "./visibility_report.tsx";
+
+const SOURCE_NAME: Record<string, string> = {
+  "json-ld": "JSON-LD",
+  microdata: "Microdata",
+  rdfa: "RDFa",
+};
+
+/** A one-line summary for meta descriptions and previews. */
+export function describeSchemaRecord(record: SchemaScanRecord): string {
+  const r = record.result;
+  if (!r) return `The scan of ${record.url} failed: the page could not be read.`;
+  const s = r.summary;
+  const found = s.items
+    ? `${s.items} structured-data item${s.items === 1 ? "" : "s"}`
+    : "no structured data";
+  return `${record.domain}: ${found}, ${s.errors} error${s.errors === 1 ? "" : "s"}, ` +
+    `${s.warnings} warning${s.warnings === 1 ? "" : "s"}, and ready-to-paste JSON-LD.`;
+}
+
+/** The result page body for an "ok" schema record. */
+export function SchemaReport(
+  props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string },
+): VNode {
+  const { record } = props;
+  const r = record.result!;
+  const s = r.summary;
+  const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
+  return (
+    <article class="report">
+      <SchemaHead record={record} now={props.now} />
+      <section class="card summary" aria-labelledby="summary-title">
+        <h2 id="summary-title">Summary</h2>
+        <ul class="stats">
+          <li>
+            <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
+          </li>
+          <li class={s.errors ? "status-fail" : "status-pass"}>
+            <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
+          </li>
+          <li class={s.warnings ? "status-warn" : "status-pass"}>
+            <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
+          </li>
+          <li>
+            <strong>{s.deprecated}</strong> retired feature{s.deprecated === 1 ? "" : "s"}
+          </li>
+        </ul>
+        <p>
+          {s.types.length
+            ? <>Types on the page: {s.types.join(", ")}.{" "}</>
+            : "The page has no structured data yet. "}
+          Structured data tells search engines and AI assistants what a page is: a product, an
+          article, a business. Errors keep a page out of rich results; warnings are missed chances.
+        </p>
+        <div class="report-actions">
+          <a class="button button-secondary" href={`/api/report/${record.domain}.json`}>
+            Download JSON
+          </a>
+          {props.rescan}
+        </div>
+      </section>
+
+      <section aria-labelledby="findings-title">
+        <h2 id="findings-title">Findings</h2>
+        {r.findings.length
+          ? <FindingGroups findings={r.findings} items={items} />
+          : <p>No errors or warnings in the page's structured data.</p>}
+        {r.deprecated.length > 0 && (
+          <>
+            <h3>Retired search features</h3>
+            <ul class="findings">
+              {r.deprecated.map((d) => (
+                <li class="finding">
+                  <span class="badge status-info">Since {d.since}</span>{" "}
+                  <strong>{d.feature}</strong> ({d.type}): {d.message}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="generated-title">
+        <h2 id="generated-title">Markup to paste</h2>
+        <p>
+          This JSON-LD describes the page with what it already says ({r.generated.nodes.length}{" "}
+          node{r.generated.nodes.length === 1 ? "" : "s"}). Paste it into the page's{" "}
+          <code>&lt;head&gt;</code>, replacing any JSON-LD block it repeats.
+        </p>
+        <div class="how-head">
+          <h3>JSON-LD</h3>
+          <Island
+            name="CopyButton"
+            component={CopyButton}
+            props={{ target: "generated-jsonld", what: "the generated JSON-LD" }}
+          />
+        </div>
+        <CodeBlock id="generated-jsonld" tall>
+          {highlightJsonLdScript(r.generated.script)}
+        </CodeBlock>
+        {r.generated.fillIn.length > 0 && (
+          <>
+            <h3>Fill in by hand</h3>
+            <p class="muted">The page does not state these; add them before publishing.</p>
+            <ul>
+              {r.generated.fillIn.map((f) => (
+                <li>
+                  <code>{f.path}</code>: {f.why}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="detected-title">
+        <h2 id="detected-title">Structured data on the page</h2>
+        {items.length
+          ? (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Items found on the page</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Format</th>
+                    <th scope="col">Types</th>
+                    <th scope="col">Where</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((item) => (
+                    <tr>
+                      <td>{SOURCE_NAME[item.source] ?? item.source}</td>
+                      <td>{item.types.join(", ") || "(no type)"}</td>
+                      <td>{item.location}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+          : <p>None: no JSON-LD, microdata or RDFa was found.</p>}
+      </section>
+      <BadgeSection record={record} origin={props.origin} service="schema" />
+    </article>
+  );
+}
+
+function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
+  const groups = new Map<string, Finding[]>();
+  for (const f of props.findings) {
+    const key = `${f.source}:${f.itemIndex ?? "block"}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return (
+    <>
+      {[...groups.entries()].map(([key, list]) => {
+        const f = list[0];
+        const item = props.items.find((i) => i.source === f.source && i.index === f.itemIndex);
+        const title = item
+          ? `${SOURCE_NAME[item.source] ?? item.source} item ${item.index + 1}: ${
+            item.types.join(", ") || "(no type)"
+          }`
+          : `${SOURCE_NAME[f.source] ?? f.source} block that could not be read`;
+        return (
+          <section class="card finding-group" aria-label={title} key={key}>
+            <h3>{title}</h3>
+            {item && <p class="muted">{item.location}</p>}
+            <ul class="findings">
+              {list.map((x) => (
+                <li class="finding">
+                  <span class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}>
+                    {x.severity === "error" ? "Error" : "Warning"}
+                  </span>{" "}
+                  <code>{x.path}</code>
+                  <p>{x.message}</p>
+                  <p class="muted rule">Rule: {x.rule}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boolean }): VNode {
+  const { record } = props;
+  const href = safeHttpUrl(record.url);
+  return (
+    <header class="report-head">
+      <p class="eyebrow">Structured data report</p>
+      <h1>{props.failed ? `We could not scan ${record.domain}` : record.domain}</h1>
+      <p class="muted">
+        Page:{" "}
+        {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
+        Scanned <time dateTime={record.scannedAt}>{formatUtc(record.scannedAt)}</time>{" "}
+        ({timeAgo(record.scannedAt, props.now)}).
+      </p>
+    </header>
+  );
+}
+
+/** The result page body for a failed schema scan. */
+export function FailedSchemaReport(
+  props: { record: SchemaScanRecord; failure: string | null; now: number; rescan: VNode },
+): VNode {
+  return (
+    <article class="report">
+      <SchemaHead record={props.record} now={props.now} failed />
+      <section class="card" aria-labelledby="failed-title">
+        <h2 id="failed-title">The scan could not read this page</h2>
+        <div class="notice error">
+          <p>
+            <strong>What went wrong:</strong> {props.failure ?? "The page could not be fetched."}
+          </p>
+        </div>
+        <p>
+          The site may be down, block automated visitors, or answer with something other than an
+          HTML page. Check the address and scan again.
+        </p>
+        <div class="report-actions">{props.rescan}</div>
+      </section>
+    </article>
+  );
+}

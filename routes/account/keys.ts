@@ -1,0 +1,97 @@
+/**
+ * The key forms of the dashboard, for a signed-in client account:
+ * - POST /account/keys (`name`, `csrf`): creates a named key. A form post is redirected 303 to
+ *   /account, where the full key is shown once (never in a URL); a fetch with
+ *   `Accept: application/json` gets 201 `{key, entry}` (the island shows it once).
+ * - POST /account/keys/:id/revoke (`csrf`): revokes one of the account's keys at once (303, or
+ *   200 `{entry}` for a fetch). Another account's key id is 404.
+ * Without a session: 303 to the login page (a form) or 401 (a fetch).
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { createAccountKey, FieldError, KeyLimitError, revokeKey } from "../../lib/accounts.ts";
+import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
+import { UnauthorizedError } from "../../lib/errors.ts";
+import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
+import { type ActiveSession, putFlash } from "../../lib/sessions.ts";
+import { pageErrors } from "../../lib/ui/error_page.tsx";
+import { keyView } from "../../lib/ui/key_view.ts";
+import { type DashboardFlash, dashboardFor } from "./index.tsx";
+
+/** The session and form of a signed-in key form, or a response sending the visitor to sign in. */
+async function signedInForm(
+  c: Context<AppEnv>,
+): Promise<{ session: ActiveSession; form: URLSearchParams } | Response> {
+  const form = await readFormBody(c.req.raw);
+  const session = c.get("session");
+  if (!session) {
+    if (wantsJson(c)) throw new UnauthorizedError();
+    return c.redirect("/account/login", 303);
+  }
+  await assertFormToken(session.csrf, presentedToken(c, form));
+  return { session, form };
+}
+
+/** The /account/keys routes. */
+export function accountKeyRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(pageErrors(deps));
+  app.use("*", crossSiteGuard(deps));
+  app.post("/", async (c) => {
+    const got = await signedInForm(c);
+    if (got instanceof Response) return got;
+    const { session, form } = got;
+    c.header("Cache-Control", "no-store");
+    const name = field(form, "name");
+    try {
+      const { key, entry } = await createAccountKey(
+        deps,
+        deps.service.keyPrefix,
+        session.accountId!,
+        name,
+      );
+      if (wantsJson(c)) return c.json({ key, entry: keyView(entry) }, 201);
+      await putFlash(
+        deps,
+        session,
+        {
+          created: { key, id: entry.id, name: entry.name },
+        } satisfies DashboardFlash,
+      );
+      return c.redirect("/account", 303);
+    } catch (error) {
+      if (wantsJson(c)) throw error;
+      if (error instanceof FieldError || error instanceof KeyLimitError) {
+        return await dashboardFor(c, deps, session, {
+          nameValue: name,
+          nameError: error instanceof FieldError ? error.fields.name ?? error.message : null,
+          notice: error instanceof KeyLimitError ? { kind: "error", text: error.message } : null,
+        }, error.status);
+      }
+      throw error;
+    }
+  });
+  app.post("/:id/revoke", async (c) => {
+    const got = await signedInForm(c);
+    if (got instanceof Response) return got;
+    const { session } = got;
+    const entry = await revokeKey(deps, c.req.param("id"), { accountId: session.accountId! });
+    c.header("Cache-Control", "no-store");
+    if (wantsJson(c)) return c.json({ entry: keyView(entry) });
+    await putFlash(
+      deps,
+      session,
+      {
+        notice: {
+          kind: "success",
+          text: `Key “${entry.name}” revoked. Requests with it now get 401.`,
+        },
+      } satisfies DashboardFlash,
+    );
+    return c.redirect("/account", 303);
+  });
+  allowOnly(app, "/", ["POST"]);
+  allowOnly(app, "/:id/revoke", ["POST"]);
+  return app;
+}

@@ -1,0 +1,29 @@
+/**
+ * POST /account/logout: deletes the session from KV, clears its cookie and redirects 303 to the
+ * login page. The form carries the session's token (a cross-site page cannot sign you out).
+ */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/http_form.ts";
+import { closeSession } from "../../lib/sessions.ts";
+import { pageErrors } from "../../lib/ui/error_page.tsx";
+
+/** The /account/logout route. */
+export function logoutRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(pageErrors(deps));
+  app.use("*", crossSiteGuard(deps));
+  app.post("/", async (c) => {
+    const form = await readFormBody(c.req.raw);
+    const session = c.get("session");
+    // Without a valid session there is nothing to protect: the cookie is just cleared.
+    if (session) await assertFormToken(session.csrf, presentedToken(c, form));
+    await closeSession(c, deps, "client");
+    c.header("Cache-Control", "no-store");
+    if (wantsJson(c)) return c.json({ ok: true, location: "/account/login" });
+    return c.redirect("/account/login?signedout", 303);
+  });
+  allowOnly(app, "/", ["POST"]);
+  return app;
+}

@@ -1,0 +1,54 @@
+/**
+ * /admin/login: the site owner's sign-in (password from ADMIN_PASSWORD_HASH or ADMIN_PASSWORD,
+ * lib/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
+ * attempt window shared with client sign-up and login (429 with Retry-After beyond it). Success
+ * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
+ */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
+import { assertAnonymousFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
+import { openSession } from "../../lib/sessions.ts";
+import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
+import { pageErrors } from "../../lib/ui/error_page.tsx";
+import { refusedAuthPage } from "../account/login.tsx";
+
+/** The /admin/login routes. */
+export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(pageErrors(deps));
+  app.use("*", crossSiteGuard(deps));
+  app.get("/", (c) => {
+    const setup = adminSetup(deps.config);
+    const disabled = setup === "none" || setup === "invalid"
+      ? new AdminNotConfiguredError(setup).message
+      : null;
+    return renderAuthPage(c, deps, "admin", { disabled });
+  });
+  app.post("/", async (c) => {
+    const form = await readFormBody(c.req.raw);
+    await assertAnonymousFormToken(c, deps, presentedToken(c, form));
+    try {
+      await adminLogIn({
+        password: field(form, "password"),
+        turnstileToken: field(form, "turnstileToken"),
+        ip: c.get("clientIp"),
+      }, deps);
+      await openSession(c, deps, "admin", null);
+      c.header("Cache-Control", "no-store");
+      if (wantsJson(c)) return c.json({ ok: true, location: "/admin" });
+      return c.redirect("/admin", 303);
+    } catch (error) {
+      if (wantsJson(c)) throw error;
+      if (error instanceof AdminNotConfiguredError) {
+        return renderAuthPage(c, deps, "admin", { disabled: error.message }, 403);
+      }
+      const page = refusedAuthPage(c, deps, "admin", "", error);
+      if (page) return page;
+      throw error;
+    }
+  });
+  allowOnly(app, "/", ["GET", "HEAD", "POST"]);
+  return app;
+}

@@ -1,0 +1,25 @@
+/** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/http_form.ts";
+import { closeSession, readSession } from "../../lib/sessions.ts";
+import { pageErrors } from "../../lib/ui/error_page.tsx";
+
+/** The /admin/logout route. */
+export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(pageErrors(deps));
+  app.use("*", crossSiteGuard(deps));
+  app.post("/", async (c) => {
+    const form = await readFormBody(c.req.raw);
+    const session = await readSession(c, deps, "admin");
+    if (session) await assertFormToken(session.csrf, presentedToken(c, form));
+    await closeSession(c, deps, "admin");
+    c.header("Cache-Control", "no-store");
+    if (wantsJson(c)) return c.json({ ok: true, location: "/admin/login" });
+    return c.redirect("/admin/login", 303);
+  });
+  allowOnly(app, "/", ["POST"]);
+  return app;
+}

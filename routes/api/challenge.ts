@@ -1,0 +1,16 @@
+/** GET /api/challenge: a fresh ALTCHA challenge for the form's widget (404 when Turnstile is used). */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+
+/** The /api/challenge route. */
+export function challengeRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/", async (c) => {
+    if (!deps.challenge.issue) throw new NotFoundError();
+    c.header("Cache-Control", "no-store");
+    return c.json(await deps.challenge.issue());
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}

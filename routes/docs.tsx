@@ -1,0 +1,355 @@
+/**
+ * GET /docs: how to use the API, keys, limits and MCP, with curl examples built for this server's
+ * own address. The machine-readable version is /openapi.json.
+ */
+import { Hono } from "hono";
+import type { ComponentChildren, VNode } from "preact";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { LIMITS } from "../lib/limits.ts";
+import { siteOrigin } from "../lib/ui/format.ts";
+import { Island } from "../lib/ui/layout.tsx";
+import { renderPage } from "../lib/ui/render.tsx";
+import { shellFor } from "../lib/ui/shell.ts";
+import { CopyButton } from "../islands/CopyButton.tsx";
+
+/** The /docs route. */
+export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/", (c) => {
+    const origin = siteOrigin(c, deps.config.trustProxy);
+    return renderPage(
+      c,
+      {
+        title: "API, keys and MCP",
+        description: `How to use the ${deps.service.title} from scripts and AI agents: the HTTP ` +
+          "API with curl examples, free API keys, limits, the MCP server and the OpenAPI document.",
+        canonical: `${origin}/docs`,
+      },
+      shellFor(c, deps, { islands: true, styles: ["/static/report.css"] }),
+      <Docs deps={deps} origin={origin} />,
+    );
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}
+
+function Docs(props: { deps: AppDeps; origin: string }): VNode {
+  const { deps, origin } = props;
+  const prefix = deps.service.keyPrefix;
+  const schema = deps.service.name === "schema";
+  const example = schema ? "https://example.com/products/kettle" : "example.com";
+  const scanCurl = `curl -s ${origin}/api/scan \\
+  -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"url": "${example}"}'`;
+  const reportCurl = `curl -s ${origin}/api/report/example.com.json`;
+  const pollScript = `# start a scan, then poll every 2 seconds until the report is there
+url=${example}
+key=${prefix}YOUR_KEY
+domain=$(curl -s ${origin}/api/scan -H "Authorization: Bearer $key" \\
+  -H "Content-Type: application/json" -d "{\\"url\\": \\"$url\\"}" | jq -r .domain)
+until curl -sf ${origin}/api/report/$domain.json -o report.json; do sleep 2; done
+jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}"}' report.json`;
+  const mcpJson = JSON.stringify(
+    {
+      mcpServers: {
+        [schema ? "schema-markup" : "ai-visibility"]: { type: "http", url: `${origin}/mcp` },
+      },
+    },
+    null,
+    2,
+  );
+  const mcpCurl = `curl -s ${origin}/mcp \\
+  -H "Content-Type: application/json" \\
+  -H "Accept: application/json, text/event-stream" \\
+  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_report","arguments":{"domain":"example.com"}}}'`;
+  return (
+    <article class="docs">
+      <h1>API, keys and MCP</h1>
+      <p class="lead">
+        Everything the web form does is an HTTP API: start a scan, poll for the report, read it as
+        JSON. AI agents can use the same through MCP.
+      </p>
+      <nav aria-label="On this page" class="toc card">
+        <h2 class="toc-title">On this page</h2>
+        <ol>
+          <li>
+            <a href="#quick-start">Quick start</a>
+          </li>
+          <li>
+            <a href="#keys">Keys and authentication</a>
+          </li>
+          <li>
+            <a href="#scan">POST /api/scan</a>
+          </li>
+          <li>
+            <a href="#report">GET /api/report/:domain.json</a>
+          </li>
+          <li>
+            <a href="#limits">Limits</a>
+          </li>
+          <li>
+            <a href="#mcp">MCP for AI agents</a>
+          </li>
+          <li>
+            <a href="#badge">Badge</a>
+          </li>
+          <li>
+            <a href="#openapi">OpenAPI</a>
+          </li>
+        </ol>
+      </nav>
+
+      <section aria-labelledby="quick-start">
+        <h2 id="quick-start">Quick start</h2>
+        <ol>
+          <li>
+            <a href="/account/signup">Create a free account</a> and a key (it starts with{" "}
+            <code>{prefix}</code>; it is shown once).
+          </li>
+          <li>Start a scan. A report younger than 24 hours comes back at once (200).</li>
+          <li>
+            Otherwise the answer is 202: poll the report every 1 to 2 seconds until it is 200.
+          </li>
+        </ol>
+        <Code id="poll-script" what="the polling script">{pollScript}</Code>
+      </section>
+
+      <section aria-labelledby="keys">
+        <h2 id="keys">Keys and authentication</h2>
+        <p>
+          Reading a report needs nothing. Starting a scan needs one of three things:
+        </p>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Ways to authenticate POST /api/scan</caption>
+            <thead>
+              <tr>
+                <th scope="col">Who</th>
+                <th scope="col">How</th>
+                <th scope="col">Limit</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>Scripts and apps</td>
+                <td>
+                  <code>Authorization: Bearer {prefix}…</code>, a free key from{" "}
+                  <a href="/account/signup">/account/signup</a>. Keys are named and can be revoked
+                  at once from your dashboard.
+                </td>
+                <td>{LIMITS.key} new scans per hour per key, whatever your IP</td>
+              </tr>
+              <tr>
+                <td>The site owner's pipelines</td>
+                <td>
+                  <code>Authorization: Bearer PIPELINE_TOKEN</code>, set on the server
+                </td>
+                <td>{LIMITS.ip} per hour per IP, shared with the web form</td>
+              </tr>
+              <tr>
+                <td>The web form</td>
+                <td>
+                  <code>turnstileToken</code>{" "}
+                  in the body, from the browser check. It only works from a real browser that loaded
+                  the form.
+                </td>
+                <td>{LIMITS.ip} per hour per IP</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <p>
+          A wrong or revoked bearer token gets{" "}
+          <code>401 {'{"error":"Unauthorized"}'}</code>; no Authorization header and no valid
+          challenge token gets <code>403 {'{"error":"Verification failed. Please retry."}'}</code>.
+        </p>
+      </section>
+
+      <section aria-labelledby="scan">
+        <h2 id="scan">POST /api/scan</h2>
+        <p>
+          Body: <code>url</code> (required: {schema ? "the page" : "a domain or a URL"}),{" "}
+          <code>forceRescan</code>{" "}
+          (scan even if a fresh report exists; uses a scan from your limit),{" "}
+          <code>turnstileToken</code> (browser only).
+        </p>
+        <Code id="scan-curl" what="the scan command">{scanCurl}</Code>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Responses of POST /api/scan</caption>
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Body</th>
+                <th scope="col">Meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              <Row s="200" b="the record" m="a report younger than 24 hours; no limit used" />
+              <Row s="202" b='{"domain": "example.com"}' m="scan started; poll the report" />
+              <Row s="400" b="{error}" m="bad JSON, or not a public domain" />
+              <Row s="401" b='{"error": "Unauthorized"}' m="bearer token not accepted" />
+              <Row s="403" b="{error}" m="no Authorization and no valid challenge token" />
+              <Row
+                s="429"
+                b="{error, retryAfterSeconds}"
+                m="a limit is reached: wait retryAfterSeconds (also in Retry-After)"
+              />
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="report">
+        <h2 id="report">GET /api/report/:domain.json</h2>
+        <p>
+          The stored record, or{" "}
+          <code>404 {'{"error":"Not found"}'}</code>. No credentials. It sends an ETag: pollers that
+          send <code>If-None-Match</code> get a cheap 304.
+        </p>
+        <Code id="report-curl" what="the report command">{reportCurl}</Code>
+        <p>
+          {schema
+            ? "The record holds the page that was read, every structured-data item found (JSON-LD, microdata, RDFa), the findings with severity and path, and the generated JSON-LD ready to paste."
+            : "The record holds the score (0-100), the grade (A-F) and its label, six pillars with every signal checked, the top issues in the order to fix them (each with what, why, how and effort), and the presence on Wikidata, Wikipedia and Common Crawl."}
+          {" "}
+          Its exact shape is in the{" "}
+          <a href="/openapi.json">OpenAPI document</a>. The same report is readable at{" "}
+          <code>{origin}/report/example.com</code>.
+        </p>
+      </section>
+
+      <section aria-labelledby="limits">
+        <h2 id="limits">Limits</h2>
+        <ul>
+          <li>
+            {LIMITS.ip} new scans per hour per IP address (web form, pipeline token and MCP).
+          </li>
+          <li>{LIMITS.domain} new scans per hour of the same domain, whoever asks.</li>
+          <li>{LIMITS.key} new scans per hour per API key, in the key's own pool.</li>
+          <li>Reports younger than 24 hours are served from cache and count toward nothing.</li>
+        </ul>
+        <p>
+          Every answer to POST /api/scan carries <code>RateLimit-Limit</code>,{" "}
+          <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> headers.
+        </p>
+      </section>
+
+      <section aria-labelledby="mcp">
+        <h2 id="mcp">MCP for AI agents</h2>
+        <p>
+          Agents that speak the Model Context Protocol can call this service at{" "}
+          <code>{origin}/mcp</code>{" "}
+          (Streamable HTTP, stateless, no credentials; calls count as anonymous by IP). Add it to an
+          MCP client's configuration:
+        </p>
+        <Code id="mcp-json" what="the MCP configuration">{mcpJson}</Code>
+        <p>
+          With Claude Code:{" "}
+          <code>
+            claude mcp add --transport http {schema ? "schema-markup" : "ai-visibility"}{" "}
+            {origin}/mcp
+          </code>
+        </p>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">MCP tools</caption>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">What it does</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>
+                  <code>scan_site</code>
+                </td>
+                <td>
+                  Scans a site (same cache and limits as the form) and waits up to about 20 seconds
+                  for the report; if it is not done, call get_report later.
+                </td>
+              </tr>
+              <tr>
+                <td>
+                  <code>get_report</code>
+                </td>
+                <td>The stored report of a domain, without scanning (free).</td>
+              </tr>
+              {schema
+                ? (
+                  <tr>
+                    <td>
+                      <code>generate_schema</code>
+                    </td>
+                    <td>
+                      Scans one page and answers with the JSON-LD to paste, what to fill in by hand,
+                      and the findings on the page's existing markup.
+                    </td>
+                  </tr>
+                )
+                : (
+                  <tr>
+                    <td>
+                      <code>explain_issue</code>
+                    </td>
+                    <td>One issue of a stored report in depth: what to change, why, and how.</td>
+                  </tr>
+                )}
+            </tbody>
+          </table>
+        </div>
+        <p>The same call with curl:</p>
+        <Code id="mcp-curl" what="the MCP call">{mcpCurl}</Code>
+      </section>
+
+      <section aria-labelledby="badge">
+        <h2 id="badge">Badge</h2>
+        <p>
+          <code>{origin}/badge/example.com.svg</code>{" "}
+          is an SVG badge of a domain's latest result, for a README or a site footer. Every report
+          page has the snippet to paste.
+        </p>
+      </section>
+
+      <section aria-labelledby="openapi">
+        <h2 id="openapi">OpenAPI</h2>
+        <p>
+          <a href="/openapi.json">/openapi.json</a>{" "}
+          is an OpenAPI 3.1 document generated from the same schemas the server validates with, so
+          it always matches. Load it into any OpenAPI tool to generate a client.
+        </p>
+      </section>
+    </article>
+  );
+}
+
+function Row(props: { s: string; b: string; m: string }): VNode {
+  return (
+    <tr>
+      <td>
+        <code>{props.s}</code>
+      </td>
+      <td>
+        <code>{props.b}</code>
+      </td>
+      <td>{props.m}</td>
+    </tr>
+  );
+}
+
+function Code(props: { id: string; what: string; children: ComponentChildren }): VNode {
+  return (
+    <div class="code-with-copy">
+      <div class="how-head">
+        <Island
+          name="CopyButton"
+          component={CopyButton}
+          props={{ target: props.id, what: props.what }}
+        />
+      </div>
+      <pre class="code-block" tabIndex={0}><code id={props.id}>{props.children}</code></pre>
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * GET /: what the service does, the scan form with its browser challenge (Turnstile when its keys
+ * are set, else the self-hosted ALTCHA proof of work), and what a report holds.
+ */
+import { Hono } from "hono";
+import type { VNode } from "preact";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { LIMITS } from "../lib/limits.ts";
+import { siteOrigin } from "../lib/ui/format.ts";
+import { renderPage } from "../lib/ui/render.tsx";
+import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
+import { shellFor } from "../lib/ui/shell.ts";
+import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
+
+const PILLARS = [
+  { id: "access", title: "AI crawler access", weight: 25 },
+  { id: "content", title: "Content extractability", weight: 20 },
+  { id: "structured", title: "Structured data", weight: 15 },
+  { id: "discovery", title: "AI discovery files", weight: 10 },
+  { id: "trust", title: "Entity and trust", weight: 15 },
+  { id: "technical", title: "Technical basics", weight: 15 },
+];
+
+const GRADES = [
+  { grade: "A", range: "90-100", meaning: "Excellent: ready to be found and cited by AI." },
+  { grade: "B", range: "75-89", meaning: "Good: visible to AI, with a few gaps." },
+  { grade: "C", range: "60-74", meaning: "Fair: AI can find you, but misses much." },
+  { grade: "D", range: "40-59", meaning: "Poor: AI systems see little of this site." },
+  { grade: "F", range: "0-39", meaning: "Failing: largely invisible to AI." },
+];
+
+/** The / route. */
+export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/", (c) => {
+    const origin = siteOrigin(c, deps.config.trustProxy);
+    const schema = deps.service.name === "schema";
+    return renderPage(
+      c,
+      {
+        title: deps.service.title,
+        description: schema
+          ? "Check a page's structured data: what schema.org markup it has, what is wrong with it, and JSON-LD ready to paste. Free, no account."
+          : "Check how visible your site is to AI search and assistants: a score, the issues that matter and the exact fixes. Free, no account.",
+        canonical: `${origin}/`,
+        image: `${origin}/static/og-${deps.service.name}.png`,
+      },
+      shellFor(c, deps, {
+        islands: true,
+        challenge: deps.challenge.widget,
+        styles: ["/static/report.css"],
+      }),
+      schema ? <SchemaHome deps={deps} /> : <VisibilityHome deps={deps} />,
+    );
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}
+
+function VisibilityHome(props: { deps: AppDeps }): VNode {
+  return (
+    <>
+      <section class="hero" aria-labelledby="home-title">
+        <h1 id="home-title">Is your site visible to AI search?</h1>
+        <p class="lead">
+          ChatGPT, Perplexity, Claude and Google's AI answers recommend the sites they can read and
+          trust. Enter your domain: in a few seconds you get a score out of 100, the issues that
+          matter most, and the exact fix for each.
+        </p>
+        <ScanFormBlock widget={props.deps.challenge.widget} service="visibility" />
+        <p class="muted small">
+          Free and without an account. Up to {LIMITS.ip}{" "}
+          new scans per hour from one network; every report has a link you can share.
+        </p>
+      </section>
+
+      <section aria-labelledby="checks-title">
+        <h2 id="checks-title">What we check</h2>
+        <p>Six pillars, weighted by how much each matters to AI systems:</p>
+        <ul class="grid pillar-cards">
+          {PILLARS.map((p) => (
+            <li class="card">
+              <h3>
+                {p.title} <span class="muted weight">{p.weight}%</span>
+              </h3>
+              <p>{PILLAR_PURPOSE[p.id]}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="get-title">
+        <h2 id="get-title">What you get</h2>
+        <ol class="get-list">
+          <li>
+            <strong>A score and a grade</strong>{" "}
+            you can compare over time, with what they mean in plain words.
+          </li>
+          <li>
+            <strong>The issues to fix first</strong>, in order of points gained for the effort, each
+            with a fix written for your site (the robots.txt lines, the JSON-LD to paste, an
+            llms.txt to start from) and a copy button.
+          </li>
+          <li>
+            <strong>Every check</strong>{" "}
+            we made, with what we saw, and your presence on Wikidata, Wikipedia and Common Crawl.
+          </li>
+          <li>
+            <strong>A badge</strong> for your README or site that shows your latest score.
+          </li>
+        </ol>
+      </section>
+
+      <section aria-labelledby="grades-title">
+        <h2 id="grades-title">What the grades mean</h2>
+        <div class="table-wrap">
+          <table class="grades">
+            <caption class="visually-hidden">Grades and their meaning</caption>
+            <thead>
+              <tr>
+                <th scope="col">Grade</th>
+                <th scope="col">Score</th>
+                <th scope="col">Meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              {GRADES.map((g) => (
+                <tr>
+                  <td>
+                    <strong class={`grade-${g.grade}`}>{g.grade}</strong>
+                  </td>
+                  <td class="nowrap">{g.range}</td>
+                  <td>{g.meaning}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <DevelopersSection />
+    </>
+  );
+}
+
+function SchemaHome(props: { deps: AppDeps }): VNode {
+  return (
+    <>
+      <section class="hero" aria-labelledby="home-title">
+        <h1 id="home-title">Structured data, checked and written for you</h1>
+        <p class="lead">
+          Search engines and AI assistants read schema.org markup to know what a page is: a product,
+          an article, a business. Enter a page address: see the markup it has, what is wrong with
+          it, and get JSON-LD ready to paste.
+        </p>
+        <ScanFormBlock widget={props.deps.challenge.widget} service="schema" />
+        <p class="muted small">
+          Free and without an account. Up to {LIMITS.ip} new scans per hour from one network.
+        </p>
+      </section>
+      <section aria-labelledby="get-title">
+        <h2 id="get-title">What you get</h2>
+        <ol class="get-list">
+          <li>
+            <strong>Everything the page declares</strong>: JSON-LD, microdata and RDFa, item by
+            item.
+          </li>
+          <li>
+            <strong>Errors and warnings</strong>{" "}
+            against schema.org and Google's rich-result rules, each with the property path and how
+            to fix it, and any search feature Google has retired.
+          </li>
+          <li>
+            <strong>JSON-LD to paste</strong>, built from what the page says, highlighted, with a
+            copy button and a list of what to fill in by hand.
+          </li>
+        </ol>
+      </section>
+      <DevelopersSection />
+    </>
+  );
+}
+
+function DevelopersSection(): VNode {
+  return (
+    <section aria-labelledby="dev-title">
+      <h2 id="dev-title">For developers and AI agents</h2>
+      <p>
+        The same scans are an HTTP API with free keys, and an MCP server that AI agents can call.
+        Read the <a href="/docs">API and MCP documentation</a> or load the{" "}
+        <a href="/openapi.json">OpenAPI document</a>.
+      </p>
+    </section>
+  );
+}

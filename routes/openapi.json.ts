@@ -1,0 +1,37 @@
+/**
+ * GET /openapi.json: the OpenAPI 3.1 document of this service, generated from the same zod
+ * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
+ */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { openApiDocument } from "../lib/openapi.ts";
+import { siteOrigin } from "../lib/ui/format.ts";
+import { ScanRequestSchema } from "./api/scan.ts";
+
+/** The /openapi.json route. */
+export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const cache = new Map<string, string>();
+  app.get("/", (c) => {
+    const origin = siteOrigin(c, deps.config.trustProxy);
+    let body = cache.get(origin);
+    if (!body) {
+      body = JSON.stringify(
+        openApiDocument({
+          service: deps.service,
+          scanRequestSchema: ScanRequestSchema,
+          serverUrl: origin,
+        }),
+        null,
+        2,
+      );
+      if (cache.size < 8) cache.set(origin, body);
+    }
+    c.header("Content-Type", "application/json; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=3600");
+    c.header("Access-Control-Allow-Origin", "*");
+    return c.body(body);
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}

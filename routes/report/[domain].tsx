@@ -1,0 +1,191 @@
+/**
+ * GET /report/:domain: the shareable, server-rendered report of a domain's stored record (the
+ * visibility report, or the schema service's result page), the live progress while a scan of it
+ * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
+ * redirects to the report of that site.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { VNode } from "preact";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { normaliseTarget } from "../../lib/domain.ts";
+import type { SchemaScanRecord } from "../../lib/schema/record.ts";
+import type { InflightMark, StoredScan } from "../../lib/store.ts";
+import { siteOrigin } from "../../lib/ui/format.ts";
+import { Island, type PageMeta } from "../../lib/ui/layout.tsx";
+import { renderPage } from "../../lib/ui/render.tsx";
+import { ScanFormBlock } from "../../lib/ui/scan_form.tsx";
+import {
+  describeSchemaRecord,
+  FailedSchemaReport,
+  SchemaReport,
+} from "../../lib/ui/schema_report.tsx";
+import { shellFor } from "../../lib/ui/shell.ts";
+import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
+import type { ScanRecord } from "../../lib/visibility/record.ts";
+import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";
+
+/** What a scan does, for the progress card, per service (second at which each usually starts). */
+const STEPS: Record<"visibility" | "schema", ScanProgressProps["steps"]> = {
+  visibility: [
+    { label: "Waiting for a free scanner", at: 0 },
+    { label: "Fetching the home page, robots.txt, the sitemap and llms.txt", at: 1 },
+    { label: "Looking the site up on Wikidata, Wikipedia and Common Crawl", at: 4 },
+    { label: "Scoring every signal and writing the fixes", at: 8 },
+  ],
+  schema: [
+    { label: "Waiting for a free scanner", at: 0 },
+    { label: "Fetching the page", at: 1 },
+    { label: "Reading its JSON-LD, microdata and RDFa", at: 3 },
+    { label: "Checking it against schema.org and Google's rules", at: 5 },
+    { label: "Writing the JSON-LD to paste", at: 7 },
+  ],
+};
+
+/** The /report page routes. */
+export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/", (c) => {
+    const domain = domainOf(c.req.query("url") ?? "");
+    if (!domain) return notFound(c, deps, null);
+    return c.redirect(`/report/${domain}`, 303);
+  });
+  app.get("/:domain", async (c) => {
+    const raw = c.req.param("domain");
+    const domain = domainOf(raw);
+    if (!domain) return notFound(c, deps, null);
+    if (domain !== raw) return c.redirect(`/report/${domain}`, 301);
+    const [stored, inflight] = await Promise.all([
+      deps.store.getScan(domain),
+      deps.store.getInflight(domain),
+    ]);
+    if (!stored && !inflight) return notFound(c, deps, domain);
+    return reportPage(c, deps, domain, stored, inflight);
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  allowOnly(app, "/:domain", ["GET", "HEAD"]);
+  return app;
+}
+
+function domainOf(input: string): string | null {
+  try {
+    return normaliseTarget(input).domain;
+  } catch {
+    return null;
+  }
+}
+
+function reportPage(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  domain: string,
+  stored: StoredScan | null,
+  inflight: InflightMark | null,
+): Response {
+  const service = deps.service.name;
+  const origin = siteOrigin(c, deps.config.trustProxy);
+  const now = deps.now();
+  const progress = inflight && (
+    <Island
+      name="ScanProgress"
+      component={ScanProgress}
+      props={{
+        domain,
+        knownScannedAt: stored?.record.scannedAt ?? null,
+        elapsedMs: Math.max(0, now - inflight.since),
+        steps: STEPS[service],
+      }}
+    />
+  );
+  const shell = shellFor(c, deps, {
+    islands: true,
+    challenge: deps.challenge.widget,
+    styles: ["/static/report.css"],
+  });
+  const eyebrow = service === "schema" ? "Structured data report" : "AI visibility report";
+  if (!stored) {
+    return renderPage(
+      c,
+      {
+        title: `Scanning ${domain}`,
+        description: `A scan of ${domain} is running.`,
+        noindex: true,
+      },
+      shell,
+      <article class="report">
+        <header class="report-head">
+          <p class="eyebrow">{eyebrow}</p>
+          <h1>{domain}</h1>
+        </header>
+        {progress}
+      </article>,
+    );
+  }
+  const rescanUrl = service === "schema"
+    ? (stored.record as SchemaScanRecord).url ?? domain
+    : domain;
+  const rescan = (
+    <ScanFormBlock widget={deps.challenge.widget} service={service} rescanUrl={rescanUrl} />
+  );
+  const meta: PageMeta = {
+    title: "",
+    description: "",
+    canonical: `${origin}/report/${domain}`,
+    image: `${origin}/static/og-${service}.png`,
+  };
+  let body: VNode;
+  if (service === "schema") {
+    const record = stored.record as SchemaScanRecord;
+    meta.title = record.result ? `Structured data of ${domain}` : `Scan of ${domain} failed`;
+    meta.description = describeSchemaRecord(record);
+    body = record.result
+      ? <SchemaReport record={record} now={now} rescan={rescan} origin={origin} />
+      : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />;
+  } else {
+    const record = stored.record as ScanRecord;
+    meta.title = record.result
+      ? `${domain}: ${Math.round(record.result.score)}/100, grade ${record.result.grade}`
+      : `Scan of ${domain} failed`;
+    meta.description = describeRecord(record);
+    body = record.result
+      ? <VisibilityReport record={record} now={now} rescan={rescan} origin={origin} />
+      : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />;
+  }
+  // A failed scan is not worth indexing; a report is.
+  if (stored.record.status !== "ok") meta.noindex = true;
+  return renderPage(
+    c,
+    meta,
+    shell,
+    <>
+      {progress}
+      {body}
+    </>,
+  );
+}
+
+function notFound(c: Context<AppEnv>, deps: AppDeps, domain: string | null): Response {
+  return renderPage(
+    c,
+    {
+      title: domain ? `No report for ${domain} yet` : "Not a domain name",
+      description: "This site has not been scanned yet.",
+      noindex: true,
+    },
+    shellFor(c, deps, {
+      islands: true,
+      challenge: deps.challenge.widget,
+      styles: ["/static/report.css"],
+    }),
+    <>
+      <h1>{domain ? `No report for ${domain} yet` : "That is not a domain name we can look up"}</h1>
+      <p class="lead">
+        {domain
+          ? "Nobody has scanned this site yet. Scan it now: it takes a few seconds."
+          : "Enter a domain such as example.com, or a full address such as https://www.example.com/."}
+      </p>
+      <ScanFormBlock widget={deps.challenge.widget} service={deps.service.name} />
+    </>,
+    404,
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * /static/*: files under static/. Built bundles carry a content hash in their names and are cached
+ * for a year; the rest for an hour. Only GET and HEAD; no directory listings; no path escapes.
+ */
+import { Hono } from "hono";
+import { allowOnly, type AppEnv } from "../lib/app.ts";
+import { NotFoundError } from "../lib/errors.ts";
+
+const ROOT = new URL("../static/", import.meta.url);
+const TYPES: Record<string, string> = {
+  css: "text/css; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  ico: "image/x-icon",
+  json: "application/json",
+  txt: "text/plain; charset=utf-8",
+  woff2: "font/woff2",
+};
+
+/** The /static routes. */
+export function staticRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/*", async (c) => {
+    const rel = c.req.path.replace(/^\/static\//, "");
+    if (
+      !/^[a-zA-Z0-9_.-]+(\/[a-zA-Z0-9_.-]+)*$/.test(rel) ||
+      rel.split("/").some((p) => p.startsWith("."))
+    ) {
+      throw new NotFoundError();
+    }
+    const ext = rel.slice(rel.lastIndexOf(".") + 1);
+    const type = TYPES[ext];
+    if (!type) throw new NotFoundError();
+    let body: Uint8Array;
+    try {
+      body = await Deno.readFile(new URL(rel, ROOT));
+    } catch {
+      throw new NotFoundError();
+    }
+    c.header("Content-Type", type);
+    c.header(
+      "Cache-Control",
+      rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+    );
+    return c.body(body as Uint8Array<ArrayBuffer>);
+  });
+  allowOnly(app, "/*", ["GET", "HEAD"]);
+  return app;
+}

@@ -1,0 +1,321 @@
+/**
+ * `deno task bench` part 2: what users feel, next to the physical limit of this runtime measured in
+ * the same run. Loopback only; every loop is bounded. Prints one line per figure with its budget
+ * and writes tests/output/bench.json (BENCHMARKS.md records a run).
+ *
+ *   deno run -A tests/bench/load.ts [--quick]
+ *
+ * Baselines: a bare Deno.serve answering a fixed small JSON body, the same with a body as large as
+ * a real report (the limit for that payload), and a plain Hono route with no work.
+ */
+import { Hono } from "hono";
+import { createApp, createHandler } from "../../lib/app.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createApiKey } from "../../lib/keys.ts";
+import { ReportCache } from "../../lib/report_cache.ts";
+import { SERVICES, visibilityService } from "../../lib/service.ts";
+import { Store } from "../../lib/store.ts";
+import { startWorker } from "../../lib/worker.ts";
+import { scanSite } from "../../lib/visibility/scan.ts";
+import { OffSiteCache } from "../../lib/offsite/cache.ts";
+import { startFixtureSites } from "../fixtures/site_server.ts";
+import { startFakeOffSite } from "../fixtures/offsite_server.ts";
+import { FOUND_EVERYWHERE } from "../helpers/scan_env.ts";
+
+const QUICK = Deno.args.includes("--quick");
+const WRK_SECONDS = QUICK ? 3 : 8;
+const results: Record<string, unknown> = {};
+
+function line(name: string, value: string, budget: string, ok: boolean | null) {
+  const mark = ok === null ? "   " : ok ? "OK " : "MISS";
+  console.log(`${mark.padEnd(5)}${name.padEnd(58)}${value.padEnd(34)}budget: ${budget}`);
+}
+
+async function wrk(url: string, extra: string[] = []): Promise<{ rps: number; p99ms: number }> {
+  const out = await new Deno.Command("wrk", {
+    args: ["-t1", "-c32", `-d${WRK_SECONDS}s`, "--latency", ...extra, url],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
+  const p99 = text.match(/99%\s+([\d.]+)(us|ms|s)/);
+  const p99ms = p99 ? Number(p99[1]) * (p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1) : NaN;
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+  if (non2xx) throw new Error(`${url}: ${non2xx} non-2xx responses`);
+  return { rps, p99ms };
+}
+
+async function rateLoad(url: string, rate: number, seconds: number) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./rate_loader.ts", import.meta.url).pathname,
+      url,
+      String(rate),
+      String(seconds),
+    ],
+    stdout: "piped",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+function serve(handler: Deno.ServeHandler): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+}
+
+const port = (s: Deno.HttpServer<Deno.NetAddr>) => s.addr.port;
+
+// ---------------------------------------------------------------- a real record to serve
+const sites = await startFixtureSites();
+const off = await startFakeOffSite(FOUND_EVERYWHERE);
+const resolve = [
+  sites.scanResolve,
+  ...[...off.resolve].map(([h, t]) => `${h}=${t.host}:${t.port}`),
+];
+const env = {
+  SCAN_RESOLVE: resolve.join(","),
+  WIKIDATA_API_URL: off.config.wikidataApiUrl,
+  WIKIPEDIA_API_URL: off.config.wikipediaApiUrl,
+  COMMONCRAWL_INDEX_URL: off.config.commonCrawlIndexUrl,
+  PIPELINE_TOKEN: "bench-pipeline-token",
+};
+const config = loadConfig(env);
+const { record } = await scanSite("good.test", { config, offSiteCache: new OffSiteCache() });
+const recordBytes = new TextEncoder().encode(JSON.stringify(record));
+
+const kv = await Deno.openKv(":memory:");
+const store = new Store(kv, "visibility");
+await store.finishScan({
+  kind: "scan",
+  service: "visibility",
+  jobId: "bench",
+  domain: "good.test",
+  url: "https://good.test/",
+  host: "good.test",
+  credential: "pipeline",
+  enqueuedAt: Date.now(),
+}, { record, failure: null, credential: "pipeline", durationMs: 1, jobId: "bench" });
+const reportCache = new ReportCache();
+const app = createApp({
+  config,
+  store,
+  service: visibilityService,
+  challenge: { widget: { kind: "turnstile", siteKey: "x" }, verify: () => Promise.resolve(false) },
+  now: Date.now,
+  reportCache,
+});
+const ours = serve(createHandler(app, reportCache));
+const { key } = await createApiKey(store, "uvk_", { name: "bench" });
+
+// ---------------------------------------------------------------- baselines
+const small = JSON.stringify({ ok: true, domain: "good.test" });
+const bareSmall = serve(() =>
+  new Response(small, { headers: { "content-type": "application/json" } })
+);
+const bareSame = serve(() =>
+  new Response(recordBytes, { headers: { "content-type": "application/json" } })
+);
+const hono = new Hono().get("/", (c) => c.json({ ok: true }));
+const plainHono = serve((req) => hono.fetch(req));
+
+const bS = await wrk(`http://127.0.0.1:${port(bareSmall)}/`);
+const bB = await wrk(`http://127.0.0.1:${port(bareSame)}/`);
+const hP = await wrk(`http://127.0.0.1:${port(plainHono)}/`);
+line("baseline: bare Deno.serve, small JSON", `${bS.rps.toFixed(0)} req/s`, "-", null);
+line(
+  `baseline: bare Deno.serve, ${(recordBytes.length / 1024).toFixed(1)} KB JSON`,
+  `${bB.rps.toFixed(0)} req/s`,
+  "-",
+  null,
+);
+line(
+  "baseline: plain Hono route, no work",
+  `${hP.rps.toFixed(0)} req/s (${(hP.rps / bS.rps).toFixed(2)}x)`,
+  "-",
+  null,
+);
+results.baselines = {
+  bareSmall: bS,
+  bareSameSize: bB,
+  plainHono: hP,
+  recordBytes: recordBytes.length,
+};
+
+// ---------------------------------------------------------------- GET report
+const reportUrl = `http://127.0.0.1:${port(ours)}/api/report/good.test.json`;
+const rep = await wrk(reportUrl);
+const ratioSame = rep.rps / bB.rps;
+line(
+  "GET /api/report/:domain.json vs bare with the same body",
+  `${rep.rps.toFixed(0)} req/s = ${(ratioSame * 100).toFixed(0)}%`,
+  ">= 50%",
+  ratioSame >= 0.5,
+);
+line("  (vs bare with a small body)", `${((rep.rps / bS.rps) * 100).toFixed(0)}%`, "-", null);
+const half = Math.round(rep.rps / 2);
+const lat = await rateLoad(reportUrl, Math.min(half, 20_000), QUICK ? 3 : 6);
+line(
+  `  p99 at half that rate (${half} req/s, open loop)`,
+  `${lat.p99} ms (p50 ${lat.p50})`,
+  "< 5 ms",
+  lat.p99 < 5,
+);
+results.report = {
+  ...rep,
+  ratioSameBody: ratioSame,
+  ratioSmallBody: rep.rps / bS.rps,
+  atHalfRate: lat,
+};
+
+// ---------------------------------------------------------------- POST /api/scan cache hit with a key
+const lua = await Deno.makeTempFile({ suffix: ".lua" });
+await Deno.writeTextFile(
+  lua,
+  `wrk.method = "POST"\nwrk.body = '{"url":"good.test"}'\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${key}"\n`,
+);
+const hit = await wrk(`http://127.0.0.1:${port(ours)}/api/scan`, ["-s", lua]);
+line(
+  "POST /api/scan answered from cache, client key",
+  `${hit.rps.toFixed(0)} req/s = ${((hit.rps / bS.rps) * 100).toFixed(0)}% of bare`,
+  ">= 30%",
+  hit.rps / bS.rps >= 0.3,
+);
+results.scanCacheHit = { ...hit, ratio: hit.rps / bS.rps };
+await Deno.remove(lua);
+for (const s of [bareSmall, bareSame, plainHono, ours]) await s.shutdown();
+
+// ---------------------------------------------------------------- one scan, every response 100 ms late
+const slowSites = await startFixtureSites({ delayMs: 100 });
+const slowConfig = loadConfig({
+  ...env,
+  SCAN_RESOLVE: [slowSites.scanResolve, ...resolve.slice(1)].join(","),
+});
+const walls: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const t0 = performance.now();
+  const o = await scanSite("good.test", { config: slowConfig, offSiteCache: new OffSiteCache() });
+  if (o.record.status !== "ok") throw new Error("slow scan failed");
+  walls.push(performance.now() - t0);
+}
+walls.sort((a, b) => a - b);
+line(
+  "one scan, every fixture response delayed 100 ms (median of 5)",
+  `${walls[2].toFixed(0)} ms`,
+  "< 500 ms",
+  walls[2] < 500,
+);
+results.scanWall = { medianMs: walls[2], runsMs: walls };
+await slowSites.close();
+
+// ---------------------------------------------------------------- the queue: 500 scans
+const N = QUICK ? 100 : 500;
+const wildcard = serve((req) => {
+  const host = (req.headers.get("host") ?? "").split(":")[0];
+  const path = new URL(req.url).pathname;
+  if (path === "/") {
+    return new Response(
+      `<!doctype html><html lang="en"><head><title>${host} | Queue bench</title><meta name="description" content="A page of ${host} used to measure the queue."></head><body><main><h1>${host}</h1>${
+        "<p>Some words about what this site does, for whom and where. ".repeat(40)
+      }</p></main></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    );
+  }
+  if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
+  return new Response("not found", { status: 404 });
+});
+const hosts = Array.from({ length: N }, (_, i) => `q${i}.test`);
+const queueConfig = loadConfig({
+  ...env,
+  SCAN_RESOLVE: [...hosts.map((h) => `${h}=127.0.0.1:${port(wildcard)}`), ...resolve.slice(1)].join(
+    ",",
+  ),
+});
+const qkv = await Deno.openKv(":memory:");
+const qstores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, new Store(qkv, n)]));
+const qapp = createApp({
+  config: queueConfig,
+  store: qstores.visibility,
+  service: visibilityService,
+  challenge: { widget: { kind: "turnstile", siteKey: "x" }, verify: () => Promise.resolve(false) },
+  now: Date.now,
+});
+let stored = 0;
+const rssBefore = Deno.memoryUsage().rss;
+let rssPeak = rssBefore;
+const sampler = setInterval(() => rssPeak = Math.max(rssPeak, Deno.memoryUsage().rss), 50);
+startWorker({
+  kv: qkv,
+  stores: qstores,
+  services: SERVICES,
+  config: queueConfig,
+  concurrency: queueConfig.workerConcurrency,
+  log: () => {},
+  onStored: () => stored++,
+});
+const keys = await Promise.all(
+  Array.from(
+    { length: Math.ceil(N / 60) },
+    (_, i) => createApiKey(qstores.visibility, "uvk_", { name: `q${i}` }),
+  ),
+);
+const t0 = performance.now();
+for (let i = 0; i < N; i++) {
+  const res = await qapp.request("/api/scan", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${keys[Math.floor(i / 60)].key}`,
+    },
+    body: JSON.stringify({ url: hosts[i] }),
+  });
+  if (res.status !== 202) throw new Error(`queue bench: ${res.status} ${await res.text()}`);
+}
+const enqueuedMs = performance.now() - t0;
+const deadline = Date.now() + 300_000;
+while (stored < N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+const totalMs = performance.now() - t0;
+clearInterval(sampler);
+let okRecords = 0;
+for (const h of hosts) {
+  if ((await qstores.visibility.getScan(h))?.record.status === "ok") okRecords++;
+}
+line(
+  `queue: ${N} scans of fixture sites, all stored`,
+  `${okRecords}/${N} ok in ${(totalMs / 1000).toFixed(1)} s`,
+  "all",
+  okRecords === N,
+);
+line(
+  "  sustained rate",
+  `${(N / (totalMs / 1000)).toFixed(0)} scans/s (enqueued in ${enqueuedMs.toFixed(0)} ms)`,
+  "-",
+  null,
+);
+line(
+  "  peak RSS of the process (server + worker + fixtures)",
+  `${(rssPeak / 1048576).toFixed(0)} MB`,
+  "< 250 MB",
+  rssPeak < 250 * 1048576,
+);
+results.queue = {
+  scans: N,
+  ok: okRecords,
+  totalMs,
+  ratePerSecond: N / (totalMs / 1000),
+  rssBeforeMb: rssBefore / 1048576,
+  rssPeakMb: rssPeak / 1048576,
+};
+qkv.close();
+await wildcard.shutdown();
+
+kv.close();
+await off.close();
+await sites.close();
+await Deno.mkdir(new URL("../output/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(
+  new URL("../output/bench.json", import.meta.url),
+  JSON.stringify(results, null, 2),
+);
+console.log("\nwrote tests/output/bench.json");

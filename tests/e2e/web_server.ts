@@ -1,0 +1,54 @@
+/**
+ * The app served on loopback for a real browser: the in-process test environment (KV in memory,
+ * the queue worker scanning the fixture sites, fake off-site services, ALTCHA by default) behind
+ * `Deno.serve` on 127.0.0.1, with the clock following real time (browsers and ALTCHA's expiry
+ * live in real time).
+ *
+ *   deno run -A tests/e2e/web_server.ts     # serves until stopped; prints the URL
+ */
+import type { ServiceDef } from "../../lib/service.ts";
+import { type AppEnv, startAppEnv } from "../helpers/app_env.ts";
+
+/** A running server. */
+export interface WebServer {
+  env: AppEnv;
+  /** e.g. "http://127.0.0.1:41234" */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the app on a free loopback port. */
+export async function startWebServer(
+  options: { challenge?: "altcha" | "turnstile"; service?: ServiceDef; worker?: boolean } = {},
+): Promise<WebServer> {
+  const env = await startAppEnv({
+    worker: options.worker ?? true,
+    challenge: options.challenge ?? "altcha",
+    service: options.service,
+  });
+  // Real time plus whatever a test adds by setting clock.now.
+  let offset = 0;
+  Object.defineProperty(env.clock, "now", {
+    get: () => Date.now() + offset,
+    set: (v: number) => {
+      offset = v - Date.now();
+    },
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req, info) => env.app.fetch(req, info),
+  );
+  return {
+    env,
+    url: `http://127.0.0.1:${server.addr.port}`,
+    close: async () => {
+      await server.shutdown();
+      await env.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  const s = await startWebServer();
+  console.log(`Serving on ${s.url}/ (fixture hosts: good.test, no-llms.test, down.test, ...)`);
+}

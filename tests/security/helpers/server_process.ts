@@ -1,0 +1,114 @@
+/**
+ * The real server (`main.ts`) as a subprocess on a loopback port, for the crash, log-leak and soak
+ * tests: PORT=0 (the port is read from its "Listening on" line), a KV file, stdout and stderr
+ * captured in full, its resident memory read from /proc, and SIGKILL.
+ *
+ * Only host names listed in SCAN_RESOLVE may be scanned through it: any other name would be sent
+ * to the machine's real resolver by the server's "resolves publicly" check.
+ */
+
+/** A running server process. */
+export interface ServerProcess {
+  pid: number;
+  /** e.g. "http://127.0.0.1:43210" */
+  base: string;
+  /** Everything printed so far. */
+  output(): string;
+  /** Resident set size in bytes (Linux /proc), or null when it cannot be read. */
+  rss(): Promise<number | null>;
+  /** SIGKILL, then waits for the exit and the end of the output streams. */
+  kill(): Promise<void>;
+}
+
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+
+/** Starts main.ts with `env` (PORT is forced to 0) and waits until it listens. */
+export async function startServer(
+  env: Record<string, string>,
+  options: { startTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-kv", "--no-check", MAIN],
+    env: { ...env, PORT: "0", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let text = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]).catch(() => {});
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const until = Date.now() + (options.startTimeoutMs ?? 30_000);
+  let port = 0;
+  while (!port) {
+    const m = text.match(/Listening on http:\/\/[^:]+:(\d+)\//);
+    if (m) port = Number(m[1]);
+    else if (exited || Date.now() > until) {
+      if (!exited) child.kill("SIGKILL");
+      await status;
+      await pumps;
+      throw new Error(`server did not start:\n${text}`);
+    } else await new Promise((r) => setTimeout(r, 25));
+  }
+  let killed: Promise<void> | undefined;
+  return {
+    pid: child.pid,
+    base: `http://127.0.0.1:${port}`,
+    output: () => text,
+    async rss() {
+      if (exited) return null;
+      try {
+        // Deno lets only --allow-all read /proc; `ps` needs just --allow-run.
+        const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
+        const kb = Number(status.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1]);
+        if (Number.isFinite(kb)) return kb * 1024;
+      } catch { /* fall back to ps */ }
+      try {
+        const out = await new Deno.Command("ps", {
+          args: ["-o", "rss=", "-p", String(child.pid)],
+          stdout: "piped",
+          stderr: "null",
+        }).output();
+        const kb = Number(new TextDecoder().decode(out.stdout).trim());
+        return out.success && Number.isFinite(kb) && kb > 0 ? kb * 1024 : null;
+      } catch {
+        return null;
+      }
+    },
+    kill() {
+      killed ??= (async () => {
+        if (!exited) {
+          try {
+            child.kill("SIGKILL");
+          } catch { /* already gone */ }
+        }
+        await status;
+        await pumps;
+      })();
+      return killed;
+    },
+  };
+}
+
+/** Polls `get` until it answers 200, returning that response (or throws after `timeoutMs`). */
+export async function poll200(
+  get: () => Promise<Response>,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<Response> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await get();
+    if (res.status === 200) return res;
+    await res.body?.cancel();
+    if (Date.now() > until) throw new Error(`still ${res.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
