@@ -70,6 +70,19 @@ export function ScanForm(props: ScanFormProps): VNode {
     return () => clearInterval(timer);
   }, [status]);
 
+  // The ALTCHA widget's script (~36 KB gzipped) is not part of the page load: it is fetched on
+  // the first sign that the visitor will use the form, and solves while they type.
+  useEffect(() => {
+    const form = root.current?.closest("form");
+    if (!form || !form.querySelector("[data-altcha-src]")) return;
+    const load = () => void loadChallenge(form);
+    const events = ["focusin", "pointerdown", "keydown"] as const;
+    for (const e of events) form.addEventListener(e, load, { once: true, passive: true });
+    return () => {
+      for (const e of events) form.removeEventListener(e, load);
+    };
+  }, []);
+
   // The submit handler is on the enclosing server-rendered form, bound as soon as the island is
   // hydrated (a layout effect runs then; a plain effect waits for a frame).
   useLayoutEffect(() => {
@@ -265,6 +278,7 @@ async function challengeToken(form: HTMLFormElement): Promise<string | null> {
   const read = () =>
     (form.elements.namedItem("turnstileToken") as HTMLInputElement | null)?.value ?? "";
   if (read()) return read();
+  await loadChallenge(form);
   const altcha = form.querySelector<AltchaElement>("altcha-widget");
   const state = altcha?.getState?.();
   if (altcha && state !== "verifying" && state !== "verified") void altcha.verify?.();
@@ -274,6 +288,16 @@ async function challengeToken(form: HTMLFormElement): Promise<string | null> {
     if (read()) return read();
   }
   return null;
+}
+
+let challengeLoad: Promise<unknown> | null = null;
+
+/** Loads the ALTCHA widget's script once, if the form's widget is lazy (data-altcha-src). */
+function loadChallenge(form: HTMLFormElement): Promise<unknown> {
+  const src = form.querySelector<HTMLElement>("[data-altcha-src]")?.dataset.altchaSrc;
+  if (!src || customElements.get("altcha-widget")) return Promise.resolve();
+  challengeLoad ??= import(src).then(() => customElements.whenDefined("altcha-widget"));
+  return challengeLoad;
 }
 
 /** A token is spent once the server has checked it: get a fresh one for the next try. */

@@ -4,7 +4,8 @@
  * static/build/<name>.<hash>.js, and static/build/manifest.json mapping names to files.
  */
 const ENTRIES = {
-  islands: "islands/client.ts",
+  islandsPublic: "islands/client_public.ts",
+  islandsAccount: "islands/client_account.ts",
   altcha: "islands/altcha_widget.ts",
 } as const;
 

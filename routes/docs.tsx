@@ -7,10 +7,9 @@ import type { ComponentChildren, VNode } from "preact";
 import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
 import { LIMITS } from "../lib/limits.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
-import { Island } from "../lib/ui/layout.tsx";
 import { renderPage } from "../lib/ui/render.tsx";
 import { shellFor } from "../lib/ui/shell.ts";
-import { CopyButton } from "../islands/CopyButton.tsx";
+import { CopyButton } from "../lib/ui/copy_button.tsx";
 
 /** The /docs route. */
 export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -343,11 +342,7 @@ function Code(props: { id: string; what: string; children: ComponentChildren }):
   return (
     <div class="code-with-copy">
       <div class="how-head">
-        <Island
-          name="CopyButton"
-          component={CopyButton}
-          props={{ target: props.id, what: props.what }}
-        />
+        <CopyButton target={props.id} what={props.what} />
       </div>
       <pre class="code-block" tabIndex={0}><code id={props.id}>{props.children}</code></pre>
     </div>

@@ -48,6 +48,7 @@ export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
       shellFor(c, deps, {
         islands: true,
         challenge: deps.challenge.widget,
+        challengeScript: "lazy",
         styles: ["/static/report.css"],
       }),
       schema ? <SchemaHome deps={deps} /> : <VisibilityHome deps={deps} />,

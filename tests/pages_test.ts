@@ -182,7 +182,7 @@ Deno.test("GET /report/:domain - a stored report: score, grade, issues in order,
     assert.match(html, /<code id="fix-1">/);
     assert.match(
       html,
-      /data-island="CopyButton" data-props="\{&quot;target&quot;:&quot;fix-1&quot;/,
+      /<button type="button" class="secondary copy-button" data-copy="fix-1" hidden>/,
     );
     assert.match(html, /High impact/);
     assert.match(html, /Quick fix: minutes/);
@@ -544,7 +544,7 @@ Deno.test("[schema service] result page: findings per item and highlighted, esca
       /<span class="j-key">&quot;@type&quot;<\/span>: <span class="j-str">&quot;Product&quot;<\/span>/,
     );
     assert.match(html, /<span class="j-num">12.5<\/span>/);
-    assert.match(html, /target&quot;:&quot;generated-jsonld/);
+    assert.match(html, /data-copy="generated-jsonld"/);
     assert.match(html, /&quot;rescanUrl&quot;:&quot;https:\/\/shop.example\/kettle&quot;/);
     assertNoRawMarkup(html, "the schema result page");
     const badge = await (await env.app.request("/badge/shop.example.svg")).text();
@@ -557,6 +557,47 @@ Deno.test("[schema service] result page: findings per item and highlighted, esca
     delete expected.$schema;
     assert.deepEqual(openapi.components.schemas.ScanRecord, expected);
     assert.equal(openapi.info.title, "Schema Markup Generator API");
+  } finally {
+    await env.close();
+  }
+});
+
+async function gzipSize(bytes: Uint8Array): Promise<number> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new CompressionStream("gzip"),
+  );
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; reports stay under 50 KB of HTML", async (t) => {
+  const env = await startAppEnv({ worker: true, challenge: "altcha" });
+  try {
+    await t.step("home page JavaScript at load", async () => {
+      const html = await (await env.app.request("/")).text();
+      let total = 0;
+      for (const m of html.matchAll(/<script[^>]*src="([^"]+)"/g)) {
+        const res = await env.app.request(m[1]);
+        total += await gzipSize(new Uint8Array(await res.arrayBuffer()));
+      }
+      assert.ok(total > 0, "the page does load its islands");
+      assert.ok(total < 30 * 1024, `home page JS ${total} bytes gzipped`);
+      // The widget comes on the first interaction with the form, from an attribute the island reads.
+      assert.match(html, /data-altcha-src="\/static\/build\/altcha\.[0-9a-f]+\.js"/);
+    });
+    await t.step("report pages of sites with many issues", async () => {
+      const hosts = ["blanket-disallow.test", "malformed.test", "no-llms.test"];
+      for (const url of hosts) {
+        assert.equal((await env.scan({ url }, { auth: `Bearer ${PIPELINE}` })).status, 202);
+      }
+      for (const host of hosts) {
+        for (let i = 0; i < 100 && !(await env.store.getScan(host)); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const html = await (await env.app.request(`/report/${host}`)).text();
+        assert.match(html, /id="issue-1"/);
+        assert.ok(html.length < 50 * 1024, `${host}: ${html.length} bytes of HTML`);
+      }
+    });
   } finally {
     await env.close();
   }

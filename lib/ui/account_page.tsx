@@ -51,7 +51,7 @@ curl ${origin}/api/report/example.com.json`;
         description: `API keys of your ${deps.service.title} account.`,
         noindex: true,
       },
-      shellFor(c, deps, { islands: true, styles: ACCOUNT_STYLES }),
+      shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),
       <div class="dashboard">
         <div class="dashboard-head">
           <div>

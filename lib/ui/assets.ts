@@ -1,7 +1,7 @@
 /** Where the built browser bundles are: read once from static/build/manifest.json (never written). */
 
 /** Bundle names the pages may load. */
-export type AssetName = "islands" | "altcha" | "altchaCss";
+export type AssetName = "islandsPublic" | "islandsAccount" | "altcha" | "altchaCss";
 
 let manifest: Record<string, string> | null = null;
 

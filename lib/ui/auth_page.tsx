@@ -78,7 +78,7 @@ export function renderAuthPage(
       c,
       { title: copy.title, description: copy.description, noindex: true },
       shellFor(c, deps, {
-        islands: true,
+        islands: "account",
         challenge: state.disabled ? null : deps.challenge.widget,
         styles: ACCOUNT_STYLES,
       }),

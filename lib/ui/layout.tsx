@@ -22,10 +22,19 @@ export interface PageMeta {
 /** What the shell needs to know about the site and the visitor. */
 export interface ShellOptions {
   siteName: string;
-  /** The page loads the islands bundle. */
-  islands?: boolean;
+  /**
+   * Which islands bundle the page loads: "public" (scan form, progress, copy buttons; `true`
+   * means this one) or "account" (sign-in forms, key manager). Two bundles keep the public pages'
+   * JavaScript small.
+   */
+  islands?: boolean | "public" | "account";
   /** The challenge widget the page shows, if any (adds its script). */
   challenge?: ChallengeWidget | null;
+  /**
+   * "lazy": the ALTCHA widget's script is not loaded with the page; the scan form island loads it
+   * when the visitor first interacts with the form (it solves in about a second, while they type).
+   */
+  challengeScript?: "eager" | "lazy";
   /** Navigation state. */
   signedIn?: boolean;
   /** Path of the current page, to mark the nav link. */
@@ -63,8 +72,15 @@ export function Document(
         {shell.challenge?.kind === "altcha" && (
           <link rel="stylesheet" id="altcha-css" href={assetUrl("altchaCss")} />
         )}
-        {shell.islands && <script type="module" src={assetUrl("islands")} />}
-        {shell.challenge?.kind === "altcha" && <script type="module" src={assetUrl("altcha")} />}
+        {shell.islands && (
+          <script
+            type="module"
+            src={assetUrl(shell.islands === "account" ? "islandsAccount" : "islandsPublic")}
+          />
+        )}
+        {shell.challenge?.kind === "altcha" && shell.challengeScript !== "lazy" && (
+          <script type="module" src={assetUrl("altcha")} />
+        )}
         {shell.challenge?.kind === "turnstile" && (
           <script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer />
         )}
@@ -109,7 +125,7 @@ function NavLink(props: { href: string; path?: string; children: ComponentChildr
 }
 
 /**
- * Server-renders an island and marks it for hydration: islands/client.ts finds `data-island`,
+ * Server-renders an island and marks it for hydration: islands/hydrate.ts finds `data-island`,
  * reads `data-props` and hydrates the same component over this HTML. Props must be JSON.
  */
 export function Island<P extends Record<string, unknown>>(
@@ -134,6 +150,8 @@ export function ChallengeField(
     auto?: "onload" | "onfocus";
     /** ALTCHA without its checkbox (the form says what is happening itself). */
     invisible?: boolean;
+    /** Load the ALTCHA script on the form's first interaction (see ShellOptions.challengeScript). */
+    lazy?: boolean;
   },
 ): VNode {
   if (props.widget.kind === "turnstile") {
@@ -147,7 +165,7 @@ export function ChallengeField(
     );
   }
   return (
-    <div class="challenge">
+    <div class="challenge" data-altcha-src={props.lazy ? assetUrl("altcha") : undefined}>
       {/* @ts-ignore: a custom element from npm:altcha */}
       <altcha-widget
         challenge={props.widget.challengeUrl}

@@ -47,6 +47,7 @@ export function ScanFormBlock(props: {
       <Island name="ScanForm" component={ScanForm} props={{ ...island }} />
       <ChallengeField
         widget={props.widget}
+        lazy
         auto={props.rescanUrl ? "onfocus" : "onload"}
         invisible={!!props.rescanUrl}
       />

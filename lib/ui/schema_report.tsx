@@ -4,11 +4,10 @@
  * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
  */
 import type { VNode } from "preact";
-import { CopyButton } from "../../islands/CopyButton.tsx";
+import { CopyButton } from "./copy_button.tsx";
 import type { DetectedItem, Finding, SchemaScanRecord } from "../schema/record.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { Island } from "./layout.tsx";
 import { BadgeSection } from "./visibility_report.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -100,11 +99,7 @@ export function SchemaReport(
         </p>
         <div class="how-head">
           <h3>JSON-LD</h3>
-          <Island
-            name="CopyButton"
-            component={CopyButton}
-            props={{ target: "generated-jsonld", what: "the generated JSON-LD" }}
-          />
+          <CopyButton target="generated-jsonld" what="the generated JSON-LD" />
         </div>
         <CodeBlock id="generated-jsonld" tall>
           {highlightJsonLdScript(r.generated.script)}

@@ -5,13 +5,12 @@
  * Preact); links taken from it must pass {@link safeHttpUrl}.
  */
 import type { VNode } from "preact";
-import { CopyButton } from "../../islands/CopyButton.tsx";
+import { CopyButton } from "./copy_button.tsx";
 import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
-import { Island } from "./layout.tsx";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -90,6 +89,8 @@ export function VisibilityReport(
   const { record } = props;
   const r = record.result!;
   const first = r.topIssues[0];
+  // A signal that is also an issue points to its fix instead of repeating it.
+  const issueNumbers = new Map(r.topIssues.map((issue, i) => [issue.id, i + 1]));
   return (
     <article class="report">
       <ReportHead record={record} now={props.now} />
@@ -158,7 +159,7 @@ export function VisibilityReport(
             </li>
           ))}
         </ul>
-        {r.pillars.map((p) => <PillarCard key={p.id} pillar={p} />)}
+        {r.pillars.map((p) => <PillarCard key={p.id} pillar={p} issueNumbers={issueNumbers} />)}
       </section>
 
       <OffSiteSection record={record} />
@@ -243,18 +244,14 @@ function IssueItem(props: { issue: Issue; n: number }): VNode {
       </p>
       <div class="how-head">
         <h4>How</h4>
-        <Island
-          name="CopyButton"
-          component={CopyButton}
-          props={{ target: codeId, what: `the fix for “${clip(issue.title, 60)}”` }}
-        />
+        <CopyButton target={codeId} what={`fix ${n}`} />
       </div>
       <pre class="code-block fix-how" tabIndex={0}><code id={codeId}>{issue.fix.how}</code></pre>
     </li>
   );
 }
 
-function PillarCard(props: { pillar: Pillar }): VNode {
+function PillarCard(props: { pillar: Pillar; issueNumbers: Map<string, number> }): VNode {
   const p = props.pillar;
   const scored = p.signals.filter((s) => s.maxPoints > 0);
   const passed = scored.filter((s) => s.status === "pass").length;
@@ -279,7 +276,9 @@ function PillarCard(props: { pillar: Pillar }): VNode {
       </p>
       {attention.length > 0 && (
         <ul class="signals">
-          {attention.map((s) => <SignalItem key={s.id} signal={s} />)}
+          {attention.map((s) => (
+            <SignalItem key={s.id} signal={s} issue={props.issueNumbers.get(s.id)} />
+          ))}
         </ul>
       )}
       {fine.length > 0 && (
@@ -297,7 +296,10 @@ function PillarCard(props: { pillar: Pillar }): VNode {
   );
 }
 
-function SignalItem(props: { signal: Signal }): VNode {
+/** Evidence lines shown per signal (the full list is in the JSON record). */
+const MAX_EVIDENCE = 6;
+
+function SignalItem(props: { signal: Signal; issue?: number }): VNode {
   const s = props.signal;
   return (
     <li class={`signal signal-${s.status}`}>
@@ -310,19 +312,29 @@ function SignalItem(props: { signal: Signal }): VNode {
           </span>
         )}
       </div>
-      <p class="signal-detail">{s.detail}</p>
+      {props.issue
+        ? (
+          <p class="signal-detail">
+            See <a href={`#issue-${props.issue}`}>issue {props.issue}</a>{" "}
+            for what we saw and the fix.
+          </p>
+        )
+        : <p class="signal-detail">{s.detail}</p>}
       {s.gate && s.status !== "pass" && (
         <p class="gate">This caps the whole score at {s.gate.cap}.</p>
       )}
-      {s.evidence.length > 0 && (
+      {s.evidence.length > 0 && s.status !== "pass" && s.status !== "na" && (
         <details class="evidence">
           <summary>What we saw ({s.evidence.length})</summary>
           <ul>
-            {s.evidence.map((e) => (
+            {s.evidence.slice(0, MAX_EVIDENCE).map((e) => (
               <li>
                 <code>{e}</code>
               </li>
             ))}
+            {s.evidence.length > MAX_EVIDENCE && (
+              <li class="muted">and {s.evidence.length - MAX_EVIDENCE} more in the JSON report</li>
+            )}
           </ul>
         </details>
       )}
@@ -426,20 +438,12 @@ export function BadgeSection(
       </p>
       <div class="how-head">
         <h3>Markdown</h3>
-        <Island
-          name="CopyButton"
-          component={CopyButton}
-          props={{ target: "badge-md", what: "the Markdown" }}
-        />
+        <CopyButton target="badge-md" what="the Markdown" />
       </div>
       <pre class="code-block" tabIndex={0}><code id="badge-md">{markdown}</code></pre>
       <div class="how-head">
         <h3>HTML</h3>
-        <Island
-          name="CopyButton"
-          component={CopyButton}
-          props={{ target: "badge-html", what: "the HTML" }}
-        />
+        <CopyButton target="badge-html" what="the HTML" />
       </div>
       <pre class="code-block" tabIndex={0}><code id="badge-html">{html}</code></pre>
     </section>

@@ -100,6 +100,7 @@ function reportPage(
   const shell = shellFor(c, deps, {
     islands: true,
     challenge: deps.challenge.widget,
+    challengeScript: "lazy",
     styles: ["/static/report.css"],
   });
   const eyebrow = service === "schema" ? "Structured data report" : "AI visibility report";
@@ -175,6 +176,7 @@ function notFound(c: Context<AppEnv>, deps: AppDeps, domain: string | null): Res
     shellFor(c, deps, {
       islands: true,
       challenge: deps.challenge.widget,
+      challengeScript: "lazy",
       styles: ["/static/report.css"],
     }),
     <>
