@@ -11,36 +11,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!/^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type)) {
     throw new UnsupportedMediaTypeError();
   }
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
-  if (!request.body) throw new BadRequestError("Request body is empty; send a JSON object");
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      // The client closed the connection before sending the body it announced (Content-Length
-      // larger than what came, a broken chunked encoding): its request, not our error.
-      throw new BadRequestError("Request body ended before it was complete");
-    }
-    const { done, value } = next;
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new PayloadTooLargeError(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
+  const bytes = await readCappedBody(request, maxBytes);
+  if (!bytes) throw new BadRequestError("Request body is empty; send a JSON object");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -58,6 +30,40 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw new BadRequestError("Request body must be a JSON object");
   }
   return value;
+}
+
+/**
+ * The body's bytes, at most `maxBytes`, counted as they stream in (a lying or missing
+ * Content-Length cannot make us buffer more); null when there is no body.
+ * @throws PayloadTooLargeError (413).
+ */
+export async function readCappedBody(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  if (!request.body) return null;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  return bytes;
 }
 
 /** One readable sentence from a zod error: the first problem of each field. */

@@ -3,7 +3,8 @@
  * browser's form post from an island's `fetch` that wants JSON.
  */
 import type { Context } from "hono";
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors.ts";
+import { BadRequestError, UnsupportedMediaTypeError } from "./errors.ts";
+import { readCappedBody } from "./http_body.ts";
 
 /** Largest form body the account and admin pages accept (a Turnstile token is at most ~2 KB). */
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -23,28 +24,8 @@ export async function readFormBody(
       "Content-Type must be application/x-www-form-urlencoded (an HTML form post)",
     );
   }
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
-  if (!request.body) return new URLSearchParams();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new PayloadTooLargeError(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
+  const bytes = await readCappedBody(request, maxBytes);
+  if (!bytes) return new URLSearchParams();
   try {
     return new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {

@@ -5,7 +5,8 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { HttpError } from "../errors.ts";
+import { HttpError, PayloadTooLargeError } from "../errors.ts";
+import { readCappedBody } from "../http_body.ts";
 
 /** JSON-RPC 2.0 error codes used at the HTTP edge. */
 export const JSONRPC = {
@@ -54,28 +55,12 @@ export function methodNotAllowed(): JsonRpcHttpError {
  * @throws JsonRpcHttpError 413 (too large), 400 -32700 (not JSON), 400 -32600 (not JSON-RPC).
  */
 export async function readJsonRpcBody(request: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  let size = 0;
-  const chunks: Uint8Array[] = [];
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
+  let bytes: Uint8Array;
+  try {
+    bytes = (await readCappedBody(request, maxBytes)) ?? new Uint8Array();
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError) throw tooLarge(maxBytes);
+    throw error;
   }
   let value: unknown;
   try {
