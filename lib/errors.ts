@@ -65,6 +65,14 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
+/** 408: the request body did not arrive in time. */
+export class RequestTimeoutError extends HttpError {
+  override name = "RequestTimeoutError";
+  constructor(seconds: number) {
+    super(408, `Request body not received within ${seconds} seconds`);
+  }
+}
+
 /** 413: the request body is larger than the endpoint accepts. */
 export class PayloadTooLargeError extends HttpError {
   override name = "PayloadTooLargeError";

@@ -1,6 +1,14 @@
 /** Reading request bodies safely: size-capped while streaming, JSON only, clear errors. */
 import type { z } from "zod";
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors.ts";
+import {
+  BadRequestError,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  UnsupportedMediaTypeError,
+} from "./errors.ts";
+
+/** How long a request body may take to arrive. */
+export const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Reads a JSON body of at most `maxBytes`, counting bytes as they stream in (a lying or missing
@@ -40,6 +48,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
 export async function readCappedBody(
   request: Request,
   maxBytes: number,
+  timeoutMs = BODY_TIMEOUT_MS,
 ): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
@@ -47,15 +56,24 @@ export async function readCappedBody(
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new PayloadTooLargeError(maxBytes);
+  // A client that announces a body and sends it a byte at a time must not hold a request open.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestTimeoutError(timeoutMs / 1000)), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), expired]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
