@@ -1,5 +1,7 @@
 /**
  * The server: reads the config, opens Deno KV, builds the app, starts the queue worker and serves.
+ * The same file is the entry point everywhere: one process, many processes (a KV Connect URL in
+ * KV_PATH, Upstash Redis for the limits) and Deno Deploy (the platform's KV, no file writes).
  *
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
@@ -13,16 +15,24 @@ import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
 import { serviceFor, SERVICES } from "./lib/service.ts";
 import { Store } from "./lib/store.ts";
 import { startWorker } from "./lib/worker.ts";
+import { describeKv, KvOpenError, openKv, redactUrl } from "./lib/kv_open.ts";
+import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./lib/job_queue.ts";
+import { RedisLimiter } from "./lib/limiter_redis.ts";
+import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./lib/log.ts";
+import { cleanUp } from "./lib/cleanup.ts";
+import { inflightTtlMs } from "./lib/scan_service.ts";
+import { passwordBackend } from "./lib/password.ts";
 
-/** Opens the KV store the config names: the platform's on Deno Deploy, else a file or :memory:. */
-export async function openKv(config: Config): Promise<Deno.Kv> {
-  if (config.onDeploy && !config.kvPath) return await Deno.openKv();
-  const path = config.kvPath ?? "./data/kv.sqlite3";
-  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-    await Deno.mkdir(dir || ".", { recursive: true });
-  }
-  return await Deno.openKv(path);
+/** What the hourly clean-up runs; set once this process has started (see the cron below). */
+let runCleanUp: (() => Promise<void>) | null = null;
+
+// Deno Deploy picks up cron jobs registered at the top level of the entry module, before the
+// server starts; locally Deno.cron needs "cron" in deno.json's "unstable" list.
+const cronAvailable = typeof Deno.cron === "function";
+if (cronAvailable) {
+  Deno.cron("clean-up expired records sessions and counters", "17 * * * *", async () => {
+    await runCleanUp?.();
+  });
 }
 
 /** What is and is not configured, said once at start-up (never a secret). */
@@ -30,11 +40,15 @@ export function describeConfig(config: Config): string[] {
   const service = serviceFor(config);
   return [
     `${service.title} (SERVICE=${config.service}) on port ${config.port}`,
-    `KV: ${
-      config.onDeploy && !config.kvPath
-        ? "Deno Deploy managed KV"
-        : config.kvPath ?? "./data/kv.sqlite3"
-    }`,
+    `KV: ${describeKv(config)}`,
+    config.upstash
+      ? `Rate limits: Upstash Redis at ${
+        redactUrl(config.upstash.url)
+      } (shared by every process and region)`
+      : "Rate limits: Deno KV (set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN to share them in Redis)",
+    config.jobQueue === "poll"
+      ? "Jobs: KV job table polled by the workers (JOB_QUEUE=poll; KV Connect has no queues)"
+      : "Jobs: Deno KV queue (enqueue / listenQueue)",
     config.pipelineToken
       ? "PIPELINE_TOKEN: set (Bearer access for pipelines)"
       : "PIPELINE_TOKEN: not set (pipeline access disabled)",
@@ -50,7 +64,20 @@ export function describeConfig(config: Config): string[] {
       } bypass DNS and the address guard`
       : "SCAN_RESOLVE: not set",
     `Worker: up to ${config.workerConcurrency} scans at once; scan time-out ${config.scanTimeoutMs} ms`,
+    cronAvailable
+      ? `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days`
+      : 'Clean-up: off (Deno.cron needs --unstable-cron or "cron" in deno.json\'s unstable list)',
+    config.logRequests
+      ? "Logs: one JSON line per request and per scan"
+      : "Logs: one JSON line per scan (LOG_REQUESTS=0)",
   ];
+}
+
+/** The job transport the configuration asks for. */
+function jobQueueFor(config: Config, kv: Deno.Kv, log: Logger): JobQueue {
+  return config.jobQueue === "poll"
+    ? new KvPolledQueue(kv, { leaseMs: inflightTtlMs(config), log })
+    : new KvNativeQueue(kv);
 }
 
 if (import.meta.main) {
@@ -64,15 +91,42 @@ if (import.meta.main) {
     }
     throw e;
   }
-  const kv = await openKv(config);
+  // Deno Deploy collects console output; elsewhere logs are written without blocking the server.
+  const log = jsonLogger(
+    { service: config.service },
+    config.onDeploy ? (line) => console.log(line) : stdoutSink(),
+  );
+  let kv: Deno.Kv;
+  try {
+    kv = (await openKv(config)).kv;
+  } catch (e) {
+    if (e instanceof KvOpenError) {
+      console.error(e.message);
+      Deno.exit(3);
+    }
+    throw e;
+  }
   const service = serviceFor(config);
   const fetcher = createGuardedFetcher({
     userAgent: config.userAgent,
     resolve: config.scanResolve,
     requestTimeoutMs: config.requestTimeoutMs,
   });
+  const queue = jobQueueFor(config, kv, log);
   const stores = Object.fromEntries(
-    Object.keys(SERVICES).map((name) => [name, new Store(kv, name)]),
+    Object.keys(SERVICES).map((name) => [
+      name,
+      new Store(kv, name, {
+        queue,
+        limiter: config.upstash
+          ? new RedisLimiter({
+            ...config.upstash,
+            service: name,
+            onError: (error) => log({ event: "limiter.error", error }),
+          })
+          : undefined,
+      }),
+    ]),
   );
   const reportCache = new ReportCache();
   const app = createApp({
@@ -91,6 +145,7 @@ if (import.meta.main) {
       altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
     }),
     now: Date.now,
+    log,
   });
   startWorker({
     kv,
@@ -98,16 +153,47 @@ if (import.meta.main) {
     services: SERVICES,
     config,
     concurrency: config.workerConcurrency,
+    log,
+    queue: config.jobQueue === "poll" ? queue : undefined,
     onStored: (service, domain) => {
       if (service === config.service) reportCache.delete(domain);
     },
   });
+  runCleanUp = async () => {
+    const started = performance.now();
+    try {
+      const deleted = await cleanUp(Object.values(stores), {
+        now: Date.now(),
+        retentionMs: config.recordRetentionDays * 24 * 3600_000,
+        inflightTtlMs: inflightTtlMs(config),
+      });
+      log({ event: "cleanup", deleted, ms: Math.round(performance.now() - started) });
+    } catch (error) {
+      log({ event: "cleanup.failed", error: String(error) });
+      throw error;
+    }
+  };
   for (const line of describeConfig(config)) console.log(line);
-  Deno.serve({
-    port: config.port,
-    onListen: ({ hostname, port }) =>
-      console.log(
-        `Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
-      ),
-  }, createHandler(app, reportCache));
+  console.log(`Passwords: argon2id, ${await passwordBackend()} backend`);
+  if (config.upstash) {
+    try {
+      await stores[service.name].limiter.ping();
+    } catch {
+      console.error(
+        "WARNING: Upstash Redis does not answer; new scans and sign-ins get 503 until it does. " +
+          "Check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.",
+      );
+    }
+  }
+  const handler = createHandler(app, reportCache);
+  Deno.serve(
+    {
+      port: config.port,
+      onListen: ({ hostname, port }) =>
+        console.log(
+          `Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
+        ),
+    },
+    config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
+  );
 }

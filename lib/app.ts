@@ -24,6 +24,7 @@ import { reportPageRoutes } from "../routes/report/[domain].tsx";
 import { badgeRoutes } from "../routes/badge/[domain].svg.ts";
 import { docsRoutes } from "../routes/docs.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
+import { healthRoutes } from "../routes/healthz.ts";
 import { type ActiveSession, sessionMiddleware } from "./sessions.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
 import { loginRoutes } from "../routes/account/login.tsx";
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/badge", badgeRoutes(deps));
   app.route("/docs", docsRoutes(deps));
   app.route("/openapi.json", openApiRoutes(deps));
+  app.route("/healthz", healthRoutes(deps));
   app.route("/api/report", reportRoutes(deps));
   app.route("/mcp", mcpRoutes(deps));
   app.route("/account/signup", signupRoutes(deps));

@@ -76,6 +76,14 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD_HASH: optionalString,
   ADMIN_PASSWORD: optionalString,
   DENO_DEPLOYMENT_ID: optionalString,
+  DENO_KV_ACCESS_TOKEN: optionalString,
+  UPSTASH_REDIS_REST_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  LOG_REQUESTS: z.enum(["0", "1", "true", "false", ""]).default("1"),
+  RECORD_RETENTION_DAYS: int(30, 1, 3650),
+  JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
 });
 
 /** The validated configuration of one process. */
@@ -113,6 +121,27 @@ export interface Config {
   workerConcurrency: number;
   /** True on Deno Deploy (DENO_DEPLOYMENT_ID is set): KV is the platform's, no file system. */
   onDeploy: boolean;
+  /**
+   * True when DENO_KV_ACCESS_TOKEN is set (Deno itself reads it to authenticate to a KV Connect
+   * URL in KV_PATH; the value is never kept here).
+   */
+  kvAccessTokenSet: boolean;
+  /** The Upstash REST endpoint of the shared rate limits; undefined keeps them in Deno KV. */
+  upstash: { url: string; token: string } | undefined;
+  /** One JSON log line per request (LOG_REQUESTS=0 turns them off). */
+  logRequests: boolean;
+  /** Stored scan records older than this many days are deleted by the hourly clean-up. */
+  recordRetentionDays: number;
+  /**
+   * How jobs reach the worker (lib/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
+   * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
+   */
+  jobQueue: "queue" | "poll";
+}
+
+/** True for a KV_PATH that names a KV Connect endpoint (denokv, or a Deno Deploy KV database). */
+export function isKvConnectUrl(path: string | undefined): boolean {
+  return !!path && /^https?:\/\//i.test(path);
 }
 
 /** Product name and version sent in the User-Agent. */
@@ -126,6 +155,25 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const e = parsed.data;
+  if (!!e.UPSTASH_REDIS_REST_URL !== !!e.UPSTASH_REDIS_REST_TOKEN) {
+    throw new ConfigError(
+      "Invalid configuration: set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (the " +
+        "shared rate limits in Upstash Redis), or neither (the limits stay in Deno KV)",
+    );
+  }
+  if (isKvConnectUrl(e.KV_PATH) && !e.DENO_KV_ACCESS_TOKEN) {
+    throw new ConfigError(
+      "Invalid configuration: KV_PATH is a KV Connect URL but DENO_KV_ACCESS_TOKEN is not set; " +
+        "set it to the access token of that denokv server or Deno Deploy KV database",
+    );
+  }
+  const onDeploy = e.DENO_DEPLOYMENT_ID !== undefined;
+  if (onDeploy && e.KV_PATH && e.KV_PATH !== ":memory:" && !isKvConnectUrl(e.KV_PATH)) {
+    throw new ConfigError(
+      "Invalid configuration: on Deno Deploy, leave KV_PATH unset (the platform's KV) or set it " +
+        "to a KV Connect URL; a local file cannot be written there",
+    );
+  }
   return {
     service: e.SERVICE,
     port: e.PORT,
@@ -150,7 +198,14 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     altchaHmacKey: e.ALTCHA_HMAC_KEY,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,
     adminPassword: e.ADMIN_PASSWORD,
-    onDeploy: e.DENO_DEPLOYMENT_ID !== undefined,
+    onDeploy,
+    kvAccessTokenSet: !!e.DENO_KV_ACCESS_TOKEN,
+    upstash: e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
+      ? { url: e.UPSTASH_REDIS_REST_URL.replace(/\/+$/, ""), token: e.UPSTASH_REDIS_REST_TOKEN }
+      : undefined,
+    logRequests: e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
+    recordRetentionDays: e.RECORD_RETENTION_DAYS,
+    jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
   };
 }
 

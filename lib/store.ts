@@ -12,10 +12,15 @@
  *
  * Accounts, sessions and sign-in attempt windows have their own layout in lib/store_accounts.ts.
  *
+ * The rate-limit windows live here by default; with a shared limiter (Redis, lib/limiter_redis.ts)
+ * they live there instead, and KV keeps the in-flight marks and the queue.
+ *
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
 import type { BaseRecord } from "./service.ts";
+import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "./limiter.ts";
+import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 
 /** How the caller that started a scan authenticated. */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
@@ -90,10 +95,32 @@ export interface ScanLogEntry {
 
 const MAX_ATTEMPTS = 1000;
 const LOG_TTL_MS = 7 * 24 * 3600_000;
+/** How long a shared-limiter admission may hold a domain's claim before its KV commit. */
+const CLAIM_TTL_MS = 5000;
+
+/** Options of a {@link Store}. */
+export interface StoreOptions {
+  /** Where the rate-limit pools live; Deno KV (this store's own) when absent. */
+  limiter?: Limiter;
+  /** How admitted jobs reach the worker; Deno KV's own queue when absent. */
+  queue?: JobQueue;
+}
 
 /** Typed access to one service's data in a Deno KV store. */
 export class Store {
-  constructor(readonly kv: Deno.Kv, readonly service: string) {}
+  /** The rate-limit engine: KV window logs by default, or a shared one (Redis). */
+  readonly limiter: Limiter;
+  /** The job transport (lib/job_queue.ts). */
+  readonly queue: JobQueue;
+
+  constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
+    this.queue = options.queue ?? new KvNativeQueue(kv);
+    this.limiter = options.limiter ?? new KvLimiter(
+      kv,
+      (pool, id) => [service, "limits", pool, id],
+      (pool) => pool ? [service, "limits", pool] : [service, "limits"],
+    );
+  }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
     return [this.service, ...parts];
@@ -110,10 +137,14 @@ export class Store {
   }
 
   /**
-   * Admits a new scan atomically: in one commit, checks that the domain is not in flight and that
-   * every pool has room, appends the admission to each pool's window, marks the domain in flight
-   * and enqueues the job. Concurrent callers conflict on the versionstamps and retry, so no pool
-   * ever admits one more than its limit.
+   * Admits a new scan atomically. With the KV limiter (the default), in ONE commit: checks that the
+   * domain is not in flight and that every pool has room, appends the admission to each pool's
+   * window, marks the domain in flight and enqueues the job. Concurrent callers conflict on the
+   * versionstamps and retry, so no pool ever admits one more than its limit.
+   *
+   * With a shared limiter (Redis), see {@link Store.#admitShared}: the pools are checked and
+   * counted there atomically, then the in-flight mark and the job are committed here, and an
+   * admission that loses the domain to another caller is refunded.
    */
   async admitScan(
     job: ScanJob,
@@ -121,6 +152,7 @@ export class Store {
     now: number,
     inflightTtlMs: number,
   ): Promise<Admission> {
+    if (this.limiter.kind !== "kv") return await this.#admitShared(job, pools, now, inflightTtlMs);
     const inflightKey = this.#k("inflight", job.domain);
     const poolKeys = pools.map((p) => this.#k("limits", p.pool, p.id));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -129,48 +161,95 @@ export class Store {
         ...poolKeys,
       ]);
       if (inflight.value) return { status: "inflight" };
-      let worst: { pool: PoolSpec; retryAfterMs: number } | null = null;
-      const next: number[][] = [];
-      pools.forEach((p, i) => {
-        const live = liveTimes(windows[i].value, now, p.windowMs);
-        if (live.length >= p.limit) {
-          const retryAfterMs = live[live.length - p.limit] + p.windowMs - now;
-          if (!worst || retryAfterMs > worst.retryAfterMs) worst = { pool: p, retryAfterMs };
-        }
-        next.push([...live, now]);
-      });
-      if (worst) {
-        return { status: "limited", ...(worst as { pool: PoolSpec; retryAfterMs: number }) };
-      }
+      const decision = decide(pools, windows.map((w) => w.value), now);
+      if (decision.status === "limited") return decision;
       const op = this.kv.atomic().check(inflight, ...windows);
-      pools.forEach((p, i) => op.set(poolKeys[i], next[i], { expireIn: p.windowMs }));
+      pools.forEach((p, i) => op.set(poolKeys[i], decision.next[i], { expireIn: p.windowMs }));
       op.set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
         expireIn: inflightTtlMs,
       });
-      op.enqueue(job);
-      if ((await op.commit()).ok) return { status: "admitted", used: next.map((n) => n.length) };
+      this.queue.add(op, job);
+      if ((await op.commit()).ok) return { status: "admitted", used: decision.used };
       await backoff(attempt);
     }
     throw new Error("admitScan: too much contention");
   }
 
-  /** Every rate-limit window in KV, raw (the administrator's view of the limits' pressure). */
-  async listLimitWindows(limit = 500): Promise<{ pool: string; id: string; times: number[] }[]> {
-    const out: { pool: string; id: string; times: number[] }[] = [];
-    for await (const e of this.kv.list<number[]>({ prefix: this.#k("limits") }, { limit })) {
-      out.push({ pool: String(e.key[2]), id: String(e.key[3]), times: e.value });
+  /**
+   * Admission with a shared limiter, in three steps:
+   * 1. a domain already in flight is joined (nothing is counted);
+   * 2. the limiter admits the job id into every pool atomically and takes a short claim on the
+   *    domain, so concurrent requests for one domain wait for the first instead of each taking a
+   *    slot of the domain's pool ("busy": poll until the domain is in flight or the claim is gone);
+   * 3. the in-flight mark and the job are committed in KV with a check that the domain is still
+   *    not in flight; if another process got there first, the admission is refunded (removed from
+   *    every pool) and the request joins that scan.
+   * A crash between 2 and 3 leaves the admission counted (fail safe) and the claim expires.
+   */
+  async #admitShared(
+    job: ScanJob,
+    pools: PoolSpec[],
+    now: number,
+    inflightTtlMs: number,
+  ): Promise<Admission> {
+    const inflightKey = this.#k("inflight", job.domain);
+    const claim = `domain:${job.domain}`;
+    const giveUpAt = Date.now() + CLAIM_TTL_MS * 2;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const inflight = await this.kv.get<InflightMark>(inflightKey);
+      if (inflight.value) return { status: "inflight" };
+      const decision = await this.limiter.admit(pools, now, job.jobId, {
+        claim,
+        claimTtlMs: CLAIM_TTL_MS,
+      });
+      if (decision.status === "limited") return decision;
+      if (decision.status === "busy") {
+        if (Date.now() > giveUpAt) throw new Error("admitScan: a domain claim never resolved");
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 15));
+        continue;
+      }
+      let committed = false;
+      try {
+        const op = this.kv.atomic().check(inflight)
+          .set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
+            expireIn: inflightTtlMs,
+          });
+        this.queue.add(op, job);
+        committed = (await op.commit()).ok;
+      } catch (error) {
+        await this.limiter.refund(pools, job.jobId, claim);
+        throw error;
+      }
+      if (committed) {
+        await this.limiter.release(claim, job.jobId);
+        return { status: "admitted", used: decision.used };
+      }
+      // The domain went in flight meanwhile (another process): give the slots back, then join.
+      await this.limiter.refund(pools, job.jobId, claim);
     }
-    return out;
+    throw new Error("admitScan: too much contention");
+  }
+
+  /** Every rate-limit window (the administrator's view of the limits' pressure). */
+  async listLimitWindows(limit = 500): Promise<{ pool: string; id: string; times: number[] }[]> {
+    // A shared limiter also holds the sign-in attempt windows (pool "auth", lib/store_accounts.ts).
+    return (await this.limiter.windows({ limit })).filter((w) => w.pool !== "auth");
   }
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
-  async poolUsage(p: PoolSpec, now: number): Promise<{ used: number; resetMs: number }> {
-    const live = liveTimes(
-      (await this.kv.get<number[]>(this.#k("limits", p.pool, p.id))).value,
-      now,
-      p.windowMs,
-    );
-    return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
+  async poolUsage(p: PoolSpec, now: number): Promise<PoolUsage> {
+    return await this.limiter.usage(p, now);
+  }
+
+  /** Domains in flight (queued or running), at most `limit`, and when the oldest was admitted. */
+  async inflightSummary(limit = 1000): Promise<{ count: number; oldestSince: number | null }> {
+    let count = 0;
+    let oldestSince: number | null = null;
+    for await (const e of this.kv.list<InflightMark>({ prefix: this.#k("inflight") }, { limit })) {
+      count++;
+      if (oldestSince === null || e.value.since < oldestSince) oldestSince = e.value.since;
+    }
+    return { count, oldestSince };
   }
 
   /**
@@ -215,6 +294,41 @@ export class Store {
     const key = this.#k("inflight", job.domain);
     const mark = await this.kv.get<InflightMark>(key);
     if (mark.value?.jobId === job.jobId) await this.kv.atomic().check(mark).delete(key).commit();
+  }
+
+  /**
+   * Deletes what has outlived its use (the periodic clean-up, lib/cleanup.ts): records scanned
+   * before `recordsBefore`, recent-scan log lines past their 7 days, in-flight marks older than
+   * `inflightTtlMs`, and KV limit windows whose every admission is older than `windowMs`. KV's
+   * expireIn removes most of these lazily too; this makes it explicit and bounded. Every delete
+   * checks the versionstamp it read, so nothing written meanwhile is lost.
+   */
+  async purgeExpired(
+    now: number,
+    options: { recordsBefore: number; inflightTtlMs: number; windowMs: number },
+  ): Promise<{ records: number; scanLog: number; inflight: number; limitWindows: number }> {
+    const out = { records: 0, scanLog: 0, inflight: 0, limitWindows: 0 };
+    const drop = async (e: Deno.KvEntry<unknown>) =>
+      (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
+    for await (const e of this.kv.list<StoredScan>({ prefix: this.#k("records") })) {
+      const at = Date.parse(e.value?.record?.scannedAt ?? "");
+      if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) out.records++;
+    }
+    for await (
+      const e of this.kv.list({
+        start: this.#k("scans_by_time", 0),
+        end: this.#k("scans_by_time", now - LOG_TTL_MS),
+      })
+    ) if (await drop(e)) out.scanLog++;
+    for await (const e of this.kv.list<InflightMark>({ prefix: this.#k("inflight") })) {
+      if (e.value.since <= now - options.inflightTtlMs && await drop(e)) out.inflight++;
+    }
+    for await (const e of this.kv.list<number[]>({ prefix: this.#k("limits") })) {
+      if ((e.value ?? []).every((t) => t <= now - options.windowMs) && await drop(e)) {
+        out.limitWindows++;
+      }
+    }
+    return out;
   }
 
   /** The most recent scans, newest first. */
@@ -286,14 +400,4 @@ export class Store {
     }
     return out.sort((a, b) => a.createdAt - b.createdAt);
   }
-}
-
-function liveTimes(times: number[] | null, now: number, windowMs: number): number[] {
-  return (times ?? []).filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
-}
-
-function backoff(attempt: number): Promise<void> {
-  // Jittered and growing: under 200 concurrent writers each round lets at least one commit.
-  const ms = Math.min(50, 2 + attempt * 2) * Math.random();
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -12,11 +12,15 @@
  *                                                                  derived from the session token
  *   [svc, "auth_attempts", ip]                   -> number[]       sign-up/login attempt times (log)
  *
+ * With a shared limiter (Redis, lib/limiter_redis.ts) the attempt windows live there instead, as
+ * the pool "auth" of that limiter.
+ *
  * An account and its two indexes are created in one atomic commit with `versionstamp: null`
  * checks, so two sign-ups racing for one address cannot both win. Session tokens are stored only
  * as SHA-256 hashes, passwords only as argon2id PHC strings.
  */
 import type { Store } from "./store.ts";
+import { KvLimiter, type Limiter } from "./limiter.ts";
 
 /** One client account. */
 export interface Account {
@@ -61,10 +65,21 @@ export interface AttemptWindow {
 }
 
 const MAX_RETRIES = 200;
+/** The limiter pool of sign-in attempts (by IP). */
+const AUTH_POOL = "auth";
 
 /** Typed access to accounts, sessions and attempt limits of one service. */
 export class AccountStore {
-  constructor(readonly kv: Deno.Kv, readonly service: string) {}
+  /** Where the attempt windows live: KV [svc, "auth_attempts", ip], or a shared limiter. */
+  readonly attempts: Limiter;
+
+  constructor(readonly kv: Deno.Kv, readonly service: string, sharedLimiter?: Limiter) {
+    this.attempts = sharedLimiter ?? new KvLimiter(
+      kv,
+      (_pool, ip) => [service, "auth_attempts", ip],
+      () => [service, "auth_attempts"],
+    );
+  }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
     return [this.service, ...parts];
@@ -175,7 +190,8 @@ export class AccountStore {
 
   /**
    * Admits one sign-up or login attempt from an IP into its sliding window (the window log of
-   * Store.admitScan): atomic, so concurrent attempts never admit one more than `limit`.
+   * Store.admitScan, or the shared limiter): atomic, so concurrent attempts never admit one more
+   * than `limit`.
    */
   async admitAttempt(
     ip: string,
@@ -183,32 +199,55 @@ export class AccountStore {
     windowMs: number,
     now: number,
   ): Promise<{ ok: true; used: number } | { ok: false; retryAfterMs: number }> {
-    const key = this.#k("auth_attempts", ip);
-    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const current = await this.kv.get<number[]>(key);
-      const live = liveTimes(current.value, now, windowMs);
-      if (live.length >= limit) {
-        return { ok: false, retryAfterMs: live[live.length - limit] + windowMs - now };
+    const pool = { pool: AUTH_POOL, id: ip, limit, windowMs };
+    const decision = await this.attempts.admit([pool], now, crypto.randomUUID());
+    if (decision.status === "admitted") return { ok: true, used: decision.used[0] };
+    if (decision.status === "limited") return { ok: false, retryAfterMs: decision.retryAfterMs };
+    throw new Error("admitAttempt: unexpected busy answer");
+  }
+
+  /**
+   * Deletes sessions (client and administrator) past their expiry, one-time messages whose
+   * session is gone, and KV attempt windows whose every attempt is older than `windowMs`
+   * (the periodic clean-up, lib/cleanup.ts). Deletes check the versionstamp they read.
+   */
+  async purgeExpired(
+    now: number,
+    windowMs: number,
+  ): Promise<{ sessions: number; flashes: number; attemptWindows: number }> {
+    const out = { sessions: 0, flashes: 0, attemptWindows: 0 };
+    const drop = async (e: Deno.KvEntry<unknown>) =>
+      (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
+    for (const kind of ["client", "admin"] as const) {
+      const prefix = this.#sessionKey(kind, "").slice(0, -1);
+      for await (const e of this.kv.list<SessionEntry>({ prefix })) {
+        if (e.value.expiresAt <= now && await drop(e)) out.sessions++;
       }
-      const next = [...live, now];
-      const result = await this.kv.atomic().check(current).set(key, next, { expireIn: windowMs })
-        .commit();
-      if (result.ok) return { ok: true, used: next.length };
-      await backoff(attempt);
     }
-    throw new Error("admitAttempt: too much contention");
+    for await (const e of this.kv.list<FlashEntry>({ prefix: this.#k("session_flash") })) {
+      const hash = String(e.key[2]);
+      const [client, admin] = await this.kv.getMany([
+        this.#sessionKey("client", hash),
+        this.#sessionKey("admin", hash),
+      ]);
+      if (!client.value && !admin.value && await drop(e)) out.flashes++;
+    }
+    if (this.attempts.kind === "kv") {
+      for await (const e of this.kv.list<number[]>({ prefix: this.#k("auth_attempts") })) {
+        if ((e.value ?? []).every((t) => t <= now - windowMs) && await drop(e)) {
+          out.attemptWindows++;
+        }
+      }
+    }
+    return out;
   }
 
   /** Every IP with attempts in the current window, busiest first. */
   async listAttempts(now: number, windowMs: number, limit = 500): Promise<AttemptWindow[]> {
     const out: AttemptWindow[] = [];
-    for await (
-      const e of this.kv.list<number[]>({ prefix: this.#k("auth_attempts") }, { limit })
-    ) {
-      const live = liveTimes(e.value, now, windowMs);
-      if (live.length) {
-        out.push({ ip: String(e.key[2]), used: live.length, resetMs: live[0] + windowMs - now });
-      }
+    for (const w of await this.attempts.windows({ pool: AUTH_POOL, limit })) {
+      const live = w.times.filter((t) => t > now - windowMs && t <= now);
+      if (live.length) out.push({ ip: w.id, used: live.length, resetMs: live[0] + windowMs - now });
     }
     return out.sort((a, b) => b.used - a.used);
   }
@@ -221,12 +260,11 @@ export function accountsOf(store: Store): AccountStore {
   let byService = stores.get(store.kv);
   if (!byService) stores.set(store.kv, byService = new Map());
   let accounts = byService.get(store.service);
-  if (!accounts) byService.set(store.service, accounts = new AccountStore(store.kv, store.service));
+  if (!accounts) {
+    const shared = store.limiter.kind === "kv" ? undefined : store.limiter;
+    byService.set(store.service, accounts = new AccountStore(store.kv, store.service, shared));
+  }
   return accounts;
-}
-
-function liveTimes(times: number[] | null, now: number, windowMs: number): number[] {
-  return (times ?? []).filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
 }
 
 function backoff(attempt: number): Promise<void> {

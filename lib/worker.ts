@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import { normaliseTarget } from "./domain.ts";
 import type { ServiceDef } from "./service.ts";
 import type { ScanJob, Store } from "./store.ts";
+import type { JobQueue } from "./job_queue.ts";
 
 /** What the worker needs. */
 export interface WorkerDeps {
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** Called after a record is stored (e.g. to drop a cached report). */
   onStored?: (service: string, domain: string) => void;
+  /** Where jobs come from (lib/job_queue.ts); Deno KV's own queue (listenQueue) when absent. */
+  queue?: JobQueue;
 }
 
 /** A running worker. */
@@ -31,6 +34,8 @@ export interface Worker {
   running(): number;
   /** Resolves when every scan started so far has been stored. */
   idle(): Promise<void>;
+  /** Stops taking jobs (polled queue; Deno KV's queue stops when its KV handle closes). */
+  stop(): Promise<void>;
 }
 
 /** Tells a queued scan job from anything else on the queue. */
@@ -56,7 +61,7 @@ export function startWorker(deps: WorkerDeps): Worker {
     else active--;
   };
 
-  deps.kv.listenQueue(async (message: unknown) => {
+  const handler = async (message: unknown) => {
     if (!isScanJob(message)) {
       log({ event: "queue.ignored", reason: "not a scan job" });
       return;
@@ -75,12 +80,18 @@ export function startWorker(deps: WorkerDeps): Worker {
     } finally {
       inProgress.delete(task);
     }
-  });
+  };
+  const listening = deps.queue
+    ? deps.queue.listen(handler, { capacity: () => limit - active - waiting.length })
+    : (deps.kv.listenQueue(handler), null);
 
   return {
     running: () => active,
     idle: async () => {
       while (inProgress.size) await Promise.allSettled([...inProgress]);
+    },
+    stop: async () => {
+      await listening?.stop();
     },
   };
 }

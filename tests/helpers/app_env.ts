@@ -12,6 +12,8 @@ import { createGuardedFetcher, type LookupFunction } from "../../lib/net/guarded
 import { type ServiceDef, serviceFor, SERVICES } from "../../lib/service.ts";
 import { Store } from "../../lib/store.ts";
 import { startWorker, type Worker } from "../../lib/worker.ts";
+import { RedisLimiter } from "../../lib/limiter_redis.ts";
+import { KvPolledQueue } from "../../lib/job_queue.ts";
 import {
   type FakeTurnstile,
   startFakeTurnstile,
@@ -71,6 +73,10 @@ export async function startAppEnv(options: {
   service?: ServiceDef;
   /** "altcha" uses the self-hosted proof of work instead of the fake Turnstile. */
   challenge?: "turnstile" | "altcha";
+  /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
+  redis?: { url: string; token: string };
+  /** "poll": jobs travel through the polled KV job table (lib/job_queue.ts), as on KV Connect. */
+  queue?: "queue" | "poll";
 } = {}): Promise<AppEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
@@ -86,8 +92,16 @@ export async function startAppEnv(options: {
   });
   const kv = await Deno.openKv(":memory:");
   const service = options.service ?? serviceFor(config);
-  const stores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, new Store(kv, n)]));
-  stores[service.name] ??= new Store(kv, service.name);
+  const queue = options.queue === "poll"
+    ? new KvPolledQueue(kv, { leaseMs: 60_000, pollMs: 50, log: () => {} })
+    : undefined;
+  const storeOf = (n: string) =>
+    new Store(kv, n, {
+      queue,
+      limiter: options.redis ? new RedisLimiter({ ...options.redis, service: n }) : undefined,
+    });
+  const stores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, storeOf(n)]));
+  stores[service.name] ??= storeOf(service.name);
   const store = stores[service.name];
   const fetcher = createGuardedFetcher({
     userAgent: config.userAgent,
@@ -128,6 +142,7 @@ export async function startAppEnv(options: {
       concurrency: 4,
       now: () => new Date(clock.now),
       log: (e) => logs.push(e),
+      queue,
     })
     : null;
   const env: AppEnv = {
@@ -158,6 +173,7 @@ export async function startAppEnv(options: {
       return { key, id: entry.id };
     },
     close: async () => {
+      await worker?.stop();
       await worker?.idle();
       kv.close();
       await fetcher.close();

@@ -1,0 +1,22 @@
+/**
+ * GET /healthz (lib/health.ts): 200 with the checks when this process can serve, 503 otherwise.
+ * The answer is kept for one second, so a flood of probes costs one round of checks a second.
+ */
+import { Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { checkHealth, type Health } from "../lib/health.ts";
+
+/** The /healthz route. */
+export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  let last: { at: number; health: Promise<Health> } | null = null;
+  app.get("/", async (c) => {
+    const t = Date.now();
+    if (!last || t - last.at >= 1000) last = { at: t, health: checkHealth(deps.store, deps.now) };
+    const health = await last.health;
+    c.header("Cache-Control", "no-store");
+    return c.json(health, health.ok ? 200 : 503);
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}
