@@ -109,32 +109,42 @@ export function createHandler(
   app: Hono<AppEnv>,
   cache: ReportCache,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
-  return async (req, info) => {
-    const path = new URL(req.url).pathname;
-    const m = req.method === "GET" ? path.match(REPORT_PATH) : null;
-    const domain = m ? fastDomain(m[1]) : null;
+  // Not an async function: a cache hit is answered synchronously, which Deno.serve handles
+  // noticeably faster than a promise.
+  return (req, info) => {
+    const domain = req.method === "GET" ? reportDomainOf(req.url) : null;
     if (domain) {
       const hit = cache.get(domain);
       if (hit?.headers) {
-        const headers = new Headers(hit.headers);
         if (etagMatches(req.headers.get("if-none-match"), hit.etag)) {
+          const headers = new Headers(hit.headers);
           headers.delete("content-type");
           return new Response(null, { status: 304, headers });
         }
-        return new Response(hit.body, { status: 200, headers });
+        return new Response(hit.body, { status: 200, headers: hit.headers });
       }
     }
-    const res = await app.fetch(req, info);
-    if (domain && res.status === 200) {
-      const etag = res.headers.get("etag") ?? "";
-      cache.setHeaders(
-        domain,
-        etag,
-        [...res.headers].filter(([k]) => k !== "date" && k !== "content-length"),
-      );
-    }
-    return res;
+    return Promise.resolve(app.fetch(req, info)).then((res) => {
+      if (domain && res.status === 200) {
+        const etag = res.headers.get("etag") ?? "";
+        cache.setHeaders(
+          domain,
+          etag,
+          [...res.headers].filter(([k]) => k !== "date" && k !== "content-length"),
+        );
+      }
+      return res;
+    });
   };
+}
+
+/** The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. */
+function reportDomainOf(url: string): string | null {
+  // Cheaper than new URL(): the path starts at the first "/" after the scheme's "//".
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const q = url.indexOf("?", start);
+  const m = (q < 0 ? url.slice(start) : url.slice(start, q)).match(REPORT_PATH);
+  return m ? fastDomain(m[1]) : null;
 }
 
 const REPORT_PATH = /^\/api\/report\/([a-z0-9.-]{1,253})\.json$/;

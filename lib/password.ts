@@ -130,9 +130,31 @@ function startWorker(): Backend | null {
   };
 }
 
+/**
+ * At most this many hashes run at once: argon2id is memory- and CPU-hard on purpose, and a burst
+ * of logins hashing on every core would starve the event loop (report reads, scans) of CPU. The
+ * rest queue here; a login waits a few tens of milliseconds longer instead.
+ */
+export const MAX_CONCURRENT_HASHES = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((r) => waiting.push(r));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** Hashes a password into an argon2id PHC string. */
 export async function hashPassword(password: string): Promise<string> {
-  return await (await load()).hash(normalisePassword(password));
+  const b = await load();
+  return await limited(() => b.hash(normalisePassword(password)));
 }
 
 /** Verifies a password against a PHC string; false (never a throw) when the string is malformed. */
@@ -140,7 +162,7 @@ export async function verifyPassword(phc: string, password: string): Promise<boo
   if (!isArgon2idPhc(phc)) return false;
   const b = await load();
   try {
-    return await b.verify(phc, normalisePassword(password));
+    return await limited(() => b.verify(phc, normalisePassword(password)));
   } catch {
     return false;
   }

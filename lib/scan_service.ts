@@ -45,6 +45,22 @@ export type ScanRequestOutcome =
   }
   | { status: 202; domain: string; started: boolean; headers: Record<string, string> };
 
+/**
+ * Pool usage shown in the RateLimit headers of cache hits, kept for a second: a cache hit consumes
+ * nothing, and reading the pool on every hit would double the KV reads of the hottest write path.
+ * Only a cache: admissions always read and write the pools themselves.
+ */
+const usageCache = new Map<
+  string,
+  { used: number; resetMs: number; expires: number; at: number }
+>();
+const USAGE_CACHE_MS = 1000;
+
+function rememberUsage(key: string, u: { used: number; resetMs: number; expires: number }): void {
+  if (usageCache.size >= 10_000) usageCache.clear();
+  usageCache.set(key, { ...u, at: u.expires - USAGE_CACHE_MS });
+}
+
 /** True when a stored scan may be served instead of a new one. */
 export function isFresh(stored: StoredScan, now: number): boolean {
   const age = now - Date.parse(stored.record.scannedAt);
@@ -61,9 +77,12 @@ export async function requestScan(
   const { store, config } = deps;
   const now = deps.now();
   const pools = poolsFor(caller, target.domain);
-  const usageHeaders = async () => {
-    const u = await store.poolUsage(pools[0], now);
-    return rateLimitHeaders(pools[0], u.used, u.resetMs);
+  const usageHeaders = async (cached = false) => {
+    const key = `${deps.service.name}:${pools[0].pool}:${pools[0].id}`;
+    const hit = cached ? usageCache.get(key) : undefined;
+    const u = hit && hit.expires > now ? hit : await store.poolUsage(pools[0], now);
+    if (cached && u !== hit) rememberUsage(key, { ...u, expires: now + USAGE_CACHE_MS });
+    return rateLimitHeaders(pools[0], u.used, u.resetMs - (hit ? now - hit.at : 0));
   };
   if (!options.forceRescan) {
     const report = await readReport(store, target.domain, deps.reportCache);
@@ -76,7 +95,8 @@ export async function requestScan(
         status: 200,
         record: stored.record,
         body: report.body,
-        headers: await usageHeaders(),
+        // A cache hit consumes nothing: its RateLimit headers may be a second old.
+        headers: await usageHeaders(true),
       };
     }
   }
@@ -93,6 +113,7 @@ export async function requestScan(
     enqueuedAt: now,
   };
   const admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
+  usageCache.delete(`${deps.service.name}:${pools[0].pool}:${pools[0].id}`);
   if (admission.status === "limited") {
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
     throw new RateLimitedError(limitMessage(admission.pool, seconds), seconds);
