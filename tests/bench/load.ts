@@ -156,9 +156,15 @@ line(
 line("  (vs bare with a small body)", `${((rep.rps / bS.rps) * 100).toFixed(0)}%`, "-", null);
 const half = Math.round(rep.rps / 2);
 const lat = await rateLoad(reportUrl, Math.min(half, 20_000), QUICK ? 3 : 6);
+// The same load against the bare same-body server: what the loader and the machine add themselves.
+const latBare = await rateLoad(
+  `http://127.0.0.1:${port(bareSame)}/`,
+  Math.min(half, 20_000),
+  QUICK ? 3 : 6,
+);
 line(
   `  p99 at half that rate (${half} req/s, open loop)`,
-  `${lat.p99} ms (p50 ${lat.p50})`,
+  `${lat.p99} ms (p50 ${lat.p50}; bare server: p99 ${latBare.p99})`,
   "< 5 ms",
   lat.p99 < 5,
 );
@@ -166,6 +172,7 @@ results.report = {
   ...rep,
   ratioSameBody: ratioSame,
   ratioSmallBody: rep.rps / bS.rps,
+  bareAtHalfRate: latBare,
   atHalfRate: lat,
 };
 
@@ -255,7 +262,12 @@ const hosts = Array.from({ length: N }, (_, i) => `q${i}.test`);
 const dir = await Deno.makeTempDir();
 const serverPort = 20_000 + Math.floor(Math.random() * 20_000);
 const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname],
+  args: [
+    "run",
+    "-A",
+    ...(Deno.env.get("SERVER_V8_FLAGS") ? [`--v8-flags=${Deno.env.get("SERVER_V8_FLAGS")}`] : []),
+    new URL("../../main.ts", import.meta.url).pathname,
+  ],
   env: {
     ...env,
     PORT: String(serverPort),
