@@ -61,6 +61,41 @@ export function refusedAuthPage(
   return null;
 }
 
+/**
+ * Handles a sign-up or sign-in post: the form token, the credentials to `run` (signUp or logIn),
+ * then a fresh session and 303 to /account (JSON for a fetch); a refusal re-renders the form.
+ */
+export async function submitAuthForm(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  mode: AuthMode,
+  run: (input: { email: string; password: string; turnstileToken: string; ip: string }) => Promise<
+    { id: string }
+  >,
+  jsonStatus: 200 | 201,
+): Promise<Response> {
+  const form = await readFormBody(c.req.raw);
+  await assertAnonymousFormToken(c, deps, presentedToken(c, form));
+  const email = field(form, "email");
+  try {
+    const account = await run({
+      email,
+      password: field(form, "password"),
+      turnstileToken: field(form, "turnstileToken"),
+      ip: c.get("clientIp"),
+    });
+    await openSession(c, deps, "client", account.id);
+    c.header("Cache-Control", "no-store");
+    if (wantsJson(c)) return c.json({ ok: true, location: "/account" }, jsonStatus);
+    return c.redirect("/account", 303);
+  } catch (error) {
+    if (wantsJson(c)) throw error;
+    const page = refusedAuthPage(c, deps, mode, email, error);
+    if (page) return page;
+    throw error;
+  }
+}
+
 /** The e-mail of the signed-in client account, if any (for "you are signed in as ..."). */
 export async function signedInEmail(c: Context<AppEnv>, deps: AppDeps): Promise<string | null> {
   const accountId = c.get("session")?.accountId;
@@ -81,28 +116,7 @@ export function loginRoutes(deps: AppDeps): Hono<AppEnv> {
       notice: signedOut && !signedInAs ? { kind: "success", text: "You are signed out." } : null,
     });
   });
-  app.post("/", async (c) => {
-    const form = await readFormBody(c.req.raw);
-    await assertAnonymousFormToken(c, deps, presentedToken(c, form));
-    const email = field(form, "email");
-    try {
-      const account = await logIn({
-        email,
-        password: field(form, "password"),
-        turnstileToken: field(form, "turnstileToken"),
-        ip: c.get("clientIp"),
-      }, deps);
-      await openSession(c, deps, "client", account.id);
-      c.header("Cache-Control", "no-store");
-      if (wantsJson(c)) return c.json({ ok: true, location: "/account" });
-      return c.redirect("/account", 303);
-    } catch (error) {
-      if (wantsJson(c)) throw error;
-      const page = refusedAuthPage(c, deps, "login", email, error);
-      if (page) return page;
-      throw error;
-    }
-  });
+  app.post("/", (c) => submitAuthForm(c, deps, "login", (input) => logIn(input, deps), 200));
   allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }

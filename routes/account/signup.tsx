@@ -7,13 +7,11 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
 import { signUp } from "../../lib/accounts.ts";
-import { assertAnonymousFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
+import { crossSiteGuard } from "../../lib/csrf.ts";
 import { dummyHash } from "../../lib/password.ts";
-import { openSession } from "../../lib/sessions.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
-import { refusedAuthPage, signedInEmail } from "./login.tsx";
+import { signedInEmail, submitAuthForm } from "./login.tsx";
 
 /** The /account/signup routes. */
 export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -25,28 +23,7 @@ export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
     dummyHash().catch(() => {});
     return renderAuthPage(c, deps, "signup", { signedInAs: await signedInEmail(c, deps) });
   });
-  app.post("/", async (c) => {
-    const form = await readFormBody(c.req.raw);
-    await assertAnonymousFormToken(c, deps, presentedToken(c, form));
-    const email = field(form, "email");
-    try {
-      const account = await signUp({
-        email,
-        password: field(form, "password"),
-        turnstileToken: field(form, "turnstileToken"),
-        ip: c.get("clientIp"),
-      }, deps);
-      await openSession(c, deps, "client", account.id);
-      c.header("Cache-Control", "no-store");
-      if (wantsJson(c)) return c.json({ ok: true, location: "/account" }, 201);
-      return c.redirect("/account", 303);
-    } catch (error) {
-      if (wantsJson(c)) throw error;
-      const page = refusedAuthPage(c, deps, "signup", email, error);
-      if (page) return page;
-      throw error;
-    }
-  });
+  app.post("/", (c) => submitAuthForm(c, deps, "signup", (input) => signUp(input, deps), 201));
   allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }
