@@ -4,6 +4,7 @@
  * confirmation). The server renders the same markup with plain forms, so everything works without
  * JavaScript; once hydrated, create and revoke go through fetch without reloading the page.
  */
+import { KeyCells, KeyTableHead } from "../lib/ui/key_table.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/ui/key_view.ts";
@@ -242,27 +243,11 @@ export function KeyManager(props: KeyManagerProps): VNode {
         : (
           <div class="table-wrap">
             <table class="keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <KeyTableHead />
               <tbody>
                 {sortKeys(keys).map((k) => (
                   <tr key={k.id} data-key-id={k.id}>
-                    <td data-label="Name" class="key-name">{k.name}</td>
-                    <td data-label="Key">
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td data-label="Created">{formatWhen(k.createdAt)}</td>
-                    <td data-label="Last used">{formatWhen(k.lastUsedAt)}</td>
+                    <KeyCells {...k} />
                     <td data-label="Status">
                       {k.revokedAt === null ? <span class="badge status-pass">active</span> : (
                         <span

@@ -3,6 +3,7 @@
  * accounts and their keys (any key can be revoked), and the current pressure on the rate limits.
  * Plain server-rendered HTML and forms; every user-controlled string goes through Preact's escaping.
  */
+import { KeyCells, KeyTableHead } from "./key_table.tsx";
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AdminOverview } from "../admin.ts";
@@ -196,27 +197,11 @@ function KeyTable(props: { keys: ApiKeyEntry[]; csrf: string }): VNode {
   return (
     <div class="table-wrap">
       <table class="stack-table keys">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <KeyTableHead />
         <tbody>
           {props.keys.map((k) => (
             <tr data-key-id={k.id}>
-              <td data-label="Name" class="key-name">{k.name}</td>
-              <td data-label="Key">
-                <code>{k.prefix}…</code>
-              </td>
-              <td data-label="Created">{formatWhen(k.createdAt)}</td>
-              <td data-label="Last used">{formatWhen(k.lastUsedAt)}</td>
+              <KeyCells {...k} />
               <td data-label="Status">
                 {k.revokedAt === null
                   ? <span class="badge status-pass">active</span>
