@@ -7,9 +7,9 @@
  * back to the challenge); no header and no valid challenge is 403.
  */
 import type { ChallengeVerifier } from "./challenge.ts";
-import { constantTimeEqual, randomToken } from "./crypto.ts";
+import { digestsEqual, randomToken, sha256Digest } from "./crypto.ts";
 import { UnauthorizedError, VerificationFailedError } from "./errors.ts";
-import { findActiveKey } from "./keys.ts";
+import { findActiveKeyByHash } from "./keys.ts";
 import type { ApiKeyEntry, Store } from "./store.ts";
 
 /** An authenticated caller of a scan. */
@@ -29,6 +29,15 @@ export interface AuthDeps {
 
 // Compared against when no PIPELINE_TOKEN is set, so both paths cost the same.
 const UNGUESSABLE = randomToken(32);
+let pipelineMemo: { token: string | undefined; bytes: Uint8Array } | undefined;
+
+/** The digest of the configured pipeline token, computed once per token. */
+function pipelineDigest(token: string | undefined): Uint8Array {
+  if (!pipelineMemo || pipelineMemo.token !== token) {
+    pipelineMemo = { token, bytes: sha256Digest(token ?? UNGUESSABLE).bytes };
+  }
+  return pipelineMemo.bytes;
+}
 const MAX_BEARER = 512;
 
 /**
@@ -48,12 +57,14 @@ export async function authenticate(
     const match = authorization.match(/^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i);
     if (!match || match[1].length > MAX_BEARER) throw new UnauthorizedError();
     const token = match[1];
-    // Both checks always run, so the time taken does not tell which kind of token was close.
-    const [isPipeline, key] = await Promise.all([
-      constantTimeEqual(token, deps.pipelineToken ?? UNGUESSABLE),
-      token.startsWith(deps.keyPrefix) ? findActiveKey(deps.store, token) : Promise.resolve(null),
-    ]);
+    // The token is hashed once: its digest is compared with the pipeline token's in constant time
+    // (always, even when no PIPELINE_TOKEN is set) and its hex is how a client key is looked up.
+    const digest = sha256Digest(token);
+    const isPipeline = digestsEqual(digest.bytes, pipelineDigest(deps.pipelineToken));
     if (isPipeline && deps.pipelineToken) return { kind: "pipeline", ip };
+    const key = token.startsWith(deps.keyPrefix)
+      ? await findActiveKeyByHash(deps.store, digest.hex)
+      : null;
     if (key) return { kind: "key", ip, key };
     throw new UnauthorizedError();
   }

@@ -9,6 +9,17 @@ export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** The SHA-256 of a string: its raw digest and that digest in lowercase hex. */
+export function sha256Digest(text: string): { bytes: Uint8Array; hex: string } {
+  const bytes = createHash("sha256").update(text).digest();
+  return { bytes, hex: bytes.toString("hex") };
+}
+
+/** Compares two 32-byte digests in constant time. */
+export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return timingSafeEqual(a, b);
+}
+
 /** A URL-safe random token of `bytes` random bytes (base64url, no padding). */
 export function randomToken(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import {
   BadRequestError,
+  HttpError,
   PayloadTooLargeError,
   RequestTimeoutError,
   UnsupportedMediaTypeError,
@@ -50,17 +51,45 @@ export async function readCappedBody(
   maxBytes: number,
   timeoutMs = BODY_TIMEOUT_MS,
 ): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length"));
+  const length = request.headers.get("content-length");
+  const declared = length === null ? NaN : Number(length);
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
-  if (!request.body) return null;
-  const reader = request.body.getReader();
+  const whole = Number.isInteger(declared) && declared >= 0;
+  // `request.body` is not touched on the whole-body path: it would build a stream to read from.
+  if (!whole && !request.body) return null;
+  // A client that announces a body and sends it a byte at a time must not hold a request open.
+  const deadline = bodyDeadline(timeoutMs);
+  try {
+    if (whole) {
+      // The server frames the body by its Content-Length, so it cannot grow past what was
+      // declared: read it whole, far cheaper than a stream reader (the size is checked anyway,
+      // for requests built in process).
+      const bytes = new Uint8Array(
+        await Promise.race([request.arrayBuffer().catch(incomplete), deadline.expired]),
+      );
+      if (bytes.byteLength > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      return bytes.byteLength ? bytes : null;
+    }
+    return await readChunked(request.body!, maxBytes, deadline.expired);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** A body that cannot be read whole: the client closed the connection before sending it all. */
+function incomplete(error: unknown): never {
+  if (error instanceof HttpError) throw error;
+  throw new BadRequestError("Request body ended before it was complete");
+}
+
+async function readChunked(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  expired: Promise<never>,
+): Promise<Uint8Array | null> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // A client that announces a body and sends it a byte at a time must not hold a request open.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RequestTimeoutError(timeoutMs / 1000)), timeoutMs);
-  });
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), expired]);
@@ -72,9 +101,8 @@ export async function readCappedBody(
   } catch (error) {
     await reader.cancel().catch(() => {});
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
+  if (!size) return null;
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const c of chunks) {
@@ -82,6 +110,42 @@ export async function readCappedBody(
     offset += c.byteLength;
   }
   return bytes;
+}
+
+/**
+ * Body deadlines share one coarse timer instead of a timer each (a timer per request was a
+ * measurable share of a cache-hit POST). It ticks every 100 ms while any body is being read, so a
+ * deadline fires up to 100 ms late.
+ */
+const waiting = new Set<{ at: number; fire: () => void }>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+const SWEEP_MS = 100;
+
+function bodyDeadline(timeoutMs: number): { expired: Promise<never>; clear(): void } {
+  let fire!: () => void;
+  const expired = new Promise<never>((_, reject) => {
+    fire = () => reject(new RequestTimeoutError(timeoutMs / 1000));
+  });
+  const waiter = { at: Date.now() + timeoutMs, fire };
+  waiting.add(waiter);
+  if (sweeper === undefined) {
+    sweeper = setInterval(sweep, SWEEP_MS);
+  }
+  return { expired, clear: () => waiting.delete(waiter) };
+}
+
+function sweep(): void {
+  const now = Date.now();
+  for (const w of waiting) {
+    if (w.at <= now) {
+      waiting.delete(w);
+      w.fire();
+    }
+  }
+  if (!waiting.size) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
 }
 
 /** One readable sentence from a zod error: the first problem of each field. */

@@ -56,8 +56,16 @@ export function revokeApiKey(
 }
 
 /** Looks up a presented key; null when unknown or revoked. */
-export async function findActiveKey(store: Store, key: string): Promise<ApiKeyEntry | null> {
-  const entry = await store.getKeyByHash(await sha256Hex(key));
+export function findActiveKey(store: Store, key: string): Promise<ApiKeyEntry | null> {
+  return findActiveKeyByHash(store, sha256Hex(key));
+}
+
+/** Looks up a key by the SHA-256 (hex) of its text; null when unknown or revoked. */
+export async function findActiveKeyByHash(
+  store: Store,
+  hash: string,
+): Promise<ApiKeyEntry | null> {
+  const entry = await store.getKeyByHash(hash);
   return entry && entry.revokedAt === null ? entry : null;
 }
 
