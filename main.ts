@@ -97,8 +97,12 @@ if (import.meta.main) {
     config.onDeploy ? (line) => console.log(line) : stdoutSink(),
   );
   let kv: Deno.Kv;
+  let exclusive = false;
   try {
-    kv = (await openKv(config)).kv;
+    const opened = await openKv(config);
+    kv = opened.kv;
+    // A local file is locked to this process (and memory is its own): the only writer.
+    exclusive = opened.kind === "file" || opened.kind === "memory";
   } catch (e) {
     if (e instanceof KvOpenError) {
       console.error(e.message);
@@ -125,6 +129,7 @@ if (import.meta.main) {
             onError: (error) => log({ event: "limiter.error", error }),
           })
           : undefined,
+        exclusive,
       }),
     ]),
   );

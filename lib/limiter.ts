@@ -183,9 +183,14 @@ export function decide(
   return { status: "admitted", next, used: next.map((n) => n.length) };
 }
 
-/** The times of a log that lie in the window ending at `now`, oldest first. */
+/**
+ * The times of a log still inside the window at `now`, oldest first. A time later than `now` is
+ * kept and counted: it is an admission by a concurrent caller whose clock was read a moment after
+ * this one's (dropping it let a caller that read the clock first, then retried, admit past the
+ * limit).
+ */
 export function liveTimes(times: number[] | null, now: number, windowMs: number): number[] {
-  return (times ?? []).filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
+  return (times ?? []).filter((t) => t > now - windowMs).sort((a, b) => a - b);
 }
 
 /** Jittered and growing: under 200 concurrent writers each round lets at least one commit. */

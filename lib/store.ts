@@ -21,6 +21,8 @@
 import type { BaseRecord } from "./service.ts";
 import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "./limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
+import { FreshReads } from "./fresh_reads.ts";
+import { LocalPoolLogs } from "./limiter_local.ts";
 
 /** How the caller that started a scan authenticated. */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
@@ -104,6 +106,12 @@ export interface StoreOptions {
   limiter?: Limiter;
   /** How admitted jobs reach the worker; Deno KV's own queue when absent. */
   queue?: JobQueue;
+  /**
+   * True when this process is the only writer of this KV (a local file under the one-process
+   * lock, or memory) and the pools live in KV: scan admissions are then decided from an in-memory
+   * copy of the pools (lib/limiter_local.ts) and written through in one commit, with no read.
+   */
+  exclusive?: boolean;
 }
 
 /** Typed access to one service's data in a Deno KV store. */
@@ -112,6 +120,9 @@ export class Store {
   readonly limiter: Limiter;
   /** The job transport (lib/job_queue.ts). */
   readonly queue: JobQueue;
+  #keyReads = new FreshReads<ApiKeyEntry | null>();
+  /** The scan pools in memory, when this process is the only writer (StoreOptions.exclusive). */
+  #localPools: LocalPoolLogs | undefined;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
@@ -120,6 +131,9 @@ export class Store {
       (pool, id) => [service, "limits", pool, id],
       (pool) => pool ? [service, "limits", pool] : [service, "limits"],
     );
+    if (options.exclusive && this.limiter.kind === "kv") {
+      this.#localPools = new LocalPoolLogs(kv, (p) => this.#k("limits", p.pool, p.id));
+    }
   }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
@@ -153,6 +167,9 @@ export class Store {
     inflightTtlMs: number,
   ): Promise<Admission> {
     if (this.limiter.kind !== "kv") return await this.#admitShared(job, pools, now, inflightTtlMs);
+    if (this.#localPools) {
+      return await this.#admitLocal(this.#localPools, job, pools, now, inflightTtlMs);
+    }
     const inflightKey = this.#k("inflight", job.domain);
     const poolKeys = pools.map((p) => this.#k("limits", p.pool, p.id));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -173,6 +190,47 @@ export class Store {
       await backoff(attempt);
     }
     throw new Error("admitScan: too much contention");
+  }
+
+  /**
+   * Admission by the only process that writes this KV: the pools are decided in memory and
+   * counted at once (exact: no two decisions interleave), then one commit writes the pools, marks
+   * the domain in flight (checking that it was not) and enqueues the job. No read is needed, so
+   * an admission costs one commit. A domain already in flight is joined and counts nothing: its
+   * commit fails its check and the admission is taken back; a full pool is checked against the
+   * in-flight mark too, so a domain being scanned is joined rather than refused.
+   */
+  async #admitLocal(
+    logs: LocalPoolLogs,
+    job: ScanJob,
+    pools: PoolSpec[],
+    now: number,
+    inflightTtlMs: number,
+  ): Promise<Admission> {
+    const inflightKey = this.#k("inflight", job.domain);
+    // Loaded pools can be dropped from memory while this waits, hence the loop.
+    for (let loading = logs.load(pools); loading; loading = logs.load(pools)) await loading;
+    const decision = logs.admit(pools, now);
+    if (decision.status === "limited") {
+      const inflight = await this.kv.get<InflightMark>(inflightKey);
+      return inflight.value ? { status: "inflight" } : decision;
+    }
+    const op = this.kv.atomic().check({ key: inflightKey, versionstamp: null });
+    pools.forEach((p, i) =>
+      op.set(this.#k("limits", p.pool, p.id), decision.next[i], { expireIn: p.windowMs })
+    );
+    op.set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
+      expireIn: inflightTtlMs,
+    });
+    this.queue.add(op, job);
+    let committed = false;
+    try {
+      committed = (await op.commit()).ok;
+    } finally {
+      if (committed) logs.settle(pools);
+      else logs.refund(pools, now);
+    }
+    return committed ? { status: "admitted", used: decision.used } : { status: "inflight" };
   }
 
   /**
@@ -238,7 +296,7 @@ export class Store {
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
   async poolUsage(p: PoolSpec, now: number): Promise<PoolUsage> {
-    return await this.limiter.usage(p, now);
+    return this.#localPools?.usage(p, now) ?? await this.limiter.usage(p, now);
   }
 
   /** Domains in flight (queued or running), at most `limit`, and when the oldest was admitted. */
@@ -355,9 +413,17 @@ export class Store {
     return (await op.commit()).ok;
   }
 
-  /** A key by the SHA-256 of its full text (strongly consistent: a revocation is seen at once). */
-  async getKeyByHash(hash: string): Promise<ApiKeyEntry | null> {
-    return (await this.kv.get<ApiKeyEntry>(this.#k("keys", hash), { consistency: "strong" })).value;
+  /**
+   * A key by the SHA-256 of its full text, strongly consistent: a revocation committed before the
+   * call is seen. Concurrent lookups of one key share a read that started after they arrived
+   * (lib/fresh_reads.ts), so a busy key costs a read per KV round trip, not one per request.
+   */
+  getKeyByHash(hash: string): Promise<ApiKeyEntry | null> {
+    return this.#keyReads.read(
+      hash,
+      async () =>
+        (await this.kv.get<ApiKeyEntry>(this.#k("keys", hash), { consistency: "strong" })).value,
+    );
   }
 
   /** A key by its id. */

@@ -1,7 +1,9 @@
 /**
- * The spec's limits (../shared/api/visibility.md, "Limits"), run against both engines the limits
- * can live in: Deno KV (the default: one atomic commit with the in-flight mark and the enqueue)
- * and Redis through the Upstash REST API (lib/limiter_redis.ts: one Lua script, then the KV
+ * The spec's limits (../shared/api/visibility.md, "Limits"), run against every engine the limits
+ * can live in: Deno KV written by one process (the default for a local file: decided in memory,
+ * lib/limiter_local.ts, then one commit with the in-flight mark and the enqueue), Deno KV shared
+ * by many processes (KV Connect or Deploy: read, decide, commit with versionstamp checks), and
+ * Redis through the Upstash REST API (lib/limiter_redis.ts: one Lua script, then the KV
  * commit, with a refund when the domain went in flight meanwhile). The same tests, the same
  * numbers: per IP, per domain, per key, exact retryAfterSeconds, and 200 parallel requests that
  * admit exactly the limit.
@@ -20,8 +22,8 @@ const HAVE_REDIS = await hasRedisServer();
 if (!HAVE_REDIS) warnNoRedis("tests/limits_shared_test.ts");
 
 /** Where the limits live in a run. */
-type Backend = "kv" | "redis";
-const BACKENDS: Backend[] = ["kv", "redis"];
+type Backend = "kv" | "kv-shared" | "redis";
+const BACKENDS: Backend[] = ["kv", "kv-shared", "redis"];
 
 function test(
   backend: Backend,
@@ -40,7 +42,8 @@ async function limitEnv(
   backend: Backend,
   options: Parameters<typeof startAppEnv>[0] = {},
 ): Promise<AppEnv> {
-  if (backend === "kv") return await startAppEnv(options);
+  if (backend === "kv") return await startAppEnv({ ...options, exclusive: true });
+  if (backend === "kv-shared") return await startAppEnv({ ...options, exclusive: false });
   const redis = await startRedisEnv();
   try {
     const env = await startAppEnv({ ...options, redis: { url: redis.url, token: redis.token } });

@@ -77,6 +77,8 @@ export async function startAppEnv(options: {
   redis?: { url: string; token: string };
   /** "poll": jobs travel through the polled KV job table (lib/job_queue.ts), as on KV Connect. */
   queue?: "queue" | "poll";
+  /** Decide scan pools in memory, as the only writer of the KV (default: unless `queue: "poll"`). */
+  exclusive?: boolean;
 } = {}): Promise<AppEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
@@ -99,6 +101,8 @@ export async function startAppEnv(options: {
     new Store(kv, n, {
       queue,
       limiter: options.redis ? new RedisLimiter({ ...options.redis, service: n }) : undefined,
+      // As main.ts does for a local KV file; a polled queue stands for a shared KV (KV Connect).
+      exclusive: options.exclusive ?? options.queue !== "poll",
     });
   const stores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, storeOf(n)]));
   stores[service.name] ??= storeOf(service.name);
