@@ -5,8 +5,8 @@
  * admission at a time, and each sees every admission decided before it.
  *
  * KV stays the durable copy: Store.admitScan writes the logs an admission changed in the same
- * commit as the in-flight mark and the job, and a pool this process has not seen since it started
- * is loaded from KV first. A refund (the commit found the domain already in flight) is exact in
+ * commit as the in-flight mark and the job, and every log in KV is loaded when the first
+ * admission after a start needs them. A refund (the commit found the domain already in flight) is exact in
  * memory; the KV copy of a pool may keep the refunded time until that pool's next write, which
  * only makes a restart stricter by one for a while, never looser.
  */
@@ -20,39 +20,82 @@ export type LocalDecision =
 
 interface Entry {
   times: number[];
+  /** The pool's window, to tell when every time in the log has left it. */
+  windowMs: number;
   /** Admissions whose commit has not settled: the entry must not be evicted meanwhile. */
   pending: number;
 }
 
-/** Pools kept before quiet ones are dropped (they are reloaded from KV if seen again). */
-const MAX_POOLS = 50_000;
+/** Pools kept in memory; past this, pools with nothing in their window are dropped first. */
+const MAX_POOLS = 100_000;
+/** Admissions between two sweeps of the pools whose windows have emptied. */
+const SWEEP_EVERY = 10_000;
 
-/** In-memory window logs of the scan pools, keyed like their KV entries. */
+/**
+ * In-memory window logs of the scan pools, keyed like their KV entries. On first use every log in
+ * KV is loaded (they expire within their window, so there are only as many as the last hour's
+ * callers); from then on a pool not in memory is an empty pool, and an admission reads nothing.
+ * Only if memory overflows and a live pool has to be dropped does a missing pool mean "read it".
+ */
 export class LocalPoolLogs {
   #logs = new Map<string, Entry>();
   #loading = new Map<string, Promise<void>>();
+  /** Set once every log in KV has been loaded; cleared if a live pool is ever evicted. */
+  #complete = false;
+  #loadingAll: Promise<void> | undefined;
+  #sinceSweep = 0;
 
   constructor(
     private readonly kv: Deno.Kv,
     private readonly keyOf: (p: PoolSpec) => Deno.KvKey,
+    /** The prefix under which every pool's log lives ([svc, "limits"]). */
+    private readonly prefix: Deno.KvKey,
   ) {}
 
-  /** Makes sure every pool's log is in memory (a read only for pools not seen since start). */
+  /**
+   * Makes sure every pool's log is in memory: undefined when they already are (the admission can
+   * be decided now), else a promise to wait for before asking again.
+   */
   load(pools: PoolSpec[]): Promise<void> | undefined {
+    if (!this.#complete && !this.#loadingAll) this.#loadingAll = this.#loadAll();
+    if (this.#loadingAll) return this.#loadingAll;
     let waits: Promise<void>[] | undefined;
     for (const p of pools) {
       const name = nameOf(p);
       if (this.#logs.has(name)) continue;
+      if (this.#complete) {
+        this.#logs.set(name, { times: [], windowMs: p.windowMs, pending: 0 });
+        continue;
+      }
       let loading = this.#loading.get(name);
       if (!loading) {
         loading = this.kv.get<number[]>(this.keyOf(p)).then((e) => {
-          if (!this.#logs.has(name)) this.#logs.set(name, { times: e.value ?? [], pending: 0 });
+          if (!this.#logs.has(name)) {
+            this.#logs.set(name, { times: e.value ?? [], windowMs: p.windowMs, pending: 0 });
+          }
         }).finally(() => this.#loading.delete(name));
         this.#loading.set(name, loading);
       }
       (waits ??= []).push(loading);
     }
     return waits && Promise.all(waits).then(() => {});
+  }
+
+  async #loadAll(): Promise<void> {
+    try {
+      const now = Date.now();
+      for await (const e of this.kv.list<number[]>({ prefix: this.prefix })) {
+        const [pool, id] = e.key.slice(this.prefix.length).map(String);
+        const name = `${pool}\u0000${id}`;
+        if (this.#logs.has(name) || !Array.isArray(e.value)) continue;
+        // The window is not stored with a log; an hour (every scan pool's) until it is next used.
+        this.#logs.set(name, { times: e.value, windowMs: HOUR, pending: 0 });
+        if (this.#logs.size > MAX_POOLS) this.#evict(now);
+      }
+      this.#complete = this.#logs.size <= MAX_POOLS;
+    } finally {
+      this.#loadingAll = undefined;
+    }
   }
 
   /**
@@ -71,13 +114,16 @@ export class LocalPoolLogs {
     return decision;
   }
 
-  /** The admission at `now` was committed. */
+  /** The admission was committed. */
   settle(pools: PoolSpec[]): void {
     for (const p of pools) {
       const e = this.#logs.get(nameOf(p));
       if (e) e.pending = Math.max(0, e.pending - 1);
     }
-    if (this.#logs.size > MAX_POOLS) this.#evict();
+    if (++this.#sinceSweep >= SWEEP_EVERY || this.#logs.size > MAX_POOLS) {
+      this.#sinceSweep = 0;
+      this.#evict(Date.now());
+    }
   }
 
   /** Takes back an admission counted at `now` that was not committed. */
@@ -91,11 +137,11 @@ export class LocalPoolLogs {
     }
   }
 
-  /** How full a pool is, or undefined when it is not in memory. */
+  /** How full a pool is, or undefined when it is not known without a read. */
   usage(p: PoolSpec, now: number): PoolUsage | undefined {
     const e = this.#logs.get(nameOf(p));
-    if (!e) return undefined;
-    const live = liveTimes(e.times, now, p.windowMs);
+    if (!e && !this.#complete) return undefined;
+    const live = liveTimes(e?.times ?? [], now, p.windowMs);
     return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
   }
 
@@ -107,17 +153,30 @@ export class LocalPoolLogs {
   #entry(p: PoolSpec): Entry {
     const e = this.#logs.get(nameOf(p));
     if (!e) throw new Error(`LocalPoolLogs: pool ${nameOf(p)} was not loaded`);
+    e.windowMs = p.windowMs;
     return e;
   }
 
-  /** Drops the oldest pools with no commit in flight until a tenth of the room is free. */
-  #evict(): void {
+  /**
+   * Drops pools whose window has emptied; if memory is still over its bound, drops the oldest
+   * idle pools too, after which a pool not in memory has to be read.
+   */
+  #evict(now: number): void {
+    for (const [name, e] of this.#logs) {
+      if (e.pending === 0 && e.times.every((t) => t <= now - e.windowMs)) this.#logs.delete(name);
+    }
+    if (this.#logs.size <= MAX_POOLS) return;
     for (const [name, e] of this.#logs) {
       if (this.#logs.size <= MAX_POOLS * 0.9) break;
-      if (e.pending === 0) this.#logs.delete(name);
+      if (e.pending === 0) {
+        this.#logs.delete(name);
+        this.#complete = false;
+      }
     }
   }
 }
+
+const HOUR = 3600_000;
 
 function nameOf(p: PoolSpec): string {
   return `${p.pool}\u0000${p.id}`;

@@ -23,6 +23,7 @@ import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "./limi
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import { FreshReads } from "./fresh_reads.ts";
 import { LocalPoolLogs } from "./limiter_local.ts";
+import { GroupCommit } from "./group_commit.ts";
 
 /** How the caller that started a scan authenticated. */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
@@ -86,6 +87,16 @@ export type Admission =
   | { status: "inflight" }
   | { status: "limited"; pool: PoolSpec; retryAfterMs: number };
 
+/** What one admission of the local path writes (Store.#admitLocal). */
+interface LocalAdmission {
+  job: ScanJob;
+  pools: PoolSpec[];
+  /** Each pool's window log with this admission counted. */
+  logs: number[][];
+  mark: InflightMark;
+  markTtlMs: number;
+}
+
 /** A line of the recent-scans log. */
 export interface ScanLogEntry {
   domain: string;
@@ -123,6 +134,8 @@ export class Store {
   #keyReads = new FreshReads<ApiKeyEntry | null>();
   /** The scan pools in memory, when this process is the only writer (StoreOptions.exclusive). */
   #localPools: LocalPoolLogs | undefined;
+  /** Admission commits of the local path, combined when they arrive together. */
+  #admissions: GroupCommit<LocalAdmission> | undefined;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
@@ -132,7 +145,21 @@ export class Store {
       (pool) => pool ? [service, "limits", pool] : [service, "limits"],
     );
     if (options.exclusive && this.limiter.kind === "kv") {
-      this.#localPools = new LocalPoolLogs(kv, (p) => this.#k("limits", p.pool, p.id));
+      this.#localPools = new LocalPoolLogs(
+        kv,
+        (p) => this.#k("limits", p.pool, p.id),
+        this.#k("limits"),
+      );
+      // One admission's commit: the domain must not be in flight; pools, mark and job together.
+      this.#admissions = new GroupCommit<LocalAdmission>(kv, (op, a) => {
+        const inflightKey = this.#k("inflight", a.job.domain);
+        op.check({ key: inflightKey, versionstamp: null });
+        a.pools.forEach((p, i) =>
+          op.set(this.#k("limits", p.pool, p.id), a.logs[i], { expireIn: p.windowMs })
+        );
+        op.set(inflightKey, a.mark, { expireIn: a.markTtlMs });
+        this.queue.add(op, a.job);
+      }, (a) => a.job.domain);
     }
   }
 
@@ -196,7 +223,8 @@ export class Store {
    * Admission by the only process that writes this KV: the pools are decided in memory and
    * counted at once (exact: no two decisions interleave), then one commit writes the pools, marks
    * the domain in flight (checking that it was not) and enqueues the job. No read is needed, so
-   * an admission costs one commit. A domain already in flight is joined and counts nothing: its
+   * an admission costs one commit at most: admissions arriving together share one
+   * (lib/group_commit.ts). A domain already in flight is joined and counts nothing: its
    * commit fails its check and the admission is taken back; a full pool is checked against the
    * in-flight mark too, so a domain being scanned is joined rather than refused.
    */
@@ -215,17 +243,15 @@ export class Store {
       const inflight = await this.kv.get<InflightMark>(inflightKey);
       return inflight.value ? { status: "inflight" } : decision;
     }
-    const op = this.kv.atomic().check({ key: inflightKey, versionstamp: null });
-    pools.forEach((p, i) =>
-      op.set(this.#k("limits", p.pool, p.id), decision.next[i], { expireIn: p.windowMs })
-    );
-    op.set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
-      expireIn: inflightTtlMs,
-    });
-    this.queue.add(op, job);
     let committed = false;
     try {
-      committed = (await op.commit()).ok;
+      committed = await this.#admissions!.commit({
+        job,
+        pools,
+        logs: decision.next,
+        mark: { jobId: job.jobId, since: now, credential: job.credential },
+        markTtlMs: inflightTtlMs,
+      });
     } finally {
       if (committed) logs.settle(pools);
       else logs.refund(pools, now);
