@@ -86,7 +86,7 @@ const { record } = await scanSite("good.test", { config, offSiteCache: new OffSi
 const recordBytes = new TextEncoder().encode(JSON.stringify(record));
 
 const kv = await Deno.openKv(":memory:");
-const store = new Store(kv, "visibility");
+const store = new Store(kv, "visibility", { exclusive: true });
 await store.finishScan({
   kind: "scan",
   service: "visibility",
