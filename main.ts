@@ -6,7 +6,7 @@
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
-import { createApp, createHandler } from "./lib/app.ts";
+import { type AppDeps, createApp, createHandler } from "./lib/app.ts";
 import { ReportCache } from "./lib/report_cache.ts";
 import { Altcha, sharedSecret } from "./lib/altcha.ts";
 import { challengeProvider, turnstileVerifier } from "./lib/challenge.ts";
@@ -134,7 +134,7 @@ if (import.meta.main) {
     ]),
   );
   const reportCache = new ReportCache();
-  const app = createApp({
+  const appDeps: AppDeps = {
     reportCache,
     config,
     store: stores[service.name],
@@ -151,7 +151,8 @@ if (import.meta.main) {
     }),
     now: Date.now,
     log,
-  });
+  };
+  const app = createApp(appDeps);
   startWorker({
     kv,
     stores,
@@ -190,7 +191,7 @@ if (import.meta.main) {
       );
     }
   }
-  const handler = createHandler(app, reportCache);
+  const handler = createHandler(app, reportCache, appDeps);
   Deno.serve(
     {
       port: config.port,

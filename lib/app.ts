@@ -12,9 +12,9 @@ import { HttpError, MethodNotAllowedError, NotFoundError } from "./errors.ts";
 import type { LookupFunction } from "./net/guarded_fetch.ts";
 import type { ServiceDef } from "./service.ts";
 import type { Store } from "./store.ts";
-import { securityHeaders } from "./security_headers.ts";
+import { SECURITY_HEADERS, securityHeaders } from "./security_headers.ts";
 import { etagMatches, ReportCache } from "./report_cache.ts";
-import { scanRoutes } from "../routes/api/scan.ts";
+import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
@@ -108,10 +108,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 export function createHandler(
   app: Hono<AppEnv>,
   cache: ReportCache,
+  /** The app's dependencies: with them, POST /api/scan skips routing (see scanDirect). */
+  deps?: AppDeps,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
   // Not an async function: a cache hit is answered synchronously, which Deno.serve handles
   // noticeably faster than a promise.
   return (req, info) => {
+    if (deps && req.method === "POST" && pathOf(req.url) === "/api/scan") {
+      return scanDirect(req, info, deps);
+    }
     const domain = req.method === "GET" ? reportDomainOf(req.url) : null;
     if (domain) {
       const hit = cache.get(domain);
@@ -138,12 +143,50 @@ export function createHandler(
   };
 }
 
-/** The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. */
-function reportDomainOf(url: string): string | null {
-  // Cheaper than new URL(): the path starts at the first "/" after the scheme's "//".
+/**
+ * POST /api/scan without routing or middleware, for the endpoint that scripts call hardest: the
+ * same function as the route (routes/api/scan.ts scanPost), the same client IP rule, the same
+ * error answers, and the REST security headers on every answer.
+ */
+async function scanDirect(
+  req: Request,
+  info: Deno.ServeHandlerInfo | undefined,
+  deps: AppDeps,
+): Promise<Response> {
+  try {
+    const remote = info?.remoteAddr && "hostname" in info.remoteAddr
+      ? info.remoteAddr.hostname
+      : undefined;
+    const ip = clientIp(
+      remote,
+      req.headers.get("x-forwarded-for") ?? undefined,
+      deps.config.trustProxy,
+    );
+    return await scanPost(req, ip, deps);
+  } catch (error) {
+    const a = errorAnswer(error, { path: "/api/scan", method: "POST" }, deps);
+    return new Response(JSON.stringify(a.body), {
+      status: a.status,
+      headers: [
+        ...Object.entries(a.headers),
+        ["Content-Type", "application/json"],
+        ...SECURITY_HEADERS,
+      ],
+    });
+  }
+}
+
+/** The path of a request URL, without the query (cheaper than new URL()). */
+function pathOf(url: string): string {
+  // The path starts at the first "/" after the scheme's "//".
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const q = url.indexOf("?", start);
-  const m = (q < 0 ? url.slice(start) : url.slice(start, q)).match(REPORT_PATH);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}
+
+/** The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. */
+function reportDomainOf(url: string): string | null {
+  const m = pathOf(url).match(REPORT_PATH);
   return m ? fastDomain(m[1]) : null;
 }
 
@@ -172,24 +215,44 @@ function remoteIp(c: Context, trustProxy: boolean): string {
 }
 
 function toResponse(error: Error, c: Context, deps: AppDeps): Response {
+  const a = errorAnswer(error, { path: c.req.path, method: c.req.method }, deps);
+  // c.json keeps the headers the route had set (e.g. Access-Control-Allow-Origin on a 404).
+  return c.json(a.body, a.status as 400, a.headers);
+}
+
+/** The JSON answer to an error thrown while handling a request (logged when it is ours: a 500). */
+export function errorAnswer(
+  error: unknown,
+  request: { path: string; method: string },
+  deps: Pick<AppDeps, "log">,
+): { status: number; body: { error: string }; headers: Record<string, string> } {
   if (error instanceof HttpError) {
-    return c.json(error.body(), error.status as 400, error.headers());
+    return {
+      status: error.status,
+      body: error.body() as { error: string },
+      headers: error.headers(),
+    };
   }
+  const e = error instanceof Error ? error : new Error(String(error));
   // A client that closes its connection before sending the body it announced (Content-Length
   // larger than what came) makes any body reader throw BadResource: the request's fault, a 400.
-  if (error instanceof Deno.errors.BadResource && /request body/i.test(error.message)) {
-    return c.json({ error: "Request body ended before it was complete" }, 400);
+  if (e instanceof Deno.errors.BadResource && /request body/i.test(e.message)) {
+    return {
+      status: 400,
+      body: { error: "Request body ended before it was complete" },
+      headers: {},
+    };
   }
   // Hono's own HTTPException (e.g. from middleware) keeps its status but gets our JSON shape.
-  const status = (error as { status?: number }).status;
+  const status = (e as { status?: number }).status;
   if (typeof status === "number" && status >= 400 && status < 500) {
-    return c.json({ error: error.message || "Bad request" }, status as 400);
+    return { status, body: { error: e.message || "Bad request" }, headers: {} };
   }
-  (deps.log ?? ((e) => console.error(JSON.stringify(e))))({
+  (deps.log ?? ((entry) => console.error(JSON.stringify(entry))))({
     event: "http.error",
-    path: c.req.path,
-    method: c.req.method,
-    error: error.message,
+    path: request.path,
+    method: request.method,
+    error: e.message,
   });
-  return c.json({ error: "Internal error" }, 500);
+  return { status: 500, body: { error: "Internal error" }, headers: {} };
 }

@@ -302,3 +302,73 @@ Deno.test("POST /api/scan - cache: a record under 24 h is served with 200 and co
 });
 
 // The [limits] tests live in tests/limits_shared_test.ts, run against the KV and the Redis limiter.
+
+Deno.test("POST /api/scan - the server's fast path and the routed app answer alike", async (t) => {
+  const env = await startAppEnv();
+  try {
+    const { key } = await env.newKey();
+    const cases: { name: string; headers: Record<string, string>; body: string }[] = [
+      { name: "415", headers: { "content-type": "text/plain" }, body: "url=x" },
+      { name: "400 not JSON", headers: { "content-type": "application/json" }, body: "{" },
+      { name: "400 no url", headers: { "content-type": "application/json" }, body: "{}" },
+      {
+        name: "400 private",
+        headers: { "content-type": "application/json" },
+        body: '{"url":"http://localhost/"}',
+      },
+      {
+        name: "401",
+        headers: { "content-type": "application/json", authorization: "Bearer uvk_wrong" },
+        body: '{"url":"example.com"}',
+      },
+      {
+        name: "403",
+        headers: { "content-type": "application/json" },
+        body: '{"url":"example.com","turnstileToken":"bad-token"}',
+      },
+      {
+        name: "413",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ url: "x".repeat(20_000) }),
+      },
+    ];
+    const shape = async (res: Response) => ({
+      status: res.status,
+      body: await res.text(),
+      headers: [...res.headers].filter(([k]) => k !== "date" && k !== "content-length").sort(),
+    });
+    for (const c of cases) {
+      await t.step(c.name, async () => {
+        const init = () => ({
+          method: "POST",
+          headers: { "x-forwarded-for": "198.51.100.4", ...c.headers },
+          body: c.body,
+        });
+        const routed = await shape(await env.app.request("/api/scan", init()));
+        const direct = await shape(
+          await env.handler(new Request("http://localhost/api/scan", init())),
+        );
+        assert.deepEqual(direct, routed);
+        assert.ok(direct.headers.some(([k]) => k === "x-content-type-options"));
+        assert.match(direct.body, /^\{"error":/);
+      });
+    }
+    await t.step("202 and a 200 cache hit carry the same headers either way", async () => {
+      const first = await env.handler(
+        new Request("http://localhost/api/scan", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: '{"url":"parity.example"}',
+        }),
+      );
+      assert.equal(first.status, 202);
+      assert.equal(first.headers.get("location"), "/api/report/parity.example.json");
+      assert.equal(first.headers.get("cache-control"), "no-store");
+      assert.ok(first.headers.get("ratelimit-remaining"));
+      assert.equal(first.headers.get("x-frame-options"), "DENY");
+      assert.deepEqual(await first.json(), { domain: "parity.example" });
+    });
+  } finally {
+    await env.close();
+  }
+});

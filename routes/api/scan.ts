@@ -25,51 +25,52 @@ export const ScanRequestSchema = z.object({
 /** Largest accepted body. */
 export const MAX_SCAN_BODY = 16 * 1024;
 
+/**
+ * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the
+ * server's fast path (lib/app.ts createHandler), which skips routing for this hot endpoint.
+ * @throws HttpError subclasses, mapped to JSON errors by lib/app.ts.
+ */
+export async function scanPost(req: Request, clientIp: string, deps: AppDeps): Promise<Response> {
+  const raw = await readJsonBody(req, MAX_SCAN_BODY);
+  const parsed = ScanRequestSchema.safeParse(raw);
+  if (!parsed.success) throw new BadRequestError(zodMessage(parsed.error));
+  let target;
+  try {
+    target = normaliseTarget(parsed.data.url);
+  } catch (e) {
+    if (e instanceof InvalidTargetError) throw new BadRequestError(e.message);
+    throw e;
+  }
+  const caller = await authenticate({
+    authorization: req.headers.get("authorization"),
+    turnstileToken: parsed.data.turnstileToken,
+    ip: clientIp,
+  }, {
+    store: deps.store,
+    keyPrefix: deps.service.keyPrefix,
+    pipelineToken: deps.config.pipelineToken,
+    verifyChallenge: deps.challenge.verify,
+  });
+  if (caller.kind === "key") await touchKey(deps.store, caller.key, deps.now());
+  const outcome = await requestScan(target, caller, {
+    forceRescan: parsed.data.forceRescan ?? false,
+  }, deps);
+  // Built in one go, security headers included (setting headers one by one costs on this path).
+  const headers: [string, string][] = [
+    ...Object.entries(outcome.headers),
+    ["Cache-Control", "no-store"],
+    ["Content-Type", "application/json"],
+    ...SECURITY_HEADERS,
+  ];
+  if (outcome.status === 200) return new Response(outcome.body, { status: 200, headers });
+  headers.push(["Location", `/api/report/${outcome.domain}.json`]);
+  return new Response(JSON.stringify({ domain: outcome.domain }), { status: 202, headers });
+}
+
 /** The /api/scan routes. */
 export function scanRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post("/", async (c) => {
-    const raw = await readJsonBody(c.req.raw, MAX_SCAN_BODY);
-    const parsed = ScanRequestSchema.safeParse(raw);
-    if (!parsed.success) throw new BadRequestError(zodMessage(parsed.error));
-    let target;
-    try {
-      target = normaliseTarget(parsed.data.url);
-    } catch (e) {
-      if (e instanceof InvalidTargetError) throw new BadRequestError(e.message);
-      throw e;
-    }
-    const caller = await authenticate({
-      authorization: c.req.header("authorization"),
-      turnstileToken: parsed.data.turnstileToken,
-      ip: c.get("clientIp"),
-    }, {
-      store: deps.store,
-      keyPrefix: deps.service.keyPrefix,
-      pipelineToken: deps.config.pipelineToken,
-      verifyChallenge: deps.challenge.verify,
-    });
-    if (caller.kind === "key") await touchKey(deps.store, caller.key, deps.now());
-    const outcome = await requestScan(target, caller, {
-      forceRescan: parsed.data.forceRescan ?? false,
-    }, deps);
-    if (outcome.status === 200) {
-      // The hottest answer of this route, built in one go (each header set one by one costs).
-      return new Response(outcome.body, {
-        status: 200,
-        headers: [
-          ...Object.entries(outcome.headers),
-          ["Cache-Control", "no-store"],
-          ["Content-Type", "application/json"],
-          ...SECURITY_HEADERS,
-        ],
-      });
-    }
-    for (const [k, v] of Object.entries(outcome.headers)) c.header(k, v);
-    c.header("Cache-Control", "no-store");
-    c.header("Location", `/api/report/${outcome.domain}.json`);
-    return c.json({ domain: outcome.domain }, 202);
-  });
+  app.post("/", (c) => scanPost(c.req.raw, c.get("clientIp"), deps));
   allowOnly(app, "/", ["POST"]);
   return app;
 }

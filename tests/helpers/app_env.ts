@@ -3,7 +3,8 @@
  * verifier reached through the real guarded fetcher, and optionally the queue worker running the
  * real scanner against the fixture sites.
  */
-import { createApp } from "../../lib/app.ts";
+import { type AppDeps, createApp, createHandler } from "../../lib/app.ts";
+import { ReportCache } from "../../lib/report_cache.ts";
 import { challengeProvider, turnstileVerifier } from "../../lib/challenge.ts";
 import { Altcha } from "../../lib/altcha.ts";
 import { type Config, loadConfig } from "../../lib/config.ts";
@@ -43,6 +44,10 @@ export const fakeLookup: LookupFunction = (hostname) => {
 /** A running test API. */
 export interface AppEnv {
   app: ReturnType<typeof createApp>;
+  /** What the app was built with. */
+  deps: AppDeps;
+  /** The server's request handler (lib/app.ts createHandler), as main.ts serves it. */
+  handler: ReturnType<typeof createHandler>;
   kv: Deno.Kv;
   store: Store;
   config: Config;
@@ -113,7 +118,7 @@ export async function startAppEnv(options: {
   });
   const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({
+  const deps: AppDeps = {
     config,
     store,
     service,
@@ -136,7 +141,10 @@ export async function startAppEnv(options: {
     now: () => clock.now,
     lookup: fakeLookup,
     log: (e) => logs.push(e),
-  });
+  };
+  const app = createApp(deps);
+  // POST /api/scan goes through the server's handler, as in production (its routing fast path).
+  const handler = createHandler(app, new ReportCache(), deps);
   const worker = options.worker
     ? startWorker({
       kv,
@@ -159,17 +167,21 @@ export async function startAppEnv(options: {
     scanEnv,
     worker,
     clock,
+    deps,
+    handler,
     scan: (body, o = {}) =>
-      Promise.resolve(app.request("/api/scan", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-forwarded-for": o.ip ?? "203.0.113.10",
-          ...(o.auth !== undefined ? { authorization: o.auth } : {}),
-          ...o.headers,
-        },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      })),
+      Promise.resolve(handler(
+        new Request("http://localhost/api/scan", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-forwarded-for": o.ip ?? "203.0.113.10",
+            ...(o.auth !== undefined ? { authorization: o.auth } : {}),
+            ...o.headers,
+          },
+          body: typeof body === "string" ? body : JSON.stringify(body),
+        }),
+      )),
     report: (domain, headers = {}) =>
       Promise.resolve(app.request(`/api/report/${domain}.json`, { headers })),
     newKey: async (name = "test key") => {
