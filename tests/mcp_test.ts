@@ -616,3 +616,49 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
     await env.close();
   }
 });
+
+Deno.test("POST /mcp - one address has at most 4 requests in progress; a 5th is 429, others go on", async () => {
+  const env = await startAppEnv();
+  const app = shortWaitApp(env, 1500); // no worker: each scan_site waits the full 1.5 s
+  const post = (ip: string, body: unknown) =>
+    Promise.resolve(app.request("/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-forwarded-for": ip,
+      },
+      body: JSON.stringify(body),
+    }));
+  const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+  try {
+    const waiting = [1, 2, 3, 4].map((i) =>
+      post("203.0.113.50", {
+        jsonrpc: "2.0",
+        id: i,
+        method: "tools/call",
+        params: { name: "scan_site", arguments: { url: `wait${i}.example` } },
+      })
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const fifth = await post("203.0.113.50", ping(5));
+    assert.equal(fifth.status, 429);
+    assert.equal(fifth.headers.get("retry-after"), "1");
+    const body = await fifth.json();
+    assert.equal(body.jsonrpc, "2.0");
+    assert.equal(body.error.code, -32000);
+    assert.match(body.error.message, /at most 4 at once/);
+    const other = await post("203.0.113.51", ping(6));
+    assert.equal(other.status, 200, "another address is not affected");
+    await other.body?.cancel();
+    for (const res of await Promise.all(waiting)) {
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+    }
+    const again = await post("203.0.113.50", ping(7));
+    assert.equal(again.status, 200, "the address is served again once its requests finished");
+    await again.body?.cancel();
+  } finally {
+    await env.close();
+  }
+});

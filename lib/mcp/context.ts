@@ -24,7 +24,12 @@ export interface McpOptions {
   scanWaitMs?: number;
   /** How often scan_site looks for the finished record while it waits. */
   pollIntervalMs?: number;
+  /** Requests one IP may have in progress at once (scan_site can hold one for `scanWaitMs`). */
+  maxConcurrentPerIp?: number;
 }
+
+/** Default of {@link McpOptions.maxConcurrentPerIp}. */
+export const DEFAULT_MCP_CONCURRENT_PER_IP = 4;
 
 /** Default of {@link McpOptions.scanWaitMs}: long enough for most scans, short for an agent. */
 export const DEFAULT_SCAN_WAIT_MS = 20_000;
