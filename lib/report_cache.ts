@@ -22,6 +22,10 @@ const encoder = new TextEncoder();
 /** Cache of stored scans by domain. */
 export class ReportCache {
   #entries = new Map<string, CachedReport>();
+  /** Reads from KV in progress, by domain: concurrent misses of one domain share one. */
+  #loads = new Map<string, Promise<CachedReport | null>>();
+  /** Bumped by every delete: a read that a delete overtook is not kept. */
+  #deletes = 0;
   constructor(
     private readonly ttlMs = 1000,
     private readonly maxEntries = 2000,
@@ -66,7 +70,41 @@ export class ReportCache {
   /** Forgets a domain (its record just changed). */
   delete(domain: string): void {
     this.#entries.delete(domain);
+    this.#loads.delete(domain);
+    this.#deletes++;
   }
+
+  /**
+   * The entry of a domain, read with `read` on a miss. When an entry expires under load, the
+   * requests that miss together share one read and one serialisation instead of each doing both.
+   */
+  load(domain: string, read: () => Promise<StoredScan | null>): Promise<CachedReport | null> {
+    const hit = this.get(domain);
+    if (hit) return Promise.resolve(hit);
+    let loading = this.#loads.get(domain);
+    if (!loading) {
+      const deletes = this.#deletes;
+      loading = read().then((stored) => {
+        if (!stored) return null;
+        // A record stored meanwhile in this process must not be hidden behind the older one.
+        return deletes === this.#deletes ? this.set(domain, stored) : uncached(domain, stored);
+      }).finally(() => {
+        if (this.#loads.get(domain) === loading) this.#loads.delete(domain);
+      });
+      this.#loads.set(domain, loading);
+    }
+    return loading;
+  }
+}
+
+function uncached(domain: string, stored: StoredScan): CachedReport {
+  return {
+    stored,
+    body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
+    etag: reportEtag(domain, stored.record.scannedAt),
+    headers: null,
+    expires: 0,
+  };
 }
 
 /** The stored scan of a domain through an optional cache. */
@@ -75,18 +113,9 @@ export async function readReport(
   domain: string,
   cache?: ReportCache,
 ): Promise<CachedReport | null> {
-  const hit = cache?.get(domain);
-  if (hit) return hit;
+  if (cache) return await cache.load(domain, () => store.getScan(domain));
   const stored = await store.getScan(domain);
-  if (!stored) return null;
-  if (cache) return cache.set(domain, stored);
-  return {
-    stored,
-    body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
-    etag: reportEtag(domain, stored.record.scannedAt),
-    headers: null,
-    expires: 0,
-  };
+  return stored ? uncached(domain, stored) : null;
 }
 
 /** The ETag of a domain's record: changes whenever a new record is stored. */
