@@ -23,24 +23,43 @@ let next = 0;
 const start = performance.now();
 const due = (i: number) => start + (i * 1000) / rate;
 
-/** Reads one response from the connection; returns its status. */
+const decoder = new TextDecoder();
+
+/** Where the blank line ending the head starts in data[from..len), or -1. */
+function headEnd(data: Uint8Array, len: number, from: number): number {
+  for (let i = Math.max(0, from); i + 3 < len; i++) {
+    if (data[i] === 13 && data[i + 1] === 10 && data[i + 2] === 13 && data[i + 3] === 10) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Reads one response from the connection; returns its status. Only the head is decoded, once:
+ * the loader must cost as little as it can, or it measures itself.
+ */
 async function readResponse(
   conn: Deno.Conn,
   buf: { data: Uint8Array; len: number },
 ): Promise<number> {
+  let scanned = 0;
+  let need = -1;
+  let status = 0;
   for (;;) {
-    const text = new TextDecoder().decode(buf.data.subarray(0, buf.len));
-    const end = text.indexOf("\r\n\r\n");
-    if (end >= 0) {
-      const head = text.slice(0, end);
-      const status = Number(head.slice(9, 12));
-      const length = Number(head.match(/\r\ncontent-length:\s*(\d+)/i)?.[1] ?? 0);
-      const need = end + 4 + length;
-      if (buf.len >= need) {
-        buf.data.copyWithin(0, need, buf.len);
-        buf.len -= need;
-        return status;
+    if (need < 0) {
+      const end = headEnd(buf.data, buf.len, scanned - 3);
+      scanned = buf.len;
+      if (end >= 0) {
+        const head = decoder.decode(buf.data.subarray(0, end));
+        status = Number(head.slice(9, 12));
+        need = end + 4 + Number(head.match(/\r\ncontent-length:\s*(\d+)/i)?.[1] ?? 0);
       }
+    }
+    if (need >= 0 && buf.len >= need) {
+      buf.data.copyWithin(0, need, buf.len);
+      buf.len -= need;
+      return status;
     }
     if (buf.len === buf.data.length) {
       const bigger = new Uint8Array(buf.data.length * 2);
