@@ -8,6 +8,7 @@ import { KeyCells, KeyTableHead } from "../lib/ui/key_table.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/ui/key_view.ts";
+import { checkKeyName } from "../lib/account_rules.ts";
 
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
@@ -94,13 +95,9 @@ export function KeyManager(props: KeyManagerProps): VNode {
 
   async function onCreate(event: Event) {
     event.preventDefault();
-    const trimmed = name.replace(/\s+/g, " ").trim();
-    if (!trimmed) {
-      setNameError("Give the key a name, e.g. where it will be used.");
-      return;
-    }
-    if ([...trimmed].length > props.maxNameLength) {
-      setNameError(`Key names are at most ${props.maxNameLength} characters.`);
+    const checked = checkKeyName(name, props.maxNameLength);
+    if (!checked.ok) {
+      setNameError(checked.reason);
       return;
     }
     setBusy(true);
@@ -108,7 +105,7 @@ export function KeyManager(props: KeyManagerProps): VNode {
     setNotice(null);
     setCopyStatus(null);
     try {
-      const data = await post("/account/keys", { name: trimmed });
+      const data = await post("/account/keys", { name: checked.name });
       const entry = data.entry as KeyView;
       setKeys((list) => [entry, ...list.filter((k) => k.id !== entry.id)]);
       setCreated({ key: data.key as string, id: entry.id, name: entry.name });

@@ -91,3 +91,23 @@ export function checkPassword(password: string, email?: string): string | null {
   }
   return null;
 }
+
+/** The outcome of {@link checkKeyName}. */
+export type KeyNameCheck = { ok: true; name: string } | { ok: false; reason: string };
+
+/**
+ * Checks an API key's name: trimmed, inner whitespace collapsed, 1 to `max` printable characters
+ * (the server and the key manager island give the same reasons).
+ */
+export function checkKeyName(raw: string, max: number): KeyNameCheck {
+  const name = raw.replace(/\s+/g, " ").trim();
+  if (!name) return { ok: false, reason: "Give the key a name, e.g. where it will be used." };
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    return { ok: false, reason: "A key name cannot contain control characters." };
+  }
+  if ([...name].length > max) {
+    return { ok: false, reason: `Key names are at most ${max} characters.` };
+  }
+  return { ok: true, name };
+}

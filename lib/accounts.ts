@@ -8,7 +8,13 @@
  * - a failed login says the same thing, and costs the same argon2 verification, whether or not
  *   the e-mail has an account.
  */
-import { checkEmail, checkPassword, MAX_PASSWORD, passwordLength } from "./account_rules.ts";
+import {
+  checkEmail,
+  checkKeyName,
+  checkPassword,
+  MAX_PASSWORD,
+  passwordLength,
+} from "./account_rules.ts";
 import type { ChallengeProvider } from "./challenge.ts";
 import { MAX_TOKEN_LENGTH } from "./challenge.ts";
 import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "./errors.ts";
@@ -149,22 +155,6 @@ export async function logIn(
     account;
 }
 
-/** Checks a key name: trimmed, inner whitespace collapsed, 1 to 60 printable characters. */
-export function checkKeyName(
-  raw: string,
-): { ok: true; name: string } | { ok: false; reason: string } {
-  const name = raw.replace(/\s+/g, " ").trim();
-  if (!name) return { ok: false, reason: "Give the key a name, e.g. where it will be used." };
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) {
-    return { ok: false, reason: "A key name cannot contain control characters." };
-  }
-  if ([...name].length > MAX_KEY_NAME) {
-    return { ok: false, reason: `Key names are at most ${MAX_KEY_NAME} characters.` };
-  }
-  return { ok: true, name };
-}
-
 /**
  * Creates a named key for an account. A slot is reserved on the account first (a versionstamp
  * checked update), so concurrent requests can never take an account past {@link MAX_ACTIVE_KEYS}.
@@ -176,7 +166,7 @@ export async function createAccountKey(
   accountId: string,
   rawName: string,
 ): Promise<CreatedKey> {
-  const name = checkKeyName(rawName);
+  const name = checkKeyName(rawName, MAX_KEY_NAME);
   if (!name.ok) throw new FieldError(400, { name: name.reason });
   const accounts = accountsOf(deps.store);
   let refusal: string | null = null;

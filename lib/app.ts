@@ -3,7 +3,6 @@
  * main.ts serves it. Errors are typed in lib and mapped to HTTP here, in one place.
  */
 import { Hono } from "hono";
-import { getConnInfo } from "hono/deno";
 import type { Context } from "hono";
 import type { ChallengeProvider } from "./challenge.ts";
 import { clientIp } from "./client_ip.ts";
@@ -69,7 +68,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
-    c.set("clientIp", remoteIp(c, deps.config.trustProxy));
+    // Deno.serve's connection info is Hono's `env` (absent under app.request() in tests).
+    c.set("clientIp", requestIp(c.req.raw, c.env, deps.config.trustProxy));
     await next();
   });
   app.use("*", sessionMiddleware(deps));
@@ -154,15 +154,7 @@ async function scanDirect(
   deps: AppDeps,
 ): Promise<Response> {
   try {
-    const remote = info?.remoteAddr && "hostname" in info.remoteAddr
-      ? info.remoteAddr.hostname
-      : undefined;
-    const ip = clientIp(
-      remote,
-      req.headers.get("x-forwarded-for") ?? undefined,
-      deps.config.trustProxy,
-    );
-    return await scanPost(req, ip, deps);
+    return await scanPost(req, requestIp(req, info, deps.config.trustProxy), deps);
   } catch (error) {
     const a = errorAnswer(error, { path: "/api/scan", method: "POST" }, deps);
     return new Response(JSON.stringify(a.body), {
@@ -204,14 +196,15 @@ export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): voi
   });
 }
 
-function remoteIp(c: Context, trustProxy: boolean): string {
-  let remote: string | undefined;
-  try {
-    remote = getConnInfo(c).remote.address;
-  } catch {
-    // app.request() in tests has no connection; X-Forwarded-For (with TRUST_PROXY) or "unknown".
-  }
-  return clientIp(remote, c.req.header("x-forwarded-for"), trustProxy);
+/**
+ * The client IP of a request (lib/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
+ * header can say, else "unknown".
+ */
+function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
+  const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
+  const remote = addr && "hostname" in addr ? addr.hostname : undefined;
+  return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
 }
 
 function toResponse(error: Error, c: Context, deps: AppDeps): Response {
@@ -225,13 +218,9 @@ export function errorAnswer(
   error: unknown,
   request: { path: string; method: string },
   deps: Pick<AppDeps, "log">,
-): { status: number; body: { error: string }; headers: Record<string, string> } {
+): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   if (error instanceof HttpError) {
-    return {
-      status: error.status,
-      body: error.body() as { error: string },
-      headers: error.headers(),
-    };
+    return { status: error.status, body: error.body(), headers: error.headers() };
   }
   const e = error instanceof Error ? error : new Error(String(error));
   // A client that closes its connection before sending the body it announced (Content-Length

@@ -131,12 +131,7 @@ export class KvLimiter implements Limiter {
   }
 
   async usage(p: PoolSpec, now: number): Promise<PoolUsage> {
-    const live = liveTimes(
-      (await this.kv.get<number[]>(this.keyOf(p.pool, p.id))).value,
-      now,
-      p.windowMs,
-    );
-    return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
+    return usageOf((await this.kv.get<number[]>(this.keyOf(p.pool, p.id))).value, p, now);
   }
 
   async windows(options: { pool?: string; limit?: number } = {}): Promise<LimitWindow[]> {
@@ -191,6 +186,12 @@ export function decide(
  */
 export function liveTimes(times: number[] | null, now: number, windowMs: number): number[] {
   return (times ?? []).filter((t) => t > now - windowMs).sort((a, b) => a - b);
+}
+
+/** How full a pool is at `now`, from its window log. */
+export function usageOf(times: number[] | null, p: PoolSpec, now: number): PoolUsage {
+  const live = liveTimes(times, now, p.windowMs);
+  return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
 }
 
 /** Jittered and growing: under 200 concurrent writers each round lets at least one commit. */

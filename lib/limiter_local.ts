@@ -10,7 +10,7 @@
  * memory; the KV copy of a pool may keep the refunded time until that pool's next write, which
  * only makes a restart stricter by one for a while, never looser.
  */
-import { decide, liveTimes, type PoolUsage } from "./limiter.ts";
+import { decide, type PoolUsage, usageOf } from "./limiter.ts";
 import type { PoolSpec } from "./store.ts";
 
 /** A decision of {@link LocalPoolLogs.admit}; `next` are the logs to write through to KV. */
@@ -141,8 +141,7 @@ export class LocalPoolLogs {
   usage(p: PoolSpec, now: number): PoolUsage | undefined {
     const e = this.#logs.get(nameOf(p));
     if (!e && !this.#complete) return undefined;
-    const live = liveTimes(e?.times ?? [], now, p.windowMs);
-    return { used: live.length, resetMs: live.length ? live[0] + p.windowMs - now : 0 };
+    return usageOf(e?.times ?? null, p, now);
   }
 
   /** Pools in memory (for tests). */

@@ -8,7 +8,7 @@ import { CopyButton } from "./copy_button.tsx";
 import type { DetectedItem, Finding, SchemaScanRecord } from "../schema/record.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { BadgeSection } from "./visibility_report.tsx";
+import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -213,21 +213,16 @@ export function FailedSchemaReport(
   props: { record: SchemaScanRecord; failure: string | null; now: number; rescan: VNode },
 ): VNode {
   return (
-    <article class="report">
-      <SchemaHead record={props.record} now={props.now} failed />
-      <section class="card" aria-labelledby="failed-title">
-        <h2 id="failed-title">The scan could not read this page</h2>
-        <div class="notice error">
-          <p>
-            <strong>What went wrong:</strong> {props.failure ?? "The page could not be fetched."}
-          </p>
-        </div>
-        <p>
-          The site may be down, block automated visitors, or answer with something other than an
-          HTML page. Check the address and scan again.
-        </p>
-        <div class="report-actions">{props.rescan}</div>
-      </section>
-    </article>
+    <FailedReportBody
+      head={<SchemaHead record={props.record} now={props.now} failed />}
+      heading="The scan could not read this page"
+      failure={props.failure ?? "The page could not be fetched."}
+      rescan={props.rescan}
+    >
+      <p>
+        The site may be down, block automated visitors, or answer with something other than an HTML
+        page. Check the address and scan again.
+      </p>
+    </FailedReportBody>
   );
 }

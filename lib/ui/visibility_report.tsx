@@ -4,7 +4,7 @@
  * off-site presence and the badge. Everything from the record is rendered as text (escaped by
  * Preact); links taken from it must pass {@link safeHttpUrl}.
  */
-import type { VNode } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
@@ -173,29 +173,50 @@ export function FailedReport(
   props: { record: ScanRecord; failure: string | null; now: number; rescan: VNode },
 ): VNode {
   return (
+    <FailedReportBody
+      head={<ReportHead record={props.record} now={props.now} failed />}
+      heading="The scan could not read this site"
+      failure={props.failure ?? "The home page could not be fetched."}
+      rescan={props.rescan}
+    >
+      <p>
+        No score is given: we only grade what we could read. If our scanner cannot fetch the home
+        page, AI crawlers most likely cannot either.
+      </p>
+      <h3>What this usually means</h3>
+      <ul>
+        <li>The site was down or too slow to answer (we wait up to 25 seconds).</li>
+        <li>A firewall or CDN blocks automated visitors, which blocks AI crawlers too.</li>
+        <li>
+          The address redirects in a loop, to a private network, or to a page that is not HTML.
+        </li>
+        <li>The domain has no web site at all (check the spelling).</li>
+      </ul>
+    </FailedReportBody>
+  );
+}
+
+/** The frame of a failed scan's page, for both services: what went wrong, advice, scan again. */
+export function FailedReportBody(
+  props: {
+    head: VNode;
+    heading: string;
+    failure: string;
+    rescan: VNode;
+    children: ComponentChildren;
+  },
+): VNode {
+  return (
     <article class="report">
-      <ReportHead record={props.record} now={props.now} failed />
+      {props.head}
       <section class="card" aria-labelledby="failed-title">
-        <h2 id="failed-title">The scan could not read this site</h2>
+        <h2 id="failed-title">{props.heading}</h2>
         <div class="notice error">
           <p>
-            <strong>What went wrong:</strong>{" "}
-            {props.failure ?? "The home page could not be fetched."}
+            <strong>What went wrong:</strong> {props.failure}
           </p>
         </div>
-        <p>
-          No score is given: we only grade what we could read. If our scanner cannot fetch the home
-          page, AI crawlers most likely cannot either.
-        </p>
-        <h3>What this usually means</h3>
-        <ul>
-          <li>The site was down or too slow to answer (we wait up to 25 seconds).</li>
-          <li>A firewall or CDN blocks automated visitors, which blocks AI crawlers too.</li>
-          <li>
-            The address redirects in a loop, to a private network, or to a page that is not HTML.
-          </li>
-          <li>The domain has no web site at all (check the spelling).</li>
-        </ul>
+        {props.children}
         <div class="report-actions">{props.rescan}</div>
       </section>
     </article>
