@@ -34,8 +34,5 @@ export function randomToken(bytes = 32): string {
  * both are hashed first, so the comparison always runs over 32 bytes.
  */
 export function constantTimeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(
-    createHash("sha256").update(a).digest(),
-    createHash("sha256").update(b).digest(),
-  );
+  return digestsEqual(sha256Digest(a).bytes, sha256Digest(b).bytes);
 }

@@ -8,6 +8,9 @@ import {
   UnsupportedMediaTypeError,
 } from "./errors.ts";
 
+/** Decodes a whole body as UTF-8, throwing on invalid bytes (one decoder: each call is whole). */
+export const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
 /** How long a request body may take to arrive. */
 export const BODY_TIMEOUT_MS = 10_000;
 
@@ -24,7 +27,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!bytes) throw new BadRequestError("Request body is empty; send a JSON object");
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     throw new BadRequestError("Request body is not valid UTF-8");
   }

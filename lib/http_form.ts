@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import { BadRequestError, UnsupportedMediaTypeError } from "./errors.ts";
-import { readCappedBody } from "./http_body.ts";
+import { readCappedBody, strictUtf8 } from "./http_body.ts";
 
 /** Largest form body the account and admin pages accept (a Turnstile token is at most ~2 KB). */
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -27,7 +27,7 @@ export async function readFormBody(
   const bytes = await readCappedBody(request, maxBytes);
   if (!bytes) return new URLSearchParams();
   try {
-    return new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return new URLSearchParams(strictUtf8.decode(bytes));
   } catch {
     throw new BadRequestError("Form body is not valid UTF-8");
   }

@@ -33,7 +33,7 @@ export async function createApiKey(
     const key = `${prefix}${randomToken(32)}`;
     const entry: ApiKeyEntry = {
       id: crypto.randomUUID(),
-      hash: await sha256Hex(key),
+      hash: sha256Hex(key),
       prefix: key.slice(0, prefix.length + 6),
       name,
       accountId: options.accountId ?? null,
@@ -81,8 +81,8 @@ export async function touchKey(store: Store, entry: ApiKeyEntry, now: number): P
   const fresh = (e: ApiKeyEntry) =>
     e.lastUsedAt !== null && now - e.lastUsedAt < LAST_USED_PRECISION_MS && e.lastUsedAt <= now;
   if (fresh(entry)) return;
-  await store.updateKey(
-    entry.id,
+  await store.updateKeyByHash(
+    entry.hash,
     (e) => (fresh(e) || e.revokedAt ? null : { ...e, lastUsedAt: now }),
   );
 }

@@ -50,13 +50,7 @@ export class ReportCache {
       const first = this.#entries.keys().next().value;
       if (first !== undefined) this.#entries.delete(first);
     }
-    const entry: CachedReport = {
-      stored,
-      body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
-      etag: reportEtag(domain, stored.record.scannedAt),
-      headers: null,
-      expires: this.now() + this.ttlMs,
-    };
+    const entry = entryOf(domain, stored, this.now() + this.ttlMs);
     this.#entries.set(domain, entry);
     return entry;
   }
@@ -87,7 +81,7 @@ export class ReportCache {
       loading = read().then((stored) => {
         if (!stored) return null;
         // A record stored meanwhile in this process must not be hidden behind the older one.
-        return deletes === this.#deletes ? this.set(domain, stored) : uncached(domain, stored);
+        return deletes === this.#deletes ? this.set(domain, stored) : entryOf(domain, stored, 0);
       }).finally(() => {
         if (this.#loads.get(domain) === loading) this.#loads.delete(domain);
       });
@@ -97,13 +91,14 @@ export class ReportCache {
   }
 }
 
-function uncached(domain: string, stored: StoredScan): CachedReport {
+/** A stored scan with its JSON and ETag (`expires` 0: not kept). */
+function entryOf(domain: string, stored: StoredScan, expires: number): CachedReport {
   return {
     stored,
     body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
     etag: reportEtag(domain, stored.record.scannedAt),
     headers: null,
-    expires: 0,
+    expires,
   };
 }
 
@@ -115,7 +110,7 @@ export async function readReport(
 ): Promise<CachedReport | null> {
   if (cache) return await cache.load(domain, () => store.getScan(domain));
   const stored = await store.getScan(domain);
-  return stored ? uncached(domain, stored) : null;
+  return stored ? entryOf(domain, stored, 0) : null;
 }
 
 /** The ETag of a domain's record: changes whenever a new record is stored. */

@@ -15,7 +15,7 @@ import {
 } from "./net/guarded_fetch.ts";
 import { FetchError } from "./net/types.ts";
 import type { BaseRecord, ServiceDef } from "./service.ts";
-import type { CredentialKind, ScanJob, Store, StoredScan } from "./store.ts";
+import type { ScanJob, Store, StoredScan } from "./store.ts";
 import { readReport, type ReportCache } from "./report_cache.ts";
 
 /** How long a stored record is served instead of scanning again. */
@@ -77,11 +77,11 @@ export async function requestScan(
   const { store, config } = deps;
   const now = deps.now();
   const pools = poolsFor(caller, target.domain);
+  const usageKey = `${deps.service.name}:${pools[0].pool}:${pools[0].id}`;
   const usageHeaders = async (cached = false) => {
-    const key = `${deps.service.name}:${pools[0].pool}:${pools[0].id}`;
-    const hit = cached ? usageCache.get(key) : undefined;
+    const hit = cached ? usageCache.get(usageKey) : undefined;
     const u = hit && hit.expires > now ? hit : await store.poolUsage(pools[0], now);
-    if (cached && u !== hit) rememberUsage(key, { ...u, expires: now + USAGE_CACHE_MS });
+    if (cached && u !== hit) rememberUsage(usageKey, { ...u, expires: now + USAGE_CACHE_MS });
     return rateLimitHeaders(pools[0], u.used, u.resetMs - (hit ? now - hit.at : 0));
   };
   if (!options.forceRescan) {
@@ -109,11 +109,11 @@ export async function requestScan(
     url: target.url,
     ...(target.pageUrl ? { pageUrl: target.pageUrl } : {}),
     host: target.host,
-    credential: credentialOf(caller),
+    credential: caller.kind,
     enqueuedAt: now,
   };
   const admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
-  usageCache.delete(`${deps.service.name}:${pools[0].pool}:${pools[0].id}`);
+  usageCache.delete(usageKey);
   if (admission.status === "limited") {
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
     throw new RateLimitedError(limitMessage(admission.pool, seconds), seconds);
@@ -135,10 +135,6 @@ export async function requestScan(
  */
 export function inflightTtlMs(config: Pick<Config, "scanTimeoutMs">): number {
   return config.scanTimeoutMs * 2 + 30_000;
-}
-
-function credentialOf(caller: Caller): CredentialKind {
-  return caller.kind;
 }
 
 async function assertResolvesPublicly(host: string, deps: ScanServiceDeps): Promise<void> {

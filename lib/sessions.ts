@@ -76,7 +76,7 @@ export async function readSession(
 ): Promise<ActiveSession | null> {
   const token = cookieToken(c, deps, kind);
   if (!token) return null;
-  const hash = await sha256Hex(token);
+  const hash = sha256Hex(token);
   const entry = await accountsOf(deps.store).getSession(kind, hash);
   if (!entry || entry.expiresAt <= deps.now()) return null;
   if ((kind === "client") !== (entry.accountId !== null)) return null;
@@ -102,11 +102,11 @@ export async function openSession(
 ): Promise<ActiveSession> {
   const accounts = accountsOf(deps.store);
   const previous = cookieToken(c, deps, kind);
-  if (previous) await accounts.deleteSession(kind, await sha256Hex(previous));
+  if (previous) await accounts.deleteSession(kind, sha256Hex(previous));
   const now = deps.now();
   const ttl = ttlOf(kind);
   const token = randomToken(32);
-  const hash = await sha256Hex(token);
+  const hash = sha256Hex(token);
   const csrf = randomToken(32);
   const expiresAt = now + ttl;
   await accounts.putSession(kind, hash, { accountId, createdAt: now, expiresAt, csrf }, ttl);
@@ -117,7 +117,7 @@ export async function openSession(
 /** Ends the request's session (if any): deletes it from KV and clears the cookie. */
 export async function closeSession(c: Context, deps: AppDeps, kind: SessionKind): Promise<void> {
   const token = cookieToken(c, deps, kind);
-  if (token) await accountsOf(deps.store).deleteSession(kind, await sha256Hex(token));
+  if (token) await accountsOf(deps.store).deleteSession(kind, sha256Hex(token));
   setSessionCookie(c, deps, kind, "", 0);
 }
 

@@ -93,7 +93,8 @@ interface LocalAdmission {
   pools: PoolSpec[];
   /** Each pool's window log with this admission counted. */
   logs: number[][];
-  mark: InflightMark;
+  /** When it was admitted (the in-flight mark's `since`). */
+  now: number;
   markTtlMs: number;
 }
 
@@ -152,13 +153,8 @@ export class Store {
       );
       // One admission's commit: the domain must not be in flight; pools, mark and job together.
       this.#admissions = new GroupCommit<LocalAdmission>(kv, (op, a) => {
-        const inflightKey = this.#k("inflight", a.job.domain);
-        op.check({ key: inflightKey, versionstamp: null });
-        a.pools.forEach((p, i) =>
-          op.set(this.#k("limits", p.pool, p.id), a.logs[i], { expireIn: p.windowMs })
-        );
-        op.set(inflightKey, a.mark, { expireIn: a.markTtlMs });
-        this.queue.add(op, a.job);
+        op.check({ key: this.#k("inflight", a.job.domain), versionstamp: null });
+        this.#writeAdmission(op, a.job, a.now, a.markTtlMs, a.pools, a.logs);
       }, (a) => a.job.domain);
     }
   }
@@ -208,15 +204,31 @@ export class Store {
       const decision = decide(pools, windows.map((w) => w.value), now);
       if (decision.status === "limited") return decision;
       const op = this.kv.atomic().check(inflight, ...windows);
-      pools.forEach((p, i) => op.set(poolKeys[i], decision.next[i], { expireIn: p.windowMs }));
-      op.set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
-        expireIn: inflightTtlMs,
-      });
-      this.queue.add(op, job);
+      this.#writeAdmission(op, job, now, inflightTtlMs, pools, decision.next);
       if ((await op.commit()).ok) return { status: "admitted", used: decision.used };
       await backoff(attempt);
     }
     throw new Error("admitScan: too much contention");
+  }
+
+  /**
+   * Adds an admission's writes to `op`: each pool's new log (when the pools live in this KV), the
+   * domain's in-flight mark, and the job.
+   */
+  #writeAdmission(
+    op: Deno.AtomicOperation,
+    job: ScanJob,
+    now: number,
+    markTtlMs: number,
+    pools: PoolSpec[] = [],
+    logs: number[][] = [],
+  ): void {
+    pools.forEach((p, i) =>
+      op.set(this.#k("limits", p.pool, p.id), logs[i], { expireIn: p.windowMs })
+    );
+    const mark: InflightMark = { jobId: job.jobId, since: now, credential: job.credential };
+    op.set(this.#k("inflight", job.domain), mark, { expireIn: markTtlMs });
+    this.queue.add(op, job);
   }
 
   /**
@@ -249,7 +261,7 @@ export class Store {
         job,
         pools,
         logs: decision.next,
-        mark: { jobId: job.jobId, since: now, credential: job.credential },
+        now,
         markTtlMs: inflightTtlMs,
       });
     } finally {
@@ -294,11 +306,8 @@ export class Store {
       }
       let committed = false;
       try {
-        const op = this.kv.atomic().check(inflight)
-          .set(inflightKey, { jobId: job.jobId, since: now, credential: job.credential }, {
-            expireIn: inflightTtlMs,
-          });
-        this.queue.add(op, job);
+        const op = this.kv.atomic().check(inflight);
+        this.#writeAdmission(op, job, now, inflightTtlMs);
         committed = (await op.commit()).ok;
       } catch (error) {
         await this.limiter.refund(pools, job.jobId, claim);
@@ -464,7 +473,14 @@ export class Store {
     change: (entry: ApiKeyEntry) => ApiKeyEntry | null,
   ): Promise<ApiKeyEntry | null> {
     const hash = (await this.kv.get<string>(this.#k("keys_by_id", id))).value;
-    if (!hash) return null;
+    return hash ? await this.updateKeyByHash(hash, change) : null;
+  }
+
+  /** {@link updateKey} for a key whose hash is in hand (no lookup of its id). */
+  async updateKeyByHash(
+    hash: string,
+    change: (entry: ApiKeyEntry) => ApiKeyEntry | null,
+  ): Promise<ApiKeyEntry | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.kv.get<ApiKeyEntry>(this.#k("keys", hash));
       if (!current.value) return null;

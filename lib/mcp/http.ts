@@ -6,7 +6,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
-import { readCappedBody } from "../http_body.ts";
+import { readCappedBody, strictUtf8 } from "../http_body.ts";
 
 /** JSON-RPC 2.0 error codes used at the HTTP edge. */
 export const JSONRPC = {
@@ -64,7 +64,7 @@ export async function readJsonRpcBody(request: Request, maxBytes: number): Promi
   }
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(strictUtf8.decode(bytes));
   } catch {
     throw new JsonRpcHttpError(400, JSONRPC.parseError, "Parse error: the body is not valid JSON");
   }

@@ -147,11 +147,11 @@ async function waitForRecord(
 ): Promise<StoredScan | null> {
   const deadline = performance.now() + ctx.scanWaitMs;
   for (;;) {
-    const [inflight, stored] = [
-      await ctx.deps.store.getInflight(domain),
-      await ctx.deps.store.getScan(domain),
-    ];
-    if (!inflight && stored && isNewEnough(stored.record, requestedAt)) return stored;
+    // The record is only read once the domain is no longer in flight.
+    const stored = (await ctx.deps.store.getInflight(domain))
+      ? null
+      : await ctx.deps.store.getScan(domain);
+    if (stored && isNewEnough(stored.record, requestedAt)) return stored;
     const left = deadline - performance.now();
     if (left <= 0 || signal.aborted) return null;
     await sleep(Math.min(ctx.pollIntervalMs, left), signal);

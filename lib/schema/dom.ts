@@ -6,6 +6,7 @@
  */
 import { DomHandler, type parseDocument } from "htmlparser2";
 import { LinearParser } from "../html/linear_parser.ts";
+import { collapseWhitespace } from "../html/text_tools.ts";
 
 /** A parsed document. */
 export type DomDocument = ReturnType<typeof parseDocument>;
@@ -68,12 +69,7 @@ export function textOf(el: DomParent, maxChars = 5000): string {
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     }
   }
-  return collapse(parts.join("")).slice(0, maxChars);
-}
-
-/** Collapses runs of whitespace and trims. */
-export function collapse(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
+  return collapseWhitespace(parts.join("")).slice(0, maxChars);
 }
 
 /** An attribute, trimmed, or null when absent. */

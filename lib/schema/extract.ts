@@ -79,8 +79,9 @@ export function allItems(d: Detected): DetectedItem[] {
 
 /** Links `{"@id"}` references to the items that declare those ids, whatever their source. */
 function linkAll(d: Detected): void {
+  const all = allItems(d);
   const byId = new Map<string, DetectedItem>();
-  for (const item of allItems(d)) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
-  for (const item of allItems(d)) item.refs = [];
-  linkRefs(allItems(d), byId);
+  for (const item of all) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
+  for (const item of all) item.refs = [];
+  linkRefs(all, byId);
 }

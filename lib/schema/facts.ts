@@ -10,11 +10,11 @@ import type { PageFacts } from "../html/types.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
 import { flattenJsonLd } from "../visibility/jsonld.ts";
 import { nameSources, pickSiteName } from "../visibility/site_name.ts";
+import { collapseWhitespace } from "../html/text_tools.ts";
 import {
   absoluteUrl,
   attr,
   closest,
-  collapse,
   type DomDocument,
   type DomElement,
   elements,
@@ -347,7 +347,7 @@ function breadcrumbItems(
 }
 
 function cleanCrumb(s: string): string {
-  return collapse(s.replace(/^[\s/›»>|·-]+|[\s/›»>|·-]+$/g, ""));
+  return collapseWhitespace(s.replace(/^[\s/›»>|·-]+|[\s/›»>|·-]+$/g, ""));
 }
 
 /**
@@ -369,7 +369,7 @@ function questionAnswers(questions: DomElement[]): { question: string; answer: s
       const parts = details.children.filter((c) => c !== q).map((c) =>
         isElement(c) ? textOf(c, 1000) : c.type === "text" ? c.data : ""
       );
-      answer = collapse(parts.join(" "));
+      answer = collapseWhitespace(parts.join(" "));
     } else {
       const parts: string[] = [];
       for (let sib = q.next; sib && parts.join(" ").length < 1000; sib = sib.next) {
@@ -378,7 +378,7 @@ function questionAnswers(questions: DomElement[]): { question: string; answer: s
           parts.push(textOf(sib, 1000));
         } else if (sib.type === "text") parts.push(sib.data);
       }
-      answer = collapse(parts.join(" "));
+      answer = collapseWhitespace(parts.join(" "));
     }
     if (question && answer) out.push({ question, answer: answer.slice(0, 1000) });
   }

@@ -33,7 +33,7 @@ import type {
   WebPage,
   WebSite,
 } from "schema-dts";
-import type { Detected } from "./extract.ts";
+import { allItems, type Detected } from "./extract.ts";
 import {
   type CopyContext,
   copyValue,
@@ -437,7 +437,7 @@ function pageIdentity(pageUrl: string, canonical: string | null): string {
 /** Items and their embedded typed nodes (three levels down), in document order. */
 function collectCandidates(d: Detected): Candidate[] {
   const out: Candidate[] = [];
-  for (const item of [...d.jsonLd, ...d.microdata, ...d.rdfa]) {
+  for (const item of allItems(d)) {
     out.push({
       data: item.properties,
       types: item.types,

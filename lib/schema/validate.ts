@@ -12,7 +12,7 @@
  * - Google: missing required -> error, missing recommended -> warning.
  */
 import { deprecationsFor, googleIssues, isUrlLike, type RuleNode } from "./google_rules.ts";
-import type { Detected } from "./extract.ts";
+import { allItems, type Detected } from "./extract.ts";
 import type { Deprecation, DetectedItem, Finding, Source } from "./record.ts";
 import {
   asList,
@@ -26,7 +26,6 @@ import {
   typesOf,
 } from "./terms.ts";
 import {
-  anyIsA,
   closestTerm,
   enumerationsOf,
   isA,
@@ -59,7 +58,7 @@ interface Visit {
 export function validateItems(detected: Detected): Validation {
   const findings: Finding[] = [];
   const deprecated: Deprecation[] = [];
-  const all = [...detected.jsonLd, ...detected.microdata, ...detected.rdfa];
+  const all = allItems(detected);
   const byId = new Map<string, DetectedItem>();
   for (const item of all) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
   const resolve = (id: string): JsonObject | null => {
@@ -358,11 +357,4 @@ const FIRST_MEMBER: Record<string, string> = {
 
 function firstMember(enumeration: string): string {
   return FIRST_MEMBER[enumeration] ?? enumeration;
-}
-
-/** Whether any item (or embedded node) of the page has one of these types. */
-export function pageHasType(detected: Detected, type: string): boolean {
-  return [...detected.jsonLd, ...detected.microdata, ...detected.rdfa].some((i) =>
-    anyIsA(i.types, type)
-  );
 }

@@ -29,9 +29,6 @@ export interface PropertyInfo {
 
 const ancestorCache = new Map<string, ReadonlySet<string>>();
 
-/** The vocabulary's version, for the README and records. */
-export const VOCABULARY_SOURCE = json.source;
-
 /** Facts about a type, or null when schema.org has no such type (case-sensitive). */
 export function typeInfo(name: string): TypeInfo | null {
   const t = Object.hasOwn(json.types, name) ? json.types[name] : undefined;
