@@ -29,7 +29,7 @@ const PayloadSchema = z.object({
       cost: z.number().int().min(1).max(1_000_000),
       keyLength: z.number().int().min(8).max(64),
       keyPrefix: z.string().max(64),
-      expiresAt: z.number().optional(),
+      data: z.object({ expires: z.number().int().positive() }).passthrough(),
     }).passthrough(),
     signature: z.string().min(16).max(256),
   }),
@@ -55,7 +55,10 @@ export class Altcha {
       keyPrefix: "00",
       deriveKey,
       hmacSignatureSecret: this.secret,
-      expiresAt: new Date(this.now() + ALTCHA_TTL_MS),
+      // The expiry is signed as data and checked against this class's clock. The library's own
+      // `expiresAt` would be checked against the real clock, so an injected clock (tests, a
+      // replayed log) and the library could disagree about whether a challenge is still valid.
+      data: { expires: this.now() + ALTCHA_TTL_MS },
     });
   }
 
@@ -68,8 +71,7 @@ export class Altcha {
     } catch {
       return false;
     }
-    const expiresAt = payload.challenge.parameters.expiresAt;
-    if (!expiresAt || expiresAt * 1000 < this.now()) return false;
+    if (payload.challenge.parameters.data.expires < this.now()) return false;
     let result;
     try {
       result = await verifySolution({
