@@ -167,6 +167,7 @@ if (import.meta.main) {
       heapMb: isolation.heapMb,
       timeoutMs: isolation.timeoutMs,
       maxIdle: config.workerConcurrency,
+      warm: config.workerConcurrency,
     })
     : inlineRunner(SERVICES);
   console.log(
