@@ -4,11 +4,23 @@
  * is limited by the pool; whatever a page does to it ends here.
  */
 import { parentPort } from "node:worker_threads";
+import { setPriority } from "node:os";
 import { SERVICES } from "../service.ts";
-import type { ScanReplyMessage, ScanRequestMessage } from "./scan_threads.ts";
+import {
+  SCAN_THREAD_NICE,
+  type ScanReplyMessage,
+  type ScanRequestMessage,
+} from "./scan_threads.ts";
 
 const port = parentPort;
 if (!port) throw new Error("scan_thread.ts runs only as a worker thread");
+
+// On Linux, setpriority(PRIO_PROCESS, 0) applies to the calling thread only: this thread yields
+// the CPU to the server's own thread, so requests are answered while a page is analysed on a
+// busy machine. Elsewhere (or without the permission) it may not apply; nothing depends on it.
+try {
+  setPriority(0, SCAN_THREAD_NICE);
+} catch { /* not permitted or not supported */ }
 
 port.on("message", async (m: ScanRequestMessage) => {
   let reply: ScanReplyMessage;

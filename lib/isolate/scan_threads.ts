@@ -25,6 +25,9 @@ import type { RunOutcome } from "../service.ts";
 /** The reason a scan stopped by its thread's bounds gives (the start of its failure text). */
 export const TOO_COMPLEX = "the page is too large or too complex to analyse";
 
+/** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
+export const SCAN_THREAD_NICE = 15;
+
 /** Runs a scan somewhere (a thread, or this isolate). */
 export interface ScanRunner {
   readonly kind: "thread" | "inline";
