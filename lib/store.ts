@@ -613,7 +613,9 @@ export class Store {
     for await (const e of this.kv.list({ prefix: this.#k("record_parts") })) {
       const [domain, id] = [String(e.key[2]), String(e.key[3])];
       const written = parseInt(id.split("-")[0], 36);
-      if (heads.get(domain) !== id && written < now - ORPHAN_PARTS_MS) orphans.add(`${domain}\n${id}`);
+      if (heads.get(domain) !== id && written < now - ORPHAN_PARTS_MS) {
+        orphans.add(`${domain}\n${id}`);
+      }
     }
     for (const o of orphans) {
       const [domain, id] = o.split("\n");

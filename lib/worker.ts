@@ -77,7 +77,9 @@ export function startWorker(deps: WorkerDeps): Worker {
   const waiting = new FairQueue();
   const inProgress = new Set<Promise<void>>();
   const acquire = (caller: string) =>
-    active < limit ? (active++, Promise.resolve()) : new Promise<void>((r) => waiting.push(caller, r));
+    active < limit
+      ? (active++, Promise.resolve())
+      : new Promise<void>((r) => waiting.push(caller, r));
   const release = () => {
     const next = waiting.shift();
     if (next) next();
@@ -253,7 +255,6 @@ async function runJob(
     jobId: job.jobId,
   });
 }
-
 
 /** Who a job is scheduled for: the API key, else the credential kind and the caller's address. */
 export function callerOf(job: ScanJob): string {
