@@ -10,6 +10,7 @@ import {
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   type ScanRequestMessage,
+  THREAD_READY,
 } from "./scan_threads.ts";
 
 const port = parentPort;
@@ -39,3 +40,5 @@ port.on("message", async (m: ScanRequestMessage) => {
   }
   port.postMessage(reply);
 });
+
+port.postMessage(THREAD_READY);

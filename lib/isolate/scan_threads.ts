@@ -66,6 +66,8 @@ export interface ScanThreadOptions {
    * ~0.1-0.3 s (V8 creates the isolate synchronously), so it is best done before serving.
    */
   warm?: number;
+  /** The thread's module (tests only; default ./scan_thread.ts, which runs the real scanners). */
+  threadUrl?: URL;
 }
 
 /** What a thread is sent. */
@@ -78,6 +80,9 @@ export interface ScanRequestMessage {
   nowMs: number;
 }
 
+/** What a thread says once it has loaded, before any scan. */
+export const THREAD_READY = "scan-thread-ready";
+
 /** What a thread answers. */
 export type ScanReplyMessage =
   | { id: number; ok: true; outcome: RunOutcome }
@@ -89,6 +94,8 @@ interface Thread {
   /** The scan in progress: settles it when the thread dies. */
   pending: { id: number; settle: (r: ScanReplyMessage | ScanIsolationError) => void } | null;
   dead: boolean;
+  /** Resolves once the thread has loaded the scanners (its load time is not the scan's). */
+  ready: Promise<void>;
 }
 
 const THREAD_URL = new URL("./scan_thread.ts", import.meta.url);
@@ -102,12 +109,20 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
   let nextId = 1;
 
   const spawn = (): Thread => {
-    const worker = new NodeWorker(THREAD_URL, {
+    const worker = new NodeWorker(options.threadUrl ?? THREAD_URL, {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
-    const thread: Thread = { worker, scans: 0, pending: null, dead: false };
+    let loaded: () => void = () => {};
+    let failed: (e: Error) => void = () => {};
+    const ready = new Promise<void>((resolve, reject) => {
+      loaded = resolve;
+      failed = reject;
+    });
+    ready.catch(() => {});
+    const thread: Thread = { worker, scans: 0, pending: null, dead: false, ready };
     all.add(thread);
     const die = (error: ScanIsolationError) => {
+      failed(error);
       if (thread.dead) return;
       thread.dead = true;
       all.delete(thread);
@@ -116,7 +131,8 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
       thread.pending?.settle(error);
       thread.pending = null;
     };
-    worker.on("message", (m: ScanReplyMessage) => {
+    worker.on("message", (m: ScanReplyMessage | typeof THREAD_READY) => {
+      if (m === THREAD_READY) return loaded();
       if (thread.pending && m.id === thread.pending.id) {
         const p = thread.pending;
         thread.pending = null;
@@ -153,11 +169,12 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
 
   return {
     kind: "thread",
-    run(service, target, config, now) {
+    async run(service, target, config, now) {
       const thread = idle.pop() ?? spawn();
       const id = nextId++;
       thread.scans++;
-      return new Promise<RunOutcome>((resolve, reject) => {
+      await thread.ready;
+      return await new Promise<RunOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {
           settle(
             new ScanIsolationError(
@@ -227,8 +244,9 @@ export interface IsolationSettings {
 
 /**
  * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; SCAN_HEAP_MB (default
- * 192, 32..4096) is each scan thread's heap; a scan thread is ended `scanTimeoutMs` + 10 s after it
- * started (the scan's own deadline aborts its requests first; this bounds a runaway parse).
+ * 192, 32..4096) is each scan thread's V8 old-generation limit; SCAN_THREAD_TIMEOUT_MS (default
+ * `scanTimeoutMs` + 10 s) is when a scan's thread is ended (the scan's own deadline aborts its
+ * requests first; this bounds a runaway parse).
  */
 export function isolationFromEnv(
   env: Record<string, string | undefined>,
@@ -242,9 +260,15 @@ export function isolationFromEnv(
   if (!Number.isInteger(heap) || heap < 32 || heap > 4096) {
     throw new Error("SCAN_HEAP_MB must be a whole number of MB from 32 to 4096");
   }
+  const timeout = env.SCAN_THREAD_TIMEOUT_MS
+    ? Number(env.SCAN_THREAD_TIMEOUT_MS)
+    : config.scanTimeoutMs + 10_000;
+  if (!Number.isInteger(timeout) || timeout < 500 || timeout > 3_600_000) {
+    throw new Error("SCAN_THREAD_TIMEOUT_MS must be a whole number of ms from 500 to 3600000");
+  }
   return {
     mode: (asked as "thread" | "inline" | undefined) ?? (config.onDeploy ? "inline" : "thread"),
     heapMb: heap,
-    timeoutMs: config.scanTimeoutMs + 10_000,
+    timeoutMs: timeout,
   };
 }
