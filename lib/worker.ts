@@ -96,7 +96,7 @@ export function startWorker(deps: WorkerDeps): Worker {
       // The job is held here from now on: its domain stays in flight while it waits and runs.
       const beat = store && deps.heartbeatMs !== 0
         ? setInterval(() => {
-          store.renewInflight(message, inflightTtlMs(deps.config), Date.now()).catch(() => {});
+          store.renewInflight(message, inflightTtlMs(deps.config), now().getTime()).catch(() => {});
         }, deps.heartbeatMs ?? 30_000)
         : undefined;
       try {
