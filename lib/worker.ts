@@ -118,7 +118,10 @@ export function startWorker(deps: WorkerDeps): Worker {
     }
   };
   const listening = deps.queue
-    ? deps.queue.listen(handler, { capacity: () => limit - active - waiting.size })
+    ? deps.queue.listen(handler, {
+      capacity: () => limit - active - waiting.size,
+      fairKey: (job) => isScanJob(job) ? callerOf(job) : "",
+    })
     : (deps.kv.listenQueue(handler), null);
 
   return {

@@ -10,6 +10,7 @@ import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
 import { type ScanJob, Store, type StoredScan } from "../lib/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/worker.ts";
+import { KvPolledQueue, roundRobin } from "../lib/job_queue.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 
 const config = loadConfig({});
@@ -222,22 +223,26 @@ Deno.test("[worker reliability] waiting jobs are served round-robin across calle
 Deno.test("[worker reliability] a job waiting for a slot keeps renewing its domain's in-flight mark", async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => release = r);
-  const runner = fakeRunner((d) => d === "slow.test" ? gate : undefined);
+  // One slot: whichever job the queue delivers first runs (held at the gate), the other waits.
+  const runner = fakeRunner(() => gate);
   const env = await setup(runner, { concurrency: 1 });
   try {
-    await env.admit(jobFor("slow.test"));
-    const waiting = await env.admit(jobFor("waiting.test"));
+    const jobs = [await env.admit(jobFor("one.test")), await env.admit(jobFor("two.test"))];
     env.clock.now = T0 + 50_000;
-    let mark = await env.store.getInflight("waiting.test");
+    const marks = async () => await Promise.all(jobs.map((j) => env.store.getInflight(j.domain)));
     // (Deno KV's queue may take a few seconds to deliver on a loaded machine.)
     const until = Date.now() + 15_000;
-    while (mark?.renewedAt !== T0 + 50_000 && Date.now() < until) {
+    let now = await marks();
+    while (!now.every((m) => m?.renewedAt === T0 + 50_000) && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
-      mark = await env.store.getInflight("waiting.test");
+      now = await marks();
     }
-    assert.equal(mark?.renewedAt, T0 + 50_000, `renewed while waiting: ${JSON.stringify(mark)}`);
-    assert.equal(mark.jobId, waiting.jobId);
-    assert.equal(mark.since, T0);
+    assert.equal(runner.starts.length, 1, "one runs, one waits");
+    for (const [i, m] of now.entries()) {
+      assert.equal(m?.renewedAt, T0 + 50_000, `renewed while held: ${JSON.stringify(m)}`);
+      assert.equal(m.jobId, jobs[i].jobId);
+      assert.equal(m.since, T0);
+    }
     // The clean-up counts from the last renewal, not from the admission: 60 s after admission
     // both held jobs (one waiting, one running) keep their marks.
     const ttl = 60_000;
@@ -247,10 +252,11 @@ Deno.test("[worker reliability] a job waiting for a slot keeps renewing its doma
       windowMs: 3600_000,
     });
     assert.equal(purged.inflight, 0);
-    assert.ok(await env.store.getInflight("waiting.test"));
-    assert.ok(await env.store.getInflight("slow.test"));
+    assert.ok(await env.store.getInflight("one.test"));
+    assert.ok(await env.store.getInflight("two.test"));
     release();
-    await env.stored("waiting.test");
+    await env.stored("one.test");
+    await env.stored("two.test");
   } finally {
     release();
     await env.close();
@@ -276,3 +282,50 @@ Deno.test("[worker reliability] FairQueue: one turn per caller per round, each c
 
 // Keeps the BaseRecord import honest: the outcome above is a BaseRecord.
 const _check: BaseRecord = okOutcome("x.test", () => new Date(T0)).record;
+
+Deno.test("[worker reliability] the polled queue leases ready jobs round-robin across callers", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const queue = new KvPolledQueue(kv, { leaseMs: 60_000, pollMs: 20, log: () => {} });
+  const started: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  try {
+    // One caller's 6 jobs admitted first, then one job each of two other callers.
+    const jobs = [
+      ...Array.from({ length: 6 }, (_, i) => jobFor(`a${i}.test`, "key:A")),
+      jobFor("b0.test", "key:B"),
+      jobFor("c0.test", "ip:192.0.2.9"),
+    ];
+    for (const [i, j] of jobs.entries()) {
+      const op = kv.atomic();
+      queue.add(op, { ...j, enqueuedAt: T0 + i });
+      await op.commit();
+    }
+    let free = 3;
+    const listening = queue.listen(async (job) => {
+      free--;
+      started.push((job as ScanJob).domain);
+      await gate;
+      free++;
+    }, { capacity: () => free, fairKey: (job) => (job as ScanJob).caller ?? "" });
+    const until = Date.now() + 5000;
+    while (started.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    // Three free slots: one job of each caller, not A's first three.
+    assert.deepEqual(started.slice(0, 3).sort(), ["a0.test", "b0.test", "c0.test"]);
+    release();
+    while (started.length < 8 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await listening.stop();
+    assert.equal(started.length, 8);
+    assert.deepEqual(roundRobin(["a1", "b1", "a2", "c1", "a3", "b2"], (s) => s[0]), [
+      "a1",
+      "b1",
+      "c1",
+      "a2",
+      "b2",
+      "a3",
+    ]);
+  } finally {
+    release();
+    kv.close();
+  }
+});
