@@ -234,9 +234,10 @@ async function runJob(
       error instanceof Error ? error.message : String(error)
     }`;
     log({ event: "scan.store_failed", service: job.service, domain: job.domain, error: reason });
+    outcome = failedRecord(reason);
     try {
       result = await store.finishScan(job, {
-        ...failedRecord(reason),
+        ...outcome,
         credential: job.credential,
         durationMs,
         jobId: job.jobId,
