@@ -15,6 +15,7 @@ import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
 import { serviceFor, SERVICES } from "./lib/service.ts";
 import { Store } from "./lib/store.ts";
 import { startWorker } from "./lib/worker.ts";
+import { inlineRunner, isolationFromEnv, startScanThreads } from "./lib/isolate/scan_threads.ts";
 import { describeKv, KvOpenError, openKv, redactUrl } from "./lib/kv_open.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./lib/job_queue.ts";
 import { RedisLimiter } from "./lib/limiter_redis.ts";
@@ -153,7 +154,31 @@ if (import.meta.main) {
     log,
   };
   const app = createApp(appDeps);
+  // Scans run in threads with their own heap and time limits (lib/isolate/scan_threads.ts).
+  let isolation;
+  try {
+    isolation = isolationFromEnv(Deno.env.toObject(), config);
+  } catch (e) {
+    console.error(`Invalid configuration: ${e instanceof Error ? e.message : e}`);
+    Deno.exit(2);
+  }
+  const runner = isolation.mode === "thread"
+    ? startScanThreads({
+      heapMb: isolation.heapMb,
+      timeoutMs: isolation.timeoutMs,
+      maxIdle: config.workerConcurrency,
+      warm: config.workerConcurrency,
+    })
+    : inlineRunner(SERVICES);
+  console.log(
+    isolation.mode === "thread"
+      ? `Scan isolation: each scan in a thread of its own (heap ${isolation.heapMb} MB, ended after ${
+        Math.round(isolation.timeoutMs / 1000)
+      } s)`
+      : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans",
+  );
   startWorker({
+    runner,
     kv,
     stores,
     services: SERVICES,

@@ -21,11 +21,41 @@ export interface JobQueue {
    * Delivers jobs to `handler` until stopped; a handler that throws gets its job again later.
    * `capacity` says how many more jobs this process would start now (polled queue only).
    */
-  listen(handler: (message: unknown) => Promise<void>, options?: { capacity?: () => number }): {
+  listen(handler: (message: unknown) => Promise<void>, options?: ListenOptions): {
     stop(): Promise<void>;
   };
   /** Jobs waiting or running, at most `limit` counted (null when the engine cannot tell). */
   backlog(limit?: number): Promise<number | null>;
+}
+
+/** Options of {@link JobQueue.listen}. */
+export interface ListenOptions {
+  /** How many more jobs this process would start now (polled queue only). */
+  capacity?: () => number;
+  /**
+   * Whom a job is for (polled queue only): jobs ready together are taken round-robin across
+   * these keys, so one caller's backlog does not fill every free slot first.
+   */
+  fairKey?: (job: unknown) => string;
+}
+
+/**
+ * Orders entries round-robin across their keys: the first of each key (in order of each key's
+ * first entry), then the second of each, and so on; each key's own order is kept.
+ */
+export function roundRobin<T>(items: T[], key: (item: T) => string): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  const out: T[] = [];
+  for (let round = 0; out.length < items.length; round++) {
+    for (const g of groups.values()) if (round < g.length) out.push(g[round]);
+  }
+  return out;
 }
 
 /** Deno KV's own queue. */
@@ -87,7 +117,7 @@ export class KvPolledQueue implements JobQueue {
 
   listen(
     handler: (message: unknown) => Promise<void>,
-    options: { capacity?: () => number } = {},
+    options: ListenOptions = {},
   ) {
     const now = this.options.now ?? Date.now;
     const pollMs = this.options.pollMs ?? 500;
@@ -101,16 +131,23 @@ export class KvPolledQueue implements JobQueue {
         let room = options.capacity?.() ?? 8;
         if (room > 0) {
           try {
+            const ready: Deno.KvEntry<JobEntry>[] = [];
             for await (
               const e of this.kv.list<JobEntry>({ prefix: this.#prefix }, { limit: 100 })
             ) {
-              if (stopped || room <= 0) break;
+              if (stopped) break;
               if (e.value.availableAt > now()) continue;
               if (e.value.attempts >= maxAttempts) {
                 await this.kv.atomic().check(e).delete(e.key).commit();
                 log({ event: "queue.dropped", attempts: e.value.attempts });
                 continue;
               }
+              ready.push(e);
+            }
+            const fairKey = options.fairKey;
+            const order = fairKey ? roundRobin(ready, (e) => fairKey(e.value.job)) : ready;
+            for (const e of order) {
+              if (stopped || room <= 0) break;
               const leased: JobEntry = {
                 ...e.value,
                 availableAt: now() + this.options.leaseMs,

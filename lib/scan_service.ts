@@ -111,6 +111,7 @@ export async function requestScan(
     host: target.host,
     credential: caller.kind,
     enqueuedAt: now,
+    caller: schedulingKey(caller),
   };
   const admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
   usageCache.delete(usageKey);
@@ -130,8 +131,18 @@ export async function requestScan(
 }
 
 /**
- * How long a domain stays marked in flight: longer than any scan may take, short enough that a
- * crash never leaves it stuck for long.
+ * Whom a scan is scheduled for (ScanJob.caller, lib/worker.ts's fair queue): the API key, else
+ * the credential kind and the caller's address.
+ */
+export function schedulingKey(caller: Caller): string {
+  return caller.kind === "key" ? `key:${caller.key.id}` : `${caller.kind}:${caller.ip}`;
+}
+
+/**
+ * How long a domain stays marked in flight after its last renewal: longer than any scan may take,
+ * short enough that a job lost in a crash never leaves it stuck for long. The worker holding a job
+ * (waiting for a slot or running) renews its mark every 30 s, so a queued job keeps its domain in
+ * flight however long it waits (lib/worker.ts).
  */
 export function inflightTtlMs(config: Pick<Config, "scanTimeoutMs">): number {
   return config.scanTimeoutMs * 2 + 30_000;

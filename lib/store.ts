@@ -2,8 +2,12 @@
  * The only module that knows the KV key layout. Every key starts with the service name, so both
  * services can share one store without touching each other's data:
  *
- *   [svc, "records", domain]              -> StoredScan      the latest record of a domain
- *   [svc, "inflight", domain]             -> InflightMark    a scan is queued or running (expires)
+ *   [svc, "records", domain]              -> StoredScan      the latest record of a domain (or
+ *                                                            its head, when stored in parts)
+ *   [svc, "record_parts", domain, id, i]  -> Uint8Array      part i of a large record (gzip)
+ *   [svc, "inflight", domain]             -> InflightMark    a scan is queued or running (expires
+ *                                                            unless renewed by its worker)
+ *   [svc, "attempts", jobId]              -> number          starts of a job (expire after a day)
  *   [svc, "limits", pool, id]             -> number[]        admission times in the window (log)
  *   [svc, "keys", sha256(key)]            -> ApiKeyEntry     a client API key, by its hash
  *   [svc, "keys_by_id", keyId]            -> sha256(key)
@@ -24,6 +28,7 @@ import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import { FreshReads } from "./fresh_reads.ts";
 import { LocalPoolLogs } from "./limiter_local.ts";
 import { GroupCommit } from "./group_commit.ts";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 /** How the caller that started a scan authenticated. */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
@@ -35,6 +40,21 @@ export interface StoredScan {
   credential: CredentialKind;
   durationMs: number;
   jobId: string;
+  /**
+   * Set on the head of a record stored in parts (see {@link Store.finishScan}); getScan returns
+   * the whole record, never a head.
+   */
+  parts?: RecordParts;
+}
+
+/** Where a large record's gzip-compressed JSON is: `count` parts under one id. */
+export interface RecordParts {
+  id: string;
+  count: number;
+  /** Compressed bytes in all. */
+  bytes: number;
+  /** The JSON's length in UTF-8 bytes. */
+  jsonBytes: number;
 }
 
 /** Marks a domain whose scan is queued or running. */
@@ -42,6 +62,8 @@ export interface InflightMark {
   jobId: string;
   since: number;
   credential: CredentialKind;
+  /** When the worker holding the job last renewed the mark (absent: never). */
+  renewedAt?: number;
 }
 
 /** A client API key (the key itself is never stored). */
@@ -70,6 +92,11 @@ export interface ScanJob {
   host: string;
   credential: CredentialKind;
   enqueuedAt: number;
+  /**
+   * Whom the scan is for, for fair scheduling (lib/worker.ts): "key:<key id>", else the
+   * credential kind and the caller's address. Absent in older jobs (the credential kind then).
+   */
+  caller?: string;
 }
 
 /** One rate-limit pool a new scan must fit in. */
@@ -109,6 +136,40 @@ export interface ScanLogEntry {
 
 const MAX_ATTEMPTS = 1000;
 const LOG_TTL_MS = 7 * 24 * 3600_000;
+/**
+ * A stored scan whose V8 serialisation may exceed this is stored in parts: Deno KV refuses values
+ * over 64 KiB. The estimate is the JSON's length x 2 (a string with any character past Latin-1 is
+ * serialised two bytes per character), so a record stored whole is always under 64 KiB.
+ */
+const INLINE_MAX_CHARS = 30 * 1024;
+/** Bytes of one part of a record stored in parts. */
+export const RECORD_PART_BYTES = 60_000;
+/**
+ * Parts written in the record's own commit; more are written before it, in commits of this many
+ * (Deno KV refuses a commit of more than 800 KiB).
+ */
+const PARTS_PER_COMMIT = 11;
+/** Records whose JSON is larger than this are not stored; a failed record says so instead. */
+export const MAX_RECORD_JSON_BYTES = 64 * 1024 * 1024;
+/** Parts no head refers to are deleted by the clean-up once this old (a write may be under way). */
+const ORPHAN_PARTS_MS = 3600_000;
+/** How long a job's start count is kept. */
+const ATTEMPTS_TTL_MS = 24 * 3600_000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Thrown when a record is too large to be stored at all ({@link MAX_RECORD_JSON_BYTES}). */
+export class RecordTooLargeError extends Error {
+  constructor(bytes: number) {
+    super(
+      `the report is too large to store (${Math.round(bytes / 1048576)} MiB of JSON, at most ${
+        MAX_RECORD_JSON_BYTES / 1048576
+      } MiB)`,
+    );
+    this.name = "RecordTooLargeError";
+  }
+}
 /** How long a shared-limiter admission may hold a domain's claim before its KV commit. */
 const CLAIM_TTL_MS = 5000;
 
@@ -163,9 +224,66 @@ export class Store {
     return [this.service, ...parts];
   }
 
-  /** The latest stored scan of a domain, or null. */
+  /**
+   * The latest stored scan of a domain, or null. A record stored in parts is read whole: its
+   * parts are listed and decompressed (if a newer record replaced it meanwhile, the read starts
+   * again with the newer one).
+   */
   async getScan(domain: string): Promise<StoredScan | null> {
-    return (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const head = (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
+      if (!head?.parts) return head;
+      const whole = await this.#readParts(domain, head.parts);
+      if (whole) return whole;
+    }
+    throw new Error(`getScan: the record of ${domain} kept changing while it was read`);
+  }
+
+  /** A record's parts, joined and decoded; null when some are missing (replaced meanwhile). */
+  async #readParts(domain: string, parts: RecordParts): Promise<StoredScan | null> {
+    const chunks: Uint8Array[] = [];
+    for await (
+      const e of this.kv.list<Uint8Array>({ prefix: this.#k("record_parts", domain, parts.id) })
+    ) chunks.push(e.value);
+    if (chunks.length !== parts.count) return null;
+    const joined = new Uint8Array(parts.bytes);
+    let offset = 0;
+    for (const c of chunks) {
+      joined.set(c, offset);
+      offset += c.byteLength;
+    }
+    const stored = JSON.parse(decoder.decode(gunzipSync(joined))) as StoredScan;
+    return stored;
+  }
+
+  /**
+   * Counts a start of `job` and returns how many there have been, this one included. Counted
+   * before the scan runs, so a start that takes its process down is counted too.
+   */
+  async countAttempt(job: ScanJob): Promise<number> {
+    const key = this.#k("attempts", job.jobId);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await this.kv.get<number>(key);
+      const n = (current.value ?? 0) + 1;
+      const ok = await this.kv.atomic().check(current).set(key, n, { expireIn: ATTEMPTS_TTL_MS })
+        .commit();
+      if (ok.ok) return n;
+      await backoff(attempt);
+    }
+    throw new Error("countAttempt: too much contention");
+  }
+
+  /**
+   * Renews the in-flight mark of a job this process holds (waiting for a slot or running), so the
+   * mark lives as long as the job, however long the wait: it expires `ttlMs` after the last
+   * renewal. A mark that is not this job's is left alone.
+   */
+  async renewInflight(job: ScanJob, ttlMs: number, now: number): Promise<boolean> {
+    const key = this.#k("inflight", job.domain);
+    const mark = await this.kv.get<InflightMark>(key);
+    if (mark.value?.jobId !== job.jobId) return false;
+    const renewed: InflightMark = { ...mark.value, renewedAt: now };
+    return (await this.kv.atomic().check(mark).set(key, renewed, { expireIn: ttlMs }).commit()).ok;
   }
 
   /** The in-flight mark of a domain, or null. */
@@ -348,11 +466,57 @@ export class Store {
   /**
    * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
    * record is never replaced by an older one, so redelivered jobs are harmless.
+   *
+   * A record too large for one KV value (over ~60 KiB) is stored in parts: its JSON, gzip-
+   * compressed, cut into parts of {@link RECORD_PART_BYTES}, with a small head at the record's
+   * key naming them. Up to 11 parts go in the head's own commit; larger records write their parts
+   * first (unreferenced until the head's commit, which is the one atomic switch), and the parts of
+   * the record replaced are deleted afterwards. Throws {@link RecordTooLargeError} past
+   * {@link MAX_RECORD_JSON_BYTES}.
    */
   async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {
     const recordKey = this.#k("records", job.domain);
     const inflightKey = this.#k("inflight", job.domain);
+    const attemptsKey = this.#k("attempts", job.jobId);
     const finishedAt = Date.parse(stored.record.scannedAt);
+    const { parts: _drop, ...plain } = stored;
+    const json = JSON.stringify(plain);
+    let value: StoredScan = plain;
+    let parts: Uint8Array[] = [];
+    let early = false;
+    if (json.length > INLINE_MAX_CHARS) {
+      const bytes = encoder.encode(json);
+      if (bytes.byteLength > MAX_RECORD_JSON_BYTES) throw new RecordTooLargeError(bytes.byteLength);
+      const zipped = gzipSync(bytes);
+      for (let i = 0; i < zipped.byteLength; i += RECORD_PART_BYTES) {
+        parts.push(zipped.subarray(i, i + RECORD_PART_BYTES));
+      }
+      const id = `${finishedAt.toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+      value = {
+        record: {
+          domain: stored.record.domain,
+          status: stored.record.status,
+          scannedAt: stored.record.scannedAt,
+          result: null,
+        },
+        failure: stored.failure,
+        credential: stored.credential,
+        durationMs: stored.durationMs,
+        jobId: stored.jobId,
+        parts: { id, count: parts.length, bytes: zipped.byteLength, jsonBytes: bytes.byteLength },
+      };
+      if (parts.length > PARTS_PER_COMMIT) {
+        for (let i = 0; i < parts.length; i += PARTS_PER_COMMIT) {
+          const op = this.kv.atomic();
+          parts.slice(i, i + PARTS_PER_COMMIT).forEach((p, j) =>
+            op.set(this.#k("record_parts", job.domain, id, i + j), p)
+          );
+          await op.commit();
+        }
+        early = true;
+      }
+    }
+    const score = (stored.record.result as { score?: number } | null)?.score;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const [current, inflight] = await this.kv.getMany<[StoredScan, InflightMark]>([
         recordKey,
@@ -361,14 +525,18 @@ export class Store {
       const op = this.kv.atomic().check(current, inflight);
       const older = !current.value || Date.parse(current.value.record.scannedAt) <= finishedAt;
       if (older) {
-        op.set(recordKey, stored);
-        const result = stored.record.result as { score?: number } | null;
+        op.set(recordKey, value);
+        if (value.parts && !early) {
+          parts.forEach((p, i) =>
+            op.set(this.#k("record_parts", job.domain, value.parts!.id, i), p)
+          );
+        }
         op.set(
           this.#k("scans_by_time", finishedAt, job.domain),
           {
             domain: job.domain,
             status: stored.record.status,
-            score: typeof result?.score === "number" ? result.score : null,
+            score: typeof score === "number" ? score : null,
             credential: stored.credential,
             finishedAt,
           } satisfies ScanLogEntry,
@@ -376,10 +544,39 @@ export class Store {
         );
       }
       if (inflight.value?.jobId === job.jobId) op.delete(inflightKey);
-      if ((await op.commit()).ok) return older ? "stored" : "superseded";
+      op.delete(attemptsKey);
+      if ((await op.commit()).ok) {
+        const replaced = current.value?.parts;
+        if (older && replaced && replaced.id !== value.parts?.id) {
+          await this.#deleteParts(job.domain, replaced.id).catch(() => {});
+        }
+        if (!older && value.parts && early) {
+          await this.#deleteParts(job.domain, value.parts.id).catch(() => {});
+        }
+        parts = [];
+        return older ? "stored" : "superseded";
+      }
       await backoff(attempt);
     }
     throw new Error("finishScan: too much contention");
+  }
+
+  /** Deletes every part of one stored-in-parts record. */
+  async #deleteParts(domain: string, id: string): Promise<number> {
+    let n = 0;
+    let op = this.kv.atomic();
+    let batch = 0;
+    for await (const e of this.kv.list({ prefix: this.#k("record_parts", domain, id) })) {
+      op.delete(e.key);
+      n++;
+      if (++batch === 100) {
+        await op.commit();
+        op = this.kv.atomic();
+        batch = 0;
+      }
+    }
+    if (batch) await op.commit();
+    return n;
   }
 
   /** Clears the in-flight mark of a job that will not run (e.g. an unknown service). */
@@ -403,9 +600,26 @@ export class Store {
     const out = { records: 0, scanLog: 0, inflight: 0, limitWindows: 0 };
     const drop = async (e: Deno.KvEntry<unknown>) =>
       (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
+    const heads = new Map<string, string>();
     for await (const e of this.kv.list<StoredScan>({ prefix: this.#k("records") })) {
       const at = Date.parse(e.value?.record?.scannedAt ?? "");
-      if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) out.records++;
+      if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) {
+        out.records++;
+        if (e.value.parts) await this.#deleteParts(String(e.key[2]), e.value.parts.id);
+      } else if (e.value?.parts) heads.set(String(e.key[2]), e.value.parts.id);
+    }
+    // Parts no head refers to: left by a write that lost, or by a crash before the head's commit.
+    const orphans = new Set<string>();
+    for await (const e of this.kv.list({ prefix: this.#k("record_parts") })) {
+      const [domain, id] = [String(e.key[2]), String(e.key[3])];
+      const written = parseInt(id.split("-")[0], 36);
+      if (heads.get(domain) !== id && written < now - ORPHAN_PARTS_MS) {
+        orphans.add(`${domain}\n${id}`);
+      }
+    }
+    for (const o of orphans) {
+      const [domain, id] = o.split("\n");
+      await this.#deleteParts(domain, id);
     }
     for await (
       const e of this.kv.list({
@@ -414,7 +628,8 @@ export class Store {
       })
     ) if (await drop(e)) out.scanLog++;
     for await (const e of this.kv.list<InflightMark>({ prefix: this.#k("inflight") })) {
-      if (e.value.since <= now - options.inflightTtlMs && await drop(e)) out.inflight++;
+      const alive = Math.max(e.value.since, e.value.renewedAt ?? 0);
+      if (alive <= now - options.inflightTtlMs && await drop(e)) out.inflight++;
     }
     for await (const e of this.kv.list<number[]>({ prefix: this.#k("limits") })) {
       if ((e.value ?? []).every((t) => t <= now - options.windowMs) && await drop(e)) {

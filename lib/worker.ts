@@ -4,12 +4,26 @@
  *
  * Delivery is at least once: a job redelivered after a crash runs again unless a record at least
  * as new as the job already exists, and an older record never replaces a newer one.
+ *
+ * No poison jobs: every start of a job is counted in KV before it runs (Store.countAttempt), so a
+ * job that took its process down is recognised when it comes back; one whose scan thread ran out
+ * of memory or time (lib/isolate/scan_threads.ts) is tried again at once. Past `maxAttempts` the
+ * job is stored as a failed record saying why, and the domain leaves the in-flight state.
+ *
+ * Fairness: jobs waiting for a free slot are taken round-robin across callers (ScanJob.caller: the
+ * API key, else the credential kind and address), so one caller's backlog delays another caller's
+ * scan by at most one scan per caller ahead of it, not by the whole backlog.
  */
 import type { Config } from "./config.ts";
 import { normaliseTarget } from "./domain.ts";
 import type { ServiceDef } from "./service.ts";
 import type { ScanJob, Store } from "./store.ts";
 import type { JobQueue } from "./job_queue.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "./isolate/scan_threads.ts";
+import { inflightTtlMs } from "./scan_service.ts";
+
+/** Starts of one job (its first run included) before it is stored as failed. */
+export const DEFAULT_MAX_ATTEMPTS = 2;
 
 /** What the worker needs. */
 export interface WorkerDeps {
@@ -26,6 +40,15 @@ export interface WorkerDeps {
   onStored?: (service: string, domain: string) => void;
   /** Where jobs come from (lib/job_queue.ts); Deno KV's own queue (listenQueue) when absent. */
   queue?: JobQueue;
+  /**
+   * Where scans run (lib/isolate/scan_threads.ts): a scan thread with its own heap and time
+   * limits. Absent, scans run in this isolate through `services` (tests, Deno Deploy).
+   */
+  runner?: ScanRunner;
+  /** Starts of a job before it is stored as failed (default {@link DEFAULT_MAX_ATTEMPTS}). */
+  maxAttempts?: number;
+  /** How often the in-flight mark of a job held here (waiting or running) is renewed, in ms. */
+  heartbeatMs?: number;
 }
 
 /** A running worker. */
@@ -51,10 +74,12 @@ export function startWorker(deps: WorkerDeps): Worker {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? ((e) => console.log(JSON.stringify(e)));
   let active = 0;
-  const waiting: (() => void)[] = [];
+  const waiting = new FairQueue();
   const inProgress = new Set<Promise<void>>();
-  const acquire = () =>
-    active < limit ? (active++, Promise.resolve()) : new Promise<void>((r) => waiting.push(r));
+  const acquire = (caller: string) =>
+    active < limit
+      ? (active++, Promise.resolve())
+      : new Promise<void>((r) => waiting.push(caller, r));
   const release = () => {
     const next = waiting.shift();
     if (next) next();
@@ -66,12 +91,23 @@ export function startWorker(deps: WorkerDeps): Worker {
       log({ event: "queue.ignored", reason: "not a scan job" });
       return;
     }
+    const store = deps.stores[message.service];
     const task = (async () => {
-      await acquire();
+      // The job is held here from now on: its domain stays in flight while it waits and runs.
+      const beat = store && deps.heartbeatMs !== 0
+        ? setInterval(() => {
+          store.renewInflight(message, inflightTtlMs(deps.config), now().getTime()).catch(() => {});
+        }, deps.heartbeatMs ?? 30_000)
+        : undefined;
       try {
-        await runJob(message, deps, now, log);
+        await acquire(callerOf(message));
+        try {
+          await runJob(message, deps, now, log);
+        } finally {
+          release();
+        }
       } finally {
-        release();
+        clearInterval(beat);
       }
     })();
     inProgress.add(task);
@@ -82,7 +118,10 @@ export function startWorker(deps: WorkerDeps): Worker {
     }
   };
   const listening = deps.queue
-    ? deps.queue.listen(handler, { capacity: () => limit - active - waiting.length })
+    ? deps.queue.listen(handler, {
+      capacity: () => limit - active - waiting.size,
+      fairKey: (job) => isScanJob(job) ? callerOf(job) : "",
+    })
     : (deps.kv.listenQueue(handler), null);
 
   return {
@@ -123,36 +162,91 @@ async function runJob(
     return;
   }
   const started = performance.now();
-  let outcome;
-  try {
-    const target = {
-      ...normaliseTarget(job.url),
+  const maxAttempts = Math.max(1, deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+  const failedRecord = (failure: string) => ({
+    record: {
       domain: job.domain,
-      ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
-    };
-    outcome = await service.run(target, { config: deps.config, now });
-  } catch (error) {
-    // The scanners do not throw for anything a site does; this is a bug, and still ends in a record.
-    outcome = {
-      record: {
+      status: "failed" as const,
+      scannedAt: now().toISOString(),
+      result: null,
+      ...(service.name === "visibility" ? { offSite: null } : {}),
+      ...(service.name === "schema" ? { url: job.pageUrl ?? job.url } : {}),
+    },
+    failure,
+  });
+  let outcome;
+  for (;;) {
+    const attempt = await store.countAttempt(job);
+    if (attempt > maxAttempts) {
+      // Started that many times and never stored: each start ended its process or thread.
+      outcome = failedRecord(
+        `${TOO_COMPLEX} (its scan stopped the worker ${maxAttempts} times: out of memory or ` +
+          "time)",
+      );
+      break;
+    }
+    try {
+      const target = {
+        ...normaliseTarget(job.url),
         domain: job.domain,
-        status: "failed" as const,
-        scannedAt: now().toISOString(),
-        result: null,
-        ...(service.name === "visibility" ? { offSite: null } : {}),
-        ...(service.name === "schema" ? { url: job.pageUrl ?? job.url } : {}),
-      },
-      failure: `internal error: ${error instanceof Error ? error.message : String(error)}`,
-    };
+        ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
+      };
+      outcome = deps.runner
+        ? await deps.runner.run(job.service, target, deps.config, now)
+        : await service.run(target, { config: deps.config, now });
+      break;
+    } catch (error) {
+      if (error instanceof ScanIsolationError) {
+        log({
+          event: "scan.isolation_failed",
+          service: job.service,
+          domain: job.domain,
+          jobId: job.jobId,
+          attempt,
+          cause: error.kind,
+          error: error.message,
+        });
+        if (attempt < maxAttempts) continue;
+        outcome = failedRecord(error.message);
+        break;
+      }
+      // The scanners do not throw for anything a site does; this is a bug, and still ends in a record.
+      outcome = failedRecord(
+        `internal error: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      break;
+    }
   }
   const durationMs = Math.round(performance.now() - started);
-  const result = await store.finishScan(job, {
-    record: outcome.record,
-    failure: outcome.failure,
-    credential: job.credential,
-    durationMs,
-    jobId: job.jobId,
-  });
+  let result;
+  try {
+    result = await store.finishScan(job, {
+      record: outcome.record,
+      failure: outcome.failure,
+      credential: job.credential,
+      durationMs,
+      jobId: job.jobId,
+    });
+  } catch (error) {
+    // The record could not be written (the store refused it): a small failed record says why, so
+    // the domain is not left in flight and the next request does not start the same doomed scan.
+    const reason = `the report could not be stored: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+    log({ event: "scan.store_failed", service: job.service, domain: job.domain, error: reason });
+    outcome = failedRecord(reason);
+    try {
+      result = await store.finishScan(job, {
+        ...outcome,
+        credential: job.credential,
+        durationMs,
+        jobId: job.jobId,
+      });
+    } catch (again) {
+      await store.releaseInflight(job).catch(() => {});
+      throw again;
+    }
+  }
   deps.onStored?.(job.service, job.domain);
   log({
     event: "scan.finished",
@@ -164,4 +258,47 @@ async function runJob(
     stored: result,
     jobId: job.jobId,
   });
+}
+
+/** Who a job is scheduled for: the API key, else the credential kind and the caller's address. */
+export function callerOf(job: ScanJob): string {
+  return job.caller ?? job.credential;
+}
+
+/**
+ * Waiters grouped by caller, served round-robin: each caller with waiters gets one turn per round,
+ * in the order callers first arrived; a caller's own waiters keep their order.
+ */
+export class FairQueue {
+  #byCaller = new Map<string, (() => void)[]>();
+  /** Callers with waiters, in turn order (the next turn is the first). */
+  #turns: string[] = [];
+  #size = 0;
+
+  /** Waiters in all. */
+  get size(): number {
+    return this.#size;
+  }
+
+  push(caller: string, wake: () => void): void {
+    const list = this.#byCaller.get(caller);
+    if (list) list.push(wake);
+    else {
+      this.#byCaller.set(caller, [wake]);
+      this.#turns.push(caller);
+    }
+    this.#size++;
+  }
+
+  /** The next waiter: the first of the caller whose turn it is. */
+  shift(): (() => void) | undefined {
+    const caller = this.#turns.shift();
+    if (caller === undefined) return undefined;
+    const list = this.#byCaller.get(caller)!;
+    const wake = list.shift()!;
+    if (list.length) this.#turns.push(caller);
+    else this.#byCaller.delete(caller);
+    this.#size--;
+    return wake;
+  }
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import {
+  BodyBuffer,
   createGuardedFetcher,
   findResolveTarget,
   type GuardedFetcherOptions,
@@ -415,6 +416,46 @@ Deno.test("[guarded_fetch] an endless body is cut at maxBytes and at the 5 MiB d
     await fetcher.close();
     await server.close();
   }
+});
+
+Deno.test("[guarded_fetch] a body sent one byte per chunk is read whole into one buffer", async () => {
+  const size = 64 * 1024;
+  const server = serve(() => {
+    let sent = 0;
+    return new Response(
+      new ReadableStream({
+        pull: (c) => {
+          if (sent++ < size) c.enqueue(new Uint8Array([98]));
+          else c.close();
+        },
+      }),
+      { headers: { "content-type": "text/plain" } },
+    );
+  });
+  const fetcher = fetcherFor({ "site.test": server.port });
+  try {
+    const r = await fetcher.fetch("http://site.test/", { maxBytes: size - 10 });
+    assert.equal(r.truncated, true);
+    assert.equal(r.body, "b".repeat(size - 10));
+  } finally {
+    await fetcher.close();
+    await server.close();
+  }
+});
+
+Deno.test("[guarded_fetch] BodyBuffer: one-byte appends, the cap, and a buffer no larger than the cap", () => {
+  const buffer = new BodyBuffer(300_000);
+  for (let i = 0; i < 300_000; i++) assert.equal(buffer.append(new Uint8Array([i & 0xff])), true);
+  assert.equal(buffer.append(new Uint8Array([1])), false);
+  const bytes = buffer.bytes();
+  assert.equal(bytes.byteLength, 300_000);
+  assert.equal(bytes.buffer.byteLength, 300_000, "the buffer never grows past the cap");
+  assert.equal(bytes[299_999], 299_999 & 0xff);
+  const partial = new BodyBuffer(10);
+  assert.equal(partial.append(new Uint8Array(4).fill(1)), true);
+  assert.equal(partial.append(new Uint8Array(8).fill(2)), false);
+  assert.deepEqual([...partial.bytes()], [1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
+  assert.equal(new BodyBuffer(10).bytes().byteLength, 0);
 });
 
 Deno.test("[guarded_fetch] a gzip bomb is cut at maxBytes without inflating it whole", async () => {

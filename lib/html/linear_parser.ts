@@ -18,7 +18,25 @@ interface ParserInternals {
   stack: unknown;
   foreignContext: unknown;
   cbs: Partial<Handler>;
+  attribvalue: string;
 }
+
+/**
+ * Caps that bound what a page can make a parse hold, whatever the page: past
+ * {@link PARSE_CAPS.elements} elements the parse stops there (the page is analysed up to that
+ * point, as if it ended), and attributes of one element past
+ * {@link PARSE_CAPS.attributesPerElement} are ignored. Depth needs no cap of its own: it cannot
+ * exceed the element cap, and the stacks below keep its cost linear (pages nested 100,000 deep
+ * are parsed, and tested). No ordinary page comes near the caps (a large page has some 10,000
+ * elements). {@link LinearParser.capped} says which cap was reached.
+ */
+export const PARSE_CAPS = {
+  elements: 200_000,
+  attributesPerElement: 256,
+} as const;
+
+/** Which cap stopped or trimmed a parse. */
+export type ParseCap = keyof typeof PARSE_CAPS;
 
 /**
  * A stack exposing the top-first array API htmlparser2 uses (`[0]` is the top, `unshift` pushes,
@@ -88,6 +106,12 @@ export class TopFirstStack<T> {
  * linear however deep the page nests. Same constructor and events as `Parser`.
  */
 export class LinearParser extends Parser {
+  /** The caps this parse reached (empty for any ordinary page). */
+  readonly capped = new Set<ParseCap>();
+  #elements = 0;
+  #attributes = 0;
+  #stopped = false;
+
   /** Same arguments as htmlparser2's `Parser`. */
   constructor(cbs?: Partial<Handler> | null, options?: ParserOptions) {
     super(cbs, options);
@@ -101,6 +125,42 @@ export class LinearParser extends Parser {
       internals.stack = new TopFirstStack<string>();
       internals.foreignContext = foreign;
     }
+  }
+
+  /** Counts elements; past the cap the parse stops (see {@link PARSE_CAPS}). @internal */
+  override onopentagname(start: number, endIndex: number): void {
+    if (this.#stopped) return;
+    this.#attributes = 0;
+    if (++this.#elements > PARSE_CAPS.elements) {
+      this.capped.add("elements");
+      this.#stopped = true;
+      this.pause();
+      return;
+    }
+    super.onopentagname(start, endIndex);
+  }
+
+  /** Ignores attributes past the per-element cap. @internal */
+  override onattribend(quote: number, endIndex: number): void {
+    if (++this.#attributes > PARSE_CAPS.attributesPerElement) {
+      this.capped.add("attributesPerElement");
+      (this as unknown as ParserInternals).attribvalue = "";
+      return;
+    }
+    super.onattribend(quote, endIndex);
+  }
+
+  /** Once a cap stopped the parse, resuming (as `end` does) would carry on: it stays stopped. */
+  override resume(): void {
+    if (!this.#stopped) super.resume();
+  }
+
+  /**
+   * Ends the parse; a parse stopped by a cap ends where it stopped, its open elements closed.
+   */
+  override end(chunk?: string): void {
+    if (!this.#stopped) super.end(chunk);
+    if (this.#stopped) this.onend();
   }
 
   /**

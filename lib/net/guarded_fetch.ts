@@ -501,7 +501,12 @@ class Deadline {
   }
 }
 
-/** Reads at most maxBytes of the (decompressed) body, then cancels the rest of the stream. */
+/**
+ * Reads at most maxBytes of the (decompressed) body, then cancels the rest of the stream. Chunks
+ * are copied into one buffer as they arrive (grown by doubling, never past maxBytes), so the
+ * memory held is the body itself however small the chunks: a body sent one byte at a time used
+ * to keep one typed array (~100 bytes of overhead) per byte.
+ */
 async function readBody(
   response: Response,
   maxBytes: number,
@@ -510,22 +515,16 @@ async function readBody(
 ): Promise<{ data: Uint8Array; truncated: boolean }> {
   if (!response.body) return { data: new Uint8Array(0), truncated: false };
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const body = new BodyBuffer(maxBytes);
   let truncated = false;
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), deadline.whenAborted]);
       if (done) break;
-      const room = maxBytes - size;
-      if (value.byteLength > room) {
-        if (room > 0) chunks.push(value.subarray(0, room));
-        size += Math.max(room, 0);
+      if (!body.append(value)) {
         truncated = true;
         break;
       }
-      chunks.push(value);
-      size += value.byteLength;
     }
   } catch (error) {
     throw toFetchError(error, url, deadline);
@@ -534,13 +533,40 @@ async function readBody(
     if (truncated || deadline.aborted) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-  const data = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    data.set(chunk, offset);
-    offset += chunk.byteLength;
+  return { data: body.bytes(), truncated };
+}
+
+/** A byte buffer capped at `max` bytes that grows by doubling. */
+export class BodyBuffer {
+  #data = new Uint8Array(0);
+  #size = 0;
+  constructor(private readonly max: number) {}
+
+  /** Bytes held so far. */
+  get size(): number {
+    return this.#size;
   }
-  return { data, truncated };
+
+  /** Appends what fits; false when `chunk` did not fit whole (the rest is dropped). */
+  append(chunk: Uint8Array): boolean {
+    const room = this.max - this.#size;
+    const take = Math.min(chunk.byteLength, Math.max(room, 0));
+    if (this.#size + take > this.#data.byteLength) {
+      const next = new Uint8Array(
+        Math.min(this.max, Math.max(this.#size + take, this.#data.byteLength * 2, 16 * 1024)),
+      );
+      next.set(this.#data.subarray(0, this.#size));
+      this.#data = next;
+    }
+    this.#data.set(take === chunk.byteLength ? chunk : chunk.subarray(0, take), this.#size);
+    this.#size += take;
+    return take === chunk.byteLength;
+  }
+
+  /** The bytes held (a view of the buffer when it is full, else a copy of exactly `size`). */
+  bytes(): Uint8Array {
+    return this.#size === this.#data.byteLength ? this.#data : this.#data.slice(0, this.#size);
+  }
 }
 
 /** Decodes with the Content-Type charset when it is a known label, else UTF-8; never throws. */

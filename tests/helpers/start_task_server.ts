@@ -1,0 +1,97 @@
+/**
+ * The server started as `deno task start` starts it: the same permission flags and V8 flags (the
+ * heap cap), read from deno.json's "start" task, with PORT=0 and the environment given. Its
+ * output is captured; the build step of the task is left out (the tests' `deno task build` ran).
+ */
+
+/** A running server. */
+export interface StartedServer {
+  base: string;
+  pid: number;
+  /** Everything printed so far. */
+  output(): string;
+  /** The JSON log lines printed so far. */
+  events(): Record<string, unknown>[];
+  /** True once the process has exited. */
+  exited(): boolean;
+  /** SIGKILL, then waits for the exit and the output. */
+  kill(): Promise<void>;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** The `deno run` arguments of the start task (flags and the entry point). */
+export async function startTaskArgs(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const task: string = config.tasks.start;
+  const run = task.split("&&").map((p) => p.trim()).find((p) => p.startsWith("deno run"));
+  if (!run) throw new Error(`no "deno run" in the start task: ${task}`);
+  return run.split(/\s+/).slice(1);
+}
+
+/** Starts main.ts with the start task's flags and waits until it listens. */
+export async function startLikeStartTask(env: Record<string, string>): Promise<StartedServer> {
+  const args = await startTaskArgs();
+  if (!args.some((a) => a.startsWith("--v8-flags=--max-old-space-size="))) {
+    throw new Error("the start task no longer caps the heap: update this helper's callers");
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT.pathname,
+    env: { ...env, PORT: "0", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let text = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]).catch(() => {});
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const until = Date.now() + 60_000;
+  let port = 0;
+  while (!port) {
+    const m = text.match(/Listening on http:\/\/[^:]+:(\d+)\//);
+    if (m) port = Number(m[1]);
+    else if (exited || Date.now() > until) {
+      if (!exited) child.kill("SIGKILL");
+      await status;
+      await pumps;
+      throw new Error(`server did not start:\n${text}`);
+    } else await new Promise((r) => setTimeout(r, 25));
+  }
+  let killed: Promise<void> | undefined;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    output: () => text,
+    events: () =>
+      text.split("\n").flatMap((line) => {
+        if (!line.startsWith("{")) return [];
+        try {
+          return [JSON.parse(line)];
+        } catch {
+          return [];
+        }
+      }),
+    exited: () => exited,
+    kill() {
+      killed ??= (async () => {
+        if (!exited) {
+          try {
+            child.kill("SIGKILL");
+          } catch { /* gone */ }
+        }
+        await status;
+        await pumps;
+      })();
+      return killed;
+    },
+  };
+}
