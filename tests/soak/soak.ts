@@ -14,7 +14,7 @@
 import { createApiKey } from "../../lib/keys.ts";
 import { Store } from "../../lib/store.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
-import { poll200, startServer } from "../security/helpers/server_process.ts";
+import { poll200, startServer, startTaskV8Flags } from "../security/helpers/server_process.ts";
 import { decentSite, startSiteServer } from "../security/helpers/sites.ts";
 
 /** Options of {@link runSoak}. */
@@ -28,6 +28,8 @@ export interface SoakOptions {
   mix?: { report: number; cacheHit: number; newScan: number };
   /** Progress lines. */
   log?: (line: string) => void;
+  /** The server's V8 flags; by default those of `deno task start` (its heap cap). */
+  v8Flags?: string;
 }
 
 /** Latency and outcome figures of one kind of request. */
@@ -116,7 +118,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     COMMONCRAWL_INDEX_URL: offSite.config.commonCrawlIndexUrl,
     OFFSITE_TIMEOUT_MS: "1500",
     SCAN_TIMEOUT_MS: "15000",
-  });
+  }, { v8Flags: options.v8Flags ?? startTaskV8Flags() });
   const base = server.base;
   try {
     // Warm-up: the domains that report reads and cache hits use.
