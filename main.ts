@@ -194,7 +194,7 @@ if (import.meta.main) {
   }
   const handler = createHandler(app, reportCache, appDeps);
   // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
-  const serving = await serveHttp(
+  const serving = serveHttp(
     config,
     config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
     { log },

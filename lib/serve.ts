@@ -19,16 +19,57 @@ export interface Serving {
   close(): Promise<void>;
 }
 
+/**
+ * `Deno.serve` that comes back: when its accept loop dies (EMFILE: out of file descriptors ends
+ * it for good, and its `finished` promise rejects), a new server is started on the same address
+ * (port 0: a new port, announced through `onRestart`), retried with a growing pause.
+ */
+function resilientServe(
+  options: { hostname: string; port: number },
+  handler: Handler,
+  log: (entry: Record<string, unknown>) => void,
+  onRestart: (addr: Deno.NetAddr) => void = () => {},
+): { addr: Deno.NetAddr; shutdown(): Promise<void> } {
+  let stopped = false;
+  let current: Deno.HttpServer<Deno.NetAddr>;
+  const start = (delayMs: number): void => {
+    try {
+      current = Deno.serve({ ...options, onListen: () => {} }, handler);
+    } catch (error) {
+      log({ event: "http.restart_failed", error: String(error), retryInMs: delayMs });
+      setTimeout(() => start(Math.min(delayMs * 2, 2000)), delayMs);
+      return;
+    }
+    onRestart(current.addr);
+    current.finished.catch((error) => {
+      if (stopped) return;
+      log({ event: "http.accept_failed", error: String(error) });
+      setTimeout(() => start(100), 50);
+    });
+  };
+  start(100);
+  return {
+    get addr() {
+      return current.addr;
+    },
+    shutdown() {
+      stopped = true;
+      return current.shutdown().catch(() => {});
+    },
+  };
+}
+
 /** Serves `handler` on `hostname:config.port`, guarded as the configuration says. */
-export async function serveHttp(
+export function serveHttp(
   config: Pick<Config, "port" | "connections">,
   handler: Handler,
   options: { hostname?: string; log?: (entry: Record<string, unknown>) => void } = {},
-): Promise<Serving> {
+): Serving {
   const hostname = options.hostname ?? "0.0.0.0";
+  const log = options.log ?? ((entry) => console.error(JSON.stringify(entry)));
   const c = config.connections;
   if (!c.guard) {
-    const server = Deno.serve({ hostname, port: config.port, onListen: () => {} }, handler);
+    const server = resilientServe({ hostname, port: config.port }, handler, log);
     return {
       addr: server.addr,
       guard: null,
@@ -37,13 +78,19 @@ export async function serveHttp(
       close: () => server.shutdown(),
     };
   }
+  let guard: ConnGuard | undefined;
   // The HTTP server listens on a loopback port of its own; only the guard is public.
-  const inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req, info) => {
-    const client = guard.clientOf(info.remoteAddr.port);
-    return handler(req, client ? { ...info, remoteAddr: client } : info);
-  });
+  const inner = resilientServe(
+    { hostname: "127.0.0.1", port: 0 },
+    (req, info) => {
+      const client = guard?.clientOf((info.remoteAddr as Deno.NetAddr).port);
+      return handler(req, client ? { ...info, remoteAddr: client } : info);
+    },
+    log,
+    (addr) => guard?.setUpstreamPort(addr.port),
+  );
   const max = c.max || defaultMaxConnections();
-  const guard: ConnGuard = startConnGuard({
+  guard = startConnGuard({
     hostname,
     port: config.port,
     upstream: { hostname: "127.0.0.1", port: inner.addr.port },
@@ -51,17 +98,17 @@ export async function serveHttp(
     maxPerAddress: c.perIp,
     headerTimeoutMs: c.headerTimeoutMs,
     idleTimeoutMs: c.keepAliveTimeoutMs,
-    log: options.log,
+    log,
   });
-  await Promise.resolve();
+  const g = guard;
   return {
-    addr: guard.addr,
-    guard,
+    addr: g.addr,
+    guard: g,
     describe: `Connections: at most ${max} open${
       c.perIp ? `, ${c.perIp} per client address` : " (no per-address cap)"
     }; request headers within ${c.headerTimeoutMs} ms; idle keep-alive closed after ${c.keepAliveTimeoutMs} ms`,
     async close() {
-      await guard.close();
+      await g.close();
       await inner.shutdown();
     },
   };

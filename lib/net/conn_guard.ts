@@ -64,6 +64,8 @@ export interface ConnGuard {
   /** The client address of an upstream connection, by its local port (the server's remoteAddr). */
   clientOf(upstreamPort: number): Deno.NetAddr | undefined;
   stats(): ConnGuardStats;
+  /** Points new upstream connections at another port (the HTTP server was restarted). */
+  setUpstreamPort(port: number): void;
   /** Stops accepting and closes every connection. */
   close(): Promise<void>;
 }
@@ -149,6 +151,7 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
   const conns = new Set<Tracked>();
   const perAddress = new Map<string, number>();
   const clients = new Map<number, Deno.NetAddr>();
+  let upstream = { ...options.upstream };
   const stats: ConnGuardStats = {
     open: 0,
     refusedTotal: 0,
@@ -274,7 +277,7 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
         }
         if (!t.upstream) {
           try {
-            t.upstream = await Deno.connect(options.upstream);
+            t.upstream = await Deno.connect(upstream);
           } catch (error) {
             noteError("upstream", error);
             answerAndClose(t, REFUSED_TOTAL);
@@ -382,6 +385,9 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
     addr: listener.addr as Deno.NetAddr,
     clientOf: (port) => clients.get(port),
     stats: () => ({ ...stats }),
+    setUpstreamPort: (port) => {
+      upstream = { ...upstream, port };
+    },
     async close() {
       closing = true;
       clearInterval(sweeper);

@@ -41,11 +41,17 @@ export async function startServer(
     startTimeoutMs?: number;
     /** V8 flags for the server (e.g. {@link startTaskV8Flags}); none by default. */
     v8Flags?: string;
+    /** The server's open-file limit (`ulimit -n`, lowered through sh; raising needs privileges). */
+    fileLimit?: number;
   } = {},
 ): Promise<ServerProcess> {
   const v8 = options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : [];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...v8, "--unstable-kv", "--no-check", MAIN],
+  const deno = [Deno.execPath(), "run", "-A", ...v8, "--unstable-kv", "--no-check", MAIN];
+  const [command, ...args] = options.fileLimit
+    ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", ...deno]
+    : deno;
+  const child = new Deno.Command(command, {
+    args,
     env: { ...env, PORT: "0", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
