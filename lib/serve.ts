@@ -78,19 +78,20 @@ export function serveHttp(
       close: () => server.shutdown(),
     };
   }
-  let guard: ConnGuard | undefined;
+  // Set once the guard has started (the HTTP server starts first: the guard needs its port).
+  const ref: { guard?: ConnGuard } = {};
   // The HTTP server listens on a loopback port of its own; only the guard is public.
   const inner = resilientServe(
     { hostname: "127.0.0.1", port: 0 },
     (req, info) => {
-      const client = guard?.clientOf((info.remoteAddr as Deno.NetAddr).port);
+      const client = ref.guard?.clientOf((info.remoteAddr as Deno.NetAddr).port);
       return handler(req, client ? { ...info, remoteAddr: client } : info);
     },
     log,
-    (addr) => guard?.setUpstreamPort(addr.port),
+    (addr) => ref.guard?.setUpstreamPort(addr.port),
   );
   const max = c.max || defaultMaxConnections();
-  guard = startConnGuard({
+  const g = ref.guard = startConnGuard({
     hostname,
     port: config.port,
     upstream: { hostname: "127.0.0.1", port: inner.addr.port },
@@ -100,7 +101,6 @@ export function serveHttp(
     idleTimeoutMs: c.keepAliveTimeoutMs,
     log,
   });
-  const g = guard;
   return {
     addr: g.addr,
     guard: g,

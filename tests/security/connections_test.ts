@@ -266,3 +266,52 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "[connections] out of file descriptors (EMFILE): open connections are served, and new ones once some close",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "conn-emfile-" });
+    // A low file limit and a connection cap set far above it: accept() itself runs out.
+    const server = await startServer({
+      KV_PATH: `${dir}/kv.sqlite3`,
+      LOG_REQUESTS: "0",
+      HEADER_TIMEOUT_MS: "3000",
+      MAX_CONNECTIONS: "5000",
+    }, { v8Flags: startTaskV8Flags(), fileLimit: 400 });
+    const port = Number(new URL(server.base).port);
+    const kept = client(port);
+    let flood: Awaited<ReturnType<typeof startFlood>> | undefined;
+    try {
+      kept.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      await until(() => /"ok":true/.test(kept.text()), "the first answer");
+      flood = await startFlood(port, 600, 0, 2);
+      await until(() => /fdExhausted":true/.test(server.output()), "the server to run out", 20_000);
+      // The connection it already holds is served...
+      const before = kept.text().length;
+      kept.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      await until(
+        () => /"ok":true/.test(kept.text().slice(before)),
+        "the kept connection's answer",
+      );
+      // ...and once the header timeout has closed the flood, new connections are accepted again.
+      let report: Record<"idle", Record<string, number>>;
+      const end = Date.now() + 30_000;
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        report = await flood.report();
+      } while (report.idle.open && Date.now() < end);
+      assert.equal(report.idle.open ?? 0, 0, JSON.stringify(report));
+      const after = await timedGet(`${server.base}/healthz`);
+      assert.equal(after.status, 200);
+      assert.doesNotMatch(server.output(), /uncaught/i);
+    } finally {
+      kept.destroy();
+      await flood?.stop();
+      await server.kill();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
