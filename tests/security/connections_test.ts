@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
+import { errorAnswer } from "../../lib/app.ts";
+import { readCappedBody } from "../../lib/http_body.ts";
 import { startConnGuard } from "../../lib/net/conn_guard.ts";
 import { startServer, startTaskV8Flags } from "./helpers/server_process.ts";
 
@@ -153,6 +155,46 @@ Deno.test("[connections] a head that never completes gets 408 and is closed; idl
     assert.equal(guard.stats().open, 0);
   } finally {
     for (const c of [slow, silent, served]) c.destroy();
+    await guard.close();
+    await upstream.shutdown();
+  }
+});
+
+Deno.test("[connections] a body that does not arrive in time gets 408 and its connection is closed", async () => {
+  // The app's body reader and error answer, with a short body deadline.
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      try {
+        await readCappedBody(req, 1024, 200);
+        return new Response("{}");
+      } catch (error) {
+        const a = errorAnswer(error, { path: "/", method: "POST" }, { log: () => {} });
+        return Response.json(a.body, { status: a.status, headers: a.headers });
+      }
+    },
+  );
+  const guard = startConnGuard({
+    hostname: "127.0.0.1",
+    port: 0,
+    upstream: { hostname: "127.0.0.1", port: upstream.addr.port },
+    maxConnections: 10,
+    maxPerAddress: 10,
+    headerTimeoutMs: 60_000,
+    idleTimeoutMs: 60_000,
+  });
+  const slow = client(guard.addr.port);
+  try {
+    slow.send(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    );
+    await until(slow.isClosed, "the connection to be closed after the 408");
+    assert.match(slow.text(), /^HTTP\/1\.1 408 /);
+    assert.match(slow.text(), /\r\nconnection: close\r\n/i);
+    assert.match(slow.text(), /Request body not received within 0\.2 seconds/);
+    assert.equal(guard.stats().open, 0);
+  } finally {
+    slow.destroy();
     await guard.close();
     await upstream.shutdown();
   }
