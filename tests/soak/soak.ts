@@ -319,7 +319,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // --trace-gc lines: "[pid:addr]   12345 ms: Mark-Compact 40.1 (52.3) -> 31.2 (50.1) MB, ...",
     // taken from the server's output between 10% and 50%, and after 50% of the run.
     const fullGcs = (text: string) =>
-      [...text.matchAll(/ms: Mark-Compact[^\n]*?-> ([\d.]+) \(/g)].map((m) => Number(m[1]));
+      [...text.matchAll(/ms: (?:Incremental )?Mark-Compact[^\n]*?-> ([\d.]+) \(/g)].map((m) =>
+        Number(m[1])
+      );
     const out = server.output();
     const minOf = (xs: number[]) => xs.length ? Math.min(...xs) : null;
     const first = fullGcs(out.slice(outputAt.settled ?? out.length, outputAt.half ?? out.length));
