@@ -88,7 +88,7 @@ const EnvSchema = z.object({
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HEADER_TIMEOUT_MS: int(10_000, 500, 120_000),
-  KEEPALIVE_TIMEOUT_MS: int(30_000, 1_000, 600_000),
+  KEEPALIVE_TIMEOUT_MS: int(120_000, 1_000, 3_600_000),
 });
 
 /** The validated configuration of one process. */
@@ -153,6 +153,11 @@ export interface Config {
     /** Open connections at most per client address; 0: none (default with TRUST_PROXY=1). */
     perIp: number;
     headerTimeoutMs: number;
+    /**
+     * Idle keep-alive connections are closed after this long. Longer than the idle timeout of
+     * common clients' pools (90 s: Deno's fetch, Go, hyper), so the client closes first: a server
+     * closing a pooled connection as the client reuses it fails that request.
+     */
     keepAliveTimeoutMs: number;
   };
 }

@@ -81,6 +81,8 @@ export interface SoakResult {
    * alone is V8 sizing its heap or native memory (SQLite's cache, buffers).
    */
   heapAfterGc: { firstHalf: number | null; secondHalf: number | null; count: number };
+  /** The server's connection and error log lines (the first 20), to explain network errors. */
+  serverEvents: string[];
 }
 
 const MiB = 1024 * 1024;
@@ -331,7 +333,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       secondHalf: minOf(second),
       count: first.length + second.length,
     };
+    const serverEvents = out.split("\n")
+      .filter((l) => /"event":"(conn\.|http\.(error|accept|restart)|store\.)/.test(l)).slice(0, 20);
     return {
+      serverEvents,
       heapAfterGc,
       durationMs,
       requests,
@@ -384,6 +389,7 @@ export function formatSoak(r: SoakResult): string {
     `  V8 live heap after full GCs (lowest): first half ${r.heapAfterGc.firstHalf ?? "?"} MB, ` +
       `second half ${r.heapAfterGc.secondHalf ?? "?"} MB (${r.heapAfterGc.count} full GCs)`,
     `  new scans: ${r.newScansAdmitted} admitted, ${r.newScansStored} stored`,
+    ...r.serverEvents.map((e) => `  server: ${e}`),
   );
   return lines.join("\n");
 }
