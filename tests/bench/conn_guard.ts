@@ -17,16 +17,32 @@ const SECONDS = arg("seconds", 5);
 const PIPELINE = "bench-pipeline-token-0123456789abcdef";
 const HOST = "bench.test";
 
-async function wrk(url: string): Promise<{ rps: number; p99: string }> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * One wrk run against a server process: throughput, p99, and the server's CPU time per request
+ * (which depends far less on what else this shared machine is doing than throughput does).
+ */
+async function wrk(url: string, pid: number): Promise<{ rps: number; p99: string; cpuUs: number }> {
+  const cpu0 = await cpuSeconds(pid);
   const out = await new Deno.Command("wrk", {
     args: ["-t1", "-c32", `-d${SECONDS}s`, "--latency", url],
     stdout: "piped",
   }).output();
+  const cpu = (await cpuSeconds(pid)) - cpu0;
   const text = new TextDecoder().decode(out.stdout);
   if (/Non-2xx/.test(text)) throw new Error(`non-2xx answers from ${url}`);
+  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
   return {
     rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0),
-    p99: text.match(/99%\s+(\S+)/)?.[1] ?? "?",
+    p99: text.match(/^\s+99%\s+(\S+)/m)?.[1] ?? "?",
+    cpuUs: requests ? (cpu * 1e6) / requests : NaN,
   };
 }
 
@@ -61,22 +77,22 @@ try {
       ?.cancel();
   }
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (let i = 0; i < ROUNDS; i++) {
-    const bare = await wrk(`${servers["0"].base}/api/report/${HOST}.json`);
-    const guarded = await wrk(`${servers["1"].base}/api/report/${HOST}.json`);
+    const bare = await wrk(`${servers["0"].base}/api/report/${HOST}.json`, servers["0"].pid);
+    const guarded = await wrk(`${servers["1"].base}/api/report/${HOST}.json`, servers["1"].pid);
     ratios.push(guarded.rps / bare.rps);
+    cpuRatios.push(guarded.cpuUs / bare.cpuUs);
     console.log(
-      `round ${i + 1}: Deno.serve alone ${Math.round(bare.rps)} req/s (p99 ${bare.p99}), ` +
-        `guarded ${Math.round(guarded.rps)} req/s (p99 ${guarded.p99}): ${
-          Math.round((guarded.rps / bare.rps) * 100)
-        }%`,
+      `round ${i + 1}: Deno.serve alone ${Math.round(bare.rps)} req/s, p99 ${bare.p99}, ` +
+        `${bare.cpuUs.toFixed(0)} µs CPU/request; guarded ${Math.round(guarded.rps)} req/s, ` +
+        `p99 ${guarded.p99}, ${guarded.cpuUs.toFixed(0)} µs CPU/request`,
     );
   }
-  ratios.sort((a, b) => a - b);
   console.log(
-    `median: guarded = ${
-      Math.round(ratios[Math.floor(ratios.length / 2)] * 100)
-    }% of Deno.serve alone`,
+    `median: guarded throughput = ${Math.round(median(ratios) * 100)}% of Deno.serve alone; ` +
+      `server CPU per request = ${median(cpuRatios).toFixed(2)}×`,
   );
 } finally {
   for (const s of Object.values(servers)) await s.kill();
