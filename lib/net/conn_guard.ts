@@ -99,9 +99,14 @@ const HEADER_TIMEOUT = (seconds: number) =>
     error: `Request headers not received within ${seconds} seconds`,
   });
 
-/** The first read of a connection is small: most idle or hostile connections never send more. */
+/**
+ * Read buffers start small and grow when a read fills them: an idle or slowloris connection holds
+ * 1 KiB (and 4 KiB for its upstream once it has sent a byte), not 32 KiB, however many there are.
+ */
 const FIRST_READ = 1024;
+const FIRST_UPSTREAM_READ = 4 * 1024;
 const READ = 16 * 1024;
+const UPSTREAM_READ = 64 * 1024;
 
 const latin1 = new TextDecoder("latin1");
 
@@ -229,9 +234,10 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
 
   /** Upstream to client: every response byte, and the phase moves from request to idle. */
   const pumpBack = async (t: Tracked, upstream: Deno.Conn) => {
-    const buf = new Uint8Array(READ);
+    let buf = new Uint8Array(FIRST_UPSTREAM_READ);
     try {
       for (;;) {
+        if (t.closed) break;
         const n = await upstream.read(buf);
         if (n === null) break;
         let closeAfter = -1;
@@ -242,6 +248,7 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
         }
         if (t.phase === "idle") t.deadline = now() + options.idleTimeoutMs;
         await writeAll(t.conn, buf.subarray(0, n));
+        if (n === buf.length && buf.length < UPSTREAM_READ) buf = new Uint8Array(UPSTREAM_READ);
         // An answer with `Connection: close` (e.g. a 408 for a slow body) ends the connection
         // once it is sent, even if the HTTP server is still waiting for the rest of the body.
         if (closeAfter >= 0) {
@@ -295,9 +302,9 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
             t.conn.remoteAddr as Deno.NetAddr,
           );
           pumpBack(t, t.upstream);
-          buf = new Uint8Array(READ);
         }
         await writeAll(t.upstream, bytes);
+        if (n === buf.length && buf.length < READ) buf = new Uint8Array(READ);
       }
     } catch { /* either side went away */ }
     // The client finished sending: let the HTTP server answer what it has, then both close.

@@ -280,7 +280,10 @@ Deno.test({
       // Held: the server still answers a normal request, promptly.
       const during = await timedGet(`${server.base}/healthz`);
       assert.equal(during.status, 200);
-      assert.ok(during.ms < 2000, `/healthz took ${during.ms.toFixed(0)} ms under the flood`);
+      // Promptly: 9 to 1,400 ms in runs on the shared 2-core machine, while the same thread
+      // accepts, refuses and times out thousands of connections; a server that stopped serving
+      // never answers.
+      assert.ok(during.ms < 3000, `/healthz took ${during.ms.toFixed(0)} ms under the flood`);
       console.log(`/healthz under 20,500 connections: ${during.ms.toFixed(0)} ms`);
       // After the header timeout, no flood connection is left open: the slowloris ones got 408
       // (or the 503 refusal), the idle ones were closed or refused.
