@@ -94,6 +94,12 @@ const REFUSED_ADDRESS = closingAnswer(
   },
   "retry-after: 5\r\n",
 );
+/** The largest first request head the guard holds while it arrives (Deno.serve's own limit is
+ * about as large). */
+const MAX_HEAD_BYTES = 64 * 1024;
+const HEAD_TOO_LARGE = closingAnswer("431 Request Header Fields Too Large", {
+  error: "Request headers are larger than 64 KiB",
+});
 const HEADER_TIMEOUT = (seconds: number) =>
   closingAnswer("408 Request Timeout", {
     error: `Request headers not received within ${seconds} seconds`,
@@ -269,6 +275,8 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
 
   const serve = async (t: Tracked) => {
     let buf = new Uint8Array(FIRST_READ);
+    const pending: Uint8Array[] = [];
+    let held = 0;
     try {
       for (;;) {
         const n = await t.conn.read(buf);
@@ -281,6 +289,17 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
         if (t.phase === "head") {
           t.headBegun = true;
           if (headEnds(t, bytes)) t.phase = "request";
+        }
+        if (!t.upstream && t.phase === "head") {
+          // The first head is held here until it is complete: a slowloris connection never
+          // reaches the HTTP server, and costs only these bytes and its socket.
+          held += n;
+          if (held > MAX_HEAD_BYTES) {
+            answerAndClose(t, HEAD_TOO_LARGE);
+            return;
+          }
+          pending.push(bytes.slice());
+          continue;
         }
         if (!t.upstream) {
           try {
@@ -302,6 +321,10 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
             t.conn.remoteAddr as Deno.NetAddr,
           );
           pumpBack(t, t.upstream);
+        }
+        if (pending.length) {
+          for (const p of pending) await writeAll(t.upstream, p);
+          pending.length = 0;
         }
         await writeAll(t.upstream, bytes);
         if (n === buf.length && buf.length < READ) buf = new Uint8Array(READ);

@@ -160,6 +160,35 @@ Deno.test("[connections] a head that never completes gets 408 and is closed; idl
   }
 });
 
+Deno.test("[connections] a first request head over 64 KiB gets 431 and never reaches the HTTP server", async () => {
+  let served = 0;
+  const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    served++;
+    return new Response("{}");
+  });
+  const guard = startConnGuard({
+    hostname: "127.0.0.1",
+    port: 0,
+    upstream: { hostname: "127.0.0.1", port: upstream.addr.port },
+    maxConnections: 10,
+    maxPerAddress: 10,
+    headerTimeoutMs: 60_000,
+    idleTimeoutMs: 60_000,
+  });
+  const big = client(guard.addr.port);
+  try {
+    big.send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70 * 1024)}`);
+    await until(big.isClosed, "the connection to be closed");
+    assert.match(big.text(), /^HTTP\/1\.1 431 /);
+    assert.equal(served, 0);
+    assert.equal(guard.stats().open, 0);
+  } finally {
+    big.destroy();
+    await guard.close();
+    await upstream.shutdown();
+  }
+});
+
 Deno.test("[connections] a body that does not arrive in time gets 408 and its connection is closed", async () => {
   // The app's body reader and error answer, with a short body deadline.
   const upstream = Deno.serve(
