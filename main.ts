@@ -23,6 +23,7 @@ import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./lib/log.t
 import { cleanUp } from "./lib/cleanup.ts";
 import { inflightTtlMs } from "./lib/scan_service.ts";
 import { passwordBackend } from "./lib/password.ts";
+import { serveHttp } from "./lib/serve.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
 let runCleanUp: (() => Promise<void>) | null = null;
@@ -217,14 +218,13 @@ if (import.meta.main) {
     }
   }
   const handler = createHandler(app, reportCache, appDeps);
-  Deno.serve(
-    {
-      port: config.port,
-      onListen: ({ hostname, port }) =>
-        console.log(
-          `Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
-        ),
-    },
+  // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
+  const serving = serveHttp(
+    config,
     config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
+    { log },
   );
+  console.log(serving.describe);
+  const { hostname, port } = serving.addr;
+  console.log(`Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`);
 }

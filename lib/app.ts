@@ -12,6 +12,7 @@ import type { LookupFunction } from "./net/guarded_fetch.ts";
 import type { ServiceDef } from "./service.ts";
 import type { Store } from "./store.ts";
 import { SECURITY_HEADERS, securityHeaders } from "./security_headers.ts";
+import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "./health.ts";
 import { etagMatches, ReportCache } from "./report_cache.ts";
 import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
@@ -217,12 +218,25 @@ function toResponse(error: Error, c: Context, deps: AppDeps): Response {
 export function errorAnswer(
   error: unknown,
   request: { path: string; method: string },
-  deps: Pick<AppDeps, "log">,
+  deps: Pick<AppDeps, "log"> & Partial<Pick<AppDeps, "store" | "now">>,
 ): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   if (error instanceof HttpError) {
     return { status: error.status, body: error.body(), headers: error.headers() };
   }
   const e = error instanceof Error ? error : new Error(String(error));
+  // The store cannot write (a full disk, a read-only file): the service is unavailable, not
+  // broken. 503 with Retry-After, /healthz fails, and new scans are refused for a while.
+  if (isStoreWriteError(e)) {
+    if (deps.store) storeWriteHealth(deps.store.kv).noteFailure((deps.now ?? Date.now)());
+    (deps.log ?? ((entry) => console.error(JSON.stringify(entry))))({
+      event: "store.write_failed",
+      path: request.path,
+      method: request.method,
+      error: e.message,
+    });
+    const unavailable = new StoreUnavailableError();
+    return { status: 503, body: unavailable.body(), headers: unavailable.headers() };
+  }
   // A client that closes its connection before sending the body it announced (Content-Length
   // larger than what came) makes any body reader throw BadResource: the request's fault, a 400.
   if (e instanceof Deno.errors.BadResource && /request body/i.test(e.message)) {

@@ -84,6 +84,11 @@ const EnvSchema = z.object({
   LOG_REQUESTS: z.enum(["0", "1", "true", "false", ""]).default("1"),
   RECORD_RETENTION_DAYS: int(30, 1, 3650),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
+  CONN_GUARD: z.enum(["0", "1", "true", "false", ""]).default("1"),
+  MAX_CONNECTIONS: int(0, 0, 1_000_000),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  HEADER_TIMEOUT_MS: int(10_000, 500, 120_000),
+  KEEPALIVE_TIMEOUT_MS: int(120_000, 1_000, 3_600_000),
 });
 
 /** The validated configuration of one process. */
@@ -137,6 +142,24 @@ export interface Config {
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
    */
   jobQueue: "queue" | "poll";
+  /**
+   * Connection limits (lib/net/conn_guard.ts), enforced by a guard in front of Deno.serve unless
+   * CONN_GUARD=0 or on Deno Deploy (whose edge holds the connections).
+   */
+  connections: {
+    guard: boolean;
+    /** Open connections at most in total; 0: derived from the file-descriptor limit. */
+    max: number;
+    /** Open connections at most per client address; 0: none (default with TRUST_PROXY=1). */
+    perIp: number;
+    headerTimeoutMs: number;
+    /**
+     * Idle keep-alive connections are closed after this long. Longer than the idle timeout of
+     * common clients' pools (90 s: Deno's fetch, Go, hyper), so the client closes first: a server
+     * closing a pooled connection as the client reuses it fails that request.
+     */
+    keepAliveTimeoutMs: number;
+  };
 }
 
 /** True for a KV_PATH that names a KV Connect endpoint (denokv, or a Deno Deploy KV database). */
@@ -206,6 +229,15 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     logRequests: e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
+    connections: {
+      guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true"),
+      max: e.MAX_CONNECTIONS,
+      // Behind a proxy every connection comes from the proxy: no per-address cap by default.
+      perIp: e.MAX_CONNECTIONS_PER_IP ??
+        (e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true" ? 0 : 256),
+      headerTimeoutMs: e.HEADER_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEPALIVE_TIMEOUT_MS,
+    },
   };
 }
 

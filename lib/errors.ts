@@ -71,6 +71,10 @@ export class RequestTimeoutError extends HttpError {
   constructor(seconds: number) {
     super(408, `Request body not received within ${seconds} seconds`);
   }
+  /** The rest of a late body would be read as the next request: the connection is closed. */
+  override headers(): Record<string, string> {
+    return { Connection: "close" };
+  }
 }
 
 /** 413: the request body is larger than the endpoint accepts. */

@@ -72,28 +72,36 @@ export async function openKv(
   if (path === ":memory:") {
     return { kv: await Deno.openKv(path), kind: "memory", location: path, close: () => {} };
   }
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-  await Deno.mkdir(dir || ".", { recursive: true });
-  const lock = await Deno.open(`${path}.lock`, { read: true, write: true, create: true });
+  let lock: Deno.FsFile;
+  try {
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+    await Deno.mkdir(dir || ".", { recursive: true });
+    lock = await Deno.open(`${path}.lock`, { read: true, write: true, create: true });
+  } catch (error) {
+    throw new KvOpenError(unwritableMessage(path, error));
+  }
   if (!(await lock.tryLock(true))) {
     const holder = (await Deno.readTextFile(`${path}.lock`).catch(() => "")).trim();
     lock.close();
     throw new KvOpenError(singleProcessMessage(path, holder));
   }
-  await lock.truncate(0);
-  await lock.write(new TextEncoder().encode(`${Deno.pid}\n`));
-  let kv: Deno.Kv;
+  let kv: Deno.Kv | undefined;
   try {
+    await lock.truncate(0);
+    await lock.write(new TextEncoder().encode(`${Deno.pid}\n`));
     kv = await Deno.openKv(path);
     // A first write finds a file that another program holds (e.g. a process that ignores the
-    // lock file) now, not in the middle of the first request.
+    // lock file), a read-only file or a full disk now, not in the middle of the first request.
     await kv.set(["kv_opened_by"], { pid: Deno.pid, at: Date.now() });
   } catch (error) {
+    try {
+      kv?.close();
+    } catch { /* closed already */ }
     lock.close();
     if (/database is locked/i.test(messageOf(error))) {
       throw new KvOpenError(singleProcessMessage(path, ""));
     }
-    throw error;
+    throw new KvOpenError(unwritableMessage(path, error));
   }
   return {
     kv,
@@ -105,6 +113,14 @@ export async function openKv(
       } catch { /* closed already */ }
     },
   };
+}
+
+/** A local KV file that cannot be created, opened or written (read-only, full disk, no access). */
+function unwritableMessage(path: string, error: unknown): string {
+  return `The KV file ${path} cannot be opened for writing: ${messageOf(error)}. ` +
+    "The server needs a writable KV store: check that the file and its directory are writable " +
+    "by this user, that the file system is not mounted read-only and that the disk is not full, " +
+    "or set KV_PATH to another location.";
 }
 
 function singleProcessMessage(path: string, holder: string): string {

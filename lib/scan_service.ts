@@ -17,6 +17,7 @@ import { FetchError } from "./net/types.ts";
 import type { BaseRecord, ServiceDef } from "./service.ts";
 import type { ScanJob, Store, StoredScan } from "./store.ts";
 import { readReport, type ReportCache } from "./report_cache.ts";
+import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "./health.ts";
 
 /** How long a stored record is served instead of scanning again. */
 export const CACHE_TTL_MS = 24 * 3600_000;
@@ -113,7 +114,17 @@ export async function requestScan(
     enqueuedAt: now,
     caller: schedulingKey(caller),
   };
-  const admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
+  // A store that cannot write would lose the record: refuse with 503 + Retry-After, not a 500.
+  const writes = storeWriteHealth(store.kv);
+  if (!writes.writable(now)) throw new StoreUnavailableError();
+  let admission;
+  try {
+    admission = await store.admitScan(job, pools, now, inflightTtlMs(config));
+  } catch (error) {
+    if (!isStoreWriteError(error)) throw error;
+    writes.noteFailure(now);
+    throw new StoreUnavailableError();
+  }
   usageCache.delete(usageKey);
   if (admission.status === "limited") {
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));

@@ -11,6 +11,7 @@ import { createHandler } from "../lib/app.ts";
 import { ReportCache } from "../lib/report_cache.ts";
 import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/log.ts";
 import { checkHealth } from "../lib/health.ts";
+import { KvOpenError, openKv } from "../lib/kv_open.ts";
 import { cleanUp } from "../lib/cleanup.ts";
 import { Store } from "../lib/store.ts";
 import { sha256Hex } from "../lib/crypto.ts";
@@ -58,6 +59,119 @@ Deno.test("[ops] /healthz: KV, queue and limiter checked; 200 when healthy, 503 
     assert.equal(broken.kv.ok, false);
   } finally {
     await env.close();
+  }
+});
+
+/** The error Deno KV throws for a write when its disk is full (measured on a full tmpfs). */
+const DISK_FULL = "database or disk is full";
+
+/** A KV whose writes (set, delete, enqueue, atomic commits) fail as on a full disk while `full`. */
+function fillableKv(kv: Deno.Kv, state: { full: boolean }): Deno.Kv {
+  const fail = () => Promise.reject(new TypeError(DISK_FULL));
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (state.full && (prop === "set" || prop === "delete" || prop === "enqueue")) return fail;
+      if (prop === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const wrapped: Deno.AtomicOperation = new Proxy(op, {
+            get(t, p) {
+              if (p === "commit" && state.full) return fail;
+              const v = Reflect.get(t, p, t);
+              return typeof v === "function"
+                ? (...args: unknown[]) => {
+                  const r = v.apply(t, args);
+                  return r === t ? wrapped : r;
+                }
+                : v;
+            },
+          });
+          return wrapped;
+        };
+      }
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+Deno.test("[ops] a store that cannot write: /healthz 503, new scans 503 with Retry-After, then recovery", async () => {
+  const state = { full: false };
+  const env = await startAppEnv({ wrapKv: (kv) => fillableKv(kv, state) });
+  try {
+    const healthy = await checkHealth(env.store, () => env.clock.now);
+    assert.equal(healthy.ok, true);
+    assert.deepEqual(healthy.kv.write.ok, true);
+    state.full = true;
+    // The admission's commit fails: a clear 503 the client can retry, never a generic 500.
+    const refused = await env.scan({ url: "full-disk.example" }, { auth: `Bearer ${PIPELINE}` });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get("retry-after"), "30");
+    assert.match(refused.headers.get("content-type") ?? "", /application\/json/);
+    assert.match((await refused.json()).error, /cannot store results/);
+    // /healthz fails and says it is the store's writes.
+    const res = await env.app.request("/healthz");
+    assert.equal(res.status, 503);
+    const body = await res.json();
+    assert.equal(body.ok, false);
+    assert.equal(body.kv.ok, false);
+    assert.equal(body.kv.write.ok, false);
+    assert.ok(!JSON.stringify(body).includes(DISK_FULL), "no dependency error text");
+    // Space again: the probe writes, the mark clears, scans are admitted.
+    state.full = false;
+    const back = await checkHealth(env.store, () => env.clock.now);
+    assert.equal(back.ok, true);
+    const admitted = await env.scan({ url: "full-disk.example" }, { auth: `Bearer ${PIPELINE}` });
+    assert.equal(admitted.status, 202);
+    await admitted.body?.cancel();
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("[ops] a write failure marks the store unwritable for 30 s of the injected clock", async () => {
+  const state = { full: false };
+  const env = await startAppEnv({ wrapKv: (kv) => fillableKv(kv, state) });
+  try {
+    state.full = true;
+    const first = await env.scan({ url: "a.example" }, { auth: `Bearer ${PIPELINE}` });
+    assert.equal(first.status, 503);
+    await first.body?.cancel();
+    // The disk has room again, but nothing has probed it: scans are still refused for a while
+    // (a store that just failed a write is not trusted with a record)...
+    state.full = false;
+    env.clock.now += 29_000;
+    const held = await env.scan({ url: "b.example" }, { auth: `Bearer ${PIPELINE}` });
+    assert.equal(held.status, 503);
+    assert.equal(held.headers.get("retry-after"), "30");
+    await held.body?.cancel();
+    // ...and admitted once the mark is 30 s old.
+    env.clock.now += 1_000;
+    const later = await env.scan({ url: "b.example" }, { auth: `Bearer ${PIPELINE}` });
+    assert.equal(later.status, 202);
+    await later.body?.cancel();
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("[ops] a KV file that cannot be written at start-up: KvOpenError with what to do", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kv-ro-" });
+  try {
+    // A path whose directory is a file: creating the lock file fails, as on a read-only mount.
+    await Deno.writeTextFile(`${dir}/not-a-dir`, "");
+    await assert.rejects(
+      () =>
+        openKv({ onDeploy: false, kvPath: `${dir}/not-a-dir/kv.sqlite3`, kvAccessTokenSet: false }),
+      (e: unknown) => {
+        assert.ok(e instanceof KvOpenError, String(e));
+        assert.match(e.message, /cannot be opened for writing/);
+        assert.match(e.message, /not mounted read-only|disk is not full/);
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -84,6 +84,8 @@ export async function startAppEnv(options: {
   queue?: "queue" | "poll";
   /** Decide scan pools in memory, as the only writer of the KV (default: unless `queue: "poll"`). */
   exclusive?: boolean;
+  /** Wraps the in-memory KV (e.g. to make its writes fail as a full disk does). */
+  wrapKv?: (kv: Deno.Kv) => Deno.Kv;
 } = {}): Promise<AppEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
@@ -97,7 +99,8 @@ export async function startAppEnv(options: {
     TRUST_PROXY: "1",
     ...options.env,
   });
-  const kv = await Deno.openKv(":memory:");
+  const rawKv = await Deno.openKv(":memory:");
+  const kv = options.wrapKv ? options.wrapKv(rawKv) : rawKv;
   const service = options.service ?? serviceFor(config);
   const queue = options.queue === "poll"
     ? new KvPolledQueue(kv, { leaseMs: 60_000, pollMs: 50, log: () => {} })

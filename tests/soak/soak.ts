@@ -14,7 +14,7 @@
 import { createApiKey } from "../../lib/keys.ts";
 import { Store } from "../../lib/store.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
-import { poll200, startServer } from "../security/helpers/server_process.ts";
+import { poll200, startServer, startTaskV8Flags } from "../security/helpers/server_process.ts";
 import { decentSite, startSiteServer } from "../security/helpers/sites.ts";
 
 /** Options of {@link runSoak}. */
@@ -28,6 +28,8 @@ export interface SoakOptions {
   mix?: { report: number; cacheHit: number; newScan: number };
   /** Progress lines. */
   log?: (line: string) => void;
+  /** The server's V8 flags; by default those of `deno task start` (its heap cap). */
+  v8Flags?: string;
 }
 
 /** Latency and outcome figures of one kind of request. */
@@ -73,6 +75,14 @@ export interface SoakResult {
   newScansStored: number;
   /** Server RSS every 10 s of the run. */
   samples: { atS: number; rss: number }[];
+  /**
+   * V8's live heap after each full (mark-compact) GC of the server, in MB, from --trace-gc: what
+   * the JavaScript side really holds. A leak in JS shows here as a rising series; growth in RSS
+   * alone is V8 sizing its heap or native memory (SQLite's cache, buffers).
+   */
+  heapAfterGc: { firstHalf: number | null; secondHalf: number | null; count: number };
+  /** The server's connection and error log lines (the first 20), to explain network errors. */
+  serverEvents: string[];
 }
 
 const MiB = 1024 * 1024;
@@ -116,7 +126,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     COMMONCRAWL_INDEX_URL: offSite.config.commonCrawlIndexUrl,
     OFFSITE_TIMEOUT_MS: "1500",
     SCAN_TIMEOUT_MS: "15000",
-  });
+  }, { v8Flags: `${options.v8Flags ?? startTaskV8Flags()},--trace-gc` });
   const base = server.base;
   try {
     // Warm-up: the domains that report reads and cache hits use.
@@ -213,9 +223,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const sampleAt = [0.25, 0.5, 0.75].map((f) => f * options.durationMs);
     const sampleKeys = ["q1", "mid", "q3"] as const;
     let nextTick = started;
+    const outputAt: { settled?: number; half?: number } = {};
     let lastReport = started;
     while (performance.now() - started < options.durationMs && requests < maxRequests) {
       const elapsed = performance.now() - started;
+      if (outputAt.settled === undefined && elapsed >= options.durationMs / 10) {
+        outputAt.settled = server.output().length;
+      }
+      if (outputAt.half === undefined && elapsed >= options.durationMs / 2) {
+        outputAt.half = server.output().length;
+      }
       while (sampleAt.length && elapsed >= sampleAt[0]) {
         sampleAt.shift();
         const k = sampleKeys[2 - sampleAt.length];
@@ -301,7 +318,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const levelsOff = floorGrowth === null || !firstHalf
       ? null
       : floorGrowth <= Math.max(32 * MiB, firstHalf.floor * 0.15);
+    // --trace-gc lines: "[pid:addr]   12345 ms: Mark-Compact 40.1 (52.3) -> 31.2 (50.1) MB, ...",
+    // taken from the server's output between 10% and 50%, and after 50% of the run.
+    const fullGcs = (text: string) =>
+      [...text.matchAll(/ms: (?:Incremental )?Mark-Compact[^\n]*?-> ([\d.]+) \(/g)].map((m) =>
+        Number(m[1])
+      );
+    const out = server.output();
+    const minOf = (xs: number[]) => xs.length ? Math.min(...xs) : null;
+    const first = fullGcs(out.slice(outputAt.settled ?? out.length, outputAt.half ?? out.length));
+    const second = fullGcs(out.slice(outputAt.half ?? out.length));
+    const heapAfterGc = {
+      firstHalf: minOf(first),
+      secondHalf: minOf(second),
+      count: first.length + second.length,
+    };
+    const serverEvents = out.split("\n")
+      .filter((l) => /"event":"(conn\.|http\.(error|accept|restart)|store\.)/.test(l)).slice(0, 20);
     return {
+      serverEvents,
+      heapAfterGc,
       durationMs,
       requests,
       skipped,
@@ -350,7 +386,10 @@ export function formatSoak(r: SoakResult): string {
       r.levelsOff === null ? "run too short to judge" : r.levelsOff ? "levels off" : "STILL GROWING"
     })`,
     `  RSS every 10 s: ${r.samples.map((x) => Math.round(x.rss / MiB)).join(" ")} MB`,
+    `  V8 live heap after full GCs (lowest): first half ${r.heapAfterGc.firstHalf ?? "?"} MB, ` +
+      `second half ${r.heapAfterGc.secondHalf ?? "?"} MB (${r.heapAfterGc.count} full GCs)`,
     `  new scans: ${r.newScansAdmitted} admitted, ${r.newScansStored} stored`,
+    ...r.serverEvents.map((e) => `  server: ${e}`),
   );
   return lines.join("\n");
 }

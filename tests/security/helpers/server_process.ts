@@ -21,14 +21,37 @@ export interface ServerProcess {
 }
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+const DENO_JSON = new URL("../../../deno.json", import.meta.url);
+
+/**
+ * The V8 flags of deno.json's `start` task (e.g. "--max-old-space-size=160,..."), so a test runs
+ * the server with the heap cap it has in production.
+ */
+export function startTaskV8Flags(): string {
+  const start = JSON.parse(Deno.readTextFileSync(DENO_JSON)).tasks.start as string;
+  const flags = start.match(/--v8-flags=(\S+)/)?.[1];
+  if (!flags) throw new Error("deno.json's start task has no --v8-flags");
+  return flags;
+}
 
 /** Starts main.ts with `env` (PORT is forced to 0) and waits until it listens. */
 export async function startServer(
   env: Record<string, string>,
-  options: { startTimeoutMs?: number } = {},
+  options: {
+    startTimeoutMs?: number;
+    /** V8 flags for the server (e.g. {@link startTaskV8Flags}); none by default. */
+    v8Flags?: string;
+    /** The server's open-file limit (`ulimit -n`, lowered through sh; raising needs privileges). */
+    fileLimit?: number;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", "--no-check", MAIN],
+  const v8 = options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : [];
+  const deno = [Deno.execPath(), "run", "-A", ...v8, "--unstable-kv", "--no-check", MAIN];
+  const [command, ...args] = options.fileLimit
+    ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", ...deno]
+    : deno;
+  const child = new Deno.Command(command, {
+    args,
     env: { ...env, PORT: "0", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",

@@ -1,0 +1,448 @@
+/**
+ * A connection guard in front of `Deno.serve`, which has no setting for any of this (Deno 2.9:
+ * no header timeout, no connection limit, no connection hook, and an accept error such as EMFILE
+ * ends its accept loop for good). The guard owns the public listener and passes each accepted
+ * connection's bytes, unchanged, to the HTTP server listening on a loopback port:
+ *
+ * - **Caps**: at most `maxConnections` open connections in total and `maxPerAddress` per client
+ *   address; beyond them a connection gets a short `503` (JSON, `Retry-After`,
+ *   `Connection: close`) and is closed at once.
+ * - **Header read timeout**: a request head (request line and headers) must be complete within
+ *   `headerTimeoutMs` of its first byte (of the connection, for the first request); otherwise the
+ *   client gets `408` and the connection is closed. Slow bodies are the app's (lib/http_body.ts:
+ *   408 with `Connection: close`, which the HTTP server honours, and the guard then closes the
+ *   client's side).
+ * - **Idle keep-alive connections** are closed after `idleTimeoutMs` without a request.
+ * - **EMFILE / ENFILE** on accept or on the upstream connection: the guard waits a moment and goes
+ *   on (the pending connection stays in the kernel's queue or gets a 503), never dies.
+ *
+ * The client's address travels by the upstream connection's local port: {@link ConnGuard.clientOf}
+ * maps the port the HTTP server sees as remote back to the client's address.
+ *
+ * Costs: one extra loopback connection per client connection (opened lazily, at its first byte:
+ * an idle connection that never sends costs one descriptor and a 1 KiB buffer), and one copy of
+ * every byte through JavaScript. docs/connections.md has the figures.
+ */
+
+/** Options of {@link startConnGuard}. */
+export interface ConnGuardOptions {
+  /** Where clients connect. */
+  hostname: string;
+  port: number;
+  /** The HTTP server the bytes go to (a loopback listener of this process). */
+  upstream: { hostname: string; port: number };
+  /** Open connections at most, in total. */
+  maxConnections: number;
+  /** Open connections at most per client address (0: no per-address cap, e.g. behind a proxy). */
+  maxPerAddress: number;
+  /** A request head must be complete this long after its first byte. */
+  headerTimeoutMs: number;
+  /** A keep-alive connection with no request for this long is closed. */
+  idleTimeoutMs: number;
+  /** Structured log lines (refusals are counted and logged at most once a second). */
+  log?: (entry: Record<string, unknown>) => void;
+  /** Milliseconds; tests inject a clock. */
+  now?: () => number;
+  /** How often deadlines are checked (they fire up to this late). */
+  sweepMs?: number;
+}
+
+/** Counters of a running guard. */
+export interface ConnGuardStats {
+  open: number;
+  refusedTotal: number;
+  refusedPerAddress: number;
+  headerTimeouts: number;
+  idleClosed: number;
+  acceptErrors: number;
+}
+
+/** A running guard. */
+export interface ConnGuard {
+  /** The public address it listens on. */
+  addr: Deno.NetAddr;
+  /** The client address of an upstream connection, by its local port (the server's remoteAddr). */
+  clientOf(upstreamPort: number): Deno.NetAddr | undefined;
+  stats(): ConnGuardStats;
+  /** Points new upstream connections at another port (the HTTP server was restarted). */
+  setUpstreamPort(port: number): void;
+  /** Stops accepting and closes every connection. */
+  close(): Promise<void>;
+}
+
+const enc = new TextEncoder();
+
+/** A complete HTTP/1.1 answer that closes the connection. */
+function closingAnswer(status: string, body: object, extra = ""): Uint8Array {
+  const json = JSON.stringify(body);
+  return enc.encode(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${json.length}\r\n` +
+      `cache-control: no-store\r\nx-content-type-options: nosniff\r\n${extra}connection: close\r\n\r\n` +
+      json,
+  );
+}
+
+const REFUSED_TOTAL = closingAnswer(
+  "503 Service Unavailable",
+  { error: "The server has too many open connections; please retry in a few seconds." },
+  "retry-after: 5\r\n",
+);
+const REFUSED_ADDRESS = closingAnswer(
+  "503 Service Unavailable",
+  {
+    error: "Too many open connections from your address; close some and retry in a few seconds.",
+  },
+  "retry-after: 5\r\n",
+);
+/** The largest first request head the guard holds while it arrives (Deno.serve's own limit is
+ * about as large). */
+const MAX_HEAD_BYTES = 64 * 1024;
+const HEAD_TOO_LARGE = closingAnswer("431 Request Header Fields Too Large", {
+  error: "Request headers are larger than 64 KiB",
+});
+const HEADER_TIMEOUT = (seconds: number) =>
+  closingAnswer("408 Request Timeout", {
+    error: `Request headers not received within ${seconds} seconds`,
+  });
+
+/**
+ * Read buffers start small and grow when a read fills them: an idle or slowloris connection holds
+ * 1 KiB (and 4 KiB for its upstream once it has sent a byte), not 32 KiB, however many there are.
+ */
+const FIRST_READ = 1024;
+const FIRST_UPSTREAM_READ = 4 * 1024;
+const READ = 16 * 1024;
+const UPSTREAM_READ = 64 * 1024;
+
+const latin1 = new TextDecoder("latin1");
+
+/**
+ * The whole length of a response that asks to close its connection (`Connection: close` and a
+ * Content-Length, its head in the first `n` bytes of `buf`), or -1.
+ */
+function closingLength(buf: Uint8Array, n: number): number {
+  const text = latin1.decode(buf.subarray(0, Math.min(n, 8192)));
+  const end = text.indexOf("\r\n\r\n");
+  if (end < 0) return -1;
+  const head = text.slice(0, end + 2);
+  if (!/\r\nconnection:[ \t]*close[ \t]*\r\n/i.test(head)) return -1;
+  const length = head.match(/\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i);
+  return length ? end + 4 + Number(length[1]) : -1;
+}
+
+/** Too many open files (process or system): accepting must pause, not stop. */
+function isFdExhaustion(error: unknown): boolean {
+  return error instanceof Error && /too many open files|EMFILE|ENFILE|os error 2[34]\b/i.test(
+    error.message,
+  );
+}
+
+type Phase = "head" | "request" | "idle";
+
+interface Tracked {
+  conn: Deno.Conn;
+  phase: Phase;
+  /** When the current phase's deadline passes (head: header timeout; idle: keep-alive). */
+  deadline: number;
+  /** The head has begun (a byte of it arrived): a timeout answers 408 rather than closing. */
+  headBegun: boolean;
+  /** The last three bytes of the head seen so far (a CRLFCRLF may span two reads). */
+  tail: number;
+  upstream: Deno.Conn | null;
+  closed: boolean;
+  /** The client's address (its slot in the per-address count). */
+  address: string;
+}
+
+/** Starts the guard on `hostname:port`. */
+export function startConnGuard(options: ConnGuardOptions): ConnGuard {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const conns = new Set<Tracked>();
+  const perAddress = new Map<string, number>();
+  const clients = new Map<number, Deno.NetAddr>();
+  let upstream = { ...options.upstream };
+  const stats: ConnGuardStats = {
+    open: 0,
+    refusedTotal: 0,
+    refusedPerAddress: 0,
+    headerTimeouts: 0,
+    idleClosed: 0,
+    acceptErrors: 0,
+  };
+  let closing = false;
+  let lastRefusalLog = 0;
+  let lastErrorLog = 0;
+
+  const close = (t: Tracked) => {
+    if (t.closed) return;
+    t.closed = true;
+    conns.delete(t);
+    stats.open--;
+    const left = (perAddress.get(t.address) ?? 1) - 1;
+    if (left > 0) perAddress.set(t.address, left);
+    else perAddress.delete(t.address);
+    try {
+      t.conn.close();
+    } catch { /* closed already */ }
+    if (t.upstream) {
+      clients.delete((t.upstream.localAddr as Deno.NetAddr).port);
+      try {
+        t.upstream.close();
+      } catch { /* closed already */ }
+    }
+  };
+
+  /** Writes a final answer (best effort, never waiting on a client that does not read). */
+  const answerAndClose = (t: Tracked, bytes: Uint8Array) => {
+    t.conn.write(bytes).catch(() => {}).finally(() => close(t));
+    // A client that does not read cannot hold the connection open through our write.
+    setTimeout(() => close(t), 1000);
+  };
+
+  const sweep = () => {
+    const t0 = now();
+    for (const t of conns) {
+      if (t.phase === "request" || t.deadline > t0) continue;
+      if (t.phase === "head" && t.headBegun) {
+        stats.headerTimeouts++;
+        answerAndClose(t, HEADER_TIMEOUT(Math.round(options.headerTimeoutMs / 1000)));
+      } else {
+        if (t.phase === "head") stats.headerTimeouts++;
+        else stats.idleClosed++;
+        close(t);
+      }
+      // Out of the sweep's way at once; close() may be delayed by the final write.
+      conns.delete(t);
+    }
+  };
+  const sweeper = setInterval(sweep, options.sweepMs ?? 250);
+
+  /** Scans bytes of a head for its end (CRLFCRLF); returns true when found. */
+  const headEnds = (t: Tracked, bytes: Uint8Array): boolean => {
+    let tail = t.tail;
+    for (let i = 0; i < bytes.length; i++) {
+      tail = ((tail << 8) | bytes[i]) >>> 0;
+      if (tail === 0x0d0a0d0a) {
+        t.tail = 0;
+        return true;
+      }
+    }
+    t.tail = tail;
+    return false;
+  };
+
+  const writeAll = async (conn: Deno.Conn, bytes: Uint8Array) => {
+    let off = 0;
+    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+  };
+
+  /** Upstream to client: every response byte, and the phase moves from request to idle. */
+  const pumpBack = async (t: Tracked, upstream: Deno.Conn) => {
+    let buf = new Uint8Array(FIRST_UPSTREAM_READ);
+    try {
+      for (;;) {
+        if (t.closed) break;
+        const n = await upstream.read(buf);
+        if (n === null) break;
+        let closeAfter = -1;
+        if (t.phase === "request") {
+          t.phase = "idle";
+          t.headBegun = false;
+          closeAfter = closingLength(buf, n);
+        }
+        if (t.phase === "idle") t.deadline = now() + options.idleTimeoutMs;
+        await writeAll(t.conn, buf.subarray(0, n));
+        if (n === buf.length && buf.length < UPSTREAM_READ) buf = new Uint8Array(UPSTREAM_READ);
+        // An answer with `Connection: close` (e.g. a 408 for a slow body) ends the connection
+        // once it is sent, even if the HTTP server is still waiting for the rest of the body.
+        if (closeAfter >= 0) {
+          let left = closeAfter - n;
+          while (left > 0) {
+            const m = await upstream.read(buf);
+            if (m === null) break;
+            await writeAll(t.conn, buf.subarray(0, m));
+            left -= m;
+          }
+          break;
+        }
+      }
+    } catch { /* either side went away */ }
+    // The HTTP server closed (e.g. after a 408 or a `Connection: close`): so does the client.
+    close(t);
+  };
+
+  const serve = async (t: Tracked) => {
+    let buf = new Uint8Array(FIRST_READ);
+    const pending: Uint8Array[] = [];
+    let held = 0;
+    try {
+      for (;;) {
+        const n = await t.conn.read(buf);
+        if (n === null || t.closed) break;
+        const bytes = buf.subarray(0, n);
+        if (t.phase === "idle") {
+          t.phase = "head";
+          t.deadline = now() + options.headerTimeoutMs;
+        }
+        if (t.phase === "head") {
+          t.headBegun = true;
+          if (headEnds(t, bytes)) t.phase = "request";
+        }
+        if (!t.upstream && t.phase === "head") {
+          // The first head is held here until it is complete: a slowloris connection never
+          // reaches the HTTP server, and costs only these bytes and its socket.
+          held += n;
+          if (held > MAX_HEAD_BYTES) {
+            answerAndClose(t, HEAD_TOO_LARGE);
+            return;
+          }
+          pending.push(bytes.slice());
+          continue;
+        }
+        if (!t.upstream) {
+          try {
+            t.upstream = await Deno.connect(upstream);
+          } catch (error) {
+            noteError("upstream", error);
+            answerAndClose(t, REFUSED_TOTAL);
+            return;
+          }
+          if (t.closed) {
+            t.upstream.close();
+            return;
+          }
+          // Bytes are passed on as they come: Nagle's delay would add up to 40 ms per answer.
+          (t.upstream as Deno.TcpConn).setNoDelay(true);
+          (t.conn as Deno.TcpConn).setNoDelay(true);
+          clients.set(
+            (t.upstream.localAddr as Deno.NetAddr).port,
+            t.conn.remoteAddr as Deno.NetAddr,
+          );
+          pumpBack(t, t.upstream);
+        }
+        if (pending.length) {
+          for (const p of pending) await writeAll(t.upstream, p);
+          pending.length = 0;
+        }
+        await writeAll(t.upstream, bytes);
+        if (n === buf.length && buf.length < READ) buf = new Uint8Array(READ);
+      }
+    } catch { /* either side went away */ }
+    // The client finished sending: let the HTTP server answer what it has, then both close.
+    if (t.upstream && !t.closed) {
+      try {
+        await t.upstream.closeWrite();
+      } catch {
+        close(t);
+      }
+    } else close(t);
+  };
+
+  const noteError = (where: string, error: unknown) => {
+    stats.acceptErrors++;
+    const t0 = now();
+    if (t0 - lastErrorLog >= 1000) {
+      lastErrorLog = t0;
+      log({
+        event: "conn.error",
+        where,
+        fdExhausted: isFdExhaustion(error),
+        error: error instanceof Error ? error.message : String(error),
+        open: stats.open,
+      });
+    }
+  };
+
+  const refuse = (conn: Deno.Conn, answer: Uint8Array, kind: "total" | "address") => {
+    if (kind === "total") stats.refusedTotal++;
+    else stats.refusedPerAddress++;
+    const t0 = now();
+    if (t0 - lastRefusalLog >= 1000) {
+      lastRefusalLog = t0;
+      log({ event: "conn.refused", kind, ...stats });
+    }
+    conn.write(answer).catch(() => {}).finally(() => {
+      try {
+        conn.close();
+      } catch { /* closed already */ }
+    });
+  };
+
+  const acceptLoop = async () => {
+    while (!closing) {
+      let conn: Deno.Conn;
+      try {
+        conn = await listener.accept();
+      } catch (error) {
+        if (closing || error instanceof Deno.errors.BadResource) break;
+        noteError("accept", error);
+        // Out of descriptors: existing connections go on being served; new ones wait in the
+        // kernel's queue until some close.
+        await new Promise((r) => setTimeout(r, isFdExhaustion(error) ? 100 : 10));
+        continue;
+      }
+      const address = (conn.remoteAddr as Deno.NetAddr).hostname;
+      if (stats.open >= options.maxConnections) {
+        refuse(conn, REFUSED_TOTAL, "total");
+        continue;
+      }
+      const mine = perAddress.get(address) ?? 0;
+      if (options.maxPerAddress > 0 && mine >= options.maxPerAddress) {
+        refuse(conn, REFUSED_ADDRESS, "address");
+        continue;
+      }
+      perAddress.set(address, mine + 1);
+      stats.open++;
+      const t: Tracked = {
+        conn,
+        phase: "head",
+        deadline: now() + options.headerTimeoutMs,
+        headBegun: false,
+        tail: 0,
+        upstream: null,
+        closed: false,
+        address,
+      };
+      conns.add(t);
+      serve(t);
+    }
+  };
+  const loop = acceptLoop();
+
+  return {
+    addr: listener.addr as Deno.NetAddr,
+    clientOf: (port) => clients.get(port),
+    stats: () => ({ ...stats }),
+    setUpstreamPort: (port) => {
+      upstream = { ...upstream, port };
+    },
+    async close() {
+      closing = true;
+      clearInterval(sweeper);
+      try {
+        listener.close();
+      } catch { /* closed already */ }
+      for (const t of [...conns]) close(t);
+      await loop;
+    },
+  };
+}
+
+/**
+ * The total connection cap for this process's file-descriptor limit: each guarded connection can
+ * hold three descriptors (the client's, the guard's upstream socket and the HTTP server's end of
+ * it); a reserve is kept for KV, the scanner's fetches and the logs. Linux reads the soft limit
+ * from /proc/self/limits; elsewhere (or unreadable) it assumes 1024.
+ */
+export function defaultMaxConnections(): number {
+  let limit = 1024;
+  try {
+    const text = Deno.readTextFileSync("/proc/self/limits");
+    const soft = Number(text.match(/^Max open files\s+(\d+|unlimited)/m)?.[1]);
+    if (Number.isFinite(soft) && soft > 0) limit = soft;
+    else if (/^Max open files\s+unlimited/m.test(text)) limit = 1_000_000;
+  } catch { /* not Linux, or no read access */ }
+  return Math.max(64, Math.min(20_000, Math.floor((limit - 512) / 3)));
+}
