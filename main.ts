@@ -39,7 +39,34 @@ if (cronAvailable) {
 export function describeConfig(config: Config): string[] {
   const service = serviceFor(config);
   return [
-    `${service.title} (SERVICE=${config.service}) on port ${config.port}`,
+    `${service.title} (SERVICE=${config.service}) on ${
+      listenAddress(config.hostname, config.port)
+    }` +
+    (config.onDeploy
+      ? " (Deno Deploy binds for us)"
+      : config.loopbackOnly
+      ? " (this machine only; HOST=0.0.0.0 for every interface)"
+      : " (every interface: HOST)"),
+    config.publicUrl
+      ? `PUBLIC_URL: ${config.publicUrl} (contact in the User-Agent, accepted by /mcp)`
+      : config.loopbackOnly
+      ? "PUBLIC_URL: not set (fine on this machine; required for a public deployment)"
+      : "WARNING: PUBLIC_URL is not set: a public deployment must name its address (the " +
+        "User-Agent's contact for the sites and APIs it calls, and the Host /mcp accepts)",
+    `User-Agent: ${config.userAgent}`,
+    `MCP: Host ${
+      config.mcpAllowedHosts ? config.mcpAllowedHosts.join(", ") : "any (MCP_ALLOWED_HOSTS)"
+    }; browser origins: ${
+      config.mcpAllowedOrigins === "*"
+        ? "any (MCP_ALLOWED_ORIGINS=*)"
+        : ["its own", ...config.mcpAllowedOrigins].join(", ")
+    }`,
+    config.adminPasswordHash
+      ? "Administrator: configured (ADMIN_PASSWORD_HASH)"
+      : config.adminPassword
+      ? "Administrator: configured with a clear-text ADMIN_PASSWORD (use ADMIN_PASSWORD_HASH " +
+        "outside this machine)"
+      : "Administrator: not configured (/admin is off)",
     `KV: ${describeKv(config)}`,
     config.upstash
       ? `Rate limits: Upstash Redis at ${
@@ -53,7 +80,9 @@ export function describeConfig(config: Config): string[] {
       ? "PIPELINE_TOKEN: set (Bearer access for pipelines)"
       : "PIPELINE_TOKEN: not set (pipeline access disabled)",
     config.turnstileSecretKey && config.turnstileSiteKey
-      ? `Challenge: Cloudflare Turnstile, verified at ${new URL(config.turnstileVerifyUrl).origin}`
+      ? `Challenge: Cloudflare Turnstile, verified at ${
+        new URL(config.turnstileVerifyUrl).origin
+      }; hostnames ${config.turnstileHostnames.join(", ") || "not checked (TURNSTILE_HOSTNAMES)"}`
       : "Challenge: self-hosted ALTCHA proof of work (set TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY for Turnstile)",
     config.trustProxy
       ? "Client IP: right-most X-Forwarded-For entry (TRUST_PROXY=1)"
@@ -71,6 +100,11 @@ export function describeConfig(config: Config): string[] {
       ? "Logs: one JSON line per request and per scan"
       : "Logs: one JSON line per scan (LOG_REQUESTS=0)",
   ];
+}
+
+/** How a bind address and port read as a URL ("http://[::1]:8000/"). */
+export function listenAddress(hostname: string, port: number): string {
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`;
 }
 
 /** The job transport the configuration asks for. */
@@ -195,10 +229,9 @@ if (import.meta.main) {
   Deno.serve(
     {
       port: config.port,
+      hostname: config.hostname,
       onListen: ({ hostname, port }) =>
-        console.log(
-          `Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
-        ),
+        console.log(`Listening on ${listenAddress(hostname, port)}`),
     },
     config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
   );

@@ -13,7 +13,17 @@ import {
   type McpDeps,
   type McpOptions,
 } from "../lib/mcp/context.ts";
-import { JSONRPC, JsonRpcHttpError, methodNotAllowed, readJsonRpcBody } from "../lib/mcp/http.ts";
+import {
+  batchesAllowed,
+  checkOrigin,
+  corsHeaders,
+  JSONRPC,
+  JsonRpcHttpError,
+  methodNotAllowed,
+  originPolicyFor,
+  preflightResponse,
+  readJsonRpcBody,
+} from "../lib/mcp/http.ts";
 import { createMcpServer } from "../lib/mcp/server.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
@@ -26,10 +36,34 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
   // cap one address could hold any number of them open.
   const inProgress = new Map<string, number>();
   const maxPerIp = options.maxConcurrentPerIp ?? DEFAULT_MCP_CONCURRENT_PER_IP;
+  const policy = options.originPolicy ?? originPolicyFor(deps.config);
+  // DNS-rebinding protection and CORS, before anything else runs: a foreign Host or Origin is
+  // 403 on every method; an allowed browser origin gets CORS headers on every answer, errors too.
+  app.use("*", async (c, next) => {
+    const origin = checkOrigin(c.req.raw, policy);
+    if (c.req.method === "OPTIONS") return preflightResponse(origin);
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof JsonRpcHttpError) error.addHeaders(corsHeaders(origin));
+      throw error;
+    }
+    for (const [name, value] of Object.entries(corsHeaders(origin))) c.res.headers.set(name, value);
+  });
   app.post("/", async (c) => {
     const ip = c.get("clientIp");
+    const request = c.req.raw;
+    // Read and check the body first (at most 64 KiB), so a malformed request gets the protocol's
+    // error code (-32700 / -32600) with a 4xx before anything else is parsed.
+    const message = await readJsonRpcBody(request, MAX_MCP_BODY, {
+      allowBatch: batchesAllowed(request),
+    });
+    // A batch holds as many slots as it has tool calls (each may wait for a scan).
+    const weight = Array.isArray(message)
+      ? Math.max(1, message.filter((m) => m?.method === "tools/call").length)
+      : 1;
     const running = inProgress.get(ip) ?? 0;
-    if (running >= maxPerIp) {
+    if (running + weight > maxPerIp) {
       throw new JsonRpcHttpError(
         429,
         JSONRPC.serverError,
@@ -38,20 +72,17 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
         { "Retry-After": "1" },
       );
     }
-    inProgress.set(ip, running + 1);
+    inProgress.set(ip, running + weight);
     try {
-      return await answer(c.req.raw, ip);
+      return await answer(request, message, ip);
     } finally {
-      const left = (inProgress.get(ip) ?? 1) - 1;
+      const left = (inProgress.get(ip) ?? weight) - weight;
       if (left > 0) inProgress.set(ip, left);
       else inProgress.delete(ip);
     }
   });
 
-  async function answer(request: Request, ip: string): Promise<Response> {
-    // Read and check the body ourselves first, so a malformed request gets the protocol's error
-    // code (-32700 / -32600) with a 4xx and the body size is capped before anything is parsed.
-    const message = await readJsonRpcBody(request, MAX_MCP_BODY);
+  async function answer(request: Request, message: unknown, ip: string): Promise<Response> {
     const server = createMcpServer(deps, { ip }, options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
