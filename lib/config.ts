@@ -77,6 +77,7 @@ const EnvSchema = z.object({
   SCAN_TIMEOUT_MS: int(25_000, 1_000, 300_000),
   REQUEST_TIMEOUT_MS: int(10_000, 500, 120_000),
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
+  COMMONCRAWL_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).optional(),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   WORKER_CONCURRENCY: int(4, 1, 64),
   ALTCHA_HMAC_KEY: optionalString,
@@ -139,6 +140,8 @@ export interface Config {
   scanTimeoutMs: number;
   requestTimeoutMs: number;
   offsiteTimeoutMs: number;
+  /** Budget of the Common Crawl check (its index is slow under load); default 2x the above. */
+  commonCrawlTimeoutMs: number;
   maxBodyBytes: number;
   maxRedirects: number;
   /** Signs ALTCHA challenges; unset, a secret generated once is kept in KV. */
@@ -315,6 +318,10 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     scanTimeoutMs: e.SCAN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,
+    commonCrawlTimeoutMs: Math.max(
+      e.OFFSITE_TIMEOUT_MS,
+      e.COMMONCRAWL_TIMEOUT_MS ?? 2 * e.OFFSITE_TIMEOUT_MS,
+    ),
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
     workerConcurrency: e.WORKER_CONCURRENCY,
