@@ -27,6 +27,8 @@ export interface McpOptions {
   pollIntervalMs?: number;
   /** Requests one IP may have in progress at once (scan_site can hold one for `scanWaitMs`). */
   maxConcurrentPerIp?: number;
+  /** Requests one IPv6 /48 may have in progress at once (default CAPS.mcpConcurrentPer48). */
+  maxConcurrentPer48?: number;
   /** Accepted Host names and origins; default from the configuration (lib/mcp/http.ts). */
   originPolicy?: McpOriginPolicy;
 }
