@@ -9,7 +9,12 @@
 import { type AppDeps, createApp, createHandler } from "./lib/app.ts";
 import { ReportCache } from "./lib/report_cache.ts";
 import { Altcha, sharedSecret } from "./lib/altcha.ts";
-import { challengeProvider, turnstileVerifier } from "./lib/challenge.ts";
+import {
+  challengeProvider,
+  probeTurnstile,
+  TurnstileMonitor,
+  turnstileVerifier,
+} from "./lib/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
 import { serviceFor, SERVICES } from "./lib/service.ts";
@@ -82,7 +87,9 @@ export function describeConfig(config: Config): string[] {
     config.turnstileSecretKey && config.turnstileSiteKey
       ? `Challenge: Cloudflare Turnstile, verified at ${
         new URL(config.turnstileVerifyUrl).origin
-      }; hostnames ${config.turnstileHostnames.join(", ") || "not checked (TURNSTILE_HOSTNAMES)"}`
+      }; hostnames ${
+        config.turnstileHostnames.join(", ") || "not checked (TURNSTILE_HOSTNAMES)"
+      }; action ${config.turnstileAction ?? "not checked"}`
       : "Challenge: self-hosted ALTCHA proof of work (set TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY for Turnstile)",
     config.trustProxy
       ? "Client IP: right-most X-Forwarded-For entry (TRUST_PROXY=1)"
@@ -168,6 +175,7 @@ if (import.meta.main) {
     ]),
   );
   const reportCache = new ReportCache();
+  const turnstileMonitor = new TurnstileMonitor((entry) => log(entry));
   const appDeps: AppDeps = {
     reportCache,
     config,
@@ -180,7 +188,11 @@ if (import.meta.main) {
         secret: config.turnstileSecretKey,
         verifyUrl: config.turnstileVerifyUrl,
         fetcher,
+        hostnames: config.turnstileHostnames,
+        action: config.turnstileAction,
+        monitor: turnstileMonitor,
       }),
+      turnstileMonitor,
       altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
     }),
     now: Date.now,
@@ -214,6 +226,20 @@ if (import.meta.main) {
     }
   };
   for (const line of describeConfig(config)) console.log(line);
+  if (config.turnstileSecretKey && config.turnstileSiteKey) {
+    // In the background: a slow verifier must not delay the start.
+    probeTurnstile({
+      secret: config.turnstileSecretKey,
+      verifyUrl: config.turnstileVerifyUrl,
+      fetcher,
+    }).then((problem) => {
+      if (!problem) return;
+      console.error(
+        `WARNING: Turnstile verification will fail (${problem}); every scan and sign-up gets ` +
+          "403 until TURNSTILE_SECRET_KEY and TURNSTILE_VERIFY_URL are right. /healthz reports it.",
+      );
+    });
+  }
   console.log(`Passwords: argon2id, ${await passwordBackend()} backend`);
   if (config.upstash) {
     try {

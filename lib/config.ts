@@ -74,6 +74,7 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: optionalString,
   MCP_ALLOWED_ORIGINS: optionalString,
   TURNSTILE_HOSTNAMES: optionalString,
+  TURNSTILE_ACTION: optionalString,
   SCAN_TIMEOUT_MS: int(25_000, 1_000, 300_000),
   REQUEST_TIMEOUT_MS: int(10_000, 500, 120_000),
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
@@ -133,8 +134,13 @@ export interface Config {
   mcpAllowedHosts: string[] | null;
   /** Origins /mcp accepts besides its own ("*" accepts every origin: a public, open endpoint). */
   mcpAllowedOrigins: string[] | "*";
-  /** Host names a Turnstile token must have been solved on (siteverify's `hostname`); [] = any. */
+  /**
+   * Host names a Turnstile token must have been solved on (siteverify's `hostname`):
+   * TURNSTILE_HOSTNAMES, else PUBLIC_URL's host; [] = not checked.
+   */
   turnstileHostnames: string[];
+  /** The action the Turnstile widget is rendered with (siteverify's `action`); unset: any. */
+  turnstileAction: string | undefined;
   /** The User-Agent of every outbound request of a scan. */
   userAgent: string;
   scanTimeoutMs: number;
@@ -314,7 +320,12 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,
     mcpAllowedOrigins: parseOrigins(e.MCP_ALLOWED_ORIGINS),
-    turnstileHostnames: parseHostNames("TURNSTILE_HOSTNAMES", e.TURNSTILE_HOSTNAMES),
+    turnstileHostnames: e.TURNSTILE_HOSTNAMES
+      ? parseHostNames("TURNSTILE_HOSTNAMES", e.TURNSTILE_HOSTNAMES)
+      : publicHost
+      ? [publicHost]
+      : [],
+    turnstileAction: e.TURNSTILE_ACTION,
     scanTimeoutMs: e.SCAN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,

@@ -145,7 +145,7 @@ Deno.test("Retry-After is read as seconds or a date, capped, with a default", as
   assert.equal(e.backoffLeft("h"), 15 * 60_000);
   let sent = false;
   await assert.rejects(
-    e.run("h", new AbortController().signal, () => Promise.resolve((sent = true))),
+    e.run("h", new AbortController().signal, () => Promise.resolve(sent = true)),
     ThrottledError,
   );
   assert.equal(sent, false);
