@@ -251,6 +251,15 @@ function parseOrigins(value: string | undefined): string[] | "*" {
   });
 }
 
+/**
+ * Adds PUBLIC_URL's origin to the accepted /mcp origins: behind a proxy that rewrites Host, the
+ * deployment's own pages would otherwise not count as same-origin.
+ */
+function withPublicOrigin(origins: string[] | "*", publicUrl: string | undefined): string[] | "*" {
+  if (origins === "*" || !publicUrl) return origins;
+  return [...new Set([...origins, new URL(publicUrl).origin])];
+}
+
 /** Reads a list of host names (no scheme, no port), e.g. MCP_ALLOWED_HOSTS. */
 function parseHostNames(name: string, value: string | undefined): string[] {
   return list(value).map((item) => {
@@ -319,7 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     contact: e.CONTACT,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,
-    mcpAllowedOrigins: parseOrigins(e.MCP_ALLOWED_ORIGINS),
+    mcpAllowedOrigins: withPublicOrigin(parseOrigins(e.MCP_ALLOWED_ORIGINS), e.PUBLIC_URL),
     turnstileHostnames: e.TURNSTILE_HOSTNAMES
       ? parseHostNames("TURNSTILE_HOSTNAMES", e.TURNSTILE_HOSTNAMES)
       : publicHost

@@ -164,6 +164,12 @@ Deno.test("the origin policy follows HOST, PUBLIC_URL and MCP_ALLOWED_HOSTS", ()
   assert.ok(named.allowedHosts?.includes("mcp.example.org"));
   assert.throws(() => checkOrigin(req("other.example.org"), named), /Host/);
   assert.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: "not a url" }), /MCP_ALLOWED_ORIGINS/);
+  // Behind a proxy that rewrites Host, the deployment's own pages still count as its own.
+  const proxied = originPolicyFor(loadConfig({ PUBLIC_URL: "https://checker.example.org/" }));
+  assert.equal(
+    checkOrigin(req("127.0.0.1:8000", "https://checker.example.org"), proxied),
+    "https://checker.example.org",
+  );
   assert.equal(hostNameOf("Example.ORG:443"), "example.org");
   assert.equal(hostNameOf("bad host"), null);
 });
