@@ -9,7 +9,12 @@
 import { type AppDeps, createApp, createHandler } from "./lib/app.ts";
 import { ReportCache } from "./lib/report_cache.ts";
 import { Altcha, sharedSecret } from "./lib/altcha.ts";
-import { challengeProvider, turnstileVerifier } from "./lib/challenge.ts";
+import {
+  challengeProvider,
+  probeTurnstile,
+  TurnstileMonitor,
+  turnstileVerifier,
+} from "./lib/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
 import { serviceFor, SERVICES } from "./lib/service.ts";
@@ -41,7 +46,34 @@ if (cronAvailable) {
 export function describeConfig(config: Config): string[] {
   const service = serviceFor(config);
   return [
-    `${service.title} (SERVICE=${config.service}) on port ${config.port}`,
+    `${service.title} (SERVICE=${config.service}) on ${
+      listenAddress(config.hostname, config.port)
+    }` +
+    (config.onDeploy
+      ? " (Deno Deploy binds for us)"
+      : config.loopbackOnly
+      ? " (this machine only; HOST=0.0.0.0 for every interface)"
+      : " (every interface: HOST)"),
+    config.publicUrl
+      ? `PUBLIC_URL: ${config.publicUrl} (contact in the User-Agent, accepted by /mcp)`
+      : config.loopbackOnly
+      ? "PUBLIC_URL: not set (fine on this machine; required for a public deployment)"
+      : "WARNING: PUBLIC_URL is not set: a public deployment must name its address (the " +
+        "User-Agent's contact for the sites and APIs it calls, and the Host /mcp accepts)",
+    `User-Agent: ${config.userAgent}`,
+    `MCP: Host ${
+      config.mcpAllowedHosts ? config.mcpAllowedHosts.join(", ") : "any (MCP_ALLOWED_HOSTS)"
+    }; browser origins: ${
+      config.mcpAllowedOrigins === "*"
+        ? "any (MCP_ALLOWED_ORIGINS=*)"
+        : ["its own", ...config.mcpAllowedOrigins].join(", ")
+    }`,
+    config.adminPasswordHash
+      ? "Administrator: configured (ADMIN_PASSWORD_HASH)"
+      : config.adminPassword
+      ? "Administrator: configured with a clear-text ADMIN_PASSWORD (use ADMIN_PASSWORD_HASH " +
+        "outside this machine)"
+      : "Administrator: not configured (/admin is off)",
     `KV: ${describeKv(config)}`,
     config.upstash
       ? `Rate limits: Upstash Redis at ${
@@ -55,7 +87,11 @@ export function describeConfig(config: Config): string[] {
       ? "PIPELINE_TOKEN: set (Bearer access for pipelines)"
       : "PIPELINE_TOKEN: not set (pipeline access disabled)",
     config.turnstileSecretKey && config.turnstileSiteKey
-      ? `Challenge: Cloudflare Turnstile, verified at ${new URL(config.turnstileVerifyUrl).origin}`
+      ? `Challenge: Cloudflare Turnstile, verified at ${
+        new URL(config.turnstileVerifyUrl).origin
+      }; hostnames ${
+        config.turnstileHostnames.join(", ") || "not checked (TURNSTILE_HOSTNAMES)"
+      }; action ${config.turnstileAction ?? "not checked"}`
       : "Challenge: self-hosted ALTCHA proof of work (set TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY for Turnstile)",
     config.trustProxy
       ? "Client IP: right-most X-Forwarded-For entry (TRUST_PROXY=1)"
@@ -73,6 +109,11 @@ export function describeConfig(config: Config): string[] {
       ? "Logs: one JSON line per request and per scan"
       : "Logs: one JSON line per scan (LOG_REQUESTS=0)",
   ];
+}
+
+/** How a bind address and port read as a URL ("http://[::1]:8000/"). */
+export function listenAddress(hostname: string, port: number): string {
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`;
 }
 
 /** The job transport the configuration asks for. */
@@ -136,6 +177,7 @@ if (import.meta.main) {
     ]),
   );
   const reportCache = new ReportCache();
+  const turnstileMonitor = new TurnstileMonitor((entry) => log(entry));
   const appDeps: AppDeps = {
     reportCache,
     config,
@@ -148,7 +190,11 @@ if (import.meta.main) {
         secret: config.turnstileSecretKey,
         verifyUrl: config.turnstileVerifyUrl,
         fetcher,
+        hostnames: config.turnstileHostnames,
+        action: config.turnstileAction,
+        monitor: turnstileMonitor,
       }),
+      turnstileMonitor,
       altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
     }),
     now: Date.now,
@@ -206,6 +252,20 @@ if (import.meta.main) {
     }
   };
   for (const line of describeConfig(config)) console.log(line);
+  if (config.turnstileSecretKey && config.turnstileSiteKey) {
+    // In the background: a slow verifier must not delay the start.
+    probeTurnstile({
+      secret: config.turnstileSecretKey,
+      verifyUrl: config.turnstileVerifyUrl,
+      fetcher,
+    }).then((problem) => {
+      if (!problem) return;
+      console.error(
+        `WARNING: Turnstile verification will fail (${problem}); every scan and sign-up gets ` +
+          "403 until TURNSTILE_SECRET_KEY and TURNSTILE_VERIFY_URL are right. /healthz reports it.",
+      );
+    });
+  }
   console.log(`Passwords: argon2id, ${await passwordBackend()} backend`);
   if (config.upstash) {
     try {
@@ -222,9 +282,8 @@ if (import.meta.main) {
   const serving = serveHttp(
     config,
     config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
-    { log },
+    { log, hostname: config.hostname },
   );
   console.log(serving.describe);
-  const { hostname, port } = serving.addr;
-  console.log(`Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`);
+  console.log(`Listening on ${listenAddress(serving.addr.hostname, serving.addr.port)}`);
 }

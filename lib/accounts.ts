@@ -18,7 +18,9 @@ import {
 import type { ChallengeProvider } from "./challenge.ts";
 import { MAX_TOKEN_LENGTH } from "./challenge.ts";
 import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "./errors.ts";
+import { ipv6Prefix48 } from "./client_ip.ts";
 import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
+import { CAPS, SIGNUP_WINDOW_MS } from "./limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";
 import type { ApiKeyEntry, Store } from "./store.ts";
 import { type Account, accountsOf } from "./store_accounts.ts";
@@ -70,13 +72,47 @@ export class KeyLimitError extends HttpError {
  */
 export async function admitAuthAttempt(deps: AccountDeps, ip: string): Promise<void> {
   const { limit, windowMs } = AUTH_ATTEMPTS;
-  const admitted = await accountsOf(deps.store).admitAttempt(ip, limit, windowMs, deps.now());
+  // An IPv6 client also counts in its /48, so rotating /64s does not give fresh attempts.
+  const prefix = ipv6Prefix48(ip);
+  const extra = prefix
+    ? [{ pool: "auth48", id: prefix, limit: CAPS.authAttemptsPer48, windowMs }]
+    : [];
+  const admitted = await accountsOf(deps.store).admitAttempt(
+    ip,
+    limit,
+    windowMs,
+    deps.now(),
+    extra,
+  );
   if (!admitted.ok) {
     const seconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
     throw new RateLimitedError(
-      `Too many sign-up and sign-in attempts from this network: at most ${limit} every ${
-        windowMs / 60_000
-      } minutes. Try again in ${describeWait(seconds)}.`,
+      `Too many sign-up and sign-in attempts from this network: at most ${admitted.pool.limit} ` +
+        `every ${windowMs / 60_000} minutes. Try again in ${describeWait(seconds)}.`,
+      seconds,
+    );
+  }
+}
+
+/**
+ * Counts one new account against the sign-up caps of lib/limits.ts: per address (an IPv4 address
+ * or an IPv6 /64) and per IPv6 /48, per day.
+ * @throws RateLimitedError (429) when a cap is full.
+ */
+export async function admitSignup(deps: AccountDeps, ip: string): Promise<void> {
+  const prefix = ipv6Prefix48(ip);
+  const pools = [
+    { pool: "signup", id: ip, limit: CAPS.signupsPerAddress, windowMs: SIGNUP_WINDOW_MS },
+    ...(prefix
+      ? [{ pool: "signup48", id: prefix, limit: CAPS.signupsPer48, windowMs: SIGNUP_WINDOW_MS }]
+      : []),
+  ];
+  const admitted = await accountsOf(deps.store).admitCaps(pools, deps.now());
+  if (!admitted.ok) {
+    const seconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
+    throw new RateLimitedError(
+      `Too many accounts created from this network: at most ${admitted.pool.limit} per day. ` +
+        `Try again in ${describeWait(seconds)}.`,
       seconds,
     );
   }
@@ -85,6 +121,7 @@ export async function admitAuthAttempt(deps: AccountDeps, ip: string): Promise<v
 /** "14 minutes", "1 minute", "40 seconds". */
 export function describeWait(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  if (seconds >= 90 * 60) return `${Math.ceil(seconds / 3600)} hours`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
@@ -99,7 +136,8 @@ export async function assertChallenge(deps: AccountDeps, token: string, ip: stri
 /**
  * Creates an account, in the order that keeps each step protected by the one before: attempt
  * limit (429), field rules (400, every field's reason at once), challenge (403), one account per
- * address (409), then the argon2id hash and an atomic create (a racing twin gets 409 too).
+ * address (409), the daily sign-up caps per network (429), then the argon2id hash and an atomic
+ * create (a racing twin gets 409 too).
  */
 export async function signUp(
   input: { email: string; password: string; turnstileToken: string; ip: string },
@@ -119,6 +157,7 @@ export async function signUp(
       email: "An account with this e-mail address already exists. Sign in instead.",
     });
   if (await accounts.getAccountByEmail(email.email)) throw taken();
+  await admitSignup(deps, input.ip);
   const account: Account = {
     id: crypto.randomUUID(),
     email: email.email,

@@ -37,3 +37,16 @@ function ipv6Prefix64(ip: string): string {
   const full = [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t];
   return full.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":");
 }
+
+/**
+ * The /48 an IPv6 client belongs to, from {@link clientIp}'s "/64" form ("2001:db8:1:2::/64" ->
+ * "2001:db8:1::/48"); null for IPv4 and anything else. One site or customer usually holds a
+ * whole /48 (RIPE-690 recommends assigning a /48 or /56 to each end site), so rotating through
+ * its /64s must not give a fresh pool each time: the caps of lib/limits.ts count the /48 beside
+ * the /64.
+ */
+export function ipv6Prefix48(ip: string): string | null {
+  const m = ip.match(/^([0-9a-f]{1,4}):([0-9a-f]{1,4}):([0-9a-f]{1,4}):[0-9a-f]{1,4}::\/64$/i);
+  if (!m) return null;
+  return `${[m[1], m[2], m[3]].map((g) => parseInt(g, 16).toString(16)).join(":")}::/48`;
+}

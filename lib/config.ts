@@ -55,7 +55,8 @@ const int = (fallback: number, min: number, max: number) =>
 
 const EnvSchema = z.object({
   SERVICE: z.enum(["visibility", "schema"]).default("visibility"),
-  PORT: int(8000, 0, 65535),
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HOST: optionalString,
   KV_PATH: optionalString,
   PIPELINE_TOKEN: optionalString,
   TURNSTILE_SITE_KEY: optionalString,
@@ -66,10 +67,18 @@ const EnvSchema = z.object({
   WIKIDATA_API_URL: url("https://www.wikidata.org/w/api.php"),
   WIKIPEDIA_API_URL: url("https://en.wikipedia.org/w/api.php"),
   COMMONCRAWL_INDEX_URL: url("https://index.commoncrawl.org"),
-  PUBLIC_URL: url("https://github.com/ai-visibility/ai-visibility"),
+  PUBLIC_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
+  CONTACT: optionalString,
+  MCP_ALLOWED_HOSTS: optionalString,
+  MCP_ALLOWED_ORIGINS: optionalString,
+  TURNSTILE_HOSTNAMES: optionalString,
+  TURNSTILE_ACTION: optionalString,
   SCAN_TIMEOUT_MS: int(25_000, 1_000, 300_000),
   REQUEST_TIMEOUT_MS: int(10_000, 500, 120_000),
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
+  COMMONCRAWL_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).optional(),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   WORKER_CONCURRENCY: int(4, 1, 64),
   ALTCHA_HMAC_KEY: optionalString,
@@ -94,7 +103,15 @@ const EnvSchema = z.object({
 /** The validated configuration of one process. */
 export interface Config {
   service: "visibility" | "schema";
+  /** The TCP port (default 8000 for visibility, 8001 for schema, so both run side by side). */
   port: number;
+  /**
+   * The bind address (HOST). Default 127.0.0.1 (loopback only); "0.0.0.0" or "::" for every
+   * interface (containers, a VM behind a proxy). Deno Deploy ignores it.
+   */
+  hostname: string;
+  /** True when `hostname` only accepts connections from this machine. */
+  loopbackOnly: boolean;
   /** Deno KV location; undefined means the platform default (Deno Deploy) or ./data/kv.sqlite3. */
   kvPath: string | undefined;
   pipelineToken: string | undefined;
@@ -107,13 +124,35 @@ export interface Config {
   wikidataApiUrl: string;
   wikipediaApiUrl: string;
   commonCrawlIndexUrl: string;
-  /** Where people can read about our crawler; sent in the User-Agent. */
-  publicUrl: string;
+  /**
+   * The public address of this deployment (PUBLIC_URL, e.g. "https://checker.example.org"): the
+   * contact in every outbound User-Agent and a name /mcp accepts in Host and Origin. Required for
+   * a public deployment; undefined for a local one (the User-Agent then says so).
+   */
+  publicUrl: string | undefined;
+  /** An e-mail address or URL for operators of the sites and APIs we call (CONTACT). */
+  contact: string | undefined;
+  /**
+   * Host names /mcp accepts in the Host header (DNS-rebinding protection); null accepts any Host
+   * (a public deployment bound to every interface with neither MCP_ALLOWED_HOSTS nor PUBLIC_URL).
+   */
+  mcpAllowedHosts: string[] | null;
+  /** Origins /mcp accepts besides its own ("*" accepts every origin: a public, open endpoint). */
+  mcpAllowedOrigins: string[] | "*";
+  /**
+   * Host names a Turnstile token must have been solved on (siteverify's `hostname`):
+   * TURNSTILE_HOSTNAMES, else PUBLIC_URL's host; [] = not checked.
+   */
+  turnstileHostnames: string[];
+  /** The action the Turnstile widget is rendered with (siteverify's `action`); unset: any. */
+  turnstileAction: string | undefined;
   /** The User-Agent of every outbound request of a scan. */
   userAgent: string;
   scanTimeoutMs: number;
   requestTimeoutMs: number;
   offsiteTimeoutMs: number;
+  /** Budget of the Common Crawl check (its index is slow under load); default 2x the above. */
+  commonCrawlTimeoutMs: number;
   maxBodyBytes: number;
   maxRedirects: number;
   /** Signs ALTCHA challenges; unset, a secret generated once is kept in KV. */
@@ -170,6 +209,93 @@ export function isKvConnectUrl(path: string | undefined): boolean {
 /** Product name and version sent in the User-Agent. */
 export const PRODUCT = { name: "AIVisibilityBot", version: "0.1.0" } as const;
 
+/** Default port per service: both services run side by side on one machine without settings. */
+export const DEFAULT_PORTS: Record<Config["service"], number> = { visibility: 8000, schema: 8001 };
+
+/** Default local KV file per service, so two services on one machine never share a lock. */
+export const DEFAULT_KV_PATHS: Record<Config["service"], string> = {
+  visibility: "./data/kv.sqlite3",
+  schema: "./data/schema-kv.sqlite3",
+};
+
+/** Host names that only ever mean this machine. */
+export const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"] as const;
+
+/** True for a bind address that accepts connections from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The User-Agent of every outbound request, in the form Wikimedia's User-Agent policy asks for:
+ * `<client>/<version> (<contact>) <library>/<version>`. No browser token: we are a bot and say so.
+ * Without PUBLIC_URL the contact is this instance's local address, marked as such; a public
+ * deployment must set PUBLIC_URL (the start-up summary warns when it is missing).
+ */
+export function userAgentFor(
+  publicUrl: string | undefined,
+  contact: string | undefined,
+  port: number,
+): string {
+  const site = publicUrl ?? `http://localhost:${port || DEFAULT_PORTS.visibility}/`;
+  const parts = [`+${site}`, ...(contact ? [contact] : []), ...(publicUrl ? [] : ["local"])];
+  return `${PRODUCT.name}/${PRODUCT.version} (${parts.join("; ")}) Deno/${denoVersion()}`;
+}
+
+function denoVersion(): string {
+  try {
+    return Deno.version.deno;
+  } catch {
+    return "2";
+  }
+}
+
+/** Splits a comma-separated setting into trimmed, non-empty, lower-cased items. */
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+/** Reads MCP_ALLOWED_ORIGINS: "*" or origins ("https://app.example.org"), normalised. */
+function parseOrigins(value: string | undefined): string[] | "*" {
+  const items = list(value);
+  if (items.includes("*")) return "*";
+  return items.map((item) => {
+    try {
+      const u = new URL(item);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+      return u.origin;
+    } catch {
+      throw new ConfigError(
+        `Invalid configuration: MCP_ALLOWED_ORIGINS entry "${item}" is not an origin such as ` +
+          "https://app.example.org (or use * to accept every origin)",
+      );
+    }
+  });
+}
+
+/**
+ * Adds PUBLIC_URL's origin to the accepted /mcp origins: behind a proxy that rewrites Host, the
+ * deployment's own pages would otherwise not count as same-origin.
+ */
+function withPublicOrigin(origins: string[] | "*", publicUrl: string | undefined): string[] | "*" {
+  if (origins === "*" || !publicUrl) return origins;
+  return [...new Set([...origins, new URL(publicUrl).origin])];
+}
+
+/** Reads a list of host names (no scheme, no port), e.g. MCP_ALLOWED_HOSTS. */
+function parseHostNames(name: string, value: string | undefined): string[] {
+  return list(value).map((item) => {
+    const host = item.replace(/^\[|\]$/g, "");
+    if (!/^[a-z0-9.:-]+$/.test(host) || host.includes("/")) {
+      throw new ConfigError(
+        `Invalid configuration: ${name} entry "${item}" is not a host name such as checker.example.org`,
+      );
+    }
+    return host;
+  });
+}
+
 /** Builds the configuration from an environment map (defaults to the process environment). */
 export function loadConfig(env: Record<string, string | undefined> = readEnv()): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -197,10 +323,21 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
         "to a KV Connect URL; a local file cannot be written there",
     );
   }
+  const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
+  // Deno Deploy binds for us; elsewhere loopback unless the operator asks for more.
+  const hostname = e.HOST ?? (onDeploy ? "0.0.0.0" : "127.0.0.1");
+  const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
+  const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname.replace(/^\[|\]$/g, "") : null;
+  const configuredHosts = parseHostNames("MCP_ALLOWED_HOSTS", e.MCP_ALLOWED_HOSTS);
+  const mcpAllowedHosts = configuredHosts.length > 0 || publicHost || loopbackOnly
+    ? [...new Set([...configuredHosts, ...(publicHost ? [publicHost] : []), ...LOOPBACK_NAMES])]
+    : null;
   return {
     service: e.SERVICE,
-    port: e.PORT,
-    kvPath: e.KV_PATH,
+    port,
+    hostname,
+    loopbackOnly,
+    kvPath: e.KV_PATH ?? (onDeploy ? undefined : DEFAULT_KV_PATHS[e.SERVICE]),
     pipelineToken: e.PIPELINE_TOKEN,
     turnstileSiteKey: e.TURNSTILE_SITE_KEY,
     turnstileSecretKey: e.TURNSTILE_SECRET_KEY,
@@ -211,10 +348,23 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     wikipediaApiUrl: e.WIKIPEDIA_API_URL,
     commonCrawlIndexUrl: e.COMMONCRAWL_INDEX_URL.replace(/\/+$/, ""),
     publicUrl: e.PUBLIC_URL,
-    userAgent: `Mozilla/5.0 (compatible; ${PRODUCT.name}/${PRODUCT.version}; +${e.PUBLIC_URL})`,
+    contact: e.CONTACT,
+    userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
+    mcpAllowedHosts,
+    mcpAllowedOrigins: withPublicOrigin(parseOrigins(e.MCP_ALLOWED_ORIGINS), e.PUBLIC_URL),
+    turnstileHostnames: e.TURNSTILE_HOSTNAMES
+      ? parseHostNames("TURNSTILE_HOSTNAMES", e.TURNSTILE_HOSTNAMES)
+      : publicHost
+      ? [publicHost]
+      : [],
+    turnstileAction: e.TURNSTILE_ACTION,
     scanTimeoutMs: e.SCAN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,
+    commonCrawlTimeoutMs: Math.max(
+      e.OFFSITE_TIMEOUT_MS,
+      e.COMMONCRAWL_TIMEOUT_MS ?? 2 * e.OFFSITE_TIMEOUT_MS,
+    ),
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
     workerConcurrency: e.WORKER_CONCURRENCY,

@@ -5,8 +5,16 @@
  * - per target domain: 3 per hour, for every new scan;
  * - per client key: 60 per hour, in the key's own pool, independent of the caller's IP.
  * Cache hits consume nothing.
+ *
+ * Those pools stand. So that they cannot be multiplied, {@link CAPS} bound what one account and
+ * one IPv6 prefix can do (issue 22; reasons in docs/configuration.md, "Caps"):
+ * - per account: 120 new scans per hour across all of its keys, counted by account, so revoking a
+ *   key and creating another never resets it (two keys at full rate, e.g. staging and production);
+ * - per IPv6 /48: 32 new scans per hour for callers counted by address (four /64s' worth), beside
+ *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
 import type { Caller } from "./auth.ts";
+import { ipv6Prefix48 } from "./client_ip.ts";
 import type { PoolSpec } from "./store.ts";
 
 /** The window of every limit. */
@@ -15,12 +23,50 @@ export const WINDOW_MS = 3600_000;
 /** Limits per pool kind. */
 export const LIMITS = { ip: 8, domain: 3, key: 60 } as const;
 
-/** The pools a new scan by this caller of this domain must fit in; the caller's own pool first. */
+/** The caps that keep the per-key and per-address pools from multiplying (see the module doc). */
+export const CAPS = {
+  /** New scans per hour per account, across all its keys (revoked ones included). */
+  accountScans: 120,
+  /** New scans per hour per IPv6 /48, for callers counted by address. */
+  prefix48Scans: 32,
+  /** Accounts created per day per address (an IPv4 address or an IPv6 /64). */
+  signupsPerAddress: 3,
+  /** Accounts created per day per IPv6 /48. */
+  signupsPer48: 6,
+  /** Sign-up and sign-in attempts per 15 minutes per IPv6 /48 (the /64 has 10). */
+  authAttemptsPer48: 30,
+  /** /mcp requests in progress at once per IPv6 /48 (the /64 has 4). */
+  mcpConcurrentPer48: 8,
+} as const;
+
+/** The window of the sign-up caps. */
+export const SIGNUP_WINDOW_MS = 24 * WINDOW_MS;
+
+/**
+ * The pools a new scan by this caller of this domain must fit in: the caller's own pool first,
+ * then the domain's, then the caps that bound the first (account or /48), all admitted at once.
+ */
 export function poolsFor(caller: Caller, domain: string): PoolSpec[] {
   const own: PoolSpec = caller.kind === "key"
     ? { pool: "key", id: caller.key.id, limit: LIMITS.key, windowMs: WINDOW_MS }
     : { pool: "ip", id: caller.ip, limit: LIMITS.ip, windowMs: WINDOW_MS };
-  return [own, { pool: "domain", id: domain, limit: LIMITS.domain, windowMs: WINDOW_MS }];
+  const pools = [own, { pool: "domain", id: domain, limit: LIMITS.domain, windowMs: WINDOW_MS }];
+  if (caller.kind === "key") {
+    if (caller.key.accountId) {
+      pools.push({
+        pool: "account",
+        id: caller.key.accountId,
+        limit: CAPS.accountScans,
+        windowMs: WINDOW_MS,
+      });
+    }
+  } else {
+    const prefix = ipv6Prefix48(caller.ip);
+    if (prefix) {
+      pools.push({ pool: "ip48", id: prefix, limit: CAPS.prefix48Scans, windowMs: WINDOW_MS });
+    }
+  }
+  return pools;
 }
 
 /** The 429 message for a full pool. */
@@ -29,6 +75,10 @@ export function limitMessage(pool: PoolSpec, retryAfterSeconds: number): string 
     ? "from this IP address"
     : pool.pool === "key"
     ? "for this API key"
+    : pool.pool === "account"
+    ? "for this account, across all of its keys"
+    : pool.pool === "ip48"
+    ? "from this IPv6 network (/48)"
     : "of this domain";
   return `Rate limit exceeded: at most ${pool.limit} new scans per hour ${what}. Retry in ${retryAfterSeconds} seconds.`;
 }

@@ -19,7 +19,7 @@
  * checks, so two sign-ups racing for one address cannot both win. Session tokens are stored only
  * as SHA-256 hashes, passwords only as argon2id PHC strings.
  */
-import type { Store } from "./store.ts";
+import type { PoolSpec, Store } from "./store.ts";
 import { KvLimiter, type Limiter } from "./limiter.ts";
 
 /** One client account. */
@@ -74,10 +74,16 @@ export class AccountStore {
   readonly attempts: Limiter;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, sharedLimiter?: Limiter) {
+    // The per-IP attempt windows keep their keys; the caps of lib/limits.ts (per /48, sign-ups
+    // per day) live beside them under their pool's name, and expire with their window.
     this.attempts = sharedLimiter ?? new KvLimiter(
       kv,
-      (_pool, ip) => [service, "auth_attempts", ip],
-      () => [service, "auth_attempts"],
+      (pool, id) =>
+        pool === AUTH_POOL ? [service, "auth_attempts", id] : [service, "account_caps", pool, id],
+      (pool) =>
+        pool === undefined || pool === AUTH_POOL
+          ? [service, "auth_attempts"]
+          : [service, "account_caps", pool],
     );
   }
 
@@ -198,12 +204,34 @@ export class AccountStore {
     limit: number,
     windowMs: number,
     now: number,
-  ): Promise<{ ok: true; used: number } | { ok: false; retryAfterMs: number }> {
+    extra: PoolSpec[] = [],
+  ): Promise<
+    { ok: true; used: number } | { ok: false; retryAfterMs: number; pool: PoolSpec }
+  > {
     const pool = { pool: AUTH_POOL, id: ip, limit, windowMs };
-    const decision = await this.attempts.admit([pool], now, crypto.randomUUID());
+    const decision = await this.attempts.admit([pool, ...extra], now, crypto.randomUUID());
     if (decision.status === "admitted") return { ok: true, used: decision.used[0] };
-    if (decision.status === "limited") return { ok: false, retryAfterMs: decision.retryAfterMs };
+    if (decision.status === "limited") {
+      return { ok: false, retryAfterMs: decision.retryAfterMs, pool: decision.pool };
+    }
     throw new Error("admitAttempt: unexpected busy answer");
+  }
+
+  /**
+   * Admits one unit into `pools` (e.g. the sign-up caps of lib/limits.ts) atomically, or into
+   * none; the answer names the full pool.
+   */
+  async admitCaps(
+    pools: PoolSpec[],
+    now: number,
+  ): Promise<{ ok: true } | { ok: false; retryAfterMs: number; pool: PoolSpec }> {
+    if (pools.length === 0) return { ok: true };
+    const decision = await this.attempts.admit(pools, now, crypto.randomUUID());
+    if (decision.status === "admitted") return { ok: true };
+    if (decision.status === "limited") {
+      return { ok: false, retryAfterMs: decision.retryAfterMs, pool: decision.pool };
+    }
+    throw new Error("admitCaps: unexpected busy answer");
   }
 
   /**

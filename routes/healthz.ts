@@ -15,7 +15,9 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!last || t - last.at >= 1000) last = { at: t, health: checkHealth(deps.store, deps.now) };
     const health = await last.health;
     c.header("Cache-Control", "no-store");
-    return c.json(health, health.ok ? 200 : 503);
+    // Turnstile failing is reported (the operator must act) but does not make the process unready.
+    const challenge = deps.challenge.health?.();
+    return c.json(challenge ? { ...health, challenge } : health, health.ok ? 200 : 503);
   });
   allowOnly(app, "/", ["GET", "HEAD"]);
   return app;

@@ -13,8 +13,20 @@ import {
   type McpDeps,
   type McpOptions,
 } from "../lib/mcp/context.ts";
-import { JSONRPC, JsonRpcHttpError, methodNotAllowed, readJsonRpcBody } from "../lib/mcp/http.ts";
+import {
+  batchesAllowed,
+  checkOrigin,
+  corsHeaders,
+  JSONRPC,
+  JsonRpcHttpError,
+  methodNotAllowed,
+  originPolicyFor,
+  preflightResponse,
+  readJsonRpcBody,
+} from "../lib/mcp/http.ts";
 import { createMcpServer } from "../lib/mcp/server.ts";
+import { ipv6Prefix48 } from "../lib/client_ip.ts";
+import { CAPS } from "../lib/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;
@@ -22,36 +34,65 @@ export const MAX_MCP_BODY = 64 * 1024;
 /** The /mcp routes (AppDeps fits: the MCP server needs only the scan flow's part of it). */
 export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // Requests in progress per client IP: scan_site may hold one for up to scanWaitMs, so without a
-  // cap one address could hold any number of them open.
+  // Requests in progress per client IP (and IPv6 /48): scan_site may hold one for up to
+  // scanWaitMs, so without a cap one address could hold any number of them open.
   const inProgress = new Map<string, number>();
   const maxPerIp = options.maxConcurrentPerIp ?? DEFAULT_MCP_CONCURRENT_PER_IP;
+  const maxPer48 = Math.max(maxPerIp, options.maxConcurrentPer48 ?? CAPS.mcpConcurrentPer48);
+  const policy = options.originPolicy ?? originPolicyFor(deps.config);
+  // DNS-rebinding protection and CORS, before anything else runs: a foreign Host or Origin is
+  // 403 on every method; an allowed browser origin gets CORS headers on every answer, errors too.
+  app.use("*", async (c, next) => {
+    const origin = checkOrigin(c.req.raw, policy);
+    if (c.req.method === "OPTIONS") return preflightResponse(origin);
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof JsonRpcHttpError) error.addHeaders(corsHeaders(origin));
+      throw error;
+    }
+    for (const [name, value] of Object.entries(corsHeaders(origin))) c.res.headers.set(name, value);
+  });
   app.post("/", async (c) => {
     const ip = c.get("clientIp");
-    const running = inProgress.get(ip) ?? 0;
-    if (running >= maxPerIp) {
+    const request = c.req.raw;
+    // Read and check the body first (at most 64 KiB), so a malformed request gets the protocol's
+    // error code (-32700 / -32600) with a 4xx before anything else is parsed.
+    const message = await readJsonRpcBody(request, MAX_MCP_BODY, {
+      allowBatch: batchesAllowed(request),
+    });
+    // A batch holds as many slots as it has tool calls (each may wait for a scan).
+    const weight = Array.isArray(message)
+      ? Math.max(1, message.filter((m) => m?.method === "tools/call").length)
+      : 1;
+    // Counted per address and, for IPv6, per /48 too: rotating /64s does not add slots.
+    const slots: [string, number][] = [[ip, maxPerIp]];
+    const prefix = ipv6Prefix48(ip);
+    if (prefix) slots.push([prefix, maxPer48]);
+    const full = slots.find(([id, max]) => (inProgress.get(id) ?? 0) + weight > max);
+    if (full) {
       throw new JsonRpcHttpError(
         429,
         JSONRPC.serverError,
-        `Too many requests in progress from your address (at most ${maxPerIp} at once); ` +
-          "retry when one has finished",
+        `Too many requests in progress from your ${
+          full[0] === ip ? "address" : "network (/48)"
+        } (at most ${full[1]} at once); retry when one has finished`,
         { "Retry-After": "1" },
       );
     }
-    inProgress.set(ip, running + 1);
+    for (const [id] of slots) inProgress.set(id, (inProgress.get(id) ?? 0) + weight);
     try {
-      return await answer(c.req.raw, ip);
+      return await answer(request, message, ip);
     } finally {
-      const left = (inProgress.get(ip) ?? 1) - 1;
-      if (left > 0) inProgress.set(ip, left);
-      else inProgress.delete(ip);
+      for (const [id] of slots) {
+        const left = (inProgress.get(id) ?? weight) - weight;
+        if (left > 0) inProgress.set(id, left);
+        else inProgress.delete(id);
+      }
     }
   });
 
-  async function answer(request: Request, ip: string): Promise<Response> {
-    // Read and check the body ourselves first, so a malformed request gets the protocol's error
-    // code (-32700 / -32600) with a 4xx and the body size is capped before anything is parsed.
-    const message = await readJsonRpcBody(request, MAX_MCP_BODY);
+  async function answer(request: Request, message: unknown, ip: string): Promise<Response> {
     const server = createMcpServer(deps, { ip }, options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -32,7 +32,7 @@ function inProcess(app: { request: (r: Request) => Response | Promise<Response> 
 }
 
 /** Connects the SDK's own client, as an agent would. */
-async function connect(fetch: Fetch, url = "http://checker.test/mcp"): Promise<Client> {
+async function connect(fetch: Fetch, url = "http://localhost/mcp"): Promise<Client> {
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch }));
   return client;
@@ -525,14 +525,40 @@ Deno.test("POST /mcp - the HTTP edge: 405 for GET/DELETE, JSON-RPC errors with a
         await expectRpcError(await post(body), 400, -32600, /Invalid Request/);
       }
     });
-    await t.step("a batch is an invalid request, 400", async () => {
-      const batch = JSON.stringify([
-        { jsonrpc: "2.0", id: 1, method: "tools/list" },
-        { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      ]);
-      await expectRpcError(await post(batch), 400, -32600, /batches are not supported/);
-      await expectRpcError(await post("[]"), 400, -32600);
-    });
+    await t.step(
+      "batches: answered for 2025-03-26 clients, refused from 2025-06-18 on",
+      async () => {
+        const batch = JSON.stringify([
+          { jsonrpc: "2.0", id: 1, method: "tools/list" },
+          { jsonrpc: "2.0", id: 2, method: "ping" },
+        ]);
+        for (const version of ["2025-06-18", "2025-11-25"]) {
+          await expectRpcError(
+            await post(batch, { "mcp-protocol-version": version }),
+            400,
+            -32600,
+            /batches were removed/,
+          );
+        }
+        const batchHeaders: Record<string, string>[] = [
+          { "mcp-protocol-version": "2025-03-26" },
+          {},
+        ];
+        for (const headers of batchHeaders) {
+          const res = await post(batch, headers);
+          const body = await res.json();
+          assert.equal(res.status, 200, JSON.stringify(body));
+          assert.ok(Array.isArray(body));
+          assert.deepEqual(body.map((m: { id: number }) => m.id).sort(), [1, 2]);
+        }
+        const old = { "mcp-protocol-version": "2025-03-26" };
+        await expectRpcError(await post("[]", old), 400, -32600);
+        const eleven = JSON.stringify(
+          Array.from({ length: 11 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" })),
+        );
+        await expectRpcError(await post(eleven, old), 400, -32600, /1 to 10 messages/);
+      },
+    );
     await t.step("a body over 64 KiB is 413", async () => {
       const big = JSON.stringify({
         jsonrpc: "2.0",
@@ -576,7 +602,7 @@ Deno.test("POST /mcp - the HTTP edge: 405 for GET/DELETE, JSON-RPC errors with a
 
 Deno.test("[mcp] schema service: generate_schema returns the markup to paste and the findings", async (t) => {
   const env = await startAppEnv({ worker: true, env: { SERVICE: "schema" } });
-  const client = await connect(inProcess(env.app, "203.0.113.60"), "http://generator.test/mcp");
+  const client = await connect(inProcess(env.app, "203.0.113.60"), "http://127.0.0.1/mcp");
   try {
     await t.step("the schema server lists generate_schema, scan_site and get_report", async () => {
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");

@@ -422,11 +422,13 @@ Deno.test("[offsite] a fetcher that never settles cannot hang the step", async (
     },
     cache: new OffSiteCache(),
   });
-  assert.ok(performance.now() - started < TIMEOUT_MS + SLACK_MS);
+  // The Common Crawl check has twice the budget (its index is slow under load).
+  assert.ok(performance.now() - started < 2 * TIMEOUT_MS + SLACK_MS);
   assert.ok(result);
   for (const key of SERVICES) {
     assert.equal(result[key].status, "unknown", key);
-    assert.match(result[key].detail, /timed out after 300 ms/, key);
+    const budget = key === "commonCrawl" ? 2 * TIMEOUT_MS : TIMEOUT_MS;
+    assert.match(result[key].detail, new RegExp(`timed out after ${budget} ms`), key);
   }
 });
 
@@ -493,13 +495,21 @@ Deno.test("[offsite] the crawl list expires after 6 hours", async () => {
   });
 });
 
-Deno.test("[offsite] failures are not cached: the next scan asks again", async () => {
+Deno.test("[offsite] failures are cached for two minutes only, then asked again", async () => {
   await withFake(failing(ACME, "commonCrawl", "500"), async (env) => {
+    let clock = 5_000_000;
+    const now = () => clock;
     const cache = new OffSiteCache();
-    const failed = await check(env, "acme-rockets.com", "Acme Rockets", { cache });
+    const failed = await check(env, "acme-rockets.com", "Acme Rockets", { cache, now });
     assert.equal(failed?.commonCrawl.status, "unknown");
+    const asked = env.fake.requestsTo("commoncrawl.test").length;
     env.fake.setScenario(ACME);
-    const healed = await check(env, "acme-rockets.com", "Acme Rockets", { cache });
+    clock += 60_000;
+    const soon = await check(env, "acme-rockets.com", "Acme Rockets", { cache, now });
+    assert.equal(soon?.commonCrawl.status, "unknown", "a minute later the failure is remembered");
+    assert.equal(env.fake.requestsTo("commoncrawl.test").length, asked);
+    clock += 90_000;
+    const healed = await check(env, "acme-rockets.com", "Acme Rockets", { cache, now });
     assert.equal(healed?.commonCrawl.status, "found");
     // Wikidata and Wikipedia answered the first time and came from the cache.
     assert.equal(env.fake.requestsTo("wikidata.test").length, 2);

@@ -249,7 +249,11 @@ redisTest(
       );
       assert.equal(results.filter((x) => x.ok).length, 10);
       const refused = results.find((x) => !x.ok);
-      assert.deepEqual(refused, { ok: false, retryAfterMs: 15 * 60_000 });
+      assert.deepEqual(refused, {
+        ok: false,
+        retryAfterMs: 15 * 60_000,
+        pool: { pool: "auth", id: "192.0.2.9", limit: 10, windowMs: 15 * 60_000 },
+      });
       const listed = await accounts.listAttempts(T0, 15 * 60_000);
       assert.deepEqual(listed, [{ ip: "192.0.2.9", used: 10, resetMs: 15 * 60_000 }]);
       assert.equal(await r.client.command("EXISTS", "visibility:limits:auth:192.0.2.9"), 1);

@@ -11,6 +11,7 @@ import { InvalidTargetError, normaliseTarget } from "../domain.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
 import type { ScanServiceDeps } from "../scan_service.ts";
 import type { BaseRecord } from "../service.ts";
+import type { McpOriginPolicy } from "./http.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
@@ -26,6 +27,10 @@ export interface McpOptions {
   pollIntervalMs?: number;
   /** Requests one IP may have in progress at once (scan_site can hold one for `scanWaitMs`). */
   maxConcurrentPerIp?: number;
+  /** Requests one IPv6 /48 may have in progress at once (default CAPS.mcpConcurrentPer48). */
+  maxConcurrentPer48?: number;
+  /** Accepted Host names and origins; default from the configuration (lib/mcp/http.ts). */
+  originPolicy?: McpOriginPolicy;
 }
 
 /** Default of {@link McpOptions.maxConcurrentPerIp}. */
@@ -74,12 +79,22 @@ export function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
 
-/** A successful tool result: structured content and the same facts as readable text. */
+/**
+ * A successful tool result. Its first text part is the serialized structured content, as the
+ * MCP specification recommends for clients that do not read `structuredContent`; a readable
+ * summary of the same facts follows as a second text part.
+ */
 export function toolResult(
   text: string,
   structuredContent: Record<string, unknown>,
 ): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent };
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(structuredContent) },
+      { type: "text", text },
+    ],
+    structuredContent,
+  };
 }
 
 /** The record key of a domain or URL argument, exactly as POST /api/scan computes it. */

@@ -26,9 +26,13 @@ export class JsonRpcHttpError extends HttpError {
     status: number,
     readonly code: number,
     message: string,
-    private readonly extraHeaders: Record<string, string> = {},
+    private extraHeaders: Record<string, string> = {},
   ) {
     super(status, message);
+  }
+  /** Adds response headers (e.g. CORS) to the error's answer. */
+  addHeaders(headers: Record<string, string>): void {
+    this.extraHeaders = { ...this.extraHeaders, ...headers };
   }
   override body(): Record<string, unknown> {
     return { jsonrpc: "2.0", error: { code: this.code, message: this.message }, id: null };
@@ -36,6 +40,120 @@ export class JsonRpcHttpError extends HttpError {
   override headers(): Record<string, string> {
     return this.extraHeaders;
   }
+}
+
+/**
+ * Who may call /mcp from where: the Host names this deployment answers to (DNS-rebinding
+ * protection) and the browser origins besides its own (CORS). Built from the configuration by
+ * {@link originPolicyFor}.
+ */
+export interface McpOriginPolicy {
+  /** Accepted Host names (no port, lower case); null accepts any Host. */
+  allowedHosts: readonly string[] | null;
+  /** Accepted origins besides the request's own; "*" accepts every origin. */
+  allowedOrigins: readonly string[] | "*";
+}
+
+/** The policy of a configuration (see docs/mcp.md). */
+export function originPolicyFor(
+  config: { mcpAllowedHosts?: string[] | null; mcpAllowedOrigins?: string[] | "*" },
+): McpOriginPolicy {
+  return {
+    allowedHosts: config.mcpAllowedHosts ?? null,
+    allowedOrigins: config.mcpAllowedOrigins ?? [],
+  };
+}
+
+/** The host name of a Host header value ("[::1]:8000" -> "::1"), lower case; null if malformed. */
+export function hostNameOf(hostHeader: string): string | null {
+  const m = hostHeader.trim().toLowerCase().match(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/);
+  return m ? m[1].replace(/^\[|\]$/g, "").replace(/\.$/, "") : null;
+}
+
+/**
+ * Checks Host and Origin as the MCP Streamable HTTP transport requires ("Servers MUST validate
+ * the Origin header on all incoming connections to prevent DNS rebinding attacks"; an invalid
+ * Origin is 403). A request passes when its Host names this deployment (when names are known)
+ * and its Origin, if any, is its own origin or one the operator allowed.
+ *
+ * @returns the request's Origin when a browser sent one and it is allowed (for CORS headers),
+ *   null when there is none.
+ * @throws JsonRpcHttpError 403 for a foreign Host or Origin.
+ */
+export function checkOrigin(request: Request, policy: McpOriginPolicy): string | null {
+  const hostHeader = request.headers.get("host") ?? new URL(request.url).host;
+  const host = hostNameOf(hostHeader);
+  if (policy.allowedHosts !== null && (host === null || !policy.allowedHosts.includes(host))) {
+    throw forbidden("Forbidden: this server does not answer to that Host name");
+  }
+  const origin = request.headers.get("origin");
+  if (origin === null) return null;
+  if (policy.allowedOrigins === "*") return origin;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    // "null" (sandboxed frames, file:) and garbage are foreign.
+  }
+  if (parsed && (parsed.protocol === "http:" || parsed.protocol === "https:")) {
+    if (policy.allowedOrigins.includes(parsed.origin)) return origin;
+    // Same origin: the page was served by this very deployment under an accepted Host.
+    if (parsed.host === hostHeader.trim().toLowerCase()) return origin;
+  }
+  throw forbidden("Forbidden: requests from this Origin are not allowed");
+}
+
+/** Request headers a browser MCP client sends (the transport's and the SDK's). */
+const CORS_ALLOW_HEADERS =
+  "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+/** Response headers a browser MCP client must be able to read. */
+const CORS_EXPOSE_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After";
+
+/** The CORS headers of every /mcp response to an allowed browser origin. */
+export function corsHeaders(origin: string | null): Record<string, string> {
+  if (origin === null) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Expose-Headers": CORS_EXPOSE_HEADERS,
+    Vary: "Origin",
+  };
+}
+
+/**
+ * The answer to an OPTIONS preflight from an allowed origin (204). GET and DELETE are listed so a
+ * browser client sees their real 405 rather than a failed preflight.
+ */
+export function preflightResponse(origin: string | null): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(origin),
+      Allow: "GET, POST, DELETE, OPTIONS",
+      "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+      "Access-Control-Allow-Headers": CORS_ALLOW_HEADERS,
+      "Access-Control-Max-Age": "86400",
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+function forbidden(message: string): JsonRpcHttpError {
+  return new JsonRpcHttpError(403, JSONRPC.serverError, message);
+}
+
+/** Protocol revisions that allow JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_VERSIONS = new Set(["2024-11-05", "2025-03-26"]);
+
+/** Most messages one batch may hold (each tools/call also counts against the per-IP cap). */
+export const MAX_BATCH_MESSAGES = 10;
+
+/**
+ * True when the client negotiated a protocol revision with batches. The MCP-Protocol-Version
+ * header names it; without the header the server must assume 2025-03-26 (the transport spec).
+ */
+export function batchesAllowed(request: Request): boolean {
+  const version = request.headers.get("mcp-protocol-version");
+  return version === null || BATCH_VERSIONS.has(version.trim());
 }
 
 /** 405 for any method but POST: the server is stateless, so it offers no GET stream or DELETE. */
@@ -48,13 +166,17 @@ export function methodNotAllowed(): JsonRpcHttpError {
  * missing or lying Content-Length cannot make us buffer more), and checks it is one JSON-RPC
  * request, notification or response.
  *
- * Batches are refused: the current protocol revision (2025-06-18 and later) removed JSON-RPC
- * batching, and the SDK's clients never send one; refusing them also means one HTTP request runs
- * at most one tool call.
+ * Batches (a JSON array of messages) are accepted only with `options.allowBatch`, for clients
+ * that negotiated a revision that had them (2024-11-05, 2025-03-26; see {@link batchesAllowed}),
+ * and hold at most {@link MAX_BATCH_MESSAGES} messages; later revisions removed batching.
  *
  * @throws JsonRpcHttpError 413 (too large), 400 -32700 (not JSON), 400 -32600 (not JSON-RPC).
  */
-export async function readJsonRpcBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonRpcBody(
+  request: Request,
+  maxBytes: number,
+  options: { allowBatch?: boolean } = {},
+): Promise<unknown> {
   let bytes: Uint8Array;
   try {
     bytes = (await readCappedBody(request, maxBytes)) ?? new Uint8Array();
@@ -69,11 +191,29 @@ export async function readJsonRpcBody(request: Request, maxBytes: number): Promi
     throw new JsonRpcHttpError(400, JSONRPC.parseError, "Parse error: the body is not valid JSON");
   }
   if (Array.isArray(value)) {
-    throw new JsonRpcHttpError(
-      400,
-      JSONRPC.invalidRequest,
-      "Invalid Request: JSON-RPC batches are not supported; send one message per request",
-    );
+    if (!options.allowBatch) {
+      throw new JsonRpcHttpError(
+        400,
+        JSONRPC.invalidRequest,
+        "Invalid Request: JSON-RPC batches were removed in protocol revision 2025-06-18; send " +
+          "one message per request",
+      );
+    }
+    if (value.length === 0 || value.length > MAX_BATCH_MESSAGES) {
+      throw new JsonRpcHttpError(
+        400,
+        JSONRPC.invalidRequest,
+        `Invalid Request: a batch holds 1 to ${MAX_BATCH_MESSAGES} messages`,
+      );
+    }
+    if (!value.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+      throw new JsonRpcHttpError(
+        400,
+        JSONRPC.invalidRequest,
+        "Invalid Request: a batch member is not a JSON-RPC 2.0 request, notification or response",
+      );
+    }
+    return value;
   }
   if (!JSONRPCMessageSchema.safeParse(value).success) {
     throw new JsonRpcHttpError(

@@ -11,6 +11,8 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { PRODUCT } from "../config.ts";
 import { LIMITS } from "../limits.ts";
 import type { ServiceDef } from "../service.ts";
@@ -67,7 +69,30 @@ export function createMcpServer(
   adapter.registerTools(server, ctx);
   registerReportResource(server, ctx);
   registerPrompts(server, ctx);
+  withoutListChanged(server);
   return server;
+}
+
+/**
+ * Stops the server advertising `listChanged` for tools, resources and prompts: the SDK sets it
+ * whenever one is registered, but our lists are fixed per service and a stateless server has no
+ * stream to send the notification on, so promising it would be false.
+ */
+function withoutListChanged(server: McpServer): void {
+  // getCapabilities is what the SDK's initialize handler answers with (private in its types).
+  const inner = server.server as unknown as { getCapabilities(): ServerCapabilities };
+  const capabilities = inner.getCapabilities.bind(inner);
+  inner.getCapabilities = () => {
+    const all = { ...capabilities() };
+    for (const kind of ["tools", "resources", "prompts"] as const) {
+      const entry = all[kind];
+      if (entry && "listChanged" in entry) {
+        const { listChanged: _dropped, ...rest } = entry;
+        all[kind] = rest;
+      }
+    }
+    return all;
+  };
 }
 
 /** The server's instructions: the workflow, the limits and what is free. */

@@ -15,6 +15,8 @@
  * @module
  */
 
+import { HostEtiquette } from "./etiquette.ts";
+
 /** One hour in milliseconds. */
 export const HOUR_MS = 60 * 60 * 1000;
 
@@ -24,12 +26,21 @@ export const CRAWL_LIST_TTL_MS = 6 * HOUR_MS;
 /** How long a per-domain answer is kept: the same freshness as a stored scan record. */
 export const DOMAIN_RESULT_TTL_MS = 24 * HOUR_MS;
 
+/**
+ * How long a failed lookup (timeout, throttling, an error answer) is remembered: long enough that
+ * a burst of scans does not repeat a request that just failed, short enough that an outage heals
+ * within minutes.
+ */
+export const FAILURE_TTL_MS = 2 * 60 * 1000;
+
 /** Options of {@link OffSiteCache}. */
 export interface OffSiteCacheOptions {
   /** Entries kept at most; the least recently written are dropped first. Default 1000. */
   maxEntries?: number;
   /** The clock, in epoch milliseconds; injected so tests can move time. Default `Date.now`. */
   now?: () => number;
+  /** Per-host series, pacing and back-off; default a new one on the real clock. */
+  etiquette?: HostEtiquette;
 }
 
 interface Entry {
@@ -47,11 +58,15 @@ export class OffSiteCache {
   readonly #entries = new Map<string, Entry>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  /** Per-host series, pacing and back-off of the lookups sharing this cache. */
+  readonly etiquette: HostEtiquette;
 
   /** Creates an empty cache. */
   constructor(options: OffSiteCacheOptions = {}) {
     this.#maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 1000));
     this.#now = options.now ?? Date.now;
+    // Pacing sleeps in real time, so the etiquette keeps its own clock (real unless injected).
+    this.etiquette = options.etiquette ?? new HostEtiquette();
   }
 
   /** Number of entries held, expired ones included until they are next touched. */

@@ -30,8 +30,9 @@ const CaptureSchema = z.object({ urlkey: z.string() }).or(z.object({ url: z.stri
 /**
  * Looks up captures of `domain` in the newest crawl listed at `base`.
  *
- * "found" with the index query URL when there is at least one capture, "not_found" when the index
- * answers that there are none, "unknown" for anything else.
+ * "found" with the index query URL when there is at least one capture, "not_found" only for the
+ * index's own "no captures" answer (a 404 whose body says "No Captures found"), "unknown" for
+ * anything else: an empty 200, throttling (429, 503 "Slow Down"), 504 on a slow query, errors.
  */
 export async function lookupCommonCrawl(
   ctx: LookupContext,
@@ -80,18 +81,15 @@ export async function lookupCommonCrawl(
     };
   }
   const captures = countCaptures(body, truncated);
-  if (captures === null) {
+  if (captures === null || captures === 0) {
+    // The index says "no captures" with a 404 and a JSON message (handled above); an empty or
+    // unreadable 200 is not that answer, so absence is not established.
     return {
       status: "unknown",
-      detail: "Common Crawl index query failed (unexpected response shape).",
+      detail: `Common Crawl index query failed (${
+        captures === 0 ? "empty answer" : "unexpected response shape"
+      }).`,
       url: null,
-    };
-  }
-  if (captures === 0) {
-    return {
-      status: "not_found",
-      detail: `No captures of ${domain} in ${id}, the latest Common Crawl.`,
-      url,
     };
   }
   const amount = captures >= CAPTURE_LIMIT

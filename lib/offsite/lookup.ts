@@ -7,6 +7,7 @@
  * @module
  */
 import type { z } from "zod";
+import { type HostEtiquette, ThrottledError } from "./etiquette.ts";
 import {
   FetchError,
   type FetchErrorKind,
@@ -27,6 +28,8 @@ export interface LookupContext {
   timeoutMs: number;
   /** Aborts when the check's deadline passes or the caller cancels. */
   signal: AbortSignal;
+  /** Per-host series, pacing and back-off (lib/offsite/etiquette.ts); none in some unit tests. */
+  etiquette?: HostEtiquette;
 }
 
 /** The outcome of one lookup: a value, or why there is none. */
@@ -63,18 +66,27 @@ export function abortReason(signal: AbortSignal): string {
  */
 export async function request(ctx: LookupContext, url: string): Promise<Lookup<FetchResult>> {
   if (ctx.signal.aborted) return failed(abortReason(ctx.signal));
-  const pending = ctx.fetcher.fetch(url, {
-    method: "GET",
-    // No userAgent override: the fetcher's default is descriptive and names a contact URL.
-    headers: { Accept: "application/json" },
-    maxBytes: OFFSITE_MAX_BYTES,
-    maxRedirects: OFFSITE_MAX_REDIRECTS,
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-  });
+  const send = () =>
+    ctx.fetcher.fetch(url, {
+      method: "GET",
+      // No userAgent override: the fetcher's default names the bot and a contact URL.
+      headers: { Accept: "application/json" },
+      maxBytes: OFFSITE_MAX_BYTES,
+      maxRedirects: OFFSITE_MAX_REDIRECTS,
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+    });
+  const host = new URL(url).host;
+  const pending = ctx.etiquette ? ctx.etiquette.run(host, ctx.signal, send) : send();
   try {
-    return ok(await raceAbort(pending, ctx.signal));
+    const result = await raceAbort(pending, ctx.signal);
+    // 429 Too Many Requests and 503 (Common Crawl's "Slow Down", Wikimedia's overload): back off.
+    if (result.status === 429 || result.status === 503) {
+      ctx.etiquette?.throttled(host, result.headers["retry-after"]);
+    }
+    return ok(result);
   } catch (error) {
+    if (error instanceof ThrottledError) return failed(error.message);
     if (ctx.signal.aborted) return failed(abortReason(ctx.signal));
     return failed(describeFetchError(error));
   }
@@ -103,6 +115,10 @@ export async function getJson<T>(
     return failed("invalid JSON");
   }
   const apiError = mediaWikiErrorCode(json);
+  if (apiError === "maxlag") {
+    // The database replicas are lagging: MediaWiki asks every client to wait (Retry-After).
+    ctx.etiquette?.throttled(new URL(url).host, response.value.headers["retry-after"]);
+  }
   if (apiError !== null) return failed(`API error "${apiError}"`);
   const parsed = schema.safeParse(json);
   if (!parsed.success) return failed("unexpected response shape");

@@ -5,7 +5,9 @@
  * The three checks run in parallel, each under its own deadline and the caller's signal. A lookup
  * that fails makes its check "unknown" with the reason, never "not_found": absence is only
  * claimed when every lookup it rests on answered. Definitive answers are cached per domain for
- * 24 hours (the crawl list for 6), failures are not, so a passing outage heals on the next scan.
+ * 24 hours (the crawl list for 6), failures for 2 minutes, so a passing outage heals quickly
+ * without a burst of scans repeating the failing request. Requests go through the cache's
+ * {@link HostEtiquette}: one at a time per host, paced, and never while a host backs us off.
  *
  * @example
  * ```ts
@@ -23,7 +25,7 @@
 import type { Config } from "../config.ts";
 import type { GuardedFetcher } from "../net/types.ts";
 import type { OffSite, OffSiteCheck } from "../visibility/record.ts";
-import { DOMAIN_RESULT_TTL_MS, OffSiteCache } from "./cache.ts";
+import { DOMAIN_RESULT_TTL_MS, FAILURE_TTL_MS, OffSiteCache } from "./cache.ts";
 import { lookupCommonCrawl } from "./common_crawl.ts";
 import { type Lookup, type LookupContext, withDeadline } from "./lookup.ts";
 import { assertDomain } from "./site.ts";
@@ -31,12 +33,15 @@ import { lookupWikidata, type WikidataOutcome } from "./wikidata.ts";
 import { decideWikipedia, searchWikipedia, type WikipediaSearch } from "./wikipedia.ts";
 
 export { OffSiteCache } from "./cache.ts";
+export { HostEtiquette } from "./etiquette.ts";
 
 /** The configuration the off-site step reads. */
-export type OffSiteConfig = Pick<
-  Config,
-  "wikidataApiUrl" | "wikipediaApiUrl" | "commonCrawlIndexUrl" | "offsiteTimeoutMs"
->;
+export type OffSiteConfig =
+  & Pick<
+    Config,
+    "wikidataApiUrl" | "wikipediaApiUrl" | "commonCrawlIndexUrl" | "offsiteTimeoutMs"
+  >
+  & Partial<Pick<Config, "commonCrawlTimeoutMs">>;
 
 /** Input of {@link checkOffSite}. */
 export interface OffSiteInput {
@@ -88,12 +93,16 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
   const timeoutMs = config.offsiteTimeoutMs;
   const nameKey = name?.toLowerCase() ?? "";
 
-  /** Runs one check under its own deadline, with caching of definitive answers. */
+  // The Common Crawl index answers slow queries slowly (or with 504): it gets a longer budget.
+  const ccTimeoutMs = Math.max(timeoutMs, config.commonCrawlTimeoutMs ?? 2 * timeoutMs);
+
+  /** Runs one check under its own deadline, with caching of its answer. */
   const run = <T>(
     key: string,
     task: (ctx: LookupContext) => Promise<T>,
     onAbort: (reason: string) => T,
     definitive: (value: T) => boolean,
+    budgetMs = timeoutMs,
   ): Promise<T> =>
     cached(
       cache,
@@ -101,7 +110,13 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
       at,
       definitive,
       () =>
-        withDeadline(timeoutMs, signal, (s) => task({ fetcher, timeoutMs, signal: s }), onAbort),
+        withDeadline(
+          budgetMs,
+          signal,
+          (s) => task({ fetcher, timeoutMs: budgetMs, signal: s, etiquette: cache.etiquette }),
+          onAbort,
+        ),
+      () => signal?.aborted === true,
     );
 
   const [wikidata, wikipediaSearch, commonCrawl] = await Promise.all([
@@ -125,6 +140,7 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
       (ctx) => lookupCommonCrawl(ctx, config.commonCrawlIndexUrl, domain, cache, at()),
       (reason) => ({ status: "unknown", detail: `Common Crawl lookup ${reason}.`, url: null }),
       (check) => check.status !== "unknown",
+      ccTimeoutMs,
     ),
   ]);
 
@@ -141,19 +157,24 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
   };
 }
 
-/** Returns the cached value under `key`, or loads it and keeps it when it is definitive. */
+/**
+ * Returns the cached value under `key`, or loads it and keeps it: a definitive answer for a day,
+ * a failure briefly (so a burst of scans does not hammer a service that just failed or throttled
+ * us), and nothing when the caller cancelled (that says nothing about the service).
+ */
 async function cached<T>(
   cache: OffSiteCache,
   key: string,
   at: () => number | undefined,
   definitive: (value: T) => boolean,
   load: () => Promise<T>,
+  cancelled: () => boolean,
 ): Promise<T> {
   const hit = cache.get<T>(key, at());
   if (hit !== undefined) return structuredClone(hit);
   const value = await load();
-  // Failures are not cached: the next scan should try again rather than repeat an outage.
   if (definitive(value)) cache.set(key, structuredClone(value), DOMAIN_RESULT_TTL_MS, at());
+  else if (!cancelled()) cache.set(key, structuredClone(value), FAILURE_TTL_MS, at());
   return value;
 }
 

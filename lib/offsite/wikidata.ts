@@ -56,6 +56,8 @@ const map = <T extends z.ZodType>(value: T) =>
 
 const EntitiesSchema = z.object({
   entities: map(z.object({
+    /** Present (as "") when the id names no item, e.g. a deleted one. */
+    missing: z.unknown().optional(),
     claims: map(z.array(z.unknown())).optional(),
     sitelinks: map(z.unknown()).optional(),
   })),
@@ -92,26 +94,31 @@ export async function lookupWikidata(
   if (byWebsite.ok && byWebsite.value.length > 0) {
     const ids = byWebsite.value;
     const items = await getItems(ctx, endpoint, ids);
-    // The search index says these items state the website; prefer one whose claims we can
-    // confirm, and among those one with an English article.
-    const confirmed = items.ok
-      ? items.value.filter((i) => i.websites.some((w) => sameSite(w, domain)))
-      : [];
-    const best = confirmed.find((i) => i.enwiki) ?? confirmed[0] ??
-      (items.ok ? items.value.find((i) => i.id === ids[0]) : undefined);
-    const id = best?.id ?? ids[0];
-    const url = wikiPageUrl(endpoint, id);
-    const detail = `Wikidata item ${id} lists ${domain} as its official website (P856).`;
+    const detail = (id: string) =>
+      `Wikidata item ${id} lists ${domain} as its official website (P856).`;
     if (!items.ok) {
+      // The search index is Wikidata's own statement that the item has this website; only the
+      // item itself could not be read (so its Wikipedia article is not known).
       return {
-        check: { status: "found", detail, url },
+        check: { status: "found", detail: detail(ids[0]), url: wikiPageUrl(endpoint, ids[0]) },
         sitelink: { known: false },
       };
     }
-    return {
-      check: { status: "found", detail, url },
-      sitelink: { known: true, title: best?.enwiki ?? null, itemId: id },
-    };
+    // The item as it is now must still state the website: the search index lags behind edits,
+    // and an item that was deleted or whose website changed is no evidence.
+    const confirmed = items.value.filter((i) => i.websites.some((w) => sameSite(w, domain)));
+    const best = confirmed.find((i) => i.enwiki) ?? confirmed[0];
+    if (best) {
+      return {
+        check: { status: "found", detail: detail(best.id), url: wikiPageUrl(endpoint, best.id) },
+        sitelink: { known: true, title: best.enwiki, itemId: best.id },
+      };
+    }
+    problems.push(
+      `the search index lists ${ids.join(", ")} for this website but the item${
+        ids.length === 1 ? " does" : "s do"
+      } not state it now`,
+    );
   }
   if (!byWebsite.ok) problems.push(`search by official website failed (${byWebsite.reason})`);
 
@@ -223,11 +230,15 @@ async function getItems(
   const result = await getJson(ctx, url, EntitiesSchema);
   if (!result.ok) return result;
   const items: Item[] = [];
+  let answered = 0;
   for (const id of ids) {
     // Object.hasOwn: the keys come from a stranger's JSON ("__proto__" must not resolve).
     const entities = result.value.entities;
     if (!Object.hasOwn(entities, id)) continue;
+    answered++;
     const entity = entities[id];
+    // An answered id that names no item (deleted, merged away) is an item we know is not there.
+    if (entity.missing !== undefined) continue;
     const websites = (entity.claims?.P856 ?? []).flatMap((statement) => {
       const parsed = StatementSchema.safeParse(statement);
       return parsed.success ? [parsed.data.mainsnak.datavalue.value] : [];
@@ -235,7 +246,7 @@ async function getItems(
     const link = SitelinkSchema.safeParse(entity.sitelinks?.enwiki);
     items.push({ id, websites, enwiki: link.success ? safeTitle(link.data.title) : null });
   }
-  if (items.length === 0 && ids.length > 0) return failed("items missing from the response");
+  if (answered === 0 && ids.length > 0) return failed("items missing from the response");
   return ok(items);
 }
 
