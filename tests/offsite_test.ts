@@ -16,8 +16,7 @@ import {
   startFakeOffSite,
 } from "./fixtures/offsite_server.ts";
 
-const UA =
-  "Mozilla/5.0 (compatible; AIVisibilityBot/0.1.0; +https://github.com/ai-visibility/ai-visibility)";
+const UA = "AIVisibilityBot/0.1.0 (+https://checker.example.org; ops@example.org) Deno/2.9.6";
 const TIMEOUT_MS = 300;
 /** How late a timed-out call may settle: generous for a loaded CI machine, far below a hang. */
 const SLACK_MS = 1500;

@@ -14,7 +14,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { PRODUCT } from "../config.ts";
-import { LIMITS } from "../limits.ts";
+import { CAPS, LIMITS } from "../limits.ts";
 import type { ServiceDef } from "../service.ts";
 import {
   DEFAULT_POLL_INTERVAL_MS,
@@ -110,8 +110,9 @@ export function instructionsFor(
     "get_report and the report://{domain} resource read the stored report and never scan.",
     adapter.instructions,
     `Limits: callers are anonymous, so new scans count against the caller's IP address ` +
-    `(${LIMITS.ip} per hour) and the domain (${LIMITS.domain} per hour), exactly like the public ` +
-    "web form. Cached reports are free. forceRescan always starts a new scan, so use it only " +
+    `(${LIMITS.ip} per hour; an IPv6 /48 shares ${CAPS.prefix48Scans}) and the domain ` +
+    `(${LIMITS.domain} per hour), exactly like the public web form. Cached reports are free. ` +
+    "forceRescan always starts a new scan, so use it only " +
     "after the site changed. A limit hit is a tool error that says when to retry.",
   ].filter(Boolean).join("\n\n");
 }
