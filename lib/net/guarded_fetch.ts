@@ -22,6 +22,7 @@
  * ```
  * @module
  */
+import { decodeBody } from "../html/decode.ts";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { Dispatcher } from "undici";
 import { lookup as dnsLookup } from "node:dns/promises";
@@ -389,7 +390,9 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
             finalUrl: current.href,
             status: response.status,
             headers: responseHeaders(response.headers),
-            body: decode(body.data, response.headers.get("content-type")),
+            body:
+              decodeBody(body.data, response.headers.get("content-type"), current.href, maxBytes)
+                .text,
             bytes: body.data.byteLength,
             truncated: body.truncated,
             redirects,
@@ -541,18 +544,6 @@ async function readBody(
     offset += chunk.byteLength;
   }
   return { data, truncated };
-}
-
-/** Decodes with the Content-Type charset when it is a known label, else UTF-8; never throws. */
-function decode(data: Uint8Array, contentType: string | null): string {
-  const label = contentType?.match(/charset\s*=\s*["']?([^"';,\s]+)/i)?.[1];
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label ?? "utf-8");
-  } catch {
-    decoder = new TextDecoder("utf-8");
-  }
-  return decoder.decode(data);
 }
 
 function requestHeaders(userAgent: string, o: FetchOptions): Record<string, string> {
