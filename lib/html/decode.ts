@@ -92,13 +92,15 @@ function isGzipFile(data: Uint8Array, contentType: string | null, url: string): 
 
 /**
  * Decodes a response body; never throws. `url` lets a `.gz` file be recognised; `maxBytes` bounds
- * a decompressed gzip file (its output is cut there).
+ * a decompressed gzip file (its output is cut there); `truncated` says the body was cut at a size
+ * cap, so a character cut at the end does not make UTF-8 invalid.
  */
 export function decodeBody(
   data: Uint8Array,
   contentType: string | null,
   url = "",
   maxBytes = GZIP_LIMIT,
+  truncated = false,
 ): DecodedBody {
   let bytes = data;
   let gunzipped = false;
@@ -153,7 +155,7 @@ export function decodeBody(
   try {
     return {
       // stream: a body cut at the size cap may end inside a character; that is not an error.
-      text: new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true }),
+      text: new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated }),
       encoding: "utf-8",
       source: "default",
       gunzipped,

@@ -390,9 +390,14 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
             finalUrl: current.href,
             status: response.status,
             headers: responseHeaders(response.headers),
-            body:
-              decodeBody(body.data, response.headers.get("content-type"), current.href, maxBytes)
-                .text,
+            body: decodeBody(
+              body.data,
+              response.headers.get("content-type"),
+              current.href,
+              maxBytes,
+              body.truncated,
+            )
+              .text,
             bytes: body.data.byteLength,
             truncated: body.truncated,
             redirects,

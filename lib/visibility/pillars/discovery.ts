@@ -133,11 +133,48 @@ function sitemap(ctx: ScanContext): Check {
   }
   const host = new URL(ctx.pageUrl).hostname;
   const report = readSitemap(outcome.result.body, host);
+  const { tried = [], children = [] } = ctx.snapshot.sitemap;
   const evidence = [
-    `${url} (${source === "robots" ? "named in robots.txt" : "default location"})`,
+    `${url} (${source === "robots" ? "named in robots.txt" : "default location"}${
+      /\.gz$/i.test(new URL(url).pathname) ? ", gzipped" : ""
+    })`,
     `${report.kind}: ${report.locs} <loc>, ${report.lastmods} <lastmod>`,
     ...(report.newest ? [`newest lastmod ${report.newest.slice(0, 10)}`] : []),
+    ...tried.map((t) => `also named in robots.txt, not a sitemap: ${t.url} (${t.status})`),
   ];
+  // An index is judged with the child sitemaps read (within a bound): their URLs and dates count.
+  if (report.kind === "sitemapindex" && children.length) {
+    const childReports = children.map((c) => ({
+      url: c.url,
+      report: c.outcome.ok && isOk(c.outcome) ? readSitemap(c.outcome.result.body, host) : null,
+      status: c.outcome.ok ? `HTTP ${c.outcome.result.status}` : c.outcome.error.kind,
+    }));
+    for (const c of childReports) {
+      evidence.push(
+        c.report
+          ? `child ${c.url}: ${c.report.kind}, ${c.report.locs} <loc>, ${c.report.lastmods} <lastmod>`
+          : `child ${c.url}: ${c.status}`,
+      );
+    }
+    const good = childReports.filter((c) =>
+      c.report && c.report.kind !== "invalid" && c.report.locs
+    );
+    if (!good.length) {
+      return scored(
+        "discovery.sitemap",
+        title,
+        4,
+        "warn",
+        `${url} is a sitemap index, but none of the ${childReports.length} child sitemaps read answers with a sitemap.`,
+        { evidence, fix: { ...fix, what: "Repair the sitemap index's child sitemaps" } },
+      );
+    }
+    for (const c of good) {
+      report.lastmods += c.report!.lastmods;
+      const n = c.report!.newest;
+      if (n && (!report.newest || Date.parse(n) > Date.parse(report.newest))) report.newest = n;
+    }
+  }
   if (report.kind === "invalid" || report.locs === 0) {
     return scored(
       "discovery.sitemap",
