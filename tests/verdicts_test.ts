@@ -138,3 +138,131 @@ Deno.test("[verdicts] hostile robots.txt, headers and pages still give a report"
     assert.ok(r.score >= 0 && r.score <= 100);
   }
 });
+
+// 8. Weights that match consequences
+Deno.test("[verdicts] one search crawler blocked outweighs and outranks a missing llms.txt", () => {
+  for (const token of ["OAI-SearchBot", "DuckAssistBot"]) {
+    const blocked = analyse({
+      robots: `User-agent: ${token}\nDisallow: /\n`,
+      llms: { ok: true, result: validLlms() },
+    });
+    const noLlms = analyse({ robots: "User-agent: *\nAllow: /\n" });
+    const both = analyse({ robots: `User-agent: ${token}\nDisallow: /\n` });
+    const base = analyse({
+      robots: "User-agent: *\nAllow: /\n",
+      llms: { ok: true, result: validLlms() },
+    });
+    assert.ok(
+      base.score - blocked.score >= base.score - noLlms.score,
+      `${token}: block costs ${base.score - blocked.score}, missing llms.txt ${
+        base.score - noLlms.score
+      }`,
+    );
+    const ids = both.topIssues.map((i) => i.id);
+    assert.ok(
+      ids.indexOf("access.search_crawlers") < ids.indexOf("discovery.llms_txt"),
+      `${token}: ${ids.join(" ")}`,
+    );
+  }
+});
+
+Deno.test("[verdicts] grade labels describe readiness and never call a crawlable page invisible", async () => {
+  const { GRADES } = await import("../lib/visibility/score.ts");
+  for (const g of GRADES) assert.doesNotMatch(g.label, /invisible|see little|cannot/i);
+});
+
+function validLlms() {
+  const body =
+    "# News Example\n\n> Local news.\n\n## Pages\n\n- [About](https://news.example/about): who we are\n";
+  return {
+    url: "https://news.example/llms.txt",
+    finalUrl: "https://news.example/llms.txt",
+    status: 200,
+    headers: { "content-type": "text/plain" },
+    body,
+    bytes: body.length,
+    truncated: false,
+    redirects: [],
+    ttfbMs: 1,
+    totalMs: 1,
+    remoteAddress: "127.0.0.1",
+  };
+}
+
+// 3. Structured data in every format
+Deno.test("[verdicts] microdata and RDFa count for organisation, page type and author; rel=author bylines count", () => {
+  const micro = analyse({
+    html: page(
+      "",
+      `<article itemscope itemtype="https://schema.org/NewsArticle"><span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Jane Doe</span></span>, <span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Bob Roe</span></span>
+<time itemprop="datePublished" datetime="2026-11-01">1 Nov</time>
+<div itemprop="publisher" itemscope itemtype="https://schema.org/Organization"><span itemprop="name">News Example</span><link itemprop="url" href="/"><link itemprop="logo" href="/logo.png"></div></article>`,
+    ),
+  });
+  assert.equal(signal(micro, "structured.page_type").status, "pass");
+  assert.notEqual(signal(micro, "structured.organization").status, "fail");
+  const a = signal(micro, "trust.author_dates");
+  assert.equal(a.status, "pass", a.detail);
+  assert.match(a.detail, /2 authors/, "two authors are two people");
+  assert.ok(a.evidence.includes("author: Jane Doe") && a.evidence.includes("author: Bob Roe"));
+
+  const rdfa = analyse({
+    html: page(
+      "",
+      `<div vocab="https://schema.org/" typeof="Organization"><span property="name">News Example</span> <a property="url" href="/">home</a> <img property="logo" src="/l.png" alt="logo"></div>`,
+    ),
+  });
+  assert.equal(signal(rdfa, "structured.organization").status, "pass");
+
+  const rel = analyse({
+    html: page(
+      '<meta property="article:published_time" content="2026-11-01">',
+      '<p>By <a rel="author" href="/people/ann">Ann Poe</a></p>',
+    ),
+  });
+  assert.equal(signal(rel, "trust.author_dates").status, "pass");
+  assert.ok(signal(rel, "trust.author_dates").evidence.includes("author: Ann Poe"));
+});
+
+// 9. Names and pages
+Deno.test("[verdicts] a date or a section name in the title is not the brand; legal forms do not split a brand", () => {
+  const dated = analyse({
+    html: page('<meta property="og:site_name" content="Daily Example">').replace(
+      "<title>Local news | News Example</title>",
+      "<title>Why rents rose again - Feb. 1, 2016</title>",
+    ),
+  });
+  const ev = signal(dated, "trust.brand").evidence.join("; ");
+  assert.doesNotMatch(ev, /title: Feb/);
+  assert.equal(signal(dated, "trust.brand").status, "pass", ev);
+
+  const section = analyse({
+    html: page('<meta property="og:site_name" content="Daily Example">').replace(
+      "<title>Local news | News Example</title>",
+      "<title>Council votes on budget | Politics</title>",
+    ),
+  });
+  assert.doesNotMatch(signal(section, "trust.brand").evidence.join("; "), /title: Politics/);
+
+  const inc = analyse({
+    html: page(
+      '<meta property="og:site_name" content="Spiceworks"><script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Spiceworks Inc","url":"https://news.example/"}</script>',
+    ).replace("<title>Local news | News Example</title>", "<title>Home | Spiceworks</title>"),
+  });
+  assert.equal(signal(inc, "trust.brand").status, "pass", signal(inc, "trust.brand").detail);
+});
+
+Deno.test("[verdicts] 'About our ads' and privacy-section links are not the About page; role=main counts", () => {
+  const html = page().replace(
+    '<a href="/about">About us</a>',
+    '<a href="/privacy/us/ads.html">About our Ads</a> <a href="/legal/about-cookies">About cookies</a>',
+  ).replace("<main>", '<div role="main">').replace("</main>", "</div>").replace(
+    "<header>",
+    '<div role="banner">',
+  ).replace("</header>", "</div>");
+  const r = analyse({ html });
+  const about = signal(r, "trust.about_contact");
+  assert.ok(!about.evidence.some((e) => e.startsWith("about:")), about.evidence.join("; "));
+  const sem = signal(r, "content.semantic_html");
+  assert.equal(sem.status, "pass", sem.detail);
+});

@@ -26,7 +26,7 @@ export const GATES = {
 export const accessPillar: PillarDef = {
   id: "access",
   title: "AI crawler access",
-  weight: 25,
+  weight: 29,
   checks: (ctx) => [
     robotsFile(ctx),
     wildcard(ctx),
@@ -256,10 +256,12 @@ function roleCheck(
       },
     );
   }
-  // Every major crawler of the role blocked hides the site from it; minor ones weigh half.
+  // Every major crawler of the role blocked hides the site from it. Each blocked crawler removes
+  // the site from one engine with certainty, so even a minor one costs more than an optional file
+  // (llms.txt); a major one (more of the answers people get) weighs 3, a minor one 2.
   const major = new Set(crawlersByRole(role).filter((c) => c.major).map((c) => c.token));
   const all = access.filter((c) => major.has(c.token)).every((c) => !c.allowed);
-  const weight = (c: { token: string }) => major.has(c.token) ? 2 : 1;
+  const weight = (c: { token: string }) => major.has(c.token) ? 3 : 2;
   const total = access.reduce((n, c) => n + weight(c), 0);
   const open = access.filter((c) => c.allowed).reduce((n, c) => n + weight(c), 0);
   const names = blocked.map((c) => c.token).join(", ");
@@ -305,7 +307,7 @@ function ignoreNote(tokens: string[]): string {
 }
 
 function searchCrawlers(ctx: ScanContext): Check {
-  return roleCheck(ctx, "search", "access.search_crawlers", "AI search crawlers allowed", 10);
+  return roleCheck(ctx, "search", "access.search_crawlers", "AI search crawlers allowed", 20);
 }
 
 function userFetchers(ctx: ScanContext): Check {

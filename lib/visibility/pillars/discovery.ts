@@ -11,7 +11,7 @@ import { isOk, looksLikeHtml } from "../snapshot.ts";
 export const discoveryPillar: PillarDef = {
   id: "discovery",
   title: "AI discovery files",
-  weight: 10,
+  weight: 6,
   checks: (ctx) => [llmsTxt(ctx), llmsFull(ctx), sitemap(ctx), sitemapInRobots(ctx)],
 };
 
@@ -30,7 +30,7 @@ function llmsTxt(ctx: ScanContext): Check {
   const fix = {
     what: "Publish an llms.txt",
     why:
-      "llms.txt gives AI assistants a curated, Markdown map of your most useful pages; it is cheap and increasingly read by AI tools and agents.",
+      "llms.txt gives AI assistants and coding agents a curated Markdown map of your most useful pages. It is cheap, but optional: no major AI search engine documents reading it, so it weighs little in the score.",
     how: llmsTxtSkeleton(ctx),
     effort: "S" as const,
   };
@@ -39,12 +39,12 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      3,
+      1,
       "fail",
       isOk(out)
         ? `${url} answers with an HTML page, not an llms.txt file.`
         : `${url} answered ${res.status}: there is no llms.txt.`,
-      { fix, impact: "medium" },
+      { fix, impact: "low" },
     );
   }
   const report = validateLlmsTxt(res.body, res.finalUrl);
@@ -52,7 +52,7 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      3,
+      1,
       "pass",
       `llms.txt "${report.title}" lists ${report.links} links in ${report.sections} sections.`,
       { evidence: [url] },
@@ -61,11 +61,11 @@ function llmsTxt(ctx: ScanContext): Check {
   return scored(
     "discovery.llms_txt",
     title,
-    3,
+    1,
     report.valid ? "warn" : "fail",
     `llms.txt exists but does not follow the format: ${report.problems.join("; ")}.`,
     {
-      points: report.valid ? 2 : 1,
+      points: report.valid ? 0.5 : 0,
       evidence: [url, ...report.problems],
       fix: { ...fix, what: "Fix llms.txt to follow the llmstxt.org format" },
     },
