@@ -266,3 +266,14 @@ Deno.test("[verdicts] 'About our ads' and privacy-section links are not the Abou
   const sem = signal(r, "content.semantic_html");
   assert.equal(sem.status, "pass", sem.detail);
 });
+
+Deno.test("[verdicts] a defect tripped by one page costs its pillar, never the report", () => {
+  const r = analyse({
+    alterFacts: (f) => {
+      (f as { headings: unknown }).headings = null; // the content pillar reads headings
+    },
+  });
+  const s = signal(r, "content.not_evaluated");
+  assert.equal(s.status, "unknown");
+  assert.ok(r.score > 0 && r.pillars.length === 6);
+});

@@ -2,7 +2,14 @@
  * From checks to the report: pillar scores, the overall score with its gates, the grade, and the
  * top issues ordered by points recoverable per unit of effort (gates first).
  */
-import { type Check, type Impact, type PillarDef, round1, type ScanContext } from "./check.ts";
+import {
+  type Check,
+  type Impact,
+  type PillarDef,
+  round1,
+  type ScanContext,
+  unscored,
+} from "./check.ts";
 import type { Grade, Issue, Pillar, Result } from "./record.ts";
 import { accessPillar } from "./pillars/access.ts";
 import { contentPillar } from "./pillars/content.ts";
@@ -44,10 +51,30 @@ interface Scored {
   maxPoints: number;
 }
 
+/**
+ * A pillar's checks; a bug tripped by some site's input costs that pillar (reported as not
+ * evaluated, out of the score), never the report.
+ */
+function safeChecks(def: PillarDef, ctx: ScanContext): Check[] {
+  try {
+    return def.checks(ctx);
+  } catch (error) {
+    console.error(`pillar ${def.id} failed on ${ctx.pageUrl}:`, error);
+    return [
+      unscored(
+        `${def.id}.not_evaluated`,
+        `${def.title} could not be evaluated`,
+        "unknown",
+        "This part of the report could not be computed for this page (a defect on our side, not a problem of the site); it is left out of the score.",
+      ),
+    ];
+  }
+}
+
 /** Runs every pillar's checks and turns them into the scored result. */
 export function scoreSite(ctx: ScanContext): Result {
   const scoredPillars: Scored[] = PILLARS.map((def) => {
-    const checks = def.checks(ctx);
+    const checks = safeChecks(def, ctx);
     const signals = checks.map((c) => c.signal);
     const max = signals.reduce((s, x) => s + x.maxPoints, 0);
     const got = signals.reduce((s, x) => s + x.points, 0);

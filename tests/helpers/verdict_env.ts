@@ -46,17 +46,21 @@ interface Inputs {
   homeHeaders?: Record<string, string>;
   sitemap?: FetchOutcome;
   llms?: FetchOutcome;
+  /** Alters the parsed facts (to simulate a defect tripped by some page). */
+  alterFacts?: (facts: Snapshot["facts"] & object) => void;
 }
 
 export function analyse(inputs: Inputs): Result {
   const html = inputs.html ?? page();
   const home = res("/", html, 200, inputs.homeHeaders ?? {});
+  const facts = extractPageFacts(html, `${ORIGIN}/`);
+  inputs.alterFacts?.(facts);
   const snapshot: Snapshot = {
     target: { domain: "news.example", host: "news.example", url: `${ORIGIN}/` } as Snapshot[
       "target"
     ],
     home,
-    facts: extractPageFacts(html, `${ORIGIN}/`),
+    facts,
     parseMs: 1,
     robots: inputs.robots === undefined
       ? missing("/robots.txt")
