@@ -118,19 +118,21 @@ export async function takeSnapshot(
     // Every Sitemap line counts: the first that answers with a sitemap is the one judged, so one
     // bad entry does not fail a site whose others are good.
     progress("fetching the sitemaps named in robots.txt");
+    // Fetched at once; judged in file order.
+    const urls = declared.slice(0, MAX_SITEMAPS);
+    const outcomes = await Promise.all(urls.map(fetchOne));
     const tried: { url: string; status: string }[] = [];
-    let first: Snapshot["sitemap"] | null = null;
-    for (const url of declared.slice(0, MAX_SITEMAPS)) {
-      const outcome = await fetchOne(url);
-      const entry = { url, source: "robots" as const, outcome };
-      first ??= entry;
-      if (isUsableSitemap(outcome, url)) return withChildren({ ...entry, tried });
+    for (let i = 0; i < urls.length; i++) {
+      const outcome = outcomes[i];
+      if (isUsableSitemap(outcome, urls[i])) {
+        return withChildren({ url: urls[i], source: "robots", outcome, tried });
+      }
       tried.push({
-        url,
+        url: urls[i],
         status: outcome.ok ? `HTTP ${outcome.result.status}` : outcome.error.kind,
       });
     }
-    return { ...first!, tried };
+    return { url: urls[0], source: "robots", outcome: outcomes[0], tried: tried.slice(1) };
   })();
 
   let facts: PageFacts | null = null;
