@@ -37,6 +37,10 @@ Deno.test("[verdicts] an allowlist robots.txt that admits search crawlers by nam
     assert.ok(admitted.split(", ").includes(t), `${t} admitted (Applebot follows Googlebot)`);
   }
   assert.ok(r.score > 35, `score ${r.score}`);
+  // The remedy adds groups for the search crawlers left out; it never opens the * group.
+  const how = r.topIssues.find((i) => i.id === "access.search_crawlers")!.fix.how;
+  assert.match(how, /User-agent: PerplexityBot\nUser-agent: /);
+  assert.doesNotMatch(how, /line \d+: Disallow: \//);
   // A file that admits no search crawler at all is still the blanket block.
   const closed = analyse({
     robots: "User-agent: GPTBot\nAllow: /\n\nUser-agent: *\nDisallow: /\n",

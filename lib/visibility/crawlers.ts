@@ -148,13 +148,6 @@ export const CRAWLERS: readonly Crawler[] = [
       "meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
   },
   {
-    token: "Claude-Web",
-    operator:
-      "Anthropic (retired token: Anthropic's crawlers no longer use it; many files still name it)",
-    role: "training",
-    userAgent: "",
-  },
-  {
     token: "GPTBot",
     operator: "OpenAI (model training)",
     role: "training",
@@ -170,6 +163,13 @@ export const CRAWLERS: readonly Crawler[] = [
   {
     token: "anthropic-ai",
     operator: "Anthropic (older training token; ClaudeBot replaced it)",
+    role: "training",
+    userAgent: "",
+  },
+  {
+    token: "Claude-Web",
+    operator:
+      "Anthropic (retired token: Anthropic's crawlers no longer use it; many files still name it)",
     role: "training",
     userAgent: "",
   },

@@ -183,18 +183,8 @@ function wildcard(ctx: ScanContext): Check {
           ...starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
           ...admitted.map((c) => `${c.token}: allowed${c.line ? ` (line ${c.line})` : ""}`),
         ],
-        fix: left.length
-          ? {
-            what: "Name the AI search crawlers your allowlist leaves out",
-            why:
-              "An allowlist admits only the crawlers it names; AI search engines it omits cannot read or cite the site.",
-            how:
-              `Keep your User-agent: * group if the allowlist is deliberate, and add a group for the search crawlers it blocks:\n\n${
-                robotsAllowLines(left.map((c) => c.token))
-              }`,
-            effort: "S",
-          }
-          : null,
+        // The remedy (groups for the search crawlers left out) is the search-crawler signal's.
+        fix: null,
       },
     );
   }
@@ -265,9 +255,14 @@ function roleCheck(
   const total = access.reduce((n, c) => n + weight(c), 0);
   const open = access.filter((c) => c.allowed).reduce((n, c) => n + weight(c), 0);
   const names = blocked.map((c) => c.token).join(", ");
+  // Lines of the crawlers' own groups must go; a block that comes from the * group is lifted by
+  // the new groups alone (a named group overrides *), so the * group is left as it is.
+  const ownLines = linesToRemove(blocked.filter((c) => c.group === "specific"));
   const fixHow = r.state === "server_error"
     ? "Make robots.txt answer 200; see the robots.txt fix."
-    : `${linesToRemove(blocked)}\n\nAdd:\n\n${robotsAllowLines(blocked.map((c) => c.token))}`;
+    : `${ownLines ? `${ownLines}\n\n` : ""}Add:\n\n${
+      robotsAllowLines(blocked.map((c) => c.token))
+    }`;
   return scored(
     id,
     title,
