@@ -115,6 +115,11 @@ Deno.test("[verdicts] blocked user fetchers whose vendors say they may ignore ro
   assert.equal(s.status, "warn");
   assert.match(s.detail, /may not follow robots\.txt/);
   assert.ok(gates(r).length === 0);
+  // Weighed so too: blocking a fetcher that may ignore robots.txt costs less than one that obeys.
+  const points = (token: string) =>
+    signal(analyse({ robots: `User-agent: ${token}\nDisallow: /\n` }), "access.user_fetchers")
+      .points;
+  assert.ok(points("ChatGPT-User") > points("Claude-User"));
 });
 
 Deno.test("[verdicts] a robots.txt with only major search crawlers blocked is gated, minor ones left open do not lift it", () => {

@@ -253,7 +253,12 @@ function roleCheck(
   const all = access.filter((c) => major.has(c.token)).every((c) => !c.allowed);
   const weight = (c: { token: string }) => major.has(c.token) ? 3 : 2;
   const total = access.reduce((n, c) => n + weight(c), 0);
-  const open = access.filter((c) => c.allowed).reduce((n, c) => n + weight(c), 0);
+  // A fetcher whose vendor says it may not follow robots.txt may still fetch when blocked: its
+  // block costs half (the edge probe, not robots.txt, is the real test for it).
+  const open = access.reduce(
+    (n, c) => n + (c.allowed ? weight(c) : mayIgnoreRobots(c.token) ? weight(c) / 2 : 0),
+    0,
+  );
   const names = blocked.map((c) => c.token).join(", ");
   // Lines of the crawlers' own groups must go; a block that comes from the * group is lifted by
   // the new groups alone (a named group overrides *), so the * group is left as it is.
@@ -276,7 +281,7 @@ function roleCheck(
         : `robots.txt blocks ${blocked.length} of ${access.length} ${who}: ${names}.`
     }${role === "user" ? ignoreNote(blocked.map((c) => c.token)) : ""}`,
     {
-      points: all ? 0 : (maxPoints * open) / total,
+      points: (maxPoints * open) / total,
       evidence,
       gate: all && role === "search" ? GATES.searchBlocked : null,
       impact: role === "search" ? (all ? "critical" : "high") : undefined,
