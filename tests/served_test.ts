@@ -137,6 +137,7 @@ Deno.test("[served] decodeBody: BOM, then header, then <meta> prescan, then UTF-
   );
   // No declaration: valid UTF-8 is UTF-8, anything else windows-1252 (never U+FFFD soup).
   assert.equal(decodeBody(enc.encode("naïve"), "text/html").text, "naïve");
+  assert.equal(decodeBody(enc.encode("a \uFFFD written as such"), "text/html").encoding, "utf-8");
   assert.equal(decodeBody(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), "text/html").text, "café");
   // A body cut in the middle of a character is still UTF-8.
   assert.equal(

@@ -100,7 +100,8 @@ export function patternMatches(pattern: string, path: string): boolean {
   const p = normaliseEncoding(pattern);
   const anchored = p.endsWith("$");
   const body = anchored ? p.slice(0, -1) : p;
-  // Linear-time wildcard matching: greedy with backtracking to the last `*` only.
+  // Greedy wildcard matching that backtracks to the last `*` only: at most pattern x path steps,
+  // no regular expression built from the file.
   let pi = 0, si = 0, star = -1, mark = 0;
   while (si < path.length) {
     if (pi < body.length && body[pi] === "*") {
