@@ -151,4 +151,12 @@ Deno.test("[served] decodeBody: BOM, then header, then <meta> prescan, then UTF-
     "euc-kr",
   );
   assert.equal(prescanMetaCharset(enc.encode('<meta charset="utf-16">')), "utf-8");
+  // A .gz file larger than the bound once inflated is cut there, not thrown away.
+  const big = new Uint8Array(
+    gzipSync("<urlset>" + "<url><loc>https://a.example/</loc></url>".repeat(20_000)),
+  );
+  const cut = decodeBody(big, "application/gzip", "https://a.example/sitemap.xml.gz", 100_000);
+  assert.ok(cut.gunzipped && cut.cut);
+  assert.ok(cut.text.startsWith("<urlset><url><loc>") && cut.text.length <= 100_000);
+  assert.ok(cut.text.length > 1000, `${cut.text.length} characters kept`);
 });

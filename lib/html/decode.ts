@@ -9,7 +9,7 @@
  * A gzip file served as such (a sitemap `.xml.gz` with `Content-Type: application/gzip`, not
  * `Content-Encoding: gzip`, which the fetcher already undoes) is decompressed first, bounded.
  */
-import { gunzipSync } from "node:zlib";
+import { constants as zlibConstants, gunzipSync } from "node:zlib";
 
 /** Where the encoding was taken from. */
 export type EncodingSource = "bom" | "content-type" | "meta" | "default";
@@ -22,6 +22,8 @@ export interface DecodedBody {
   source: EncodingSource;
   /** True when the body was a gzip file that was decompressed. */
   gunzipped: boolean;
+  /** True when the decompressed file was cut at the size bound. */
+  cut: boolean;
 }
 
 /** A TextDecoder for a label, or null when the label is unknown (or names "replacement"). */
@@ -104,15 +106,56 @@ export function decodeBody(
 ): DecodedBody {
   let bytes = data;
   let gunzipped = false;
+  let cut = false;
   if (isGzipFile(data, contentType, url)) {
-    try {
-      bytes = new Uint8Array(gunzipSync(data, { maxOutputLength: Math.min(maxBytes, GZIP_LIMIT) }));
+    const out = gunzipBounded(data, Math.min(maxBytes, GZIP_LIMIT));
+    if (out) {
+      bytes = out.bytes;
       gunzipped = true;
-    } catch {
-      // Over the bound or corrupt: try a bounded partial read, else keep the bytes as they came.
-      bytes = data;
+      cut = out.cut;
     }
   }
+  return { ...decodeText(bytes, contentType, gunzipped, truncated || cut), gunzipped, cut };
+}
+
+/**
+ * Decompresses a gzip file up to `limit` bytes of output. Past the limit, the longest prefix that
+ * fits is kept (`cut`); a corrupt file gives null.
+ */
+function gunzipBounded(
+  data: Uint8Array,
+  limit: number,
+): { bytes: Uint8Array; cut: boolean } | null {
+  try {
+    return { bytes: new Uint8Array(gunzipSync(data, { maxOutputLength: limit })), cut: false };
+  } catch (error) {
+    if (
+      !(error instanceof RangeError) && !/buffer|too large|maxOutputLength/i.test(String(error))
+    ) {
+      return null;
+    }
+  }
+  // Too large: inflate ever shorter prefixes of the input (a sync flush keeps what they hold).
+  for (let n = data.length >> 1; n >= 32; n >>= 1) {
+    try {
+      const out = gunzipSync(data.subarray(0, n), {
+        maxOutputLength: limit,
+        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+      });
+      return { bytes: new Uint8Array(out), cut: true };
+    } catch {
+      // Still over the limit (or unreadable): halve again.
+    }
+  }
+  return null;
+}
+
+function decodeText(
+  bytes: Uint8Array,
+  contentType: string | null,
+  gunzipped: boolean,
+  truncated: boolean,
+): Omit<DecodedBody, "gunzipped" | "cut"> {
   const bom = bomEncoding(bytes);
   if (bom) {
     const d = decoderFor(bom.label)!;
@@ -120,7 +163,6 @@ export function decodeBody(
       text: d.decode(bytes.subarray(bom.skip)),
       encoding: d.encoding,
       source: "bom",
-      gunzipped,
     };
   }
   const fromHeader = gunzipped ? null : decoderFor(charsetOf(contentType));
@@ -129,7 +171,6 @@ export function decodeBody(
       text: fromHeader.decode(bytes),
       encoding: fromHeader.encoding,
       source: "content-type",
-      gunzipped,
     };
   }
   const htmlLike = !contentType || /html|xml|text\/plain|octet-stream/i.test(contentType) ||
@@ -137,7 +178,7 @@ export function decodeBody(
   if (htmlLike) {
     const meta = decoderFor(prescanMetaCharset(bytes));
     if (meta) {
-      return { text: meta.decode(bytes), encoding: meta.encoding, source: "meta", gunzipped };
+      return { text: meta.decode(bytes), encoding: meta.encoding, source: "meta" };
     }
     // An XML declaration's encoding (sitemaps, XHTML served as XML).
     const xml = new TextDecoder("windows-1252").decode(bytes.subarray(0, 200))
@@ -148,7 +189,6 @@ export function decodeBody(
         text: xmlDecoder.decode(bytes),
         encoding: xmlDecoder.encoding,
         source: "meta",
-        gunzipped,
       };
     }
   }
@@ -156,10 +196,10 @@ export function decodeBody(
   // replacing decoder is used and checked, as a fatal one is many times slower on large pages.)
   const text = new TextDecoder("utf-8").decode(bytes, { stream: truncated });
   if (!text.includes("\uFFFD") || countFffd(text) <= countFffdBytes(bytes)) {
-    return { text, encoding: "utf-8", source: "default", gunzipped };
+    return { text, encoding: "utf-8", source: "default" };
   }
   const d = new TextDecoder("windows-1252");
-  return { text: d.decode(bytes), encoding: d.encoding, source: "default", gunzipped };
+  return { text: d.decode(bytes), encoding: d.encoding, source: "default" };
 }
 
 /** U+FFFD characters in a decoded text. */

@@ -385,21 +385,21 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           }
           const ttfbMs = performance.now() - started;
           const body = await readBody(response, maxBytes, current.href, deadline);
+          const decoded = decodeBody(
+            body.data,
+            response.headers.get("content-type"),
+            current.href,
+            maxBytes,
+            body.truncated,
+          );
           return {
             url,
             finalUrl: current.href,
             status: response.status,
             headers: responseHeaders(response.headers),
-            body: decodeBody(
-              body.data,
-              response.headers.get("content-type"),
-              current.href,
-              maxBytes,
-              body.truncated,
-            )
-              .text,
+            body: decoded.text,
             bytes: body.data.byteLength,
-            truncated: body.truncated,
+            truncated: body.truncated || decoded.cut,
             redirects,
             ttfbMs,
             totalMs: performance.now() - started,
