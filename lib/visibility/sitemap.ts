@@ -15,18 +15,22 @@ export interface SitemapReport {
   childLocs: string[];
 }
 
+/** The root element of a sitemap, read from its head only (cheap: no pass over the entries). */
+export function sitemapKind(body: string): SitemapReport["kind"] {
+  const head = body.slice(0, 2000).replace(/^\uFEFF/, "");
+  return /<urlset[\s>]/i.test(head)
+    ? "urlset"
+    : /<sitemapindex[\s>]/i.test(head)
+    ? "sitemapindex"
+    : "invalid";
+}
+
 /**
  * Counts a sitemap's entries with regular expressions over at most its first 5 MB (the fetcher's
  * cap), which is linear and cannot be made to blow up by nesting.
  */
 export function readSitemap(body: string, siteHost: string): SitemapReport {
-  // The root element may follow a long comment or stylesheet processing instruction.
-  const head = body.slice(0, 2000).replace(/^\uFEFF/, "");
-  const kind = /<urlset[\s>]/i.test(head)
-    ? "urlset"
-    : /<sitemapindex[\s>]/i.test(head)
-    ? "sitemapindex"
-    : "invalid";
+  const kind = sitemapKind(body);
   if (kind === "invalid") {
     return { kind, locs: 0, lastmods: 0, newest: null, foreign: 0, childLocs: [] };
   }

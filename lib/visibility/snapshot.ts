@@ -8,7 +8,7 @@ import type { Target } from "../domain.ts";
 import type { PageFacts } from "../html/types.ts";
 import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
 import { parseRobotsTxt } from "./robots.ts";
-import { readSitemap } from "./sitemap.ts";
+import { readSitemap, sitemapKind } from "./sitemap.ts";
 import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
 
 /** Progress callback: a short human-readable step name. */
@@ -95,8 +95,8 @@ export async function takeSnapshot(
   /** A sitemap index: its first child sitemaps are fetched too (bounded). */
   const withChildren = async (entry: Snapshot["sitemap"]): Promise<Snapshot["sitemap"]> => {
     if (!entry.outcome.ok || !isOk(entry.outcome)) return entry;
+    if (sitemapKind(entry.outcome.result.body) !== "sitemapindex") return entry;
     const report = readSitemap(entry.outcome.result.body, new URL(entry.url).hostname);
-    if (report.kind !== "sitemapindex") return entry;
     const childUrls = report.childLocs.slice(0, MAX_CHILD_SITEMAPS);
     const children = await Promise.all(
       childUrls.map(async (url) => ({ url, outcome: await get(url) })),
@@ -124,7 +124,7 @@ export async function takeSnapshot(
     const tried: { url: string; status: string }[] = [];
     for (let i = 0; i < urls.length; i++) {
       const outcome = outcomes[i];
-      if (isUsableSitemap(outcome, urls[i])) {
+      if (isUsableSitemap(outcome)) {
         return withChildren({ url: urls[i], source: "robots", outcome, tried });
       }
       tried.push({
@@ -188,10 +188,9 @@ function sitemapLines(body: string, base: string): string[] {
 }
 
 /** A 2xx answer that holds a urlset or sitemapindex with at least one <loc>. */
-function isUsableSitemap(outcome: FetchOutcome, url: string): boolean {
+function isUsableSitemap(outcome: FetchOutcome): boolean {
   if (!outcome.ok || !isOk(outcome)) return false;
-  const r = readSitemap(outcome.result.body, new URL(url).hostname);
-  return r.kind !== "invalid" && r.locs > 0;
+  return sitemapKind(outcome.result.body) !== "invalid" && /<loc>/i.test(outcome.result.body);
 }
 
 /** HTML by Content-Type, or by sniffing when the header is missing or generic. */
