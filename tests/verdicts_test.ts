@@ -286,3 +286,24 @@ Deno.test("[verdicts] a defect tripped by one page costs its pillar, never the r
   assert.equal(s.status, "unknown");
   assert.ok(r.score > 0 && r.pillars.length === 6);
 });
+
+Deno.test("[verdicts] an author given as an @id reference is the person it points to", () => {
+  const graph = {
+    "@context": "https://schema.org",
+    "@graph": [
+      {
+        "@type": "Article",
+        "@id": "https://news.example/#article",
+        author: { "@id": "https://news.example/#/person/1" },
+        datePublished: "2026-11-01",
+      },
+      { "@type": "Person", "@id": "https://news.example/#/person/1", name: "Jane Doe" },
+    ],
+  };
+  const r = analyse({
+    html: page(`<script type="application/ld+json">${JSON.stringify(graph)}</script>`),
+  });
+  const a = signal(r, "trust.author_dates");
+  assert.equal(a.status, "pass", a.detail);
+  assert.ok(a.evidence.includes("author: Jane Doe"), a.evidence.join("; "));
+});

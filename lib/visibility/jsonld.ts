@@ -161,9 +161,14 @@ export function itemsToNodes(items: DetectedItem[]): JsonLdNode[] {
  * The people (or organisations) an `author`-like value names: a string, a node's `name`, or a
  * list of them; each is one name (a list of three authors is three people).
  */
-export function personNames(value: unknown): string[] {
+export function personNames(value: unknown, byId?: Map<string, JsonLdNode>): string[] {
   const out: string[] = [];
-  for (const v of Array.isArray(value) ? value : [value]) {
+  for (let v of Array.isArray(value) ? value : [value]) {
+    // A reference ({"@id": ...}, as Yoast-style graphs write authors) names the node it points to.
+    if (v && typeof v === "object" && byId) {
+      const o = v as Record<string, unknown>;
+      if (o.name === undefined && typeof o["@id"] === "string") v = byId.get(o["@id"])?.data ?? v;
+    }
     if (typeof v === "string") {
       const t = v.trim();
       // A bare URL (an @id reference or profile link) is not a name.

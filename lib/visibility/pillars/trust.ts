@@ -12,7 +12,7 @@ import {
   unscored,
 } from "../check.ts";
 import { displayName, homeUrl, jsonLdSnippet } from "../fixes.ts";
-import { nodesOfType, personNames, stringValues } from "../jsonld.ts";
+import { type JsonLdNode, nodesOfType, personNames, stringValues } from "../jsonld.ts";
 import { brandKey, nameKey, nameSources } from "../site_name.ts";
 import type { OffSiteCheck } from "../record.ts";
 
@@ -71,11 +71,13 @@ function authorDates(ctx: ScanContext): Check {
     "ScholarlyArticle",
     "LiveBlogPosting",
   ]);
+  const byId = new Map<string, JsonLdNode>();
+  for (const n of allNodes(ctx)) if (n.id && !byId.has(n.id)) byId.set(n.id, n);
   // Authors in every form the page may state them: meta, structured data of any format, and
   // rel="author" links. Each name is one person ("A, B and C" in one meta are three).
   const names = [
     ...splitPeople(f.meta["author"] ?? ""),
-    ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator)),
+    ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator, byId)),
     ...f.links.filter((l) => /(^|\s)author(\s|$)/.test(l.rel)).map((l) => l.text),
   ];
   const seen = new Set<string>();
