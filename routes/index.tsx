@@ -13,20 +13,32 @@ import { shellFor } from "../lib/ui/shell.ts";
 import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
 
 const PILLARS = [
-  { id: "access", title: "AI crawler access", weight: 25 },
+  { id: "access", title: "AI crawler access", weight: 29 },
   { id: "content", title: "Content extractability", weight: 20 },
   { id: "structured", title: "Structured data", weight: 15 },
-  { id: "discovery", title: "AI discovery files", weight: 10 },
+  { id: "discovery", title: "AI discovery files", weight: 6 },
   { id: "trust", title: "Entity and trust", weight: 15 },
   { id: "technical", title: "Technical basics", weight: 15 },
 ];
 
 const GRADES = [
   { grade: "A", range: "90-100", meaning: "Excellent: ready to be found and cited by AI." },
-  { grade: "B", range: "75-89", meaning: "Good: visible to AI, with a few gaps." },
-  { grade: "C", range: "60-74", meaning: "Fair: AI can find you, but misses much." },
-  { grade: "D", range: "40-59", meaning: "Poor: AI systems see little of this site." },
-  { grade: "F", range: "0-39", meaning: "Failing: largely invisible to AI." },
+  { grade: "B", range: "75-89", meaning: "Good: ready for AI search, with a few gaps." },
+  {
+    grade: "C",
+    range: "60-74",
+    meaning: "Fair: AI can read the site, but many signals are missing.",
+  },
+  {
+    grade: "D",
+    range: "40-59",
+    meaning: "Weak: many of the signals AI systems rely on are missing.",
+  },
+  {
+    grade: "F",
+    range: "0-39",
+    meaning: "Poor: most signals AI systems rely on are missing or blocked.",
+  },
 ];
 
 /** The / route. */

@@ -107,3 +107,85 @@ Deno.test("[robots] sitemaps are collected and comments ignored", () => {
   assert.equal(a.wildcardBlocksHome, false);
   assert.equal(a.unknownLines, 0);
 });
+
+Deno.test("[robots] a page path starting with // is matched as a path, not a host", () => {
+  const a = analyseRobots(
+    robots("User-agent: *\nDisallow: /\nAllow: /*.html$\n"),
+    "https://shop.example//deep/page.html",
+  );
+  assert.equal(allowed(a, "Bingbot"), true);
+  const b = analyseRobots(
+    robots("User-agent: *\nDisallow: //private\n"),
+    "https://shop.example//private/x",
+  );
+  assert.equal(allowed(b, "Bingbot"), false);
+});
+
+Deno.test("[robots] the query string takes part in matching", () => {
+  const text = "User-agent: *\nDisallow: /*?sort=\nAllow: /*.pdf$\nDisallow: /\n";
+  assert.equal(
+    allowed(analyseRobots(robots(text), "https://shop.example/list?sort=price"), "GPTBot"),
+    false,
+  );
+  assert.equal(allowed(analyseRobots(robots(text), "https://shop.example/a.pdf"), "GPTBot"), true);
+  assert.equal(
+    allowed(analyseRobots(robots(text), "https://shop.example/a.pdf?download=1"), "GPTBot"),
+    false,
+    "$ anchors at the end of path and query",
+  );
+});
+
+Deno.test("[robots] Crawl-delay and Sitemap lines between User-agent lines do not split a group", () => {
+  const a = analyseRobots(
+    robots(
+      "User-agent: GPTBot\nCrawl-delay: 5\nUser-agent: PerplexityBot\nSitemap: https://shop.example/s.xml\nUser-agent: CCBot\nDisallow: /\n",
+    ),
+    PAGE,
+  );
+  for (const t of ["GPTBot", "PerplexityBot", "CCBot"]) assert.equal(allowed(a, t), false, t);
+  assert.equal(allowed(a, "Bingbot"), true);
+  assert.deepEqual(a.sitemaps, ["https://shop.example/s.xml"]);
+});
+
+Deno.test("[robots] a User-agent value with a space or version matches on its product token", () => {
+  const a = analyseRobots(
+    robots(
+      "User-agent: ClaudeBot extra words\nDisallow: /\n\nUser-agent: CCBot/2.0\nDisallow: /\n",
+    ),
+    PAGE,
+  );
+  assert.equal(allowed(a, "ClaudeBot"), false);
+  assert.equal(allowed(a, "CCBot"), false);
+  assert.equal(allowed(a, "GPTBot"), true);
+});
+
+Deno.test("[robots] Applebot follows the Googlebot group when it has none of its own", () => {
+  const a = analyseRobots(
+    robots("User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /\n"),
+    PAGE,
+  );
+  const apple = a.crawlers.find((c) => c.token === "Applebot")!;
+  assert.equal(apple.allowed, true);
+  assert.equal(apple.group, "specific");
+  const own = analyseRobots(
+    robots("User-agent: Googlebot\nAllow: /\n\nUser-agent: Applebot\nDisallow: /\n"),
+    PAGE,
+  );
+  assert.equal(allowed(own, "Applebot"), false);
+});
+
+Deno.test("[robots] no input throws; bad Sitemap entries do not spoil good ones", () => {
+  const hostile = [
+    "\uFEFFUser-agent: *\nDisallow: /%zz\nAllow: /\u0000\n",
+    "User-agent: *\n" + "Disallow: /" + "*a".repeat(5000) + "$\n",
+    "Sitemap: http://[bad\nSitemap: https://shop.example/good.xml\nSitemap: javascript:alert(1)\n",
+    ":::\n\n:\nUser-agent:\nDisallow:\n",
+  ];
+  for (const text of hostile) {
+    for (const page of [PAGE, "https://shop.example//x?y=%zz", "https://shop.example/\u30c4"]) {
+      analyseRobots(robots(text), page);
+    }
+  }
+  const s = analyseRobots(robots(hostile[2]), PAGE);
+  assert.deepEqual(s.sitemaps, ["https://shop.example/good.xml"]);
+});

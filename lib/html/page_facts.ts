@@ -86,6 +86,20 @@ interface Frame {
 }
 
 /** The SAX handler: accumulates facts as events arrive. */
+/** ARIA landmark roles and the semantic element each stands for. */
+const ARIA_LANDMARKS: Record<string, keyof PageFacts["semantic"]> = Object.assign(
+  Object.create(null),
+  {
+    main: "main",
+    article: "article",
+    navigation: "nav",
+    banner: "header",
+    contentinfo: "footer",
+    complementary: "aside",
+    region: "section",
+  },
+);
+
 class FactCollector implements Partial<Handler> {
   private readonly urls: UrlResolver;
   private readonly head: HeadFacts;
@@ -176,6 +190,11 @@ class FactCollector implements Partial<Handler> {
 
     if (info & TAG_HIDDEN) this.raise(frame, CTX_HIDDEN);
     if (info & TAG_SEMANTIC) this.semantic[name as keyof PageFacts["semantic"]]++;
+    // ARIA landmark roles count as the element they stand for (<div role="main"> is a main).
+    const landmark = attribs.role === undefined
+      ? undefined
+      : ARIA_LANDMARKS[attribs.role.trim().toLowerCase().split(/\s+/)[0]];
+    if (landmark !== undefined && landmark !== name) this.semantic[landmark]++;
     if (code === TAG.other) return;
     switch (code) {
       case TAG.html:

@@ -306,6 +306,11 @@ const CONTACT_SLUG = /^(?:contact|contact[-_]?us|support)$/;
 /** "About", "About us", "About Acme Corp" (at most two words after: not "About time we met"). */
 const ABOUT_TEXT =
   /^(?:about(?:\s+\S+){0,2}|(?:our\s+)?company|(?:our\s+|the\s+|meet\s+the\s+)?team|who\s+we\s+are)$/i;
+/** Words after "About" that show the link is about something else than who runs the site. */
+const NOT_ABOUT_TEXT =
+  /\b(?:ads?|adverts?|advertising|adchoices|cookies?|privacy|terms|data|this|these|results?|accessibility|feedback|search|personali[sz]ed|interest-based)\b/i;
+/** Path segments of privacy, legal and advertising sections. */
+const NOT_ABOUT_PATH = /privacy|legal|terms|cookie|^ads?$|adchoices|advert/i;
 const CONTACT_TEXT = /^(?:contact(?:\s+us)?|support|customer\s+support|get\s+in\s+touch)$/i;
 
 /**
@@ -320,6 +325,11 @@ export function trustKind(pathname: string, text: string): TrustKind | null {
   if (ABOUT_SLUG.test(slug)) return "about";
   if (/privacy/i.test(text)) return "privacy";
   if (CONTACT_TEXT.test(text)) return "contact";
-  if (ABOUT_TEXT.test(text)) return "about";
+  // "About our ads", "About cookies", "About this result" and links into a privacy or legal
+  // section are not the page about the organisation.
+  if (
+    ABOUT_TEXT.test(text) && !NOT_ABOUT_TEXT.test(text) &&
+    !segments.some((s) => NOT_ABOUT_PATH.test(s))
+  ) return "about";
   return null;
 }

@@ -22,6 +22,7 @@
  * ```
  * @module
  */
+import { decodeBody } from "../html/decode.ts";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { Dispatcher } from "undici";
 import { lookup as dnsLookup } from "node:dns/promises";
@@ -384,14 +385,21 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           }
           const ttfbMs = performance.now() - started;
           const body = await readBody(response, maxBytes, current.href, deadline);
+          const decoded = decodeBody(
+            body.data,
+            response.headers.get("content-type"),
+            current.href,
+            maxBytes,
+            body.truncated,
+          );
           return {
             url,
             finalUrl: current.href,
             status: response.status,
             headers: responseHeaders(response.headers),
-            body: decode(body.data, response.headers.get("content-type")),
+            body: decoded.text,
             bytes: body.data.byteLength,
-            truncated: body.truncated,
+            truncated: body.truncated || decoded.cut,
             redirects,
             ttfbMs,
             totalMs: performance.now() - started,
@@ -567,18 +575,6 @@ export class BodyBuffer {
   bytes(): Uint8Array {
     return this.#size === this.#data.byteLength ? this.#data : this.#data.slice(0, this.#size);
   }
-}
-
-/** Decodes with the Content-Type charset when it is a known label, else UTF-8; never throws. */
-function decode(data: Uint8Array, contentType: string | null): string {
-  const label = contentType?.match(/charset\s*=\s*["']?([^"';,\s]+)/i)?.[1];
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label ?? "utf-8");
-  } catch {
-    decoder = new TextDecoder("utf-8");
-  }
-  return decoder.decode(data);
 }
 
 function requestHeaders(userAgent: string, o: FetchOptions): Record<string, string> {

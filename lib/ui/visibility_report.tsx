@@ -17,8 +17,8 @@ export const GRADE_MEANING: Record<string, string> = {
   A: "AI search engines and assistants can find, read and understand this site, and are likely to cite it. Keep it that way.",
   B: "AI systems can find and read this site. A few gaps make it less likely to be quoted or recommended: fix the issues below.",
   C: "AI systems can reach this site but miss a lot of it. The issues below are the quickest ways to be understood and cited.",
-  D: "AI systems see little of this site, so assistants rarely mention it. Start with the first issue below.",
-  F: "This site is largely invisible to AI search and assistants. Something blocks them: the first issue below is the cause.",
+  D: "Many of the signals AI systems rely on are missing, so assistants are less likely to understand or cite this site. Start with the first issue below.",
+  F: "Most of the signals AI systems rely on are missing or blocked. When the score is capped, the first issue below is the cause.",
 };
 
 /** Plain-language purpose of each pillar. */

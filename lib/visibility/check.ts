@@ -28,6 +28,11 @@ export interface ScanContext {
   robots: RobotsAnalysis;
   /** Flattened JSON-LD nodes of the home page (@graph expanded). */
   nodes: JsonLdNode[];
+  /**
+   * Nodes of every structured-data format on the home page (JSON-LD, microdata, RDFa), as the
+   * schema service extracts them; absent means the JSON-LD nodes only.
+   */
+  items?: JsonLdNode[];
   /** The entity name the site presents (JSON-LD, og:site_name, title), or null. */
   siteName: string | null;
   /** The home page's final URL. */
@@ -106,4 +111,9 @@ export function round1(n: number): number {
 /** Shortens a string for evidence and details. */
 export function clip(s: string, max = 120): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The structured-data nodes of every format (JSON-LD, microdata, RDFa). */
+export function allNodes(ctx: ScanContext): JsonLdNode[] {
+  return ctx.items ?? ctx.nodes;
 }

@@ -3,6 +3,7 @@
  * nested nodes lifted, with `@id` references resolvable.
  */
 import type { JsonLdBlock } from "../html/types.ts";
+import type { DetectedItem } from "../schema/record.ts";
 
 /** A JSON-LD node object with its types normalised to an array of short names. */
 export interface JsonLdNode {
@@ -138,3 +139,51 @@ export const PAGE_TYPES = [
   "JobPosting",
   "Blog",
 ] as const;
+
+/**
+ * Nodes of structured-data items of any format (the schema service's extraction of JSON-LD,
+ * microdata and RDFa), in the same shape as {@link flattenJsonLd}'s, nested items lifted.
+ */
+export function itemsToNodes(items: DetectedItem[]): JsonLdNode[] {
+  const blocks: JsonLdBlock[] = items.map((item) => ({
+    value: {
+      ...item.properties,
+      "@type": item.types,
+      ...(item.id ? { "@id": item.id } : {}),
+    },
+    error: null,
+    length: 0,
+  }));
+  return flattenJsonLd(blocks);
+}
+
+/**
+ * The people (or organisations) an `author`-like value names: a string, a node's `name`, or a
+ * list of them; each is one name (a list of three authors is three people).
+ */
+export function personNames(value: unknown, byId?: Map<string, JsonLdNode>): string[] {
+  const out: string[] = [];
+  for (let v of Array.isArray(value) ? value : [value]) {
+    // A reference ({"@id": ...}, as Yoast-style graphs write authors) names the node it points to.
+    if (v && typeof v === "object" && byId) {
+      const o = v as Record<string, unknown>;
+      if (o.name === undefined && typeof o["@id"] === "string") v = byId.get(o["@id"])?.data ?? v;
+    }
+    if (typeof v === "string") {
+      const t = v.trim();
+      // A bare URL (an @id reference or profile link) is not a name.
+      if (t && !/^(https?:)?\/\//i.test(t)) out.push(t);
+    } else if (v && typeof v === "object") {
+      const name = (v as Record<string, unknown>).name;
+      for (const n of Array.isArray(name) ? name : [name]) {
+        if (typeof n === "string" && n.trim()) out.push(n.trim());
+        else if (
+          n && typeof n === "object" && typeof (n as Record<string, unknown>)["@value"] === "string"
+        ) {
+          out.push(String((n as Record<string, unknown>)["@value"]).trim());
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,19 +1,169 @@
 /**
- * robots.txt analysis per RFC 9309, on top of `npm:robots-parser` (exact product tokens, duplicate
- * groups merged, longest match wins, Allow wins ties). Our part is the RFC's handling of fetch
- * outcomes and classing the result per crawler.
+ * robots.txt analysis per RFC 9309, with our own matcher: groups of consecutive `User-agent`
+ * lines (lines such as `Sitemap` or `Crawl-delay` between them do not split a group), product
+ * tokens read up to the first character that cannot be part of one (`Foo Bar` and `Foo/1.0` name
+ * `Foo`), groups for one crawler merged, the path and query of the URL matched with `*` and `$`,
+ * the longest match winning and Allow winning ties. On top: the RFC's handling of fetch outcomes,
+ * Apple's documented fallback (Applebot follows the Googlebot group when it has none of its own),
+ * and classing the result per crawler. No input throws.
  */
-import robotsParserModule from "robots-parser";
 import { type CrawlerRole, CRAWLERS } from "./crawlers.ts";
 import type { FetchOutcome } from "./snapshot_types.ts";
 
-/** The parts of robots-parser's API we use (its bundled typings do not type the default export). */
-interface ParsedRobots {
-  isAllowed(url: string, ua?: string): boolean | undefined;
-  getMatchingLineNumber(url: string, ua?: string): number;
-  getSitemaps(): string[];
+/** One Allow or Disallow rule of a parsed robots.txt. */
+export interface RobotsRule {
+  allow: boolean;
+  /** The path pattern as written (may hold `*` and a final `$`). */
+  pattern: string;
+  /** 1-based line number in the file. */
+  line: number;
 }
-const robotsParser = robotsParserModule as unknown as (url: string, text: string) => ParsedRobots;
+
+/** A robots.txt file parsed into groups. */
+export interface ParsedRobotsTxt {
+  /** Rules per lower-cased product token (`*` for the wildcard group); duplicate groups merged. */
+  groups: Map<string, RobotsRule[]>;
+  /** Sitemap URLs in file order, as written. */
+  sitemaps: string[];
+  /** The file's lines (for quoting a deciding rule). */
+  lines: string[];
+}
+
+/** The verdict of the matcher for one product token and one URL. */
+export interface RobotsVerdict {
+  allowed: boolean;
+  /** The group that decided: the token's own (or, for Applebot, Googlebot's), `*`, or none. */
+  group: "specific" | "wildcard" | "none";
+  /** The deciding rule, or null when none matched. */
+  rule: RobotsRule | null;
+}
+
+/** Reads the product token of a User-agent value: its leading letters, `-` and `_` (RFC 9309 2.2.1). */
+export function productToken(value: string): string {
+  const v = value.trim();
+  if (v.startsWith("*")) return "*";
+  return (v.match(/^[A-Za-z_-]+/)?.[0] ?? "").toLowerCase();
+}
+
+/** Parses robots.txt text. Linear in the input; never throws. */
+export function parseRobotsTxt(text: string): ParsedRobotsTxt {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  const groups = new Map<string, RobotsRule[]>();
+  const sitemaps: string[] = [];
+  let current: string[] = [];
+  let collectingAgents = false;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
+    const hash = raw.indexOf("#");
+    const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const key = line.slice(0, colon).trim().toLowerCase().replace(/[\s_]+/g, "-");
+    const value = line.slice(colon + 1).trim();
+    if (key === "user-agent" || key === "useragent") {
+      if (!collectingAgents) current = [];
+      collectingAgents = true;
+      const token = productToken(value);
+      if (token && !current.includes(token)) current.push(token);
+      if (token && !groups.has(token)) groups.set(token, []);
+    } else if (key === "allow" || key === "disallow") {
+      collectingAgents = false;
+      // An empty Disallow matches nothing; an empty Allow neither (RFC 9309 2.2.2).
+      if (!value) continue;
+      const rule: RobotsRule = { allow: key === "allow", pattern: value, line: i + 1 };
+      for (const t of current) groups.get(t)!.push(rule);
+    } else if (key === "sitemap") {
+      // Sitemap lines stand outside groups and do not end one.
+      if (value) sitemaps.push(value);
+    }
+    // Other lines (Crawl-delay, Host, ...) neither end nor split a group.
+  }
+  return { groups, sitemaps, lines };
+}
+
+/** Percent-encodes what a crawler would encode and upper-cases existing escapes. */
+function normaliseEncoding(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (code > 0x7e || code < 0x21) {
+      for (const b of new TextEncoder().encode(ch)) {
+        out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
+      }
+    } else out += ch;
+  }
+  return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
+}
+
+/** True when the pattern (with `*` and a final `$`) matches the start of the path. */
+export function patternMatches(pattern: string, path: string): boolean {
+  const p = normaliseEncoding(pattern);
+  const anchored = p.endsWith("$");
+  const body = anchored ? p.slice(0, -1) : p;
+  // Greedy wildcard matching that backtracks to the last `*` only: at most pattern x path steps,
+  // no regular expression built from the file.
+  let pi = 0, si = 0, star = -1, mark = 0;
+  while (si < path.length) {
+    if (pi < body.length && body[pi] === "*") {
+      star = pi++;
+      mark = si;
+    } else if (pi < body.length && body[pi] === path[si]) {
+      pi++;
+      si++;
+    } else if (pi >= body.length && !anchored) {
+      return true;
+    } else if (star >= 0) {
+      pi = star + 1;
+      si = ++mark;
+    } else return false;
+  }
+  while (pi < body.length && body[pi] === "*") pi++;
+  return pi >= body.length;
+}
+
+/** The path and query a crawler requests for a URL, e.g. `/a/b?c=d` (`//x` stays a path). */
+export function requestTarget(pageUrl: string): string {
+  try {
+    const u = new URL(pageUrl);
+    return normaliseEncoding((u.pathname || "/") + u.search);
+  } catch {
+    return "/";
+  }
+}
+
+/**
+ * Decides whether the crawler with this product token may fetch a URL (`/path?query` or an
+ * absolute URL). Applebot uses the Googlebot group when it has none of its own, as Apple documents.
+ */
+export function robotsVerdict(
+  parsed: ParsedRobotsTxt,
+  token: string,
+  url: string,
+): RobotsVerdict {
+  const target = url.startsWith("/") ? normaliseEncoding(url) : requestTarget(url);
+  const key = productToken(token) || token.toLowerCase();
+  let rules = parsed.groups.get(key);
+  let group: RobotsVerdict["group"] = key === "*" ? "wildcard" : "specific";
+  if (!rules && key === "applebot") rules = parsed.groups.get("googlebot");
+  if (!rules) {
+    rules = parsed.groups.get("*");
+    group = rules ? "wildcard" : "none";
+  }
+  if (!rules) return { allowed: true, group, rule: null };
+  let best: RobotsRule | null = null;
+  let bestLen = -1;
+  for (const r of rules) {
+    if (!patternMatches(r.pattern, target)) continue;
+    const len = normaliseEncoding(r.pattern).length;
+    if (len > bestLen || (len === bestLen && r.allow && !best!.allow)) {
+      best = r;
+      bestLen = len;
+    }
+  }
+  // "/robots.txt" is always allowed (RFC 9309 2.2.2).
+  if (target === "/robots.txt") return { allowed: true, group, rule: null };
+  return { allowed: best ? best.allow : true, group, rule: best };
+}
 
 /** How the robots.txt fetch went, read the RFC 9309 way. */
 export type RobotsState =
@@ -104,35 +254,45 @@ export function analyseRobots(outcome: FetchOutcome, pageUrl: string): RobotsAna
       unknownLines,
     };
   }
-  // robots-parser only answers for URLs of the robots.txt's own origin, so test the final origin.
-  const robots = robotsParser(url, text);
-  const testUrl = new URL(new URL(pageUrl).pathname || "/", url).href;
-  const named = new Set(
-    meaningful
-      .map((l) => l.match(/^\s*user-agent\s*:\s*([^#\s]+)/i)?.[1]?.toLowerCase())
-      .filter((t): t is string => !!t),
-  );
+  const parsed = parseRobotsTxt(text);
+  const target = requestTarget(pageUrl);
   const crawlers: CrawlerAccess[] = CRAWLERS.map((c) => {
-    const allowed = robots.isAllowed(testUrl, c.token) !== false;
-    const lineNo = robots.getMatchingLineNumber(testUrl, c.token);
+    const v = robotsVerdict(parsed, c.token, target);
     return {
       token: c.token,
       role: c.role,
-      allowed,
-      group: named.has(c.token.toLowerCase()) ? "specific" : named.has("*") ? "wildcard" : "none",
-      line: lineNo > 0 ? lineNo : null,
-      lineText: lineNo > 0 ? lines[lineNo - 1].trim() : null,
+      allowed: v.allowed,
+      group: v.group,
+      line: v.rule ? v.rule.line : null,
+      lineText: v.rule ? parsed.lines[v.rule.line - 1].trim() : null,
     };
   });
-  const wildcardAllowed = robots.isAllowed(testUrl, "*") !== false;
+  const wildcard = robotsVerdict(parsed, "*", target);
   return {
     ...base,
     crawlers,
-    wildcardBlocksHome: named.has("*") && !wildcardAllowed,
-    sitemaps: robots.getSitemaps().slice(0, 20),
+    wildcardBlocksHome: wildcard.group === "wildcard" && !wildcard.allowed,
+    sitemaps: sitemapUrls(parsed.sitemaps, url),
     lineCount: lines.length,
     unknownLines,
   };
+}
+
+/** The Sitemap lines as absolute http(s) URLs, deduplicated, at most 20; bad entries skipped. */
+function sitemapUrls(values: string[], base: string): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    try {
+      const u = new URL(v, base);
+      if ((u.protocol === "http:" || u.protocol === "https:") && !out.includes(u.href)) {
+        out.push(u.href);
+      }
+    } catch {
+      // A malformed entry does not spoil the others.
+    }
+    if (out.length >= 20) break;
+  }
+  return out;
 }
 
 function allCrawlers(allowed: boolean, group: CrawlerAccess["group"]): CrawlerAccess[] {

@@ -18,7 +18,8 @@ import { checkOffSite, defaultOffSiteCache } from "../offsite/offsite.ts";
 import type { OffSiteCache } from "../offsite/cache.ts";
 import type { PageFacts } from "../html/types.ts";
 import type { ScanContext } from "./check.ts";
-import { flattenJsonLd } from "./jsonld.ts";
+import { extractPage } from "../schema/extract.ts";
+import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "./jsonld.ts";
 import { type OffSite, type Result, type ScanRecord, ScanRecordSchema } from "./record.ts";
 import { analyseRobots } from "./robots.ts";
 import { scoreSite } from "./score.ts";
@@ -35,17 +36,46 @@ export function analyseSnapshot(snapshot: Snapshot, offSite: OffSite | null, now
   if (!home.ok || !snapshot.facts) throw new Error("analyseSnapshot needs a parsed home page");
   const facts = snapshot.facts;
   const nodes = flattenJsonLd(facts.jsonLd);
+  const items = structuredItems(
+    home.result.body,
+    home.result.finalUrl,
+    snapshot.target.domain,
+    facts,
+    nodes,
+  );
   const ctx: ScanContext = {
     snapshot,
     facts,
     robots: analyseRobots(snapshot.robots, home.result.finalUrl),
     nodes,
-    siteName: pickSiteName(nameSources(facts, nodes, snapshot.target.domain)),
+    items,
+    siteName: pickSiteName(nameSources(facts, items, snapshot.target.domain)),
     pageUrl: home.result.finalUrl,
     offSite,
     now,
   };
   return scoreSite(ctx);
+}
+
+/**
+ * The structured data of every format, read by the schema service's extraction (one extraction for
+ * both services). Pages without microdata or RDFa attributes need no second parse.
+ */
+function structuredItems(
+  html: string,
+  pageUrl: string,
+  domain: string,
+  facts: PageFacts,
+  jsonLdNodes: JsonLdNode[],
+): JsonLdNode[] {
+  if (!facts.microdataItems && !facts.rdfaItems) return jsonLdNodes;
+  try {
+    const { detected } = extractPage(html, pageUrl, domain);
+    return [...jsonLdNodes, ...itemsToNodes([...detected.microdata, ...detected.rdfa])];
+  } catch {
+    // The extraction must never cost the report: fall back to the JSON-LD.
+    return jsonLdNodes;
+  }
 }
 
 /** What a scan needs besides the target. */

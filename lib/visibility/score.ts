@@ -2,7 +2,14 @@
  * From checks to the report: pillar scores, the overall score with its gates, the grade, and the
  * top issues ordered by points recoverable per unit of effort (gates first).
  */
-import { type Check, type Impact, type PillarDef, round1, type ScanContext } from "./check.ts";
+import {
+  type Check,
+  type Impact,
+  type PillarDef,
+  round1,
+  type ScanContext,
+  unscored,
+} from "./check.ts";
 import type { Grade, Issue, Pillar, Result } from "./record.ts";
 import { accessPillar } from "./pillars/access.ts";
 import { contentPillar } from "./pillars/content.ts";
@@ -24,10 +31,10 @@ export const PILLARS: readonly PillarDef[] = [
 /** Grade bands: the lowest score of each grade, and its label. */
 export const GRADES: readonly { grade: Grade; min: number; label: string }[] = [
   { grade: "A", min: 90, label: "Excellent: ready to be found and cited by AI" },
-  { grade: "B", min: 75, label: "Good: visible to AI, with a few gaps" },
-  { grade: "C", min: 60, label: "Fair: AI can find you, but misses much" },
-  { grade: "D", min: 40, label: "Poor: AI systems see little of this site" },
-  { grade: "F", min: 0, label: "Failing: largely invisible to AI" },
+  { grade: "B", min: 75, label: "Good: ready for AI search, with a few gaps" },
+  { grade: "C", min: 60, label: "Fair: AI can read the site, but many signals are missing" },
+  { grade: "D", min: 40, label: "Weak: many of the signals AI systems rely on are missing" },
+  { grade: "F", min: 0, label: "Poor: most signals AI systems rely on are missing or blocked" },
 ];
 
 /** The grade band of a score. */
@@ -44,10 +51,30 @@ interface Scored {
   maxPoints: number;
 }
 
+/**
+ * A pillar's checks; a bug tripped by some site's input costs that pillar (reported as not
+ * evaluated, out of the score), never the report.
+ */
+function safeChecks(def: PillarDef, ctx: ScanContext): Check[] {
+  try {
+    return def.checks(ctx);
+  } catch (error) {
+    console.error(`pillar ${def.id} failed on ${ctx.pageUrl}:`, error);
+    return [
+      unscored(
+        `${def.id}.not_evaluated`,
+        `${def.title} could not be evaluated`,
+        "unknown",
+        "This part of the report could not be computed for this page (a defect on our side, not a problem of the site); it is left out of the score.",
+      ),
+    ];
+  }
+}
+
 /** Runs every pillar's checks and turns them into the scored result. */
 export function scoreSite(ctx: ScanContext): Result {
   const scoredPillars: Scored[] = PILLARS.map((def) => {
-    const checks = def.checks(ctx);
+    const checks = safeChecks(def, ctx);
     const signals = checks.map((c) => c.signal);
     const max = signals.reduce((s, x) => s + x.maxPoints, 0);
     const got = signals.reduce((s, x) => s + x.points, 0);
@@ -108,7 +135,9 @@ function topIssues(pillars: Scored[], weightSum: number): Issue[] {
 
 /**
  * Orders the checks worth fixing: those with a fix whose signal fails or warns and that either
- * recover points or lift a gate. Gates come first (the lowest cap first), then the points
+ * recover points or lift a gate. Gates come first (the lowest cap first), then checks whose
+ * pillar marked them high or critical (a certain consequence, such as a search crawler blocked by
+ * robots.txt), then the points
  * recoverable per unit of effort (S=1, M=2, L=4), then the points, then the impact. Checks that
  * share one remedy (no JSON-LD at all fails several structured-data signals with the same graph to
  * paste) become one issue carrying the points of all of them.
@@ -137,6 +166,10 @@ export function rankIssues(items: { check: Check; recoverable: number }[]): Issu
     const ga = a.check.signal.gate?.cap ?? Infinity;
     const gb = b.check.signal.gate?.cap ?? Infinity;
     if (ga !== gb) return ga - gb;
+    // Then what has a certain consequence (a pillar marked it high or critical itself, e.g. a
+    // search crawler blocked by robots.txt): it outranks optional improvements such as llms.txt.
+    const ca = certain(a.check), cb = certain(b.check);
+    if (ca !== cb) return ca ? -1 : 1;
     return b.ratio - a.ratio || b.recoverable - a.recoverable ||
       IMPACT_RANK[a.impact] - IMPACT_RANK[b.impact];
   });
@@ -148,6 +181,10 @@ export function rankIssues(items: { check: Check; recoverable: number }[]): Issu
     detail: check.signal.detail,
     fix: check.fix!,
   }));
+}
+
+function certain(check: Check): boolean {
+  return check.impact === "high" || check.impact === "critical";
 }
 
 const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };

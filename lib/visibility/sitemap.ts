@@ -11,6 +11,18 @@ export interface SitemapReport {
   newest: string | null;
   /** <loc>s whose host differs from the site's (ignoring www.). */
   foreign: number;
+  /** For an index: the first child sitemap URLs (at most 10). */
+  childLocs: string[];
+}
+
+/** The root element of a sitemap, read from its head only (cheap: no pass over the entries). */
+export function sitemapKind(body: string): SitemapReport["kind"] {
+  const head = body.slice(0, 2000).replace(/^\uFEFF/, "");
+  return /<urlset[\s>]/i.test(head)
+    ? "urlset"
+    : /<sitemapindex[\s>]/i.test(head)
+    ? "sitemapindex"
+    : "invalid";
 }
 
 /**
@@ -18,20 +30,22 @@ export interface SitemapReport {
  * cap), which is linear and cannot be made to blow up by nesting.
  */
 export function readSitemap(body: string, siteHost: string): SitemapReport {
-  const head = body.slice(0, 2000);
-  const kind = /<urlset[\s>]/i.test(head)
-    ? "urlset"
-    : /<sitemapindex[\s>]/i.test(head)
-    ? "sitemapindex"
-    : "invalid";
-  if (kind === "invalid") return { kind, locs: 0, lastmods: 0, newest: null, foreign: 0 };
+  const kind = sitemapKind(body);
+  if (kind === "invalid") {
+    return { kind, locs: 0, lastmods: 0, newest: null, foreign: 0, childLocs: [] };
+  }
+  const childLocs: string[] = [];
   const bare = (h: string) => h.toLowerCase().replace(/^www\./, "");
   let locs = 0;
   let foreign = 0;
   for (const m of body.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)) {
     locs++;
     try {
-      if (bare(new URL(m[1].replace(/&amp;/g, "&")).hostname) !== bare(siteHost)) foreign++;
+      const loc = new URL(m[1].replace(/&amp;/g, "&"));
+      if (kind === "sitemapindex" && childLocs.length < 10 && /^https?:$/.test(loc.protocol)) {
+        childLocs.push(loc.href);
+      }
+      if (bare(loc.hostname) !== bare(siteHost)) foreign++;
     } catch {
       foreign++;
     }
@@ -43,5 +57,5 @@ export function readSitemap(body: string, siteHost: string): SitemapReport {
     const t = Date.parse(m[1]);
     if (!Number.isNaN(t) && (!newest || t > Date.parse(newest))) newest = new Date(t).toISOString();
   }
-  return { kind, locs, lastmods, newest, foreign };
+  return { kind, locs, lastmods, newest, foreign, childLocs };
 }

@@ -7,6 +7,8 @@ import { extractPageFacts } from "../html/page_facts.ts";
 import type { Target } from "../domain.ts";
 import type { PageFacts } from "../html/types.ts";
 import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
+import { parseRobotsTxt } from "./robots.ts";
+import { readSitemap, sitemapKind } from "./sitemap.ts";
 import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
 
 /** Progress callback: a short human-readable step name. */
@@ -90,21 +92,47 @@ export async function takeSnapshot(
     return get(at(homeOrigin, path), maxBytes ? { maxBytes } : {});
   };
   const robotsDone = onHomeOrigin(robotsP, "/robots.txt", CAPS.robots);
-  const sitemapDone = (async () => {
+  /** A sitemap index: its first child sitemaps are fetched too (bounded). */
+  const withChildren = async (entry: Snapshot["sitemap"]): Promise<Snapshot["sitemap"]> => {
+    if (!entry.outcome.ok || !isOk(entry.outcome)) return entry;
+    if (sitemapKind(entry.outcome.result.body) !== "sitemapindex") return entry;
+    const report = readSitemap(entry.outcome.result.body, new URL(entry.url).hostname);
+    const childUrls = report.childLocs.slice(0, MAX_CHILD_SITEMAPS);
+    const children = await Promise.all(
+      childUrls.map(async (url) => ({ url, outcome: await get(url) })),
+    );
+    return { ...entry, children };
+  };
+  const sitemapDone = (async (): Promise<Snapshot["sitemap"]> => {
     const robots = await robotsDone;
     const declared = robots.ok && robots.result.status < 300
-      ? firstSitemapLine(robots.result.body, robots.result.finalUrl)
-      : null;
+      ? sitemapLines(robots.result.body, robots.result.finalUrl)
+      : [];
     const defaultUrl = at(homeOrigin, "/sitemap.xml");
-    if (declared && declared !== defaultUrl && declared !== at(startOrigin, "/sitemap.xml")) {
-      progress("fetching the sitemap named in robots.txt");
-      return { url: declared, source: "robots" as const, outcome: await get(declared) };
+    const defaultOutcome = () => onHomeOrigin(defaultSitemapP, "/sitemap.xml");
+    const fetchOne = (url: string) =>
+      url === defaultUrl || url === at(startOrigin, "/sitemap.xml") ? defaultOutcome() : get(url);
+    if (!declared.length) {
+      return withChildren({ url: defaultUrl, source: "default", outcome: await defaultOutcome() });
     }
-    return {
-      url: defaultUrl,
-      source: declared ? "robots" as const : "default" as const,
-      outcome: await onHomeOrigin(defaultSitemapP, "/sitemap.xml"),
-    };
+    // Every Sitemap line counts: the first that answers with a sitemap is the one judged, so one
+    // bad entry does not fail a site whose others are good.
+    progress("fetching the sitemaps named in robots.txt");
+    // Fetched at once; judged in file order.
+    const urls = declared.slice(0, MAX_SITEMAPS);
+    const outcomes = await Promise.all(urls.map(fetchOne));
+    const tried: { url: string; status: string }[] = [];
+    for (let i = 0; i < urls.length; i++) {
+      const outcome = outcomes[i];
+      if (isUsableSitemap(outcome)) {
+        return withChildren({ url: urls[i], source: "robots", outcome, tried });
+      }
+      tried.push({
+        url: urls[i],
+        status: outcome.ok ? `HTTP ${outcome.result.status}` : outcome.error.kind,
+      });
+    }
+    return { url: urls[0], source: "robots", outcome: outcomes[0], tried: tried.slice(1) };
   })();
 
   let facts: PageFacts | null = null;
@@ -139,15 +167,30 @@ export async function takeSnapshot(
   };
 }
 
-function firstSitemapLine(body: string, base: string): string | null {
-  const m = body.match(/^\s*sitemap\s*:\s*(\S+)/im);
-  if (!m) return null;
-  try {
-    const u = new URL(m[1], base);
-    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
-  } catch {
-    return null;
+/** How many Sitemap lines of robots.txt are tried, and how many children of an index fetched. */
+const MAX_SITEMAPS = 5;
+const MAX_CHILD_SITEMAPS = 3;
+
+/** The Sitemap lines of robots.txt as absolute http(s) URLs, in file order, deduplicated. */
+function sitemapLines(body: string, base: string): string[] {
+  const out: string[] = [];
+  for (const value of parseRobotsTxt(body).sitemaps) {
+    try {
+      const u = new URL(value, base);
+      if ((u.protocol === "http:" || u.protocol === "https:") && !out.includes(u.href)) {
+        out.push(u.href);
+      }
+    } catch {
+      // A malformed line is skipped; the others still count.
+    }
   }
+  return out;
+}
+
+/** A 2xx answer that holds a urlset or sitemapindex with at least one <loc>. */
+function isUsableSitemap(outcome: FetchOutcome): boolean {
+  if (!outcome.ok || !isOk(outcome)) return false;
+  return sitemapKind(outcome.result.body) !== "invalid" && /<loc>/i.test(outcome.result.body);
 }
 
 /** HTML by Content-Type, or by sniffing when the header is missing or generic. */

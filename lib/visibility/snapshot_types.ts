@@ -18,8 +18,19 @@ export interface Snapshot {
   /** Milliseconds spent parsing the home page. */
   parseMs: number;
   robots: FetchOutcome;
-  /** The sitemap: the first one robots.txt names, else /sitemap.xml. */
-  sitemap: { url: string; source: "robots" | "default"; outcome: FetchOutcome };
+  /**
+   * The sitemap judged: the first of robots.txt's Sitemap lines that answers with a sitemap (else
+   * the first one named), or /sitemap.xml when robots.txt names none.
+   */
+  sitemap: {
+    url: string;
+    source: "robots" | "default";
+    outcome: FetchOutcome;
+    /** Sitemap lines tried before this one that did not answer with a sitemap. */
+    tried?: { url: string; status: string }[];
+    /** For a sitemap index: its first child sitemaps, fetched (bounded). */
+    children?: { url: string; outcome: FetchOutcome }[];
+  };
   llms: FetchOutcome;
   llmsFull: FetchOutcome;
   /** The home page fetched with an AI search crawler's User-Agent (edge-blocking probe). */

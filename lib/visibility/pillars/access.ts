@@ -3,7 +3,15 @@
  * robots.txt per crawler role, indexing directives, and an edge (CDN/WAF) that blocks bots.
  */
 import { type Check, clip, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
-import { crawlersByRole } from "../crawlers.ts";
+import { CRAWLERS, crawlersByRole, mayIgnoreRobots } from "../crawlers.ts";
+import {
+  describeDirective,
+  forbidsIndexing,
+  forbidsSnippets,
+  readDirectives,
+  searchAgents,
+  whoIsForbidden,
+} from "../directives.ts";
 import { linesToRemove, robotsAllowLines } from "../fixes.ts";
 import type { FetchOutcome } from "../snapshot_types.ts";
 
@@ -18,7 +26,7 @@ export const GATES = {
 export const accessPillar: PillarDef = {
   id: "access",
   title: "AI crawler access",
-  weight: 25,
+  weight: 29,
   checks: (ctx) => [
     robotsFile(ctx),
     wildcard(ctx),
@@ -154,12 +162,38 @@ function wildcard(ctx: ScanContext): Check {
     );
   }
   const starLines = r.crawlers.filter((c) => c.group === "wildcard" && !c.allowed);
+  // The gate follows the per-crawler verdicts: an allowlist that admits search crawlers by name
+  // is not a blanket block.
+  const search = r.crawlers.filter((c) => c.role === "search");
+  const admitted = search.filter((c) => c.allowed);
+  if (admitted.length) {
+    const left = search.filter((c) => !c.allowed);
+    return scored(
+      "access.blanket_disallow",
+      title,
+      3,
+      "warn",
+      `robots.txt is an allowlist: the User-agent: * group blocks the home page, and ${admitted.length} of ${search.length} search crawlers we check are admitted by name (${
+        admitted.map((c) => c.token).join(", ")
+      }). Crawlers without a group of their own${
+        left.length ? `, such as ${left.map((c) => c.token).join(", ")},` : ""
+      } cannot read the site, including new AI search engines until you name them.`,
+      {
+        evidence: [
+          ...starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
+          ...admitted.map((c) => `${c.token}: allowed${c.line ? ` (line ${c.line})` : ""}`),
+        ],
+        // The remedy (groups for the search crawlers left out) is the search-crawler signal's.
+        fix: null,
+      },
+    );
+  }
   return scored(
     "access.blanket_disallow",
     title,
     3,
     "fail",
-    "robots.txt blocks every crawler without its own group (User-agent: * with Disallow: /): search engines and AI assistants cannot read the site.",
+    "robots.txt blocks every crawler without its own group (User-agent: * with Disallow: /) and admits none of the search or AI search crawlers we check by name: search engines and AI assistants cannot read the site.",
     {
       gate: GATES.blanketDisallow,
       evidence: starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
@@ -212,23 +246,42 @@ function roleCheck(
       },
     );
   }
-  const all = blocked.length === access.length;
+  // Every major crawler of the role blocked hides the site from it. Each blocked crawler removes
+  // the site from one engine with certainty, so even a minor one costs more than an optional file
+  // (llms.txt); a major one (more of the answers people get) weighs 3, a minor one 2.
+  const major = new Set(crawlersByRole(role).filter((c) => c.major).map((c) => c.token));
+  const all = access.filter((c) => major.has(c.token)).every((c) => !c.allowed);
+  const weight = (c: { token: string }) => major.has(c.token) ? 3 : 2;
+  const total = access.reduce((n, c) => n + weight(c), 0);
+  // A fetcher whose vendor says it may not follow robots.txt may still fetch when blocked: its
+  // block costs half (the edge probe, not robots.txt, is the real test for it).
+  const open = access.reduce(
+    (n, c) => n + (c.allowed ? weight(c) : mayIgnoreRobots(c.token) ? weight(c) / 2 : 0),
+    0,
+  );
   const names = blocked.map((c) => c.token).join(", ");
+  // Lines of the crawlers' own groups must go; a block that comes from the * group is lifted by
+  // the new groups alone (a named group overrides *), so the * group is left as it is.
+  const ownLines = linesToRemove(blocked.filter((c) => c.group === "specific"));
   const fixHow = r.state === "server_error"
     ? "Make robots.txt answer 200; see the robots.txt fix."
-    : `${linesToRemove(blocked)}\n\nAdd:\n\n${robotsAllowLines(blocked.map((c) => c.token))}`;
+    : `${ownLines ? `${ownLines}\n\n` : ""}Add:\n\n${
+      robotsAllowLines(blocked.map((c) => c.token))
+    }`;
   return scored(
     id,
     title,
     maxPoints,
     all ? "fail" : "warn",
-    all
-      ? `robots.txt blocks every ${
-        role === "search" ? "AI search crawler" : "user-triggered assistant"
-      } checked (${names}).`
-      : `robots.txt blocks ${blocked.length} of ${access.length} ${who}: ${names}.`,
+    `${
+      all
+        ? `robots.txt blocks every major ${
+          role === "search" ? "search and AI search crawler" : "user-triggered assistant"
+        } we check (blocked: ${names}).`
+        : `robots.txt blocks ${blocked.length} of ${access.length} ${who}: ${names}.`
+    }${role === "user" ? ignoreNote(blocked.map((c) => c.token)) : ""}`,
     {
-      points: (maxPoints * (access.length - blocked.length)) / access.length,
+      points: (maxPoints * open) / total,
       evidence,
       gate: all && role === "search" ? GATES.searchBlocked : null,
       impact: role === "search" ? (all ? "critical" : "high") : undefined,
@@ -244,8 +297,17 @@ function roleCheck(
   );
 }
 
+/** What the vendors of user-initiated fetchers say about robots.txt, for the blocked ones. */
+function ignoreNote(tokens: string[]): string {
+  const may = tokens.filter(mayIgnoreRobots);
+  if (!may.length) return "";
+  return ` Their vendors say user-initiated fetches may not follow robots.txt (${
+    may.join(", ")
+  }), so for them the block is a request; the edge probe shows what really gets through.`;
+}
+
 function searchCrawlers(ctx: ScanContext): Check {
-  return roleCheck(ctx, "search", "access.search_crawlers", "AI search crawlers allowed", 10);
+  return roleCheck(ctx, "search", "access.search_crawlers", "AI search crawlers allowed", 20);
 }
 
 function userFetchers(ctx: ScanContext): Check {
@@ -267,7 +329,11 @@ function trainingCrawlers(ctx: ScanContext): Check {
     blocked.length
       ? `robots.txt blocks ${blocked.length} of ${training.length} model-training crawlers (${
         blocked.map((c) => c.token).join(", ")
-      }). That is a legitimate choice and does not lower the score; it does not hide you from AI search.`
+      }). That is a legitimate choice and does not lower the score; it does not hide you from AI search${
+        blocked.some((c) => c.token === "Google-Extended")
+          ? " (Google-Extended also keeps pages out of grounding in Gemini Apps and Vertex AI, but not out of Google Search or AI Overviews)"
+          : ""
+      }.`
       : `All ${training.length} model-training crawlers may read the site. Blocking them is a legitimate choice and would not lower the score.`,
     training.map((c) => `${c.token}: ${c.allowed ? "allowed" : "blocked"}`),
   );
@@ -277,21 +343,29 @@ function indexing(ctx: ScanContext): Check {
   const title = "Page may be indexed and quoted";
   const home = ctx.snapshot.home;
   const header = home.ok ? home.result.headers["x-robots-tag"] ?? "" : "";
-  const sources: string[] = [];
-  const noindex: string[] = [];
-  const nosnippet: string[] = [];
-  const consider = (source: string, value: string) => {
-    // X-Robots-Tag may be scoped ("googlebot: noindex"); an unscoped or AI-bot scope applies here.
-    const v = value.toLowerCase();
-    sources.push(`${source}: ${value}`);
-    if (/\b(noindex|none)\b/.test(v)) noindex.push(`${source}: ${value}`);
-    if (/\bnosnippet\b|max-snippet\s*:\s*0\b/.test(v)) nosnippet.push(`${source}: ${value}`);
-  };
-  if (header) consider("X-Robots-Tag header", header);
-  for (const [name, content] of Object.entries(ctx.facts.metaRobots)) {
-    consider(`<meta name="${name}">`, content);
-  }
-  if (noindex.length) {
+  const directives = readDirectives(ctx.facts.metaRobots, header);
+  const sources = [
+    ...(header ? [`X-Robots-Tag header: ${header}`] : []),
+    ...Object.entries(ctx.facts.metaRobots).map(([n, c]) => `<meta name="${n}">: ${c}`),
+  ];
+  const agents = searchAgents();
+  const noindex = whoIsForbidden(directives, forbidsIndexing);
+  const nosnippet = whoIsForbidden(directives, forbidsSnippets);
+  const names = (m: Map<string, unknown>) =>
+    CRAWLERS.filter((c) => m.has(c.token.toLowerCase())).map((c) => c.token);
+  const everyAgent = (m: Map<string, unknown>) => agents.every((a) => m.has(a));
+  const noindexFix = (what: string) => ({
+    what,
+    why:
+      "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+    how: `Remove ${
+      [...new Set([...noindex.all, ...noindex.agents.values()].flat().map((d) => d.source))].join(
+        " and ",
+      )
+    } noindex (or change it to content="index, follow"; for the header, stop sending X-Robots-Tag: noindex). Check your CMS's "discourage search engines" setting, which often adds it.`,
+    effort: "S" as const,
+  });
+  if (noindex.all.length || (noindex.agents.size && everyAgent(noindex.agents))) {
     return scored(
       "access.indexing",
       title,
@@ -299,29 +373,49 @@ function indexing(ctx: ScanContext): Check {
       "fail",
       "The home page tells crawlers not to index it (noindex): search engines and AI search will drop it.",
       {
-        evidence: noindex,
+        evidence: [...noindex.all, ...[...noindex.agents.values()].flat()].map(describeDirective),
         gate: GATES.noindex,
-        fix: {
-          what: "Remove noindex from the home page",
-          why:
-            "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
-          how: `Remove ${
-            noindex.map((n) => n.split(":")[0]).join(" and ")
-          } or change it to content="index, follow" (for the header: stop sending X-Robots-Tag: noindex). Check your CMS's "discourage search engines" setting, which often adds it.`,
-          effort: "S",
-        },
+        fix: noindexFix("Remove noindex from the home page"),
       },
     );
   }
-  if (nosnippet.length) {
+  const other = [...noindex.other, ...nosnippet.other].map(describeDirective);
+  if (noindex.agents.size) {
+    const who = names(noindex.agents);
     return scored(
       "access.indexing",
       title,
       5,
       "warn",
-      "The page may be indexed but forbids snippets (nosnippet / max-snippet:0), so AI answers cannot quote it.",
+      `The home page tells ${who.join(", ")} not to index it (noindex for ${
+        who.length === 1 ? "that crawler" : "those crawlers"
+      } only): the search and AI answers they feed will drop it; the other AI search crawlers may index it.`,
       {
-        evidence: nosnippet,
+        points: 5 * (1 - noindex.agents.size / agents.length),
+        evidence: [...[...noindex.agents.values()].flat().map(describeDirective), ...other],
+        impact: "high",
+        fix: noindexFix(`Remove noindex for ${who.join(", ")}`),
+      },
+    );
+  }
+  const snippetAll = nosnippet.all.length > 0 || everyAgent(nosnippet.agents);
+  if (snippetAll || nosnippet.agents.size) {
+    const who = names(nosnippet.agents);
+    return scored(
+      "access.indexing",
+      title,
+      5,
+      "warn",
+      snippetAll
+        ? "The page may be indexed but forbids snippets (nosnippet / max-snippet:0), so AI answers cannot quote it."
+        : `The page may be indexed but forbids snippets to ${
+          who.join(", ")
+        } (nosnippet / max-snippet:0), so their answers cannot quote it.`,
+      {
+        points: snippetAll ? 2.5 : 5 - 2.5 * (nosnippet.agents.size / agents.length),
+        evidence: [...nosnippet.all, ...[...nosnippet.agents.values()].flat()].map(
+          describeDirective,
+        ),
         fix: {
           what: "Allow snippets",
           why:
@@ -338,7 +432,11 @@ function indexing(ctx: ScanContext): Check {
     title,
     5,
     "pass",
-    sources.length
+    other.length
+      ? `Robots directives allow the AI search crawlers we check to index and quote the page; directives for other agents (${
+        other.join("; ")
+      }) do not concern them.`
+      : sources.length
       ? "Robots directives allow indexing and snippets."
       : "No noindex or nosnippet directive in meta tags or headers.",
     { evidence: sources },

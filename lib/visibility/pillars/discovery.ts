@@ -11,7 +11,7 @@ import { isOk, looksLikeHtml } from "../snapshot.ts";
 export const discoveryPillar: PillarDef = {
   id: "discovery",
   title: "AI discovery files",
-  weight: 10,
+  weight: 6,
   checks: (ctx) => [llmsTxt(ctx), llmsFull(ctx), sitemap(ctx), sitemapInRobots(ctx)],
 };
 
@@ -30,7 +30,7 @@ function llmsTxt(ctx: ScanContext): Check {
   const fix = {
     what: "Publish an llms.txt",
     why:
-      "llms.txt gives AI assistants a curated, Markdown map of your most useful pages; it is cheap and increasingly read by AI tools and agents.",
+      "llms.txt gives AI assistants and coding agents a curated Markdown map of your most useful pages. It is cheap, but optional: no major AI search engine documents reading it, so it weighs little in the score.",
     how: llmsTxtSkeleton(ctx),
     effort: "S" as const,
   };
@@ -39,12 +39,12 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      3,
+      1,
       "fail",
       isOk(out)
         ? `${url} answers with an HTML page, not an llms.txt file.`
         : `${url} answered ${res.status}: there is no llms.txt.`,
-      { fix, impact: "medium" },
+      { fix, impact: "low" },
     );
   }
   const report = validateLlmsTxt(res.body, res.finalUrl);
@@ -52,7 +52,7 @@ function llmsTxt(ctx: ScanContext): Check {
     return scored(
       "discovery.llms_txt",
       title,
-      3,
+      1,
       "pass",
       `llms.txt "${report.title}" lists ${report.links} links in ${report.sections} sections.`,
       { evidence: [url] },
@@ -61,11 +61,11 @@ function llmsTxt(ctx: ScanContext): Check {
   return scored(
     "discovery.llms_txt",
     title,
-    3,
+    1,
     report.valid ? "warn" : "fail",
     `llms.txt exists but does not follow the format: ${report.problems.join("; ")}.`,
     {
-      points: report.valid ? 2 : 1,
+      points: report.valid ? 0.5 : 0,
       evidence: [url, ...report.problems],
       fix: { ...fix, what: "Fix llms.txt to follow the llmstxt.org format" },
     },
@@ -133,11 +133,48 @@ function sitemap(ctx: ScanContext): Check {
   }
   const host = new URL(ctx.pageUrl).hostname;
   const report = readSitemap(outcome.result.body, host);
+  const { tried = [], children = [] } = ctx.snapshot.sitemap;
   const evidence = [
-    `${url} (${source === "robots" ? "named in robots.txt" : "default location"})`,
+    `${url} (${source === "robots" ? "named in robots.txt" : "default location"}${
+      /\.gz$/i.test(new URL(url).pathname) ? ", gzipped" : ""
+    })`,
     `${report.kind}: ${report.locs} <loc>, ${report.lastmods} <lastmod>`,
     ...(report.newest ? [`newest lastmod ${report.newest.slice(0, 10)}`] : []),
+    ...tried.map((t) => `also named in robots.txt, not a sitemap: ${t.url} (${t.status})`),
   ];
+  // An index is judged with the child sitemaps read (within a bound): their URLs and dates count.
+  if (report.kind === "sitemapindex" && children.length) {
+    const childReports = children.map((c) => ({
+      url: c.url,
+      report: c.outcome.ok && isOk(c.outcome) ? readSitemap(c.outcome.result.body, host) : null,
+      status: c.outcome.ok ? `HTTP ${c.outcome.result.status}` : c.outcome.error.kind,
+    }));
+    for (const c of childReports) {
+      evidence.push(
+        c.report
+          ? `child ${c.url}: ${c.report.kind}, ${c.report.locs} <loc>, ${c.report.lastmods} <lastmod>`
+          : `child ${c.url}: ${c.status}`,
+      );
+    }
+    const good = childReports.filter((c) =>
+      c.report && c.report.kind !== "invalid" && c.report.locs
+    );
+    if (!good.length) {
+      return scored(
+        "discovery.sitemap",
+        title,
+        4,
+        "warn",
+        `${url} is a sitemap index, but none of the ${childReports.length} child sitemaps read answers with a sitemap.`,
+        { evidence, fix: { ...fix, what: "Repair the sitemap index's child sitemaps" } },
+      );
+    }
+    for (const c of good) {
+      report.lastmods += c.report!.lastmods;
+      const n = c.report!.newest;
+      if (n && (!report.newest || Date.parse(n) > Date.parse(report.newest))) report.newest = n;
+    }
+  }
   if (report.kind === "invalid" || report.locs === 0) {
     return scored(
       "discovery.sitemap",

@@ -2,7 +2,7 @@
  * Pillar "Structured data": does the page say in schema.org JSON-LD who is behind it, what the
  * site is and what the page is about, in a graph AI systems can link to other sources?
  */
-import { type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
+import { allNodes, type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
 import { jsonLdSnippet, profileLinks } from "../fixes.ts";
 import { nodesOfType, ORGANIZATION_TYPES, PAGE_TYPES, stringValues } from "../jsonld.ts";
 
@@ -89,7 +89,7 @@ function present(ctx: ScanContext): Check {
 }
 
 function organization(ctx: ScanContext): Check {
-  const orgs = nodesOfType(ctx.nodes, [...ORGANIZATION_TYPES, "Person"]);
+  const orgs = nodesOfType(allNodes(ctx), [...ORGANIZATION_TYPES, "Person"]);
   const title = "Organization (or Person) described";
   if (!orgs.length) {
     return scored(
@@ -131,7 +131,7 @@ function organization(ctx: ScanContext): Check {
 }
 
 function website(ctx: ScanContext): Check {
-  const sites = nodesOfType(ctx.nodes, ["WebSite"]);
+  const sites = nodesOfType(allNodes(ctx), ["WebSite"]);
   const ok = sites.some((s) => stringValues(s.data.name).length && stringValues(s.data.url).length);
   return scored(
     "structured.website",
@@ -154,7 +154,7 @@ function website(ctx: ScanContext): Check {
 }
 
 function pageType(ctx: ScanContext): Check {
-  const pages = nodesOfType(ctx.nodes, PAGE_TYPES);
+  const pages = nodesOfType(allNodes(ctx), PAGE_TYPES);
   return scored(
     "structured.page_type",
     "The page's own type is stated",
@@ -174,7 +174,7 @@ function pageType(ctx: ScanContext): Check {
 }
 
 function sameAs(ctx: ScanContext): Check {
-  const orgs = nodesOfType(ctx.nodes, [...ORGANIZATION_TYPES, "Person"]);
+  const orgs = nodesOfType(allNodes(ctx), [...ORGANIZATION_TYPES, "Person"]);
   const links = orgs.flatMap((o) => stringValues(o.data.sameAs));
   const onPage = profileLinks(ctx);
   const status = links.length >= 2 ? "pass" : links.length === 1 ? "warn" : "fail";
@@ -214,7 +214,7 @@ function sameAs(ctx: ScanContext): Check {
 }
 
 function breadcrumb(ctx: ScanContext): Check {
-  const crumbs = nodesOfType(ctx.nodes, ["BreadcrumbList"]);
+  const crumbs = nodesOfType(allNodes(ctx), ["BreadcrumbList"]);
   return scored(
     "structured.breadcrumb",
     "BreadcrumbList",

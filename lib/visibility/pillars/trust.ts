@@ -3,10 +3,17 @@
  * contact pages, authorship and dates, a consistent brand name, and presence in the sources AI
  * systems learn entities from (Wikidata, Wikipedia, Common Crawl).
  */
-import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
+import {
+  allNodes,
+  type Check,
+  type PillarDef,
+  type ScanContext,
+  scored,
+  unscored,
+} from "../check.ts";
 import { displayName, homeUrl, jsonLdSnippet } from "../fixes.ts";
-import { nodesOfType, stringValues } from "../jsonld.ts";
-import { nameKey, nameSources } from "../site_name.ts";
+import { type JsonLdNode, nodesOfType, personNames, stringValues } from "../jsonld.ts";
+import { brandKey, nameKey, nameSources } from "../site_name.ts";
 import type { OffSiteCheck } from "../record.ts";
 
 export const trustPillar: PillarDef = {
@@ -54,31 +61,51 @@ function aboutContact(ctx: ScanContext): Check {
 
 function authorDates(ctx: ScanContext): Check {
   const f = ctx.facts;
-  const articles = nodesOfType(ctx.nodes, [
+  const articles = nodesOfType(allNodes(ctx), [
     "Article",
     "BlogPosting",
     "NewsArticle",
     "WebPage",
     "TechArticle",
+    "Report",
+    "ScholarlyArticle",
+    "LiveBlogPosting",
   ]);
-  const author = f.meta["author"] ??
-    articles.map((a) => stringValues(a.data.author)[0]).find(Boolean) ??
-    null;
+  const byId = new Map<string, JsonLdNode>();
+  for (const n of allNodes(ctx)) if (n.id && !byId.has(n.id)) byId.set(n.id, n);
+  // Authors in every form the page may state them: meta, structured data of any format, and
+  // rel="author" links. Each name is one person ("A, B and C" in one meta are three).
+  const names = [
+    ...splitPeople(f.meta["author"] ?? ""),
+    ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator, byId)),
+    ...f.links.filter((l) => /(^|\s)author(\s|$)/.test(l.rel)).map((l) => l.text),
+  ];
+  const seen = new Set<string>();
+  const authors = names.filter((n) => {
+    const k = nameKey(n);
+    if (!k || seen.has(k) || n.length > 100) return false;
+    seen.add(k);
+    return true;
+  });
+  const author = authors.length ? authors.join("; ") : null;
   const date = f.meta["article:modified_time"] ?? f.meta["article:published_time"] ??
     articles.map((a) => stringValues(a.data.dateModified ?? a.data.datePublished)[0]).find(
       Boolean,
     ) ??
     f.times[0] ?? null;
-  const evidence = [author && `author: ${author}`, date && `date: ${date}`].filter((
-    x,
-  ): x is string => !!x);
+  const evidence = [
+    ...authors.slice(0, 10).map((a) => `author: ${a}`),
+    ...(date ? [`date: ${date}`] : []),
+  ];
   return scored(
     "trust.author_dates",
     "Authorship and dates stated",
     3,
     author && date ? "pass" : author || date ? "warn" : "fail",
     author && date
-      ? "The page names an author and a date."
+      ? `The page names ${
+        authors.length > 1 ? `${authors.length} authors` : "an author"
+      } and a date.`
       : author
       ? "The page names an author but no publication or update date."
       : date
@@ -100,7 +127,7 @@ function authorDates(ctx: ScanContext): Check {
 }
 
 function brand(ctx: ScanContext): Check {
-  const s = nameSources(ctx.facts, ctx.nodes, ctx.snapshot.target.domain);
+  const s = nameSources(ctx.facts, allNodes(ctx), ctx.snapshot.target.domain);
   const stated = [
     ["JSON-LD Organization", s.jsonLdOrganization],
     ["JSON-LD WebSite", s.jsonLdWebsite],
@@ -134,9 +161,10 @@ function brand(ctx: ScanContext): Check {
       { evidence, fix },
     );
   }
-  const keys = new Set(stated.map(([, v]) => nameKey(v)));
-  const titleKey = s.titleBrand ? nameKey(s.titleBrand) : null;
-  const main = nameKey(stated[0][1]);
+  // "Spiceworks" and "Spiceworks Inc" are one brand: legal forms do not count.
+  const keys = new Set(stated.map(([, v]) => brandKey(v)));
+  const titleKey = s.titleBrand ? brandKey(s.titleBrand) : null;
+  const main = brandKey(stated[0][1]);
   const titleAgrees = !titleKey || titleKey.includes(main) || main.includes(titleKey) ||
     nameKey(ctx.facts.title ?? "").includes(main);
   if (keys.size === 1 && titleAgrees) {
@@ -225,4 +253,11 @@ function offSite(
     fix,
     impact,
   });
+}
+
+/** Splits a byline such as "Jane Doe, Bob Roe and Ann Poe" into people. */
+export function splitPeople(byline: string): string[] {
+  return byline.split(/\s*(?:,|;|\||&|\band\b|\bund\b|\bet\b|\by\b)\s*/i)
+    .map((s) => s.replace(/^by\s+/i, "").trim())
+    .filter((s) => s.length > 1);
 }
