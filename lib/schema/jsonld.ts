@@ -4,6 +4,7 @@
  * item of its own (its place taken by a `{"@id"}` reference) and merged with any other node of
  * the same `@id`, across blocks; nested nodes without an `@id` stay embedded. Relative `@id`s
  * resolve against the page URL, schema.org prefixes are dropped from types and property names.
+ * Under schema.org's context, its aliases `type` and `id` mean `@type` and `@id`.
  * Walks are iterative and bounded, so a hostile block cannot exhaust the stack or the memory.
  */
 import type { JsonLdBlock } from "../html/types.ts";
@@ -89,10 +90,13 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       return;
     }
     const roots = Array.isArray(block.value) ? block.value : [block.value];
-    roots.forEach((root, r) => {
-      if (!isObject(root)) return;
+    roots.forEach((rawRoot, r) => {
+      if (!isObject(rawRoot)) return;
+      let root: JsonObject = rawRoot;
       const rootWhere = roots.length > 1 ? `${where}[${r}]` : where;
-      if (!hasSchemaContext(root["@context"])) {
+      const schemaContext = hasSchemaContext(root["@context"]);
+      root = schemaContext ? dealias(root) : root;
+      if (!schemaContext) {
         findings.push({
           severity: "error",
           source: "json-ld",
@@ -109,7 +113,10 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       const graph = root["@graph"];
       const members = Array.isArray(graph) ? graph : isObject(graph) ? [graph] : null;
       const tops: [JsonObject, string][] = members
-        ? members.filter(isObject).map((m, i) => [m, `${rootWhere}, @graph[${i}]`])
+        ? members.filter(isObject).map((m, i) => [
+          schemaContext ? dealias(m) : m,
+          `${rootWhere}, @graph[${i}]`,
+        ])
         : [[root, rootWhere]];
       // Top-level nodes (and lifted nested nodes) are filled breadth-first from this queue.
       const queue: Pending[] = [];
@@ -129,7 +136,8 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       }
 
       /** Copies a value, lifting nested identified nodes into items (iterative over lists). */
-      function convert(value: unknown, depth = 0): JsonValue | undefined {
+      function convert(raw: unknown, depth = 0): JsonValue | undefined {
+        let value = raw;
         visits++;
         if (visits > MAX_VISITS || depth > 20) return undefined;
         if (Array.isArray(value)) {
@@ -143,6 +151,11 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         if (!isObject(value)) {
           return value === undefined ? undefined : value as JsonValue;
         }
+        if (schemaContext) value = dealias(value);
+        return convertNode(value as JsonObject, depth);
+      }
+
+      function convertNode(value: JsonObject, depth: number): JsonValue | undefined {
         if (typeof value["@id"] === "string") {
           const id = resolveId(value["@id"]);
           if (!isReference(value)) {
@@ -166,6 +179,21 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
   });
 
   return { items, findings };
+}
+
+/**
+ * A node with schema.org's context aliases (`"type"` for `@type`, `"id"` for `@id`) spelled as
+ * the keywords they stand for; the node itself when it uses none.
+ */
+export function dealias(node: JsonObject): JsonObject {
+  if (!("type" in node) && !("id" in node)) return node;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "type" && !("@type" in node)) out["@type"] = v;
+    else if (k === "id" && !("@id" in node)) out["@id"] = v;
+    else if (k !== "type" && k !== "id") out[k] = v;
+  }
+  return out;
 }
 
 /** Whether a @context names schema.org (as a string, in a list, or as @vocab). */
