@@ -108,7 +108,9 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
       } else {
         value = propertyValue(propEl, baseUrl);
         const types = itemTypes(propEl);
-        if (value === "" && types.length) value = { "@type": types.length === 1 ? types[0] : types };
+        if (value === "" && types.length) {
+          value = { "@type": types.length === 1 ? types[0] : types };
+        }
       }
       for (const name of names) addValue(job.target, name, value);
     }
