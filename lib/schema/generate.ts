@@ -347,7 +347,7 @@ export function generateGraph(input: GenerateInput): Generated {
   }
 
   // --- WebPage (FAQPage when the page is a list of questions and nothing else is primary).
-  const faq = !primaryId && facts.faq.length >= 2 && !pageCands.length;
+  const faq = !primaryId && !pageCands.length && isFaqPage(facts);
   claim(pageCands, webpageId);
   const questionIds = faq ? facts.faq.map((_, i) => `${page}#faq-${i + 1}`) : [];
   const webpage: WebPage = {
@@ -385,7 +385,8 @@ export function generateGraph(input: GenerateInput): Generated {
   // --- Everything else the page declares, kept (with references to merged nodes redirected).
   let n = 0;
   const kept = candidates.filter((c) => !c.embedded && !usedItems.has(c.item))
-    .map((c) => ({ c, types: knownTypes(c.types) })).filter((k) => k.types.length)
+    .map((c) => ({ c, types: knownTypes(c.types) }))
+    .filter((k) => k.types.length && !k.types.some((t) => NOISE_TYPES.has(t)))
     .map((k) => ({
       ...k,
       id: stableId(k.c.id) ?? `${page}#/schema/${k.types[0].toLowerCase()}/${++n}`,
@@ -398,13 +399,26 @@ export function generateGraph(input: GenerateInput): Generated {
     nodes.push({ id, type: types[0], origin: "kept" });
   }
 
+  // A kept item with an error it cannot be repaired of (nothing on the page states what is
+  // missing) is left out: the paste must be no worse than the page.
+  for (const id of brokenKept(graph, nodes)) {
+    const at = graph.findIndex((x) => x["@id"] === id);
+    const type = String(asList(graph[at]["@type"])[0]);
+    graph.splice(at, 1);
+    nodes.splice(nodes.findIndex((x) => x.id === id), 1);
+    fillIn.push({
+      path: type,
+      why:
+        `The page's ${type} lacks what Google requires and the page does not state it, so it is left out; add the missing properties to the page's own markup.`,
+    });
+  }
   for (const path of dropDanglingRefs(graph)) {
     fillIn.push({
       path,
       why: "This referred to a node the page does not declare; add that node or the value itself.",
     });
   }
-  const cleaned = mergeDuplicateIds(graph.map(stripUndefined));
+  const cleaned = mergeDuplicateIds(graph.map(stripUndefined).map((g) => capLists(g)));
   for (const f of ruleGaps(cleaned)) if (!fillIn.some((x) => x.path === f.path)) fillIn.push(f);
   const full = { "@context": "https://schema.org" as const, "@graph": cleaned };
   const listed = nodes.filter((x, i) => nodes.findIndex((y) => y.id === x.id) === i);
@@ -566,6 +580,67 @@ function ruleGaps(graph: JsonObject[]): Generated["fillIn"] {
     path: f.path,
     why: f.message,
   }));
+}
+
+/** Page furniture schema.org can describe but that is no content of the page's own. */
+const NOISE_TYPES = new Set([
+  "SiteNavigationElement",
+  "WPHeader",
+  "WPFooter",
+  "WPSideBar",
+  "WPAdBlock",
+  "Comment",
+  "UserComments",
+]);
+
+/** The longest list a generated property keeps (a page's 200,000-entry sameAs is noise). */
+const MAX_LIST = 50;
+
+/** A node with every list (at any depth) cut to {@link MAX_LIST} entries. */
+function capLists(node: JsonObject, depth = 0): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) out[k] = capValue(v, depth);
+  return out;
+}
+
+function capValue(v: JsonValue, depth: number): JsonValue {
+  if (depth > 30) return null;
+  if (Array.isArray(v)) return v.slice(0, MAX_LIST).map((x) => capValue(x, depth + 1));
+  return isObject(v) ? capLists(v, depth + 1) : v;
+}
+
+/** The @ids of kept (copied) nodes that still have an error finding. */
+function brokenKept(graph: JsonObject[], nodes: Generated["nodes"]): string[] {
+  const keptIds = new Set(nodes.filter((x) => x.origin === "kept").map((x) => x.id));
+  if (!keptIds.size) return [];
+  const items: DetectedItem[] = graph.map((node, index) => ({
+    index,
+    source: "json-ld",
+    id: node["@id"] as string,
+    types: typesOf(node),
+    properties: Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith("@"))),
+    refs: [],
+    location: "generated",
+  }));
+  linkRefs(items, new Map(items.map((i) => [i.id!, i])));
+  const { findings } = validateItems({ jsonLd: items, microdata: [], rdfa: [] });
+  const broken = new Set<string>();
+  for (const f of findings) {
+    const id = f.itemIndex === null ? null : items[f.itemIndex]?.id;
+    if (f.severity === "error" && id && keptIds.has(id)) broken.add(id);
+  }
+  return [...broken];
+}
+
+/**
+ * Whether the page is a list of questions and answers, not an article or post that asks
+ * questions in its headings: no article facts or og:type article, at least two pairs, and every
+ * answer an answer (some text, not itself a question).
+ */
+export function isFaqPage(facts: Facts): boolean {
+  if (facts.article || /article|blog|post/i.test(facts.ogType ?? "")) return false;
+  if (facts.faq.length < 2) return false;
+  return facts.faq.every((qa) => qa.answer.length >= 20 && !/[?\uff1f]\s*$/.test(qa.answer));
 }
 
 /** One node per @id: later nodes with an @id seen before are folded into the first. */
