@@ -640,7 +640,7 @@ function brokenKept(graph: JsonObject[], nodes: Generated["nodes"]): string[] {
 export function isFaqPage(facts: Facts): boolean {
   if (facts.article || /article|blog|post/i.test(facts.ogType ?? "")) return false;
   if (facts.faq.length < 2) return false;
-  return facts.faq.every((qa) => qa.answer.length >= 20 && !/[?\uff1f]\s*$/.test(qa.answer));
+  return facts.faq.every((qa) => /\S+\s+\S+/.test(qa.answer) && !/[?\uff1f]\s*$/.test(qa.answer));
 }
 
 /** One node per @id: later nodes with an @id seen before are folded into the first. */

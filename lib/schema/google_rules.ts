@@ -579,9 +579,6 @@ const FEATURES: Feature[] = [
       required("image", "a product image URL", "url"),
       each("offers", [
         oneOf("error", ["priceCurrency", "priceSpecification.priceCurrency"], KIND_HINT.currency),
-        recommended("itemCondition", 'e.g. "https://schema.org/NewCondition"'),
-        recommended("shippingDetails", "shipping cost and delivery times (OfferShippingDetails)"),
-        recommended("hasMerchantReturnPolicy", "the return policy (MerchantReturnPolicy)"),
       ], (o) => !typesOf(o).includes("AggregateOffer")),
       recommended("brand", "the brand, a Brand with its name"),
       oneOf(
