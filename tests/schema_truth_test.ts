@@ -13,6 +13,7 @@ import { linkRefs } from "../lib/schema/jsonld.ts";
 import type { DetectedItem } from "../lib/schema/record.ts";
 import type { JsonObject } from "../lib/schema/terms.ts";
 import { fixtureNames } from "./helpers/schema_fixtures.ts";
+import { badgeFor } from "../lib/badge.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
 
 const URL_ = "https://shop.test/p/1";
@@ -371,4 +372,24 @@ Deno.test("[schema truth] the site's name: a name spelling the domain beats the 
     "https://bluebean.test/recipes/stew",
   );
   assert.equal(og.facts.siteName, "Kitchen Co");
+});
+
+Deno.test("[schema truth] the badge: no markup is not valid, eligibility is counted", () => {
+  const record = (result: Result) => ({
+    domain: "shop.test",
+    url: URL_,
+    status: "ok" as const,
+    scannedAt: "2026-01-01T00:00:00.000Z",
+    result,
+  });
+  const none = badgeFor("schema", record(analyse("<html><body><p>Hi</p></body></html>")));
+  assert.equal(none.message, "no markup");
+  assert.notEqual(
+    none.colour,
+    badgeFor("schema", record(analyseFixture("jsonld_recipe_valid"))).colour,
+  );
+  const recipe = badgeFor("schema", record(analyseFixture("jsonld_recipe_valid")));
+  assert.match(recipe.message, /^1 eligible/);
+  const bad = badgeFor("schema", record(analyseFixture("jsonld_recipe_invalid")));
+  assert.match(bad.message, /error/);
 });

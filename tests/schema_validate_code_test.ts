@@ -135,6 +135,43 @@ Deno.test("[validate code] POST /api/validate: 200, 400, 413, 415, its own pool,
       assert.equal(later.status, 200);
       await later.body?.cancel();
     });
+    await t.step("the page form: same sections, code escaped, no green for no markup", async () => {
+      const home = await (await env.app.request("http://generator.test/")).text();
+      assert.match(home, /action="\/validate"/);
+      const form = (code: string) =>
+        env.app.request(
+          new Request("http://generator.test/validate", {
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              "sec-fetch-site": "same-origin",
+              "x-forwarded-for": "198.51.100.8",
+            },
+            body: new URLSearchParams({ code, url: "https://kettles.test/p/1" }).toString(),
+          }),
+        );
+      const ok = await form(JSON.stringify({ ...PRODUCT, name: "<img src=x onerror=alert(1)>" }));
+      assert.equal(ok.status, 200);
+      const html = await ok.text();
+      assert.match(html, /Rich results/);
+      assert.match(html, /Merchant listing/);
+      assert.ok(!html.includes("<img src=x"), "pasted code is escaped");
+      const none = await (await form("<html><body><p>Plain</p></body></html>")).text();
+      assert.match(none, /Nothing to validate/);
+      assert.ok(!/status-pass[^>]*>\s*<strong>0<\/strong> error/.test(none));
+      const cross = await env.app.request(
+        new Request("http://generator.test/validate", {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-site": "cross-site",
+          },
+          body: "code=%7B%7D",
+        }),
+      );
+      assert.equal(cross.status, 403);
+      await cross.body?.cancel();
+    });
     await t.step("MCP validate_code answers the same analysis", async () => {
       const client = new Client({ name: "test-agent", version: "1.0.0" });
       await client.connect(
