@@ -6,7 +6,8 @@
 import { BadRequestError, PayloadTooLargeError, RateLimitedError } from "../errors.ts";
 import { rateLimitHeaders, validatePool } from "../limits.ts";
 import type { Store } from "../store.ts";
-import type { Result } from "./record.ts";
+import { z } from "zod";
+import { type Result, ResultSchema } from "./record.ts";
 import {
   type CodeInput,
   CodeInputError,
@@ -15,6 +16,24 @@ import {
   MAX_CODE_BYTES,
   validateCode,
 } from "./validate_code.ts";
+
+/** The body of POST /api/validate (and the input of MCP validate_code). */
+export const ValidateRequestSchema = z.object({
+  html: z.string({ error: "html must be a string" }).optional(),
+  jsonld: z.union([z.string(), z.record(z.string(), z.json()), z.array(z.json())], {
+    error: "jsonld must be a string, an object or an array",
+  }).optional(),
+  url: z.string({ error: "url must be a string" }).max(2048, "url is longer than 2048 characters")
+    .optional(),
+}).strict();
+
+/** The 200 body of POST /api/validate. */
+export const ValidateResponseSchema = z.object({
+  status: z.literal("ok"),
+  validatedAt: z.iso.datetime(),
+  /** The same result a scan record carries (page.fetchMs is 0: nothing was fetched). */
+  result: ResultSchema,
+});
 
 /** What a validate-code request needs. */
 export interface ValidateDeps {

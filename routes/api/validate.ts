@@ -6,22 +6,13 @@
  * lib/limits.ts), separate from the scan pools.
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
 import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";
-import { validateRequest } from "../../lib/schema/validate_request.ts";
+import { validateRequest, ValidateRequestSchema } from "../../lib/schema/validate_request.ts";
 
-/** The request body. */
-export const ValidateRequestSchema = z.object({
-  html: z.string({ error: "html must be a string" }).optional(),
-  jsonld: z.union([z.string(), z.record(z.string(), z.json()), z.array(z.json())], {
-    error: "jsonld must be a string, an object or an array",
-  }).optional(),
-  url: z.string({ error: "url must be a string" }).max(2048, "url is longer than 2048 characters")
-    .optional(),
-}).strict();
+export { ValidateRequestSchema };
 
 /** Largest accepted body: the code cap plus room for JSON escaping. */
 export const MAX_VALIDATE_BODY = 2 * MAX_CODE_BYTES;
