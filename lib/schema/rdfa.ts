@@ -146,6 +146,15 @@ export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
     const [domNode, parent] = stack.pop()!;
     if (!isElement(domNode)) continue;
     const el = domNode;
+    const a = el.attribs;
+    if (
+      !("property" in a || "typeof" in a || "rel" in a || "rev" in a || "about" in a ||
+        "resource" in a || "vocab" in a || "prefix" in a)
+    ) {
+      // No RDFa on this element (most of a page): its children see the same context.
+      for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], parent]);
+      continue;
+    }
     let ctx = parent;
     const vocab = attr(el, "vocab");
     const prefix = attr(el, "prefix");
