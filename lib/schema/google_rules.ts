@@ -884,6 +884,20 @@ const FEATURES: Feature[] = [
     ],
   },
   {
+    name: "Education Q&A",
+    // Flashcard quizzes; a Quiz of practice questions is the "Practice problem" feature.
+    applies: (n) =>
+      n.types.includes("Quiz") && isTopLevel(n) &&
+      valuesAt(n, "hasPart.eduQuestionType").some((v) => String(v) === "Flashcard"),
+    checks: [
+      each("hasPart", [
+        required("text", "the question's full text"),
+        required("acceptedAnswer", "the answer, an Answer with its text", "node"),
+        each("acceptedAnswer", [required("text", "the answer's text")]),
+      ]),
+    ],
+  },
+  {
     name: "Math solver",
     applies: (n) => n.types.includes("MathSolver") && isTopLevel(n),
     checks: [
