@@ -393,3 +393,23 @@ Deno.test("[schema truth] the badge: no markup is not valid, eligibility is coun
   const bad = badgeFor("schema", record(analyseFixture("jsonld_recipe_invalid")));
   assert.match(bad.message, /error/);
 });
+
+Deno.test("[schema truth] JSON-LD: values the schema.org context types as IRIs resolve against the page", () => {
+  const [item] = extractPage(
+    jsonld({
+      "@context": "https://schema.org",
+      "@type": "Organization",
+      url: "/about",
+      sameAs: ["../social/shop", "https://social.test/shop"],
+      identifier: "GB 12/3",
+    }),
+    URL_,
+    "shop.test",
+  ).detected.jsonLd;
+  assert.equal(item.properties.url, "https://shop.test/about");
+  assert.deepEqual(item.properties.sameAs, [
+    "https://shop.test/social/shop",
+    "https://social.test/shop",
+  ]);
+  assert.equal(item.properties.identifier, "GB 12/3", "Text or URL: a literal");
+});

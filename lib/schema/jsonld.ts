@@ -9,6 +9,7 @@
  */
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
+import { propertyInfo } from "./vocabulary.ts";
 import {
   addValue,
   isObject,
@@ -130,9 +131,19 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         for (const [rawKey, value] of Object.entries(source)) {
           if (rawKey.startsWith("@")) continue;
           const key = shortTerm(rawKey);
-          const converted = convert(value);
+          const converted = schemaContext && isIriProperty(key)
+            ? resolveIris(convert(value))
+            : convert(value);
           if (converted !== undefined) addValue(target, key, converted);
         }
+      }
+
+      /** Relative IRIs of an IRI-typed property (strings, or in a list) made absolute. */
+      function resolveIris(v: JsonValue | undefined): JsonValue | undefined {
+        if (typeof v === "string") {
+          return /^[a-z][a-z0-9+.-]*:/i.test(v.trim()) ? v : resolveId(v.trim());
+        }
+        return Array.isArray(v) ? v.map((x) => resolveIris(x) ?? x) : v;
       }
 
       /** Copies a value, lifting nested identified nodes into items (iterative over lists). */
@@ -194,6 +205,16 @@ export function dealias(node: JsonObject): JsonObject {
     else if (k !== "type" && k !== "id") out[k] = v;
   }
   return out;
+}
+
+/**
+ * Whether schema.org's context types a property's values as IRIs ("@type": "@id"): the
+ * properties whose only range is URL (url, sameAs, contentUrl...), so a string value is a
+ * reference that resolves against the page, as a JSON-LD processor reads it.
+ */
+export function isIriProperty(key: string): boolean {
+  const ranges = propertyInfo(key)?.ranges;
+  return !!ranges && ranges.length === 1 && ranges[0] === "URL";
 }
 
 /** Whether a @context names schema.org (as a string, in a list, or as @vocab). */
