@@ -406,6 +406,8 @@ export function generateGraph(input: GenerateInput): Generated {
     nodes.push({ id, type: types[0], origin: "kept" });
   }
 
+  // Huge lists (a 200,000-entry sameAs) are cut before anything reads them again.
+  for (let i = 0; i < graph.length; i++) graph[i] = capLists(graph[i]);
   // The paste must be no worse than the page: a nested value with an error is dropped from a
   // node the page declared; a kept item, or a declared item that is not the page's main kind,
   // that still has an error (nothing on the page states what is missing) is left out.
