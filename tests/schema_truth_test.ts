@@ -413,3 +413,31 @@ Deno.test("[schema truth] JSON-LD: values the schema.org context types as IRIs r
   ]);
   assert.equal(item.properties.identifier, "GB 12/3", "Text or URL: a literal");
 });
+
+Deno.test("[schema truth] a broken breadcrumb is repaired from the visible trail", () => {
+  const html = jsonld({
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: [
+      { "@type": "ListItem", item: "https://shop.test/" },
+      { "@type": "ListItem", position: "x", item: "https://shop.test/kettles/" },
+      { "@type": "ListItem", position: 3, item: "https://shop.test/p/1" },
+    ],
+  }).replace(
+    "<body>",
+    `<body><nav aria-label="breadcrumb"><ol><li><a href="/">Home</a></li>
+      <li><a href="/kettles/">Kettles</a></li><li><a href="/p/1">Blue kettle</a></li></ol></nav>`,
+  );
+  const r = analyse(html);
+  assert.ok(errors(r).some((e) => e.includes("BreadcrumbList")), "the page's own trail is broken");
+  const trail = r.generated.graph["@graph"].find((n) => n["@type"] === "BreadcrumbList")!;
+  assert.deepEqual(
+    (trail.itemListElement as JsonObject[]).map((e) => [e.position, e.name, e.item]),
+    [
+      [1, "Home", "https://shop.test/"],
+      [2, "Kettles", "https://shop.test/kettles/"],
+      [3, "Blue kettle", "https://shop.test/p/1"],
+    ],
+  );
+  assert.deepEqual(validatesClean(r), []);
+});
