@@ -441,3 +441,31 @@ Deno.test("[schema truth] a broken breadcrumb is repaired from the visible trail
   );
   assert.deepEqual(validatesClean(r), []);
 });
+
+/** The shared real-world corpus, when it sits beside the project (it is never copied into it). */
+const CORPUS_PAGES = new URL("../../shared/corpus/schema/material/pages/", import.meta.url);
+const corpusPages = (() => {
+  try {
+    return [...Deno.readDirSync(CORPUS_PAGES)].map((e) => e.name)
+      .filter((n) => n.endsWith(".html.gz")).sort();
+  } catch {
+    return [];
+  }
+})();
+
+Deno.test({
+  name:
+    "[schema truth] the generated graph passes our validator on every page of the shared corpus",
+  ignore: corpusPages.length === 0,
+  fn: async () => {
+    const failing: [string, string[]][] = [];
+    for (const name of corpusPages) {
+      const gz = await Deno.readFile(new URL(name, CORPUS_PAGES));
+      const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const html = await new Response(stream).text();
+      const errs = validatesClean(analyse(html, `https://corpus.test/${name.slice(0, -8)}`));
+      if (errs.length) failing.push([name, errs]);
+    }
+    assert.deepEqual(failing, []);
+  },
+});
