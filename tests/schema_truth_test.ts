@@ -50,6 +50,7 @@ Deno.test("[schema truth] RDFa Core rel: an incomplete triple is completed by th
     </div></div>
     <div rel="image" resource="https://shop.test/a.jpg"></div>
     <a rel="license" href="https://licenses.test/by">licence</a>
+    <a rel="nofollow noopener" href="https://elsewhere.test/">a link</a>
   </div>`;
   const [item] = extractPage(html, URL_, "shop.test").detected.rdfa;
   assert.deepEqual(item.types, ["Product"]);
@@ -57,6 +58,7 @@ Deno.test("[schema truth] RDFa Core rel: an incomplete triple is completed by th
   assert.deepEqual(p.review, { "@type": "Review", author: { "@type": "Person", name: "Ann" } });
   assert.equal(p.image, "https://shop.test/a.jpg");
   assert.equal(p.license, "https://licenses.test/by");
+  assert.ok(!("nofollow" in p) && !("noopener" in p), "HTML link types are not properties");
 });
 
 Deno.test("[schema truth] RDFa: typed href is the node's IRI, resource starts a subject, initial-context prefixes", () => {

@@ -21,7 +21,15 @@
  * One iterative walk, no recursion; items and visits are capped.
  */
 import type { DetectedItem } from "./record.ts";
-import { addValue, isObject, type JsonObject, type JsonValue, shortTerm } from "./terms.ts";
+import {
+  addValue,
+  isObject,
+  isSchemaTerm,
+  type JsonObject,
+  type JsonValue,
+  shortTerm,
+} from "./terms.ts";
+import { propertyInfo } from "./vocabulary.ts";
 import {
   absoluteUrl,
   attr,
@@ -169,9 +177,13 @@ export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
       (attr(el, name) ?? "").split(/\s+/).filter((t) => t && (!curiesOnly || t.includes(":")))
         .map((t) => expand(t, ctx)).filter((t): t is string => t !== null).map(shortTerm);
     const properties = terms("property");
-    // HTML+RDFa: next to `property`, a `rel` of plain HTML link types is not RDFa.
-    const rels = terms("rel", properties.length > 0);
-    const revs = terms("rev", properties.length > 0);
+    // HTML+RDFa: next to `property`, a `rel` of plain HTML link types is not RDFa; and a bare
+    // rel term under schema.org's vocab that schema.org does not define ("nofollow",
+    // "stylesheet") is an HTML link type, not a property.
+    const linkTerms = (name: string) =>
+      terms(name, properties.length > 0).filter((t) => !isSchemaTerm(t) || !!propertyInfo(t));
+    const rels = linkTerms("rel");
+    const revs = linkTerms("rev");
     const typeofAttr = attr(el, "typeof");
     const types = typeofAttr === null ? null : terms("typeof");
     const about = attr(el, "about");
