@@ -15,6 +15,8 @@ import { SECURITY_HEADERS, securityHeaders } from "./security_headers.ts";
 import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "./health.ts";
 import { etagMatches, ReportCache } from "./report_cache.ts";
 import { scanPost, scanRoutes } from "../routes/api/scan.ts";
+import { validateRoutes } from "../routes/api/validate.ts";
+import { validatePageRoutes } from "../routes/validate.tsx";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
@@ -75,6 +77,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use("*", sessionMiddleware(deps));
   app.route("/api/scan", scanRoutes(deps));
+  if (deps.service.name === "schema") {
+    app.route("/api/validate", validateRoutes(deps));
+    app.route("/validate", validatePageRoutes(deps));
+  }
   app.route("/api/challenge", challengeRoutes(deps));
   app.route("/static", staticRoutes());
   app.route("/", indexRoutes(deps));

@@ -32,21 +32,40 @@ export function badgeFor(service: "visibility" | "schema", record: BaseRecord | 
     return { label, message: "scan failed", colour: COLOURS.grey };
   }
   if (service === "schema") {
-    const summary = (record.result as { summary?: { errors?: unknown; warnings?: unknown } })
-      .summary;
+    const summary = (record.result as {
+      summary?: { errors?: unknown; warnings?: unknown; items?: unknown; eligible?: unknown };
+    }).summary;
     const errors = Number(summary?.errors) || 0;
     const warnings = Number(summary?.warnings) || 0;
-    if (errors) {
-      return { label, message: `${errors} error${errors === 1 ? "" : "s"}`, colour: COLOURS.F };
+    const items = Number(summary?.items) || 0;
+    // Records made before eligibility existed have no `eligible` count.
+    const eligible = typeof summary?.eligible === "number" ? summary.eligible : null;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    if (errors) return { label, message: plural(errors, "error"), colour: COLOURS.F };
+    // A page without markup is not "valid": nothing was checked.
+    if (!items) return { label, message: "no markup", colour: COLOURS.grey };
+    if (eligible === 0) {
+      return {
+        label,
+        message: warnings ? `no rich result · ${plural(warnings, "warning")}` : "no rich result",
+        colour: warnings ? COLOURS.C : COLOURS.grey,
+      };
     }
     if (warnings) {
       return {
         label,
-        message: `${warnings} warning${warnings === 1 ? "" : "s"}`,
+        message: eligible ? `${eligible} eligible · ${plural(warnings, "warning")}` : plural(
+          warnings,
+          "warning",
+        ),
         colour: COLOURS.C,
       };
     }
-    return { label, message: "valid", colour: COLOURS.A };
+    return {
+      label,
+      message: eligible ? `${eligible} eligible` : "valid",
+      colour: COLOURS.A,
+    };
   }
   const result = record.result as { score?: unknown; grade?: unknown };
   const score = Math.round(Math.max(0, Math.min(100, Number(result.score) || 0)));

@@ -99,3 +99,15 @@ export function rateLimitHeaders(
     "RateLimit-Reset": String(Math.max(0, Math.ceil(resetMs / 1000))),
   };
 }
+
+/**
+ * Validate code (the schema service's POST /api/validate and MCP validate_code): fetches nothing,
+ * so it has a per-IP pool of its own ("validate"), apart from the scan pools, which it can never
+ * use up.
+ */
+export const VALIDATE_LIMIT = 60;
+
+/** The pool one validate-code request from `ip` must fit in. */
+export function validatePool(ip: string): PoolSpec {
+  return { pool: "validate", id: ip, limit: VALIDATE_LIMIT, windowMs: WINDOW_MS };
+}

@@ -7,7 +7,9 @@
  */
 import { z } from "zod";
 import { PRODUCT } from "./config.ts";
-import { LIMITS } from "./limits.ts";
+import { LIMITS, VALIDATE_LIMIT } from "./limits.ts";
+import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
+import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";
 
 /** `{ "error": string }`: every error response (lib/errors.ts). */
@@ -181,6 +183,7 @@ export function openApiDocument(options: {
           },
         },
       },
+      ...(service.name === "schema" ? { "/api/validate": validatePath() } : {}),
       "/badge/{domain}.svg": {
         get: {
           tags: ["scans"],
@@ -213,6 +216,12 @@ export function openApiDocument(options: {
         ScanAccepted: jsonSchema(ScanAcceptedSchema, "output"),
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
+        ...(service.name === "schema"
+          ? {
+            ValidateRequest: jsonSchema(ValidateRequestSchema, "input"),
+            ValidateResponse: jsonSchema(ValidateResponseSchema, "output"),
+          }
+          : {}),
       },
       securitySchemes: {
         bearerAuth: {
@@ -220,6 +229,39 @@ export function openApiDocument(options: {
           scheme: "bearer",
           description: `A client API key (starts with "${service.keyPrefix}") or the ` +
             "PIPELINE_TOKEN.",
+        },
+      },
+    },
+  };
+}
+
+/** POST /api/validate (schema service): validate pasted code, nothing fetched. */
+function validatePath(): Record<string, unknown> {
+  return {
+    post: {
+      tags: ["scans"],
+      operationId: "validateCode",
+      summary: "Validate pasted HTML or JSON-LD (no fetch)",
+      description: "Like the Rich Results Test's Code tab: send `html` (a page or a fragment) or " +
+        "`jsonld` (text, an object or an array), optionally with the `url` the code stands for. " +
+        "The answer is the analysis a scan of a page with that code gives: items, findings, " +
+        `rich-result eligibility per item and feature, generated JSON-LD. At most ${MAX_CODE_BYTES} ` +
+        `bytes of code; ${VALIDATE_LIMIT} requests per hour per client IP, in a pool of its own ` +
+        "(it never uses up the scan limits). No credentials.",
+      security: [{}],
+      requestBody: { required: true, content: json("ValidateRequest") },
+      responses: {
+        "200": {
+          description: "The analysis.",
+          headers: rateLimitHeaders(),
+          content: json("ValidateResponse"),
+        },
+        "400": errorResponse("Not exactly one of html/jsonld, empty code, or a bad url."),
+        "413": errorResponse("The code or the body is too large."),
+        "415": errorResponse("The body is not JSON."),
+        "429": {
+          description: "The IP's validation pool is full; see Retry-After.",
+          content: json("RateLimited"),
         },
       },
     },

@@ -10,6 +10,7 @@ import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";
 import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
 import { shellFor } from "../lib/ui/shell.ts";
+import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
 
 const PILLARS = [
@@ -170,6 +171,11 @@ function SchemaHome(props: { deps: AppDeps }): VNode {
         <p class="muted small">
           Free and without an account. Up to {LIMITS.ip} new scans per hour from one network.
         </p>
+      </section>
+      <section aria-labelledby="validate-title">
+        <h2 id="validate-title">Or validate code</h2>
+        <p>Not published yet? Paste the HTML or JSON-LD and check it as it is.</p>
+        <ValidateCodeForm />
       </section>
       <section aria-labelledby="get-title">
         <h2 id="get-title">What you get</h2>

@@ -607,7 +607,7 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
     await t.step("the schema server lists generate_schema, scan_site and get_report", async () => {
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
-      assert.deepEqual(names, ["generate_schema", "get_report", "scan_site"]);
+      assert.deepEqual(names, ["generate_schema", "get_report", "scan_site", "validate_code"]);
     });
     await t.step("a page without JSON-LD gets a graph generated from its content", async () => {
       const result = await call(client, "generate_schema", { url: "https://no-llms.test/" });

@@ -487,7 +487,7 @@ Deno.test("[schema service] result page: findings per item and highlighted, esca
           type: "Offer",
           property: "priceCurrency",
           message: `priceCurrency is required ${XSS}`,
-          rule: "google:Product",
+          rule: "google:Product snippets",
         }, {
           severity: "warning",
           source: "json-ld",
@@ -496,7 +496,7 @@ Deno.test("[schema service] result page: findings per item and highlighted, esca
           type: "Product",
           property: "image",
           message: "Add an image.",
-          rule: "google:Product",
+          rule: "google:Product snippets",
         }],
         deprecated: [],
         generated: {

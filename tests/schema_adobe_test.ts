@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import Validator from "@adobe/structured-data-validator";
 import WebAutoExtractor from "@marbec/web-auto-extractor";
 import vocab from "../lib/schema/vocabulary.json" with { type: "json" };
-import { analyseFixture, fixtureHtml } from "./helpers/schema_fixtures.ts";
+import { analyseFixture, fixtureHtml, HOME_FIXTURES } from "./helpers/schema_fixtures.ts";
 
 interface AdobeIssue {
   severity: "ERROR" | "WARNING";
@@ -57,7 +57,7 @@ async function adobe(name: string): Promise<{ keys: string[]; issues: AdobeIssue
 
 /** Our findings for a fixture, as "severity path" keys. */
 function ours(name: string): string[] {
-  return analyseFixture(name).findings.map((f) => `${f.severity} ${f.path}`);
+  return analyseFixture(name, HOME_FIXTURES[name]).findings.map((f) => `${f.severity} ${f.path}`);
 }
 
 /** [fixture, our finding, Adobe's issue] pairs that must both be present. */

@@ -8,7 +8,7 @@ import { buildVocabulary } from "../lib/schema/build_vocabulary.ts";
 import vocabularyJson from "../lib/schema/vocabulary.json" with { type: "json" };
 import { closestTerm, isA, propertyInfo, typeInfo } from "../lib/schema/vocabulary.ts";
 import { analysePage } from "../lib/schema/scan.ts";
-import { analyseFixture } from "./helpers/schema_fixtures.ts";
+import { analyseFixture, HOME_FIXTURES } from "./helpers/schema_fixtures.ts";
 
 /** Fixtures whose markup is complete: no finding at all. */
 const VALID = [
@@ -29,7 +29,7 @@ const VALID = [
 
 /** Findings each invalid fixture must have: [severity, path, rule]. */
 const EXPECTED: Record<string, [string, string, string][]> = {
-  jsonld_localbusiness_invalid: [["error", "Restaurant.address", "google:LocalBusiness"]],
+  jsonld_localbusiness_invalid: [["error", "Restaurant.address", "google:Local business"]],
   jsonld_article_invalid: [
     ["warning", "NewsArticle.autor", "schema.org"],
     ["warning", "NewsArticle.datePublished", "google:Article"],
@@ -37,17 +37,17 @@ const EXPECTED: Record<string, [string, string, string][]> = {
     ["warning", "NewsArticle.image", "google:Article"],
   ],
   jsonld_product_invalid: [
-    ["error", "Product.name", "google:Product"],
-    ["error", "Product.offers.price", "google:Product"],
-    ["warning", "Product.offers.priceCurrency", "google:Product"],
+    ["error", "Product.name", "google:Product snippets"],
+    ["error", "Product.offers.price", "google:Product snippets"],
+    ["warning", "Product.offers.priceCurrency", "google:Product snippets"],
     ["warning", "Product.offers.availability", "schema.org"],
     ["error", "Product.aggregateRating.ratingCount", "google:Review snippet"],
     ["error", "Product.aggregateRating.ratingValue", "google:Review snippet"],
     ["error", "Prodcut", "schema.org"],
   ],
   jsonld_aggregateoffer: [
-    ["error", "Product.offers.lowPrice", "google:Product"],
-    ["error", "Product.offers.priceCurrency", "google:Product"],
+    ["error", "Product.offers.lowPrice", "google:Product snippets"],
+    ["error", "Product.offers.priceCurrency", "google:Product snippets"],
   ],
   jsonld_review_standalone: [
     ["error", "Review.itemReviewed", "google:Review snippet"],
@@ -79,15 +79,15 @@ const EXPECTED: Record<string, [string, string, string][]> = {
     ["warning", "Article.about", "schema.org"],
   ],
   microdata_product_invalid: [
-    ["error", "Product.name", "google:Product"],
-    ["error", "Product.offers.price", "google:Product"],
+    ["error", "Product.name", "google:Product snippets"],
+    ["error", "Product.offers.price", "google:Product snippets"],
     ["warning", "Product.colour", "schema.org"],
   ],
-  microdata_localbusiness_invalid: [["error", "Bakery.address", "google:LocalBusiness"]],
+  microdata_localbusiness_invalid: [["error", "Bakery.address", "google:Local business"]],
   microdata_event: [["error", "Event.location.address", "google:Event"]],
   rdfa_product_invalid: [
-    ["error", "Product.name", "google:Product"],
-    ["error", "Product.offers.price", "google:Product"],
+    ["error", "Product.name", "google:Product snippets"],
+    ["error", "Product.offers.price", "google:Product snippets"],
   ],
   rdfa_event_invalid: [
     ["error", "Event.startDate", "google:Event"],
@@ -109,7 +109,7 @@ Deno.test("[schema validate] complete markup in JSON-LD, microdata and RDFa has 
 Deno.test("[schema validate] each invalid page gets the findings it deserves", async (t) => {
   for (const [name, expected] of Object.entries(EXPECTED)) {
     await t.step(name, () => {
-      const r = analyseFixture(name);
+      const r = analyseFixture(name, HOME_FIXTURES[name]);
       const got = r.findings.map((f) => `${f.severity} ${f.path} ${f.rule}`);
       for (const [severity, path, rule] of expected) {
         assert.ok(

@@ -9,11 +9,14 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import {
   DeprecationSchema,
+  EligibilitySchema,
   FindingSchema,
   GeneratedSchema,
   type SchemaScanRecord,
 } from "../schema/record.ts";
-import { LIMITS } from "../limits.ts";
+import { LIMITS, VALIDATE_LIMIT } from "../limits.ts";
+import { CodeInputError, MAX_CODE_BYTES } from "../schema/validate_code.ts";
+import { validateRequest } from "../schema/validate_request.ts";
 import {
   guarded,
   type McpContext,
@@ -28,11 +31,15 @@ import { scanAndWait, stillRunning } from "./tools.ts";
 /** The schema service's MCP adapter. */
 export const schemaMcp: McpServiceAdapter = {
   summarise: (record) => summarise(record as SchemaScanRecord),
-  registerTools: (server, ctx) => registerGenerateSchema(server, ctx),
+  registerTools: (server, ctx) => {
+    registerGenerateSchema(server, ctx);
+    registerValidateCode(server, ctx);
+  },
   instructions: "A record describes one page: the structured data it has (JSON-LD, microdata, " +
     "RDFa), the findings (errors and warnings with a path and how to fix each) and generated " +
     "JSON-LD (one @graph to paste, plus the properties to fill in by hand). generate_schema " +
-    "returns the markup directly.",
+    "returns the markup directly; validate_code checks pasted HTML or JSON-LD without fetching " +
+    "anything (findings, rich-result eligibility per item and feature, generated markup).",
 };
 
 /** A readable summary of a schema record. */
@@ -50,6 +57,20 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
     `warnings, ${s.deprecated} deprecated rich results; generated ${s.generatedNodes} nodes, ` +
     `${s.fillIn} properties to fill in by hand.`,
   ];
+  const eligibility = r.eligibility ?? [];
+  if (eligibility.length) {
+    lines.push(
+      "",
+      "Rich results (as Google's Rich Results Test shows them):",
+      ...eligibility.slice(0, 12).map((e) =>
+        `- ${e.feature} (${e.type}): ${e.status}${
+          e.status === "not eligible" && e.reasons[0] ? `, because ${e.reasons[0]}` : ""
+        }`
+      ),
+    );
+  } else {
+    lines.push("", "No item is read for any of Google's rich results.");
+  }
   const worst = [...r.findings].sort((
     a,
     b,
@@ -92,6 +113,8 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
       fillIn: GeneratedSchema.shape.fillIn.describe("What the owner should add by hand."),
       findings: z.array(FindingSchema),
       deprecated: z.array(DeprecationSchema),
+      eligibility: z.array(EligibilitySchema)
+        .describe("Rich-result eligibility per item and Google feature."),
       reportPath: z.string(),
       resourceUri: z.string(),
     },
@@ -104,7 +127,14 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
         reportPath: reportPath(scan.domain),
         resourceUri: reportUri(scan.domain),
       };
-      const empty = { script: null, graph: null, fillIn: [], findings: [], deprecated: [] };
+      const empty = {
+        script: null,
+        graph: null,
+        fillIn: [],
+        findings: [],
+        deprecated: [],
+        eligibility: [],
+      };
       if (!scan.record) {
         return toolResult(stillRunning(scan.domain, scan.started, "generate_schema"), {
           ...base,
@@ -129,6 +159,70 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
         fillIn: r.generated.fillIn,
         findings: r.findings,
         deprecated: r.deprecated,
+        eligibility: r.eligibility ?? [],
       });
+    }));
+}
+
+/** Registers validate_code: pasted HTML or JSON-LD, analysed offline. */
+export function registerValidateCode(server: McpServer, ctx: McpContext): void {
+  server.registerTool("validate_code", {
+    title: "Validate structured-data code",
+    description: "Checks pasted HTML or JSON-LD like the Rich Results Test's Code tab, without " +
+      "fetching anything: the items found, the errors and warnings (each with a path and how to " +
+      "fix it), rich-result eligibility per item and Google feature, and the generated JSON-LD. " +
+      `Send exactly one of html or jsonld (at most ${MAX_CODE_BYTES} bytes). Limited to ` +
+      `${VALIDATE_LIMIT} per hour per caller IP, apart from the scan limits.`,
+    inputSchema: {
+      html: z.string().max(MAX_CODE_BYTES * 2).optional().describe("A whole page or a fragment."),
+      jsonld: z.string().max(MAX_CODE_BYTES * 2).optional()
+        .describe("JSON-LD text (one object, an array or a @graph)."),
+      url: z.string().max(2048).optional()
+        .describe("The URL the code stands for (relative URLs resolve against it)."),
+    },
+    outputSchema: {
+      url: z.string(),
+      summary: z.record(z.string(), z.json()),
+      eligibility: z.array(EligibilitySchema),
+      findings: z.array(FindingSchema),
+      deprecated: z.array(DeprecationSchema),
+      script: z.string(),
+      graph: GeneratedSchema.shape.graph,
+      fillIn: GeneratedSchema.shape.fillIn,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  }, ({ html, jsonld, url }) =>
+    guarded(ctx, "validate_code", async () => {
+      let outcome;
+      try {
+        outcome = await validateRequest(ctx.deps, ctx.ip, { html, jsonld, url });
+      } catch (e) {
+        if (e instanceof CodeInputError) return toolError(e.message);
+        if (e instanceof Error && e.name === "PayloadTooLargeError") {
+          return toolError(`The code is larger than ${MAX_CODE_BYTES} bytes.`);
+        }
+        throw e;
+      }
+      const r = outcome.result;
+      const record: SchemaScanRecord = {
+        domain: new URL(r.page.finalUrl).hostname,
+        url: r.page.finalUrl,
+        status: "ok",
+        scannedAt: new Date(ctx.deps.now()).toISOString(),
+        result: r,
+      };
+      return toolResult(
+        summarise(record).replace(/^Structured data of .*$/m, "Structured data of the code"),
+        {
+          url: r.page.finalUrl,
+          summary: r.summary,
+          eligibility: r.eligibility ?? [],
+          findings: r.findings,
+          deprecated: r.deprecated,
+          script: r.generated.script,
+          graph: r.generated.graph,
+          fillIn: r.generated.fillIn,
+        },
+      );
     }));
 }

@@ -8,8 +8,8 @@
  */
 import type { PageFacts } from "../html/types.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
-import { flattenJsonLd } from "../visibility/jsonld.ts";
-import { nameSources, pickSiteName } from "../visibility/site_name.ts";
+import { flattenJsonLd, stringValues } from "../visibility/jsonld.ts";
+import { nameKey, nameSources, pickSiteName } from "../visibility/site_name.ts";
 import { collapseWhitespace } from "../html/text_tools.ts";
 import {
   absoluteUrl,
@@ -192,9 +192,21 @@ export function buildFacts(
  * is not taken as a name: "Shoe" is more likely the page's subject than its publisher.
  */
 function siteNameOf(pf: PageFacts, domain: string): string | null {
-  const s = nameSources(pf, flattenJsonLd(pf.jsonLd), domain);
+  const nodes = flattenJsonLd(pf.jsonLd);
+  const s = nameSources(pf, nodes, domain);
+  const explicit = pickSiteName({ ...s, titleBrand: null });
+  if (explicit) return explicit;
   const separated = /\s[|\-–—:·]\s/.test(pf.title ?? "");
-  return pickSiteName({ ...s, titleBrand: separated ? s.titleBrand : null });
+  const brand = separated ? s.titleBrand : null;
+  const label = nameKey(domain.replace(/^www\./, "").split(".")[0]);
+  if (!label || (brand && nameKey(brand).includes(label))) return brand;
+  // A name that spells the domain (an author or publisher in the markup, the logo's alt text)
+  // is stronger than a title's tail that does not ("Easy Recipes" on bluebean.example).
+  const spelled = [
+    ...nodes.flatMap((n) => stringValues(n.data.name)),
+    ...pf.images.map((i) => i.alt ?? ""),
+  ].find((x) => x.length <= 80 && nameKey(x) === label);
+  return spelled ?? brand;
 }
 
 /** Maps availability wording ("instock", "In stock", "oos", "pre-order") to schema.org's URL. */

@@ -54,7 +54,7 @@ import {
 } from "./terms.ts";
 import { linkRefs } from "./jsonld.ts";
 import { validateItems } from "./validate.ts";
-import { anyIsA } from "./vocabulary.ts";
+import { anyIsA, isA } from "./vocabulary.ts";
 
 type Obj<T> = Exclude<T, string>;
 
@@ -268,9 +268,16 @@ export function generateGraph(input: GenerateInput): Generated {
   let breadcrumbId: string | null = null;
   const trail = facts.breadcrumbs;
   const trailComplete = trail.length >= 2 && trail.slice(0, -1).every((b) => b.url);
-  if (crumbCands.length || trailComplete) {
-    breadcrumbId = stableId(crumbCands[0]?.id) ?? ids.breadcrumb;
-    claim(crumbCands, breadcrumbId);
+  // The page's own trail, made whole from what the page states (or nothing when it has no entry).
+  const repairedCrumb = crumbCands.length
+    ? repairTrail(crumbCands[0].data, input.detected, trail, page)
+    : null;
+  const crumbUsable = !!repairedCrumb && "itemListElement" in repairedCrumb;
+  if (crumbUsable || trailComplete) {
+    const own = crumbUsable ? crumbCands : [];
+    breadcrumbId = stableId(own[0]?.id) ?? ids.breadcrumb;
+    claim(own, breadcrumbId);
+    if (own.length) own.splice(0, 1, { ...own[0], data: repairedCrumb! });
     const list: BreadcrumbList = {
       "@type": "BreadcrumbList",
       itemListElement: trail.map((b, i): ListItem => ({
@@ -280,7 +287,7 @@ export function generateGraph(input: GenerateInput): Generated {
         item: b.url ?? undefined,
       })),
     };
-    build(breadcrumbId, ["BreadcrumbList"], trailComplete ? list : {}, crumbCands);
+    build(breadcrumbId, ["BreadcrumbList"], trailComplete ? list : {}, own);
   } else if (!isHome) {
     fillIn.push({
       path: "BreadcrumbList",
@@ -347,7 +354,7 @@ export function generateGraph(input: GenerateInput): Generated {
   }
 
   // --- WebPage (FAQPage when the page is a list of questions and nothing else is primary).
-  const faq = !primaryId && facts.faq.length >= 2 && !pageCands.length;
+  const faq = !primaryId && !pageCands.length && isFaqPage(facts);
   claim(pageCands, webpageId);
   const questionIds = faq ? facts.faq.map((_, i) => `${page}#faq-${i + 1}`) : [];
   const webpage: WebPage = {
@@ -385,7 +392,8 @@ export function generateGraph(input: GenerateInput): Generated {
   // --- Everything else the page declares, kept (with references to merged nodes redirected).
   let n = 0;
   const kept = candidates.filter((c) => !c.embedded && !usedItems.has(c.item))
-    .map((c) => ({ c, types: knownTypes(c.types) })).filter((k) => k.types.length)
+    .map((c) => ({ c, types: knownTypes(c.types) }))
+    .filter((k) => k.types.length && !k.types.some((t) => NOISE_TYPES.has(t)))
     .map((k) => ({
       ...k,
       id: stableId(k.c.id) ?? `${page}#/schema/${k.types[0].toLowerCase()}/${++n}`,
@@ -398,13 +406,64 @@ export function generateGraph(input: GenerateInput): Generated {
     nodes.push({ id, type: types[0], origin: "kept" });
   }
 
+  // Huge lists (a 200,000-entry sameAs) are cut before anything reads them again.
+  for (let i = 0; i < graph.length; i++) graph[i] = capLists(graph[i]);
+  // The paste must be no worse than the page: a nested value with an error is dropped from a
+  // node the page declared; a kept item, or a declared item that is not the page's main kind,
+  // that still has an error (nothing on the page states what is missing) is left out.
+  for (let round = 0; round < 3; round++) {
+    const broken = brokenNodes(graph, nodes);
+    if (!broken.size) break;
+    for (const [id, paths] of broken) {
+      const at = graph.findIndex((x) => x["@id"] === id);
+      if (at < 0) continue;
+      const node = graph[at];
+      const origin = nodes.find((x) => x.id === id)?.origin;
+      const type = String(asList(node["@type"])[0]);
+      const nested = [
+        ...new Set(
+          paths.filter((p) => p.split(".").length >= 3)
+            .map((p) => p.split(".")[1].replace(/\[\d+\]$/, "")),
+        ),
+      ];
+      if (origin === "merged" && nested.length && round === 0) {
+        // A broken nested value goes only where the node is no worse without it.
+        const before = paths.filter((p) => p.split(".").length < 3).length;
+        const saved = nested.map((prop) => [prop, node[prop]] as const);
+        for (const prop of nested) delete node[prop];
+        const after = (brokenNodes(graph, nodes).get(id) ?? []).filter((p) =>
+          p.split(".").length < 3
+        ).length;
+        if (after > before) {
+          for (const [prop, value] of saved) node[prop] = value;
+          continue;
+        }
+        fillIn.push(...nested.map((prop) => ({
+          path: `${type}.${prop}`,
+          why:
+            `The page's ${type}.${prop} lacks what Google requires and the page does not state it, so it is left out; complete it in the page's markup.`,
+        })));
+        continue;
+      }
+      if (origin === "new" || (origin === "merged" && KEEP_ALWAYS.some((t) => isA(type, t)))) {
+        continue;
+      }
+      graph.splice(at, 1);
+      nodes.splice(nodes.findIndex((x) => x.id === id), 1);
+      fillIn.push({
+        path: type,
+        why:
+          `The page's ${type} lacks what Google requires and the page does not state it, so it is left out; add the missing properties to the page's own markup.`,
+      });
+    }
+  }
   for (const path of dropDanglingRefs(graph)) {
     fillIn.push({
       path,
       why: "This referred to a node the page does not declare; add that node or the value itself.",
     });
   }
-  const cleaned = mergeDuplicateIds(graph.map(stripUndefined));
+  const cleaned = mergeDuplicateIds(graph.map(stripUndefined).map((g) => capLists(g)));
   for (const f of ruleGaps(cleaned)) if (!fillIn.some((x) => x.path === f.path)) fillIn.push(f);
   const full = { "@context": "https://schema.org" as const, "@graph": cleaned };
   const listed = nodes.filter((x, i) => nodes.findIndex((y) => y.id === x.id) === i);
@@ -566,6 +625,134 @@ function ruleGaps(graph: JsonObject[]): Generated["fillIn"] {
     path: f.path,
     why: f.message,
   }));
+}
+
+/**
+ * A page's BreadcrumbList made whole from what the page states: each entry's `item` as its URL
+ * (an entry written as {"@id", "name"} or referring to such a node keeps both), its name from
+ * the entry, its item or the visible trail (matched by URL), positions 1..n in document order;
+ * entries without a name, and entries but the last without a URL, are dropped.
+ */
+function repairTrail(
+  data: JsonObject,
+  detected: Detected,
+  visible: Facts["breadcrumbs"],
+  page: string,
+): JsonObject {
+  const byId = new Map(allItems(detected).filter((i) => i.id).map((i) => [i.id!, i]));
+  const nodeOf = (v: JsonValue | undefined): JsonObject | null =>
+    isReference(v)
+      ? { ...(byId.get(v["@id"])?.properties ?? {}), "@id": v["@id"] }
+      : isObject(v)
+      ? v
+      : null;
+  const entries = asList(data.itemListElement).map(nodeOf).filter((e): e is JsonObject => !!e);
+  const ordered = entries.map((e, i) => ({ e, i, pos: Number(asList(e.position)[0]) }))
+    .sort((a, b) =>
+      (Number.isFinite(a.pos) ? a.pos : a.i + 1) - (Number.isFinite(b.pos) ? b.pos : b.i + 1) ||
+      a.i - b.i
+    );
+  const out: JsonObject[] = [];
+  for (const { e } of ordered) {
+    const raw = asList(e.item)[0];
+    const item = typeof raw === "string" ? null : nodeOf(raw);
+    const url = absolute(
+      typeof raw === "string" ? raw : (item?.["@id"] ?? asList(item?.url)[0] ?? null) as JsonValue,
+      page,
+    );
+    const name = firstString(e.name) ?? (item ? firstString(item.name) : null) ??
+      visible.find((b) => url && b.url === url)?.name ?? null;
+    if (!name) continue; // Google requires every entry's name; one the page does not state is dropped.
+    const entry: JsonObject = { "@type": "ListItem", position: out.length + 1 };
+    if (name) entry.name = name;
+    if (url) entry.item = url;
+    out.push(entry);
+  }
+  // Only the last entry may go without a URL (Google's rule): others without one are dropped.
+  const linked = out.filter((e, i) => e.item || i === out.length - 1)
+    .map((e, i) => ({ ...e, position: i + 1 }));
+  const copy: JsonObject = { ...data };
+  if (linked.length) copy.itemListElement = linked;
+  else delete copy.itemListElement;
+  return copy;
+}
+
+/** Page furniture schema.org can describe but that is no content of the page's own. */
+const NOISE_TYPES = new Set([
+  "SiteNavigationElement",
+  "WPHeader",
+  "WPFooter",
+  "WPSideBar",
+  "WPAdBlock",
+  "Comment",
+  "UserComments",
+]);
+
+/** The longest list a generated property keeps (a page's 200,000-entry sameAs is noise). */
+const MAX_LIST = 50;
+
+/** A node with every list (at any depth) cut to {@link MAX_LIST} entries. */
+function capLists(node: JsonObject, depth = 0): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) out[k] = capValue(v, depth);
+  return out;
+}
+
+function capValue(v: JsonValue, depth: number): JsonValue {
+  if (depth > 30) return null;
+  if (Array.isArray(v)) return v.slice(0, MAX_LIST).map((x) => capValue(x, depth + 1));
+  return isObject(v) ? capLists(v, depth + 1) : v;
+}
+
+/**
+ * Declared kinds a generated graph always keeps (the page's main entity and the site's own
+ * nodes), with what is missing listed to fill in instead.
+ */
+const KEEP_ALWAYS = [
+  "Recipe",
+  "Event",
+  "Product",
+  "Article",
+  "WebSite",
+  "WebPage",
+  "Organization",
+  "Person",
+  "BreadcrumbList",
+];
+
+/** The nodes (by @id) copied from the page that still have an error finding, with its paths. */
+function brokenNodes(graph: JsonObject[], nodes: Generated["nodes"]): Map<string, string[]> {
+  const keptIds = new Set(nodes.filter((x) => x.origin !== "new").map((x) => x.id));
+  const broken = new Map<string, string[]>();
+  if (!keptIds.size) return broken;
+  const items: DetectedItem[] = graph.map((node, index) => ({
+    index,
+    source: "json-ld",
+    id: node["@id"] as string,
+    types: typesOf(node),
+    properties: Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith("@"))),
+    refs: [],
+    location: "generated",
+  }));
+  linkRefs(items, new Map(items.map((i) => [i.id!, i])));
+  const { findings } = validateItems({ jsonLd: items, microdata: [], rdfa: [] });
+  for (const f of findings) {
+    const id = f.itemIndex === null ? null : items[f.itemIndex]?.id;
+    if (f.severity !== "error" || !id || !keptIds.has(id)) continue;
+    broken.set(id, [...broken.get(id) ?? [], f.path]);
+  }
+  return broken;
+}
+
+/**
+ * Whether the page is a list of questions and answers, not an article or post that asks
+ * questions in its headings: no article facts or og:type article, at least two pairs, and every
+ * answer an answer (some text, not itself a question).
+ */
+export function isFaqPage(facts: Facts): boolean {
+  if (facts.article || /article|blog|post/i.test(facts.ogType ?? "")) return false;
+  if (facts.faq.length < 2) return false;
+  return facts.faq.every((qa) => /\S+\s+\S+/.test(qa.answer) && !/[?\uff1f]\s*$/.test(qa.answer));
 }
 
 /** One node per @id: later nodes with an @id seen before are folded into the first. */

@@ -9,6 +9,7 @@
  * BreadcrumbList, WebSite (site names), Event, Recipe, VideoObject. Retired or restricted
  * features (FAQ, HowTo, the sitelinks search box) are {@link deprecationsFor} notes, not errors.
  */
+import { googleFeature } from "./google_features.ts";
 import { anyIsA, enumerationsOf } from "./vocabulary.ts";
 import {
   asList,
@@ -30,6 +31,8 @@ export interface RuleNode {
   parentProperty: string | null;
   /** Follows a `{"@id"}` reference to the node the page declares, or null. */
   resolve(id: string): JsonObject | null;
+  /** The page's URL, when known (site-name rules apply only on the home page). */
+  pageUrl?: string | null;
 }
 
 /** One problem a rule found; `property` is relative to the node ("offers.price"). */
@@ -84,11 +87,56 @@ const ISO_DATE =
 const ISO_DURATION =
   /^P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/;
 
-type Kind = "text" | "number" | "date" | "duration" | "url" | "currency" | "availability" | "node";
+/** Google's ratingValue forms: a number, a percentage or a fraction ("4", "60%", "6 / 10"). */
+const RATING = /^-?\d+(?:\.\d+)?(?:\s*%|\s*\/\s*\d+(?:\.\d+)?)?$/;
+
+/**
+ * An ISO 8601 date or date-time naming a real calendar day and time ("2025-02-30" and
+ * "2024-05-01T25:00" are not).
+ */
+export function isCalendarDate(value: string): boolean {
+  const t = value.trim();
+  if (!ISO_DATE.test(t)) return false;
+  const [y, m, d] = t.slice(0, 10).split("-").map(Number);
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = [
+    31,
+    y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ][m - 1];
+  if (d > days) return false;
+  const time = /[T ](\d{2}):(\d{2})(?::(\d{2}))?/.exec(t.slice(10));
+  if (time && (Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 60)) {
+    return false;
+  }
+  const zone = /([+-])(\d{2}):?(\d{2})$/.exec(t.length > 10 ? t.slice(10) : "");
+  return !zone || (Number(zone[2]) <= 14 && Number(zone[3]) <= 59);
+}
+
+type Kind =
+  | "text"
+  | "number"
+  | "rating"
+  | "date"
+  | "duration"
+  | "url"
+  | "currency"
+  | "availability"
+  | "node";
 
 const KIND_HINT: Record<Kind, string> = {
   text: "a text value",
   number: 'a plain number with a "." decimal separator and no currency symbol, e.g. "19.99"',
+  rating: 'a number, a percentage or a fraction, e.g. "4", "60%" or "6 / 10"',
   date: 'an ISO 8601 date or date-time, e.g. "2024-05-01" or "2024-05-01T09:00:00+02:00"',
   duration: 'an ISO 8601 duration, e.g. "PT1H30M"',
   url: "an absolute URL",
@@ -103,9 +151,11 @@ function fits(kind: Kind, v: JsonValue, n: RuleNode): boolean {
       return typeof v === "string" || typeof v === "number";
     case "number":
       return typeof v === "number" || (typeof v === "string" && /^-?\d+(?:\.\d+)?$/.test(v.trim()));
+    case "rating":
+      return typeof v === "number" ||
+        (typeof v === "string" && RATING.test(v.trim()));
     case "date":
-      return typeof v === "string" && ISO_DATE.test(v.trim()) &&
-        !Number.isNaN(Date.parse(v.trim().replace(" ", "T")));
+      return typeof v === "string" && isCalendarDate(v);
     case "duration":
       return typeof v === "string" && ISO_DURATION.test(v.trim());
     case "url":
@@ -225,7 +275,8 @@ function namedEntity(property: string, severity: "error" | "warning"): Check {
 
 /** ratingValue within worstRating..bestRating (1..5 when not stated). */
 const ratingRange: Check = (n, out) => {
-  const value = Number(asList(n.data.ratingValue)[0]);
+  // Percentages and fractions carry their own scale.
+  const value = Number(String(asList(n.data.ratingValue)[0] ?? "").trim());
   if (!Number.isFinite(value)) return;
   const best = Number(asList(n.data.bestRating)[0] ?? 5);
   const worst = Number(asList(n.data.worstRating)[0] ?? 1);
@@ -430,10 +481,39 @@ const offerChecks: Check[] = [
   ),
 ];
 
+/** A node Google reads as an item of its own: stand-alone, or the main entity of a page or list. */
+const isTopLevel = (n: RuleNode) =>
+  isStandalone(n) ||
+  ["mainEntity", "about", "mainEntityOfPage", "hasPart"].includes(n.parentProperty ?? "");
+
+/** A node that is an entry of a list (a carousel's entries follow the carousel's own rules). */
+const isListEntry = (n: RuleNode) => ["itemListElement", "item"].includes(n.parentProperty ?? "");
+
+/** A Product Google reads for product results (not a ProductGroup, not an offered item). */
+const isProductItem = (n: RuleNode) =>
+  anyIsA(n.types, "Product") && !anyIsA(n.types, "ProductGroup") &&
+  (isTopLevel(n) || n.parentProperty === "hasVariant");
+
+const hasOffers = (n: RuleNode) => valuesAt(n, "offers").length > 0;
+
+/** Whether the page is a site's home page (site-name markup belongs there). */
+function isHomePage(pageUrl: string | null | undefined): boolean {
+  if (!pageUrl) return false;
+  try {
+    const u = new URL(pageUrl);
+    return /^\/(?:index\.(?:html?|php|aspx?))?$/i.test(u.pathname) && !u.search;
+  } catch {
+    return false;
+  }
+}
+
+const withoutTypes = (n: RuleNode, ...excluded: string[]) =>
+  !excluded.some((t) => anyIsA(n.types, t));
+
 const FEATURES: Feature[] = [
   {
-    name: "LocalBusiness",
-    applies: (n) => anyIsA(n.types, "LocalBusiness") && isStandalone(n),
+    name: "Local business",
+    applies: (n) => anyIsA(n.types, "LocalBusiness") && isTopLevel(n),
     checks: [
       required("name", "the business's name"),
       required("address", "its PostalAddress"),
@@ -463,7 +543,9 @@ const FEATURES: Feature[] = [
   },
   {
     name: "Article",
-    applies: (n) => anyIsA(n.types, "Article") && isStandalone(n),
+    applies: (n) =>
+      anyIsA(n.types, "Article") && isTopLevel(n) &&
+      withoutTypes(n, "SocialMediaPosting"),
     checks: [
       recommended("headline", "the article's title", "text"),
       recommended("image", "an image URL, at least 1200 px wide for large previews", "url"),
@@ -474,14 +556,14 @@ const FEATURES: Feature[] = [
     ],
   },
   {
-    name: "Product",
-    applies: (n) => anyIsA(n.types, "Product"),
+    name: "Product snippets",
+    applies: isProductItem,
     checks: [
       required("name", "the product's name"),
       oneOf(
         "error",
         ["offers", "review", "aggregateRating"],
-        "a Product rich result needs its offer, a review or its rating",
+        "a product snippet needs its offer, a review or its rating",
       ),
       recommended("image", "a product image URL", "url"),
       recommended("offers", "its price and availability (an Offer)"),
@@ -490,7 +572,25 @@ const FEATURES: Feature[] = [
     ],
   },
   {
-    name: "Product",
+    name: "Merchant listing",
+    applies: (n) => isProductItem(n) && hasOffers(n),
+    checks: [
+      required("name", "the product's name"),
+      required("image", "a product image URL", "url"),
+      each("offers", [
+        oneOf("error", ["priceCurrency", "priceSpecification.priceCurrency"], KIND_HINT.currency),
+      ], (o) => !typesOf(o).includes("AggregateOffer")),
+      recommended("brand", "the brand, a Brand with its name"),
+      oneOf(
+        "warning",
+        ["gtin", "gtin8", "gtin12", "gtin13", "gtin14", "mpn", "sku"],
+        "an identifier",
+      ),
+      recommended("description", "what the product is"),
+    ],
+  },
+  {
+    name: "Product snippets",
     applies: (n) => anyIsA(n.types, "AggregateOffer") && isProductParent(n),
     checks: [
       required("lowPrice", "the lowest of the offers' prices, as a number", "number"),
@@ -500,16 +600,27 @@ const FEATURES: Feature[] = [
     ],
   },
   {
-    name: "Product",
+    name: "Product snippets",
     applies: (n) =>
       anyIsA(n.types, "Offer") && !anyIsA(n.types, "AggregateOffer") && isProductParent(n),
     checks: offerChecks,
   },
   {
-    name: "Review snippet",
-    applies: (n) => anyIsA(n.types, "AggregateRating"),
+    name: "Product variants",
+    applies: (n) => anyIsA(n.types, "ProductGroup") && isTopLevel(n),
     checks: [
-      required("ratingValue", "the average rating, as a number", "number"),
+      required("name", "the product group's name"),
+      required("hasVariant", "the variants, each a Product with its offer"),
+      recommended("productGroupID", "the group's own identifier (the parent SKU)"),
+      recommended("variesBy", 'what the variants differ in, e.g. "https://schema.org/size"'),
+    ],
+  },
+  {
+    name: "Review snippet",
+    applies: (n) =>
+      anyIsA(n.types, "AggregateRating") && withoutTypes(n, "EmployerAggregateRating"),
+    checks: [
+      required("ratingValue", "the average rating", "rating"),
       oneOf(
         "error",
         ["ratingCount", "reviewCount"],
@@ -521,14 +632,24 @@ const FEATURES: Feature[] = [
   },
   {
     name: "Review snippet",
-    applies: (n) => anyIsA(n.types, "Review"),
+    applies: (n) => anyIsA(n.types, "Review") && withoutTypes(n, "ClaimReview"),
     checks: [
       required("author", "who wrote the review: a Person or Organization with a name"),
       namedEntity("author", "error"),
       required("reviewRating", "the rating given, a Rating with ratingValue", "node"),
-      each("reviewRating", [required("ratingValue", "the rating given", "number"), ratingRange]),
+      each("reviewRating", [required("ratingValue", "the rating given", "rating"), ratingRange]),
       recommended("datePublished", "when the review was published", "date"),
       itemReviewed,
+    ],
+  },
+  {
+    name: "Employer aggregate rating",
+    applies: (n) => anyIsA(n.types, "EmployerAggregateRating"),
+    checks: [
+      required("itemReviewed", "the employer rated, an Organization with its name", "node"),
+      required("ratingValue", "the average rating", "rating"),
+      oneOf("error", ["ratingCount", "reviewCount"], "how many ratings the average is based on"),
+      ratingRange,
     ],
   },
   {
@@ -538,7 +659,7 @@ const FEATURES: Feature[] = [
   },
   {
     name: "Site name",
-    applies: (n) => n.types.includes("WebSite"),
+    applies: (n) => n.types.includes("WebSite") && isStandalone(n) && isHomePage(n.pageUrl),
     checks: [
       required("name", "the site's name as you want it shown in results"),
       required("url", "the home page URL", "url"),
@@ -546,7 +667,10 @@ const FEATURES: Feature[] = [
   },
   {
     name: "Event",
-    applies: (n) => anyIsA(n.types, "Event") && isStandalone(n),
+    // Comment markup (UserComments) and publication events are Events only in schema.org's tree.
+    applies: (n) =>
+      anyIsA(n.types, "Event") && isTopLevel(n) &&
+      withoutTypes(n, "UserComments", "PublicationEvent"),
     checks: [
       required("name", "the event's name"),
       required("startDate", "when it starts", "date"),
@@ -613,7 +737,226 @@ const FEATURES: Feature[] = [
       oneOf("warning", ["contentUrl", "embedUrl"], "the video file's URL or its player's URL"),
     ],
   },
+  {
+    name: "Job posting",
+    applies: (n) => anyIsA(n.types, "JobPosting") && isTopLevel(n),
+    checks: [
+      required("title", "the job's title only, no codes or salaries"),
+      required("description", "the full description, in HTML"),
+      required("datePosted", "when it was posted", "date"),
+      required("hiringOrganization", "the employer, an Organization with its name", "node"),
+      namedEntity("hiringOrganization", "error"),
+      (n, out) => {
+        const remote = valuesAt(n, "jobLocationType").some((v) => String(v) === "TELECOMMUTE");
+        if (remote) {
+          required("applicantLocationRequirements", "where applicants may live (a Country)")(
+            n,
+            out,
+          );
+        } else {
+          required("jobLocation", "a Place with its PostalAddress")(n, out);
+        }
+      },
+      recommended("validThrough", "when the posting expires, if it does", "date"),
+      recommended("baseSalary", "the pay, a MonetaryAmount"),
+      recommended("employmentType", 'e.g. "FULL_TIME"'),
+      recommended("identifier", "the employer's own id of the job"),
+    ],
+  },
+  {
+    name: "Software app",
+    applies: (n) => anyIsA(n.types, "SoftwareApplication") && isTopLevel(n),
+    checks: [
+      required("name", "the app's name"),
+      required("offers.price", 'its price as a number ("0" when it is free)', "number"),
+      oneOf("error", ["aggregateRating", "review"], "its average rating or a review"),
+      recommended("applicationCategory", 'e.g. "GameApplication"'),
+      recommended("operatingSystem", 'e.g. "Android" or "Windows 10"'),
+    ],
+  },
+  {
+    name: "Dataset",
+    applies: (n) => anyIsA(n.types, "Dataset") && isTopLevel(n),
+    checks: [
+      required("name", "the dataset's name"),
+      required("description", "a summary of 50 to 5000 characters"),
+      recommended("license", "the license's URL", "url"),
+      recommended("creator", "who made it, a Person or Organization"),
+      recommended("url", "the dataset's page", "url"),
+    ],
+  },
+  {
+    name: "Discussion forum",
+    applies: (n) =>
+      (n.types.includes("DiscussionForumPosting") || n.types.includes("SocialMediaPosting")) &&
+      isTopLevel(n),
+    checks: [
+      required("author", "who posted it, a Person with a name"),
+      namedEntity("author", "error"),
+      required("datePublished", "when it was posted", "date"),
+      oneOf(
+        "error",
+        ["text", "articleBody", "image", "video", "sharedContent"],
+        "the post's text, image or video, or the link it shares",
+      ),
+      recommended("url", "the post's own URL", "url"),
+      recommended("headline", "the thread's title"),
+    ],
+  },
+  {
+    name: "Profile page",
+    applies: (n) => n.types.includes("ProfilePage") && isStandalone(n),
+    checks: [
+      required("mainEntity", "the Person or Organization the page is about", "node"),
+      each("mainEntity", [required("name", "their name")]),
+      recommended("dateCreated", "when the profile was created", "date"),
+      recommended("dateModified", "when it was last changed", "date"),
+    ],
+  },
+  {
+    name: "Q&A",
+    applies: (n) => n.types.includes("QAPage") && isStandalone(n),
+    checks: [
+      required("mainEntity", "the Question the page is about", "node"),
+      each("mainEntity", [
+        required("name", "the question's full text"),
+        required("answerCount", "how many answers it has", "number"),
+        oneOf("error", ["acceptedAnswer", "suggestedAnswer"], "its answers"),
+        each("acceptedAnswer", [required("text", "the full answer")]),
+        each("suggestedAnswer", [required("text", "the full answer")]),
+      ]),
+    ],
+  },
+  {
+    name: "Image metadata",
+    applies: (n) =>
+      anyIsA(n.types, "ImageObject") && isTopLevel(n) &&
+      ["license", "acquireLicensePage", "creditText", "copyrightNotice", "creator"].some((p) =>
+        valuesAt(n, p).length
+      ),
+    checks: [
+      oneOf("error", ["contentUrl", "url"], "the image file's URL"),
+      recommended("license", "the URL of the image's license", "url"),
+      recommended("acquireLicensePage", "where to license the image", "url"),
+    ],
+  },
+  {
+    name: "Movie carousel",
+    applies: (n) => anyIsA(n.types, "Movie") && (isTopLevel(n) || isListEntry(n)),
+    checks: [
+      required("name", "the film's title"),
+      required("image", "a poster or still", "url"),
+      recommended("director", "its director, a Person"),
+      recommended("dateCreated", "its release date", "date"),
+      recommended("aggregateRating", "its average rating"),
+    ],
+  },
+  {
+    name: "Vacation rental",
+    applies: (n) => anyIsA(n.types, "VacationRental") && isTopLevel(n),
+    checks: [
+      required("name", "the listing's name"),
+      required("identifier", "your own id of the listing"),
+      required("image", "photos of the rental (Google asks for at least eight)", "url"),
+      required("latitude", "its latitude", "number"),
+      required("longitude", "its longitude", "number"),
+      required("containsPlace", "the Accommodation with its occupancy", "node"),
+      recommended("address", "its PostalAddress"),
+      recommended("aggregateRating", "its average rating"),
+    ],
+  },
+  {
+    name: "Course list",
+    applies: (n) => anyIsA(n.types, "Course") && (isTopLevel(n) || isListEntry(n)),
+    checks: [
+      required("name", "the course's title"),
+      required("description", "what it teaches"),
+      recommended("provider", "who offers it, an Organization with its name"),
+    ],
+  },
+  {
+    name: "Practice problem",
+    applies: (n) => n.types.includes("Quiz") && isTopLevel(n),
+    checks: [
+      required("hasPart", "the quiz's Questions"),
+      recommended("about", "the concept it practises"),
+      recommended("educationalAlignment", "the learning standard it aligns with"),
+    ],
+  },
+  {
+    name: "Education Q&A",
+    // Flashcard quizzes; a Quiz of practice questions is the "Practice problem" feature.
+    applies: (n) =>
+      n.types.includes("Quiz") && isTopLevel(n) &&
+      valuesAt(n, "hasPart.eduQuestionType").some((v) => String(v) === "Flashcard"),
+    checks: [
+      each("hasPart", [
+        required("text", "the question's full text"),
+        required("acceptedAnswer", "the answer, an Answer with its text", "node"),
+        each("acceptedAnswer", [required("text", "the answer's text")]),
+      ]),
+    ],
+  },
+  {
+    name: "Math solver",
+    applies: (n) => n.types.includes("MathSolver") && isTopLevel(n),
+    checks: [
+      required("url", "the solver's page", "url"),
+      required("usageInfo", "the page of its usage policy", "url"),
+      required("potentialAction", "a SolveMathAction with its target and mathExpression-input"),
+    ],
+  },
+  {
+    name: "Return policy",
+    applies: (n) => anyIsA(n.types, "MerchantReturnPolicy"),
+    checks: [
+      required(
+        "returnPolicyCategory",
+        'e.g. "https://schema.org/MerchantReturnFiniteReturnWindow"',
+      ),
+      recommended("applicableCountry", 'the two-letter country code, e.g. "DE"'),
+      (n, out) => {
+        const finite = valuesAt(n, "returnPolicyCategory").some((v) =>
+          shortTerm(String(v)) === "MerchantReturnFiniteReturnWindow"
+        );
+        if (finite) required("merchantReturnDays", "how many days returns are accepted")(n, out);
+      },
+    ],
+  },
+  {
+    name: "Loyalty program",
+    applies: (n) => n.types.includes("MemberProgram"),
+    checks: [
+      required("name", "the program's name"),
+      required("description", "what members get"),
+      required("hasTiers", "its tiers, each a MemberProgramTier with a name"),
+    ],
+  },
+  {
+    name: "Carousel",
+    applies: (n) =>
+      anyIsA(n.types, "ItemList") && isStandalone(n) &&
+      withoutTypes(n, "BreadcrumbList", "HowToSection", "HowToStep", "OfferCatalog"),
+    checks: [required("itemListElement", "the list's entries, each a ListItem with position")],
+  },
+  {
+    name: "Subscription and paywalled content",
+    applies: (n) =>
+      anyIsA(n.types, "CreativeWork") &&
+      valuesAt(n, "isAccessibleForFree").some((v) => String(v).toLowerCase() === "false"),
+    checks: [
+      recommended(
+        "hasPart",
+        'the paywalled parts, each a WebPageElement with "isAccessibleForFree": false and its cssSelector',
+      ),
+    ],
+  },
 ];
+
+/** Features whose rules a node is read for (names as in the feature table). */
+export function featuresOf(n: RuleNode): string[] {
+  return [...new Set(FEATURES.filter((f) => f.applies(n)).map((f) => f.name))];
+}
 
 /** Google's rules for one node: every issue, tagged with its feature. */
 export function googleIssues(n: RuleNode): RuleIssue[] {
@@ -627,25 +970,32 @@ export function googleIssues(n: RuleNode): RuleIssue[] {
   return out;
 }
 
+/** Types whose rich result Google retired or restricted, by feature name. */
+const RETIRED_TYPES: [string, string][] = [
+  ["FAQPage", "FAQ"],
+  ["HowTo", "HowTo"],
+  ["ClaimReview", "Fact check"],
+  ["SpecialAnnouncement", "Special announcement"],
+  ["Occupation", "Estimated salary"],
+];
+
 /** Retired or restricted rich results that a node's markup aims at. */
 export function deprecationsFor(n: RuleNode): DeprecationNote[] {
   const out: DeprecationNote[] = [];
-  if (n.types.includes("FAQPage")) {
-    out.push({
-      feature: "FAQ rich results",
-      since: "2023-08",
-      message:
-        "Since August 2023 Google shows FAQ rich results only for well-known, authoritative government and health sites. The markup is valid and other search engines and AI assistants still read it; just do not expect the expandable questions in Google.",
-    });
-  }
-  if (n.types.includes("HowTo")) {
-    out.push({
-      feature: "HowTo rich results",
-      since: "2023-09",
-      message:
-        "Google stopped showing HowTo rich results in September 2023 (mobile and desktop). The markup does no harm but brings no rich result.",
-    });
-  }
+  const note = (name: string) => {
+    const f = googleFeature(name);
+    if (f?.since) {
+      out.push({
+        feature: `${f.name} rich results`,
+        since: f.since,
+        message: `${
+          f.note ?? ""
+        } The markup is valid and other search engines and AI assistants still read it; just do not expect this rich result in Google.`
+          .trim(),
+      });
+    }
+  };
+  for (const [type, feature] of RETIRED_TYPES) if (n.types.includes(type)) note(feature);
   if (n.types.includes("WebSite")) {
     const actions = asList(n.data.potentialAction).map((v) => nodeOf(n, v)).filter((
       x,

@@ -4,10 +4,12 @@
  * item of its own (its place taken by a `{"@id"}` reference) and merged with any other node of
  * the same `@id`, across blocks; nested nodes without an `@id` stay embedded. Relative `@id`s
  * resolve against the page URL, schema.org prefixes are dropped from types and property names.
+ * Under schema.org's context, its aliases `type` and `id` mean `@type` and `@id`.
  * Walks are iterative and bounded, so a hostile block cannot exhaust the stack or the memory.
  */
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
+import { propertyInfo } from "./vocabulary.ts";
 import {
   addValue,
   isObject,
@@ -89,10 +91,13 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       return;
     }
     const roots = Array.isArray(block.value) ? block.value : [block.value];
-    roots.forEach((root, r) => {
-      if (!isObject(root)) return;
+    roots.forEach((rawRoot, r) => {
+      if (!isObject(rawRoot)) return;
+      let root: JsonObject = rawRoot;
       const rootWhere = roots.length > 1 ? `${where}[${r}]` : where;
-      if (!hasSchemaContext(root["@context"])) {
+      const schemaContext = hasSchemaContext(root["@context"]);
+      root = schemaContext ? dealias(root) : root;
+      if (!schemaContext) {
         findings.push({
           severity: "error",
           source: "json-ld",
@@ -109,7 +114,10 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       const graph = root["@graph"];
       const members = Array.isArray(graph) ? graph : isObject(graph) ? [graph] : null;
       const tops: [JsonObject, string][] = members
-        ? members.filter(isObject).map((m, i) => [m, `${rootWhere}, @graph[${i}]`])
+        ? members.filter(isObject).map((m, i) => [
+          schemaContext ? dealias(m) : m,
+          `${rootWhere}, @graph[${i}]`,
+        ])
         : [[root, rootWhere]];
       // Top-level nodes (and lifted nested nodes) are filled breadth-first from this queue.
       const queue: Pending[] = [];
@@ -123,13 +131,24 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         for (const [rawKey, value] of Object.entries(source)) {
           if (rawKey.startsWith("@")) continue;
           const key = shortTerm(rawKey);
-          const converted = convert(value);
+          const converted = schemaContext && isIriProperty(key)
+            ? resolveIris(convert(value))
+            : convert(value);
           if (converted !== undefined) addValue(target, key, converted);
         }
       }
 
+      /** Relative IRIs of an IRI-typed property (strings, or in a list) made absolute. */
+      function resolveIris(v: JsonValue | undefined): JsonValue | undefined {
+        if (typeof v === "string") {
+          return /^[a-z][a-z0-9+.-]*:/i.test(v.trim()) ? v : resolveId(v.trim());
+        }
+        return Array.isArray(v) ? v.map((x) => resolveIris(x) ?? x) : v;
+      }
+
       /** Copies a value, lifting nested identified nodes into items (iterative over lists). */
-      function convert(value: unknown, depth = 0): JsonValue | undefined {
+      function convert(raw: unknown, depth = 0): JsonValue | undefined {
+        let value = raw;
         visits++;
         if (visits > MAX_VISITS || depth > 20) return undefined;
         if (Array.isArray(value)) {
@@ -143,6 +162,11 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         if (!isObject(value)) {
           return value === undefined ? undefined : value as JsonValue;
         }
+        if (schemaContext) value = dealias(value);
+        return convertNode(value as JsonObject, depth);
+      }
+
+      function convertNode(value: JsonObject, depth: number): JsonValue | undefined {
         if (typeof value["@id"] === "string") {
           const id = resolveId(value["@id"]);
           if (!isReference(value)) {
@@ -166,6 +190,31 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
   });
 
   return { items, findings };
+}
+
+/**
+ * A node with schema.org's context aliases (`"type"` for `@type`, `"id"` for `@id`) spelled as
+ * the keywords they stand for; the node itself when it uses none.
+ */
+export function dealias(node: JsonObject): JsonObject {
+  if (!("type" in node) && !("id" in node)) return node;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "type" && !("@type" in node)) out["@type"] = v;
+    else if (k === "id" && !("@id" in node)) out["@id"] = v;
+    else if (k !== "type" && k !== "id") out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Whether schema.org's context types a property's values as IRIs ("@type": "@id"): the
+ * properties whose only range is URL (url, sameAs, contentUrl...), so a string value is a
+ * reference that resolves against the page, as a JSON-LD processor reads it.
+ */
+export function isIriProperty(key: string): boolean {
+  const ranges = propertyInfo(key)?.ranges;
+  return !!ranges && ranges.length === 1 && ranges[0] === "URL";
 }
 
 /** Whether a @context names schema.org (as a string, in a list, or as @vocab). */

@@ -5,6 +5,12 @@
  * property's value. Values: `content` (on any element, as Google reads it), then the element's
  * URL attribute (`href`, `src`, `data`), `value`, `datetime`, else its text.
  *
+ * Like Google's parser and Adobe's (and unlike the WHATWG algorithm, which ignores them), an
+ * element with `itemscope` and `itemprop` but no enclosing item is read as a top-level item, and
+ * an `itemprop` element that carries an `itemtype` without `itemscope` and has no value of its
+ * own (`<meta itemprop="interactionType" itemtype="https://schema.org/WatchAction">`) is read as
+ * a node of that type.
+ *
  * Iterative: items are filled from a work queue, so neither document depth nor item nesting
  * grows the call stack; item count, nesting and properties are capped.
  */
@@ -50,14 +56,25 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
   const items: DetectedItem[] = [];
   const byHtmlId = new Map<string, DomElement>();
   const tops: DomElement[] = [];
+  const refIds: string[] = [];
   for (const el of elements(doc)) {
+    if ("itemscope" in el.attribs) refIds.push(...tokens(el, "itemref"));
     const id = attr(el, "id");
     if (id && !byHtmlId.has(id)) byHtmlId.set(id, el);
-    if ("itemscope" in el.attribs && !("itemprop" in el.attribs)) tops.push(el);
+    if ("itemscope" in el.attribs && (!("itemprop" in el.attribs) || !insideItem(el))) {
+      tops.push(el);
+    }
+  }
+  // An itemref'd element is a property of the item that refers to it, wherever it stands.
+  const referenced = new Set<DomElement>();
+  for (const ref of refIds) {
+    const target = byHtmlId.get(ref);
+    if (target) referenced.add(target);
   }
   const used = new Set<DomElement>();
   const queue: Job[] = [];
-  for (const el of tops.slice(0, MAX_ITEMS)) {
+  const roots = tops.filter((el) => !("itemprop" in el.attribs) || !underAny(el, referenced));
+  for (const el of roots.slice(0, MAX_ITEMS)) {
     const item: DetectedItem = {
       index: items.length,
       source: "microdata",
@@ -90,11 +107,31 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
         value = nested;
       } else {
         value = propertyValue(propEl, baseUrl);
+        const types = itemTypes(propEl);
+        if (value === "" && types.length) {
+          value = { "@type": types.length === 1 ? types[0] : types };
+        }
       }
       for (const name of names) addValue(job.target, name, value);
     }
   }
   return items;
+}
+
+/** Whether an element has an `itemscope` ancestor (whose property it may be). */
+function insideItem(el: DomElement): boolean {
+  for (let p = el.parent; p && "attribs" in p; p = p.parent) {
+    if ("itemscope" in (p as DomElement).attribs) return true;
+  }
+  return false;
+}
+
+function underAny(el: DomElement, set: Set<DomElement>): boolean {
+  if (!set.size) return false;
+  for (let p: DomElement | null = el; p && "attribs" in p; p = p.parent as DomElement | null) {
+    if (set.has(p)) return true;
+  }
+  return false;
 }
 
 /** Short type names of an item (`itemtype` may list several). */

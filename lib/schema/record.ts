@@ -132,6 +132,26 @@ export const DeprecationSchema = z.object({
 });
 export type Deprecation = z.infer<typeof DeprecationSchema>;
 
+/**
+ * Whether one item can show one of Google's rich results, as the Rich Results Test says it:
+ * "eligible", "eligible with warnings" (recommended properties missing) or "not eligible"
+ * (a required property missing or invalid, or the feature retired), with the reasons.
+ */
+export const EligibilitySchema = z.object({
+  source: SourceSchema,
+  itemIndex: z.number().int(),
+  /** The item's type, e.g. "Product". */
+  type: z.string(),
+  /** The feature's name in Google's gallery, e.g. "Product snippets" or "Merchant listing". */
+  feature: z.string(),
+  status: z.enum(["eligible", "eligible with warnings", "not eligible"]),
+  /** For "not eligible": the errors (or the retirement); for warnings: what to add. */
+  reasons: z.array(z.string()),
+  /** Google's documentation of the feature. */
+  docs: z.string().nullable(),
+});
+export type Eligibility = z.infer<typeof EligibilitySchema>;
+
 /** One node of the generated graph and where its values came from. */
 export const GeneratedNodeSchema = z.object({
   id: z.string(),
@@ -164,6 +184,8 @@ export const SummarySchema = z.object({
   deprecated: z.number().int().nonnegative(),
   generatedNodes: z.number().int().nonnegative(),
   fillIn: z.number().int().nonnegative(),
+  /** Items eligible for at least one rich result (absent in older records). */
+  eligible: z.number().int().nonnegative().optional(),
 });
 
 /** A successful scan's result. */
@@ -177,6 +199,8 @@ export const ResultSchema = z.object({
   facts: FactsSchema,
   findings: z.array(FindingSchema),
   deprecated: z.array(DeprecationSchema),
+  /** Rich-result eligibility per item and feature (absent in records made before it existed). */
+  eligibility: z.array(EligibilitySchema).optional(),
   generated: GeneratedSchema,
   summary: SummarySchema,
 });

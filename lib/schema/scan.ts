@@ -125,7 +125,7 @@ export function analysePage(html: string, page: Result["page"], domain: string):
 
 /** Builds the result from an extraction. */
 export function resultOf(x: Extraction, page: Result["page"]): Result {
-  const validation = validateItems(x.detected);
+  const validation = validateItems(x.detected, page.finalUrl);
   const findings = [...x.syntaxFindings, ...validation.findings];
   const generated = generateGraph({ pageUrl: page.finalUrl, facts: x.facts, detected: x.detected });
   const items = allItems(x.detected);
@@ -135,6 +135,7 @@ export function resultOf(x: Extraction, page: Result["page"]): Result {
     facts: x.facts,
     findings,
     deprecated: validation.deprecated,
+    eligibility: validation.eligibility,
     generated,
     summary: {
       items: items.length,
@@ -144,6 +145,11 @@ export function resultOf(x: Extraction, page: Result["page"]): Result {
       deprecated: validation.deprecated.length,
       generatedNodes: generated.graph["@graph"].length,
       fillIn: generated.fillIn.length,
+      eligible: new Set(
+        validation.eligibility.filter((e) => e.status !== "not eligible").map((e) =>
+          `${e.source}/${e.itemIndex}`
+        ),
+      ).size,
     },
   };
 }

@@ -11,9 +11,16 @@
  *   value that does not exist, an object of an unexpected type): warning;
  * - Google: missing required -> error, missing recommended -> warning.
  */
-import { deprecationsFor, googleIssues, isUrlLike, type RuleNode } from "./google_rules.ts";
+import { googleFeature } from "./google_features.ts";
+import {
+  deprecationsFor,
+  featuresOf,
+  googleIssues,
+  isUrlLike,
+  type RuleNode,
+} from "./google_rules.ts";
 import { allItems, type Detected } from "./extract.ts";
-import type { Deprecation, DetectedItem, Finding, Source } from "./record.ts";
+import type { Deprecation, DetectedItem, Eligibility, Finding, Source } from "./record.ts";
 import {
   asList,
   isObject,
@@ -43,6 +50,8 @@ const MAX_FINDINGS = 500;
 export interface Validation {
   findings: Finding[];
   deprecated: Deprecation[];
+  /** Rich-result eligibility per item and feature. */
+  eligibility: Eligibility[];
 }
 
 interface Visit {
@@ -55,9 +64,10 @@ interface Visit {
 }
 
 /** Validates every item of every source. */
-export function validateItems(detected: Detected): Validation {
+export function validateItems(detected: Detected, pageUrl?: string | null): Validation {
   const findings: Finding[] = [];
   const deprecated: Deprecation[] = [];
+  const eligibility: Eligibility[] = [];
   const all = allItems(detected);
   const byId = new Map<string, DetectedItem>();
   for (const item of all) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
@@ -89,6 +99,9 @@ export function validateItems(detected: Detected): Validation {
       }
     };
     const rootType = displayType(item.types);
+    /** Per feature read on this item: its errors and warnings (all findings, not capped). */
+    const features = new Map<string, { errors: string[]; warnings: string[] }>();
+    const retired: Deprecation[] = [];
     for (const ref of item.refs) {
       if (ref.target) continue;
       add({
@@ -112,7 +125,9 @@ export function validateItems(detected: Detected): Validation {
     }];
     while (stack.length && budget-- > 0) {
       const v = stack.pop()!;
-      if (v.root && !v.types.length) {
+      // A node without a type is an error only where nothing gives it one: a node another item
+      // refers to (a breadcrumb's `item` as {"@id", "name"}) takes its type from that property.
+      if (v.root && !v.types.length && !referrer) {
         add({
           severity: item.source === "json-ld" ? "error" : "warning",
           path: v.path,
@@ -131,8 +146,15 @@ export function validateItems(detected: Detected): Validation {
         parentTypes: v.parentTypes,
         parentProperty: v.parentProperty,
         resolve,
+        pageUrl,
       };
+      for (const name of featuresOf(ruleNode)) {
+        if (!features.has(name)) features.set(name, { errors: [], warnings: [] });
+      }
       for (const issue of googleIssues(ruleNode)) {
+        const entry = features.get(issue.feature);
+        const line = `${v.path}.${issue.property}: ${issue.message}`;
+        if (entry) (issue.severity === "error" ? entry.errors : entry.warnings).push(line);
         add({
           severity: issue.severity,
           path: `${v.path}.${issue.property}`,
@@ -143,12 +165,14 @@ export function validateItems(detected: Detected): Validation {
         });
       }
       for (const d of deprecationsFor(ruleNode)) {
-        deprecated.push({
+        const note = {
           ...d,
           type: displayType(v.types),
           source: item.source,
           itemIndex: item.index,
-        });
+        };
+        deprecated.push(note);
+        retired.push(note);
       }
       // Embedded nodes (not references: those are validated as items of their own).
       for (const [key, value] of Object.entries(v.data)) {
@@ -167,8 +191,51 @@ export function validateItems(detected: Detected): Validation {
         });
       }
     }
+    eligibility.push(...eligibilityOf(item, features, retired));
   }
-  return { findings, deprecated };
+  return { findings, deprecated, eligibility };
+}
+
+/** The Rich Results Test's verdict for each feature read on an item, and for retired ones. */
+function eligibilityOf(
+  item: DetectedItem,
+  features: Map<string, { errors: string[]; warnings: string[] }>,
+  retired: Deprecation[],
+): Eligibility[] {
+  const out: Eligibility[] = [];
+  const type = displayType(item.types);
+  for (const [feature, { errors, warnings }] of features) {
+    out.push({
+      source: item.source,
+      itemIndex: item.index,
+      type,
+      feature,
+      status: errors.length
+        ? "not eligible"
+        : warnings.length
+        ? "eligible with warnings"
+        : "eligible",
+      reasons: (errors.length ? errors : warnings).slice(0, 20),
+      docs: googleFeature(feature)?.docs ?? null,
+    });
+  }
+  for (const d of retired) {
+    const name = d.feature.replace(/ rich results$/, "");
+    out.push({
+      source: item.source,
+      itemIndex: item.index,
+      type: d.type,
+      feature: name,
+      status: "not eligible",
+      reasons: [
+        `Google ${
+          googleFeature(name)?.status === "limited" ? "restricted" : "retired"
+        } this rich result in ${d.since}: ${d.message}`,
+      ],
+      docs: googleFeature(name)?.docs ?? null,
+    });
+  }
+  return out;
 }
 
 /** The name a path starts with: the item's first schema.org type. */

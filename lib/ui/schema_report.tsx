@@ -5,7 +5,13 @@
  */
 import type { VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
-import type { DetectedItem, Finding, SchemaScanRecord } from "../schema/record.ts";
+import type {
+  DetectedItem,
+  Eligibility,
+  Finding,
+  Result,
+  SchemaScanRecord,
+} from "../schema/record.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
@@ -24,8 +30,12 @@ export function describeSchemaRecord(record: SchemaScanRecord): string {
   const found = s.items
     ? `${s.items} structured-data item${s.items === 1 ? "" : "s"}`
     : "no structured data";
+  if (!s.items && !s.errors) {
+    return `${record.domain}: no structured data to validate yet, and ready-to-paste JSON-LD.`;
+  }
   return `${record.domain}: ${found}, ${s.errors} error${s.errors === 1 ? "" : "s"}, ` +
-    `${s.warnings} warning${s.warnings === 1 ? "" : "s"}, and ready-to-paste JSON-LD.`;
+    `${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.eligible ?? 0} eligible for ` +
+    `rich results, and ready-to-paste JSON-LD.`;
 }
 
 /** The result page body for an "ok" schema record. */
@@ -33,23 +43,58 @@ export function SchemaReport(
   props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string },
 ): VNode {
   const { record } = props;
-  const r = record.result!;
-  const s = r.summary;
-  const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
   return (
     <article class="report">
       <SchemaHead record={record} now={props.now} />
+      <SchemaResultSections
+        result={record.result!}
+        actions={
+          <div class="report-actions">
+            <a class="button button-secondary" href={`/api/report/${record.domain}.json`}>
+              Download JSON
+            </a>
+            {props.rescan}
+          </div>
+        }
+      />
+      <BadgeSection record={record} origin={props.origin} service="schema" />
+    </article>
+  );
+}
+
+/**
+ * The sections of a schema result (summary, rich-result eligibility, findings, markup to paste,
+ * items found): the scan report and "validate code" show the same.
+ */
+export function SchemaResultSections(props: { result: Result; actions?: VNode }): VNode {
+  const r = props.result;
+  const s = r.summary;
+  const eligibleCount = s.eligible ?? 0;
+  const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
+  return (
+    <>
       <section class="card summary" aria-labelledby="summary-title">
         <h2 id="summary-title">Summary</h2>
         <ul class="stats">
           <li>
             <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
           </li>
-          <li class={s.errors ? "status-fail" : "status-pass"}>
-            <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
-          </li>
-          <li class={s.warnings ? "status-warn" : "status-pass"}>
-            <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
+          {s.items || s.errors
+            ? (
+              <>
+                <li class={s.errors ? "status-fail" : "status-pass"}>
+                  <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
+                </li>
+                <li class={s.warnings ? "status-warn" : "status-pass"}>
+                  <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
+                </li>
+              </>
+            )
+            // Nothing to validate is not "valid": no green for a page without markup.
+            : <li class="status-info">Nothing to validate</li>}
+          <li class={eligibleCount ? "status-pass" : "status-info"}>
+            <strong>{eligibleCount}</strong> item{eligibleCount === 1 ? "" : "s"}{" "}
+            eligible for rich results
           </li>
           <li>
             <strong>{s.deprecated}</strong> retired feature{s.deprecated === 1 ? "" : "s"}
@@ -62,19 +107,18 @@ export function SchemaReport(
           Structured data tells search engines and AI assistants what a page is: a product, an
           article, a business. Errors keep a page out of rich results; warnings are missed chances.
         </p>
-        <div class="report-actions">
-          <a class="button button-secondary" href={`/api/report/${record.domain}.json`}>
-            Download JSON
-          </a>
-          {props.rescan}
-        </div>
+        {props.actions}
       </section>
+
+      <EligibilitySection eligibility={r.eligibility ?? []} />
 
       <section aria-labelledby="findings-title">
         <h2 id="findings-title">Findings</h2>
         {r.findings.length
           ? <FindingGroups findings={r.findings} items={items} />
-          : <p>No errors or warnings in the page's structured data.</p>}
+          : items.length
+          ? <p>No errors or warnings in the page's structured data.</p>
+          : <p>No findings: there is no structured data to check.</p>}
         {r.deprecated.length > 0 && (
           <>
             <h3>Retired search features</h3>
@@ -147,8 +191,54 @@ export function SchemaReport(
           )
           : <p>None: no JSON-LD, microdata or RDFa was found.</p>}
       </section>
-      <BadgeSection record={record} origin={props.origin} service="schema" />
-    </article>
+    </>
+  );
+}
+
+const STATUS_CLASS: Record<Eligibility["status"], string> = {
+  "eligible": "status-pass",
+  "eligible with warnings": "status-warn",
+  "not eligible": "status-fail",
+};
+
+/** Rich-result eligibility per item and feature, as Google's Rich Results Test words it. */
+function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
+  return (
+    <section aria-labelledby="eligibility-title">
+      <h2 id="eligibility-title">Rich results</h2>
+      {props.eligibility.length
+        ? (
+          <ul class="findings">
+            {props.eligibility.map((e) => (
+              <li class="finding">
+                <span class={`badge ${STATUS_CLASS[e.status]}`}>
+                  {e.status[0].toUpperCase() + e.status.slice(1)}
+                </span>{" "}
+                <strong>{e.feature}</strong> ({SOURCE_NAME[e.source] ?? e.source} item{" "}
+                {e.itemIndex + 1}: {e.type})
+                {e.reasons.length > 0 && (
+                  <p>
+                    {e.status === "not eligible" ? "Because: " : "To improve: "}
+                    {e.reasons.slice(0, 3).join(" ")}
+                  </p>
+                )}
+                {e.docs && safeHttpUrl(e.docs) && (
+                  <p class="muted rule">
+                    <a href={safeHttpUrl(e.docs)!} rel="noopener noreferrer">
+                      Google's documentation
+                    </a>
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+        : (
+          <p>
+            No item on this page is read for any of Google's rich results, so none can show.
+          </p>
+        )}
+    </section>
   );
 }
 

@@ -25,12 +25,20 @@ export function fixtureUrl(name: string): string {
   return `https://schema.test/${name}`;
 }
 
-/** Runs extraction, validation and generation on a fixture, offline. */
-export function analyseFixture(name: string): Result {
+/**
+ * Fixtures whose markup belongs on a home page (site-name rules apply only there), and the URL
+ * they are analysed at in the validation tests.
+ */
+export const HOME_FIXTURES: Record<string, string> = {
+  jsonld_website_searchaction: "https://schema.test/",
+};
+
+/** Runs extraction, validation and generation on a fixture, offline (`url`: where it is read). */
+export function analyseFixture(name: string, url = fixtureUrl(name)): Result {
   const html = fixtureHtml(name);
   return analysePage(html, {
-    requestedUrl: fixtureUrl(name),
-    finalUrl: fixtureUrl(name),
+    requestedUrl: url,
+    finalUrl: url,
     status: 200,
     contentType: "text/html; charset=utf-8",
     redirects: 0,
