@@ -43,14 +43,14 @@ export class ReportCache {
     return e;
   }
 
-  /** Caches a stored scan read from KV. */
-  set(domain: string, stored: StoredScan): CachedReport {
+  /** Caches a stored scan read from KV (with its record's JSON when the store had it). */
+  set(domain: string, stored: StoredScan, recordJson?: Uint8Array | null): CachedReport {
     if (this.#entries.size >= this.maxEntries) {
       // Drop the oldest insertion: Maps iterate in insertion order.
       const first = this.#entries.keys().next().value;
       if (first !== undefined) this.#entries.delete(first);
     }
-    const entry = entryOf(domain, stored, this.now() + this.ttlMs);
+    const entry = entryOf(domain, stored, this.now() + this.ttlMs, recordJson);
     this.#entries.set(domain, entry);
     return entry;
   }
@@ -72,16 +72,22 @@ export class ReportCache {
    * The entry of a domain, read with `read` on a miss. When an entry expires under load, the
    * requests that miss together share one read and one serialisation instead of each doing both.
    */
-  load(domain: string, read: () => Promise<StoredScan | null>): Promise<CachedReport | null> {
+  load(
+    domain: string,
+    read: () => Promise<StoredScan | StoredWithJson | null>,
+  ): Promise<CachedReport | null> {
     const hit = this.get(domain);
     if (hit) return Promise.resolve(hit);
     let loading = this.#loads.get(domain);
     if (!loading) {
       const deletes = this.#deletes;
-      loading = read().then((stored) => {
-        if (!stored) return null;
+      loading = read().then((read) => {
+        if (!read) return null;
+        const { stored, recordJson } = "stored" in read ? read : { stored: read, recordJson: null };
         // A record stored meanwhile in this process must not be hidden behind the older one.
-        return deletes === this.#deletes ? this.set(domain, stored) : entryOf(domain, stored, 0);
+        return deletes === this.#deletes
+          ? this.set(domain, stored, recordJson)
+          : entryOf(domain, stored, 0, recordJson);
       }).finally(() => {
         if (this.#loads.get(domain) === loading) this.#loads.delete(domain);
       });
@@ -91,11 +97,25 @@ export class ReportCache {
   }
 }
 
-/** A stored scan with its JSON and ETag (`expires` 0: not kept). */
-function entryOf(domain: string, stored: StoredScan, expires: number): CachedReport {
+/** A stored scan and, for a record stored in parts, its record's JSON as stored. */
+export interface StoredWithJson {
+  stored: StoredScan;
+  recordJson: Uint8Array | null;
+}
+
+/**
+ * A stored scan with its JSON and ETag (`expires` 0: not kept). A large record's JSON comes from
+ * the store as it was stored (Store.getScanWithJson), so it is not serialised again.
+ */
+function entryOf(
+  domain: string,
+  stored: StoredScan,
+  expires: number,
+  recordJson?: Uint8Array | null,
+): CachedReport {
   return {
     stored,
-    body: encoder.encode(JSON.stringify(stored.record)) as Uint8Array<ArrayBuffer>,
+    body: (recordJson ?? encoder.encode(JSON.stringify(stored.record))) as Uint8Array<ArrayBuffer>,
     etag: reportEtag(domain, stored.record.scannedAt),
     headers: null,
     expires,
@@ -108,9 +128,15 @@ export async function readReport(
   domain: string,
   cache?: ReportCache,
 ): Promise<CachedReport | null> {
-  if (cache) return await cache.load(domain, () => store.getScan(domain));
-  const stored = await store.getScan(domain);
-  return stored ? entryOf(domain, stored, 0) : null;
+  // (A store without getScanWithJson, e.g. a test's stand-in, is read with getScan.)
+  const read = (): Promise<StoredScan | StoredWithJson | null> =>
+    typeof store.getScanWithJson === "function"
+      ? store.getScanWithJson(domain)
+      : store.getScan(domain);
+  if (cache) return await cache.load(domain, read);
+  const r = await read();
+  if (!r) return null;
+  return "stored" in r ? entryOf(domain, r.stored, 0, r.recordJson) : entryOf(domain, r, 0);
 }
 
 /** The ETag of a domain's record: changes whenever a new record is stored. */

@@ -230,17 +230,31 @@ export class Store {
    * again with the newer one).
    */
   async getScan(domain: string): Promise<StoredScan | null> {
+    return (await this.getScanWithJson(domain))?.stored ?? null;
+  }
+
+  /**
+   * {@link getScan}, and for a record stored in parts also the record's JSON as stored (UTF-8,
+   * exactly `JSON.stringify(stored.record)`), so the report can be served without serialising
+   * the record again.
+   */
+  async getScanWithJson(
+    domain: string,
+  ): Promise<{ stored: StoredScan; recordJson: Uint8Array | null } | null> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const head = (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
-      if (!head?.parts) return head;
-      const whole = await this.#readParts(domain, head.parts);
-      if (whole) return whole;
+      if (!head) return null;
+      if (!head.parts) return { stored: head, recordJson: null };
+      const json = await this.#readParts(domain, head.parts);
+      if (!json) continue;
+      const { parts: _parts, ...rest } = head;
+      return { stored: { ...rest, record: JSON.parse(decoder.decode(json)) }, recordJson: json };
     }
     throw new Error(`getScan: the record of ${domain} kept changing while it was read`);
   }
 
-  /** A record's parts, joined and decoded; null when some are missing (replaced meanwhile). */
-  async #readParts(domain: string, parts: RecordParts): Promise<StoredScan | null> {
+  /** A record's parts, joined and decompressed; null when some are missing (replaced meanwhile). */
+  async #readParts(domain: string, parts: RecordParts): Promise<Uint8Array | null> {
     const chunks: Uint8Array[] = [];
     for await (
       const e of this.kv.list<Uint8Array>({ prefix: this.#k("record_parts", domain, parts.id) })
@@ -252,8 +266,7 @@ export class Store {
       joined.set(c, offset);
       offset += c.byteLength;
     }
-    const stored = JSON.parse(decoder.decode(gunzipSync(joined))) as StoredScan;
-    return stored;
+    return new Uint8Array(gunzipSync(joined));
   }
 
   /**
@@ -467,7 +480,7 @@ export class Store {
    * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
    * record is never replaced by an older one, so redelivered jobs are harmless.
    *
-   * A record too large for one KV value (over ~60 KiB) is stored in parts: its JSON, gzip-
+   * A record too large for one KV value (over ~60 KiB) is stored in parts: the record's JSON, gzip-
    * compressed, cut into parts of {@link RECORD_PART_BYTES}, with a small head at the record's
    * key naming them. Up to 11 parts go in the head's own commit; larger records write their parts
    * first (unreferenced until the head's commit, which is the one atomic switch), and the parts of
@@ -480,11 +493,12 @@ export class Store {
     const attemptsKey = this.#k("attempts", job.jobId);
     const finishedAt = Date.parse(stored.record.scannedAt);
     const { parts: _drop, ...plain } = stored;
-    const json = JSON.stringify(plain);
+    // The record is what grows; the rest of a stored scan is a few short fields.
+    const json = JSON.stringify(plain.record);
     let value: StoredScan = plain;
     let parts: Uint8Array[] = [];
     let early = false;
-    if (json.length > INLINE_MAX_CHARS) {
+    if (json.length + (plain.failure?.length ?? 0) > INLINE_MAX_CHARS) {
       const bytes = encoder.encode(json);
       if (bytes.byteLength > MAX_RECORD_JSON_BYTES) throw new RecordTooLargeError(bytes.byteLength);
       const zipped = gzipSync(bytes);
@@ -498,6 +512,8 @@ export class Store {
           status: stored.record.status,
           scannedAt: stored.record.scannedAt,
           result: null,
+          // The schema service's servesCached reads the page's URL from a stored record.
+          ...("url" in stored.record ? { url: (stored.record as { url?: unknown }).url } : {}),
         },
         failure: stored.failure,
         credential: stored.credential,

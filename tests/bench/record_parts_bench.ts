@@ -5,6 +5,7 @@
  *   deno bench -A tests/bench/record_parts_bench.ts
  */
 import { type ScanJob, Store, type StoredScan } from "../../lib/store.ts";
+import { readReport } from "../../lib/report_cache.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 
@@ -43,8 +44,8 @@ const job = (domain: string): ScanJob => ({
 
 const kv = await Deno.openKv(":memory:");
 const store = new Store(kv, "schema");
-const sizes: [string, number][] = [["whole-20k", 100], ["parts-82k", 420], ["parts-430k", 2200], [
-  "parts-4m",
+const sizes: [string, number][] = [["whole-16k", 100], ["parts-69k", 420], ["parts-367k", 2200], [
+  "parts-3.6m",
   21_000,
 ]];
 for (const [name, items] of sizes) {
@@ -56,6 +57,11 @@ for (const [name, items] of sizes) {
 for (const [name] of sizes) {
   Deno.bench(`getScan ${name}`, { group: "read" }, async () => {
     await store.getScan(`${name}.test`);
+  });
+}
+for (const [name] of sizes) {
+  Deno.bench(`readReport ${name} (uncached: read + body)`, { group: "report" }, async () => {
+    await readReport(store, `${name}.test`);
   });
 }
 for (const [name, items] of sizes) {
