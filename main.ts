@@ -194,11 +194,22 @@ if (import.meta.main) {
   }
   const handler = createHandler(app, reportCache, appDeps);
   // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
-  const serving = serveHttp(
-    config,
-    config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
-    { log },
-  );
+  let serving;
+  try {
+    serving = serveHttp(
+      config,
+      config.logRequests
+        ? withRequestLog(handler, { log, trustProxy: config.trustProxy })
+        : handler,
+      { log },
+    );
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      console.error(`Port ${config.port} is already in use: stop what listens there or set PORT.`);
+      Deno.exit(4);
+    }
+    throw e;
+  }
   console.log(serving.describe);
   const { hostname, port } = serving.addr;
   console.log(`Listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`);
