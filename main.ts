@@ -279,11 +279,22 @@ if (import.meta.main) {
   }
   const handler = createHandler(app, reportCache, appDeps);
   // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
-  const serving = serveHttp(
-    config,
-    config.logRequests ? withRequestLog(handler, { log, trustProxy: config.trustProxy }) : handler,
-    { log, hostname: config.hostname },
-  );
+  let serving;
+  try {
+    serving = serveHttp(
+      config,
+      config.logRequests
+        ? withRequestLog(handler, { log, trustProxy: config.trustProxy })
+        : handler,
+      { log, hostname: config.hostname },
+    );
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      console.error(`Port ${config.port} is already in use: stop what listens there or set PORT.`);
+      Deno.exit(4);
+    }
+    throw e;
+  }
   console.log(serving.describe);
   console.log(`Listening on ${listenAddress(serving.addr.hostname, serving.addr.port)}`);
 }

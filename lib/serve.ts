@@ -32,10 +32,12 @@ function resilientServe(
 ): { addr: Deno.NetAddr; shutdown(): Promise<void> } {
   let stopped = false;
   let current: Deno.HttpServer<Deno.NetAddr>;
-  const start = (delayMs: number): void => {
+  const start = (delayMs: number, first = false): void => {
     try {
       current = Deno.serve({ ...options, onListen: () => {} }, handler);
     } catch (error) {
+      // At start-up a failure (e.g. the port is in use) is the operator's to see, at once.
+      if (first) throw error;
       log({ event: "http.restart_failed", error: String(error), retryInMs: delayMs });
       setTimeout(() => start(Math.min(delayMs * 2, 2000)), delayMs);
       return;
@@ -47,7 +49,7 @@ function resilientServe(
       setTimeout(() => start(100), 50);
     });
   };
-  start(100);
+  start(100, true);
   return {
     get addr() {
       return current.addr;

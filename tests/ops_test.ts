@@ -10,7 +10,8 @@ import { hasRedisServer, startRedisEnv } from "./helpers/redis_env.ts";
 import { createHandler } from "../lib/app.ts";
 import { ReportCache } from "../lib/report_cache.ts";
 import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/log.ts";
-import { checkHealth } from "../lib/health.ts";
+import { checkHealth, storeWriteHealth } from "../lib/health.ts";
+import { errorAnswer } from "../lib/app.ts";
 import { KvOpenError, openKv } from "../lib/kv_open.ts";
 import { cleanUp } from "../lib/cleanup.ts";
 import { Store } from "../lib/store.ts";
@@ -152,6 +153,34 @@ Deno.test("[ops] a write failure marks the store unwritable for 30 s of the inje
     await later.body?.cancel();
   } finally {
     await env.close();
+  }
+});
+
+Deno.test("[ops] any request whose KV write fails for lack of space: 503 + Retry-After, logged, store marked", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = new Store(kv, "visibility");
+    const logs: Record<string, unknown>[] = [];
+    const a = errorAnswer(new TypeError(DISK_FULL), { path: "/account/signup", method: "POST" }, {
+      store,
+      now: () => 5_000,
+      log: (e) => logs.push(e),
+    });
+    assert.equal(a.status, 503);
+    assert.equal(a.headers["Retry-After"], "30");
+    assert.match(String(a.body.error), /cannot store results/);
+    assert.equal(logs[0].event, "store.write_failed");
+    assert.equal(storeWriteHealth(kv).writable(5_000 + 29_999), false);
+    assert.equal(storeWriteHealth(kv).writable(5_000 + 30_000), true);
+    // Other errors are still ours: a 500.
+    assert.equal(
+      errorAnswer(new TypeError("boom"), { path: "/", method: "GET" }, {
+        log: () => {},
+      }).status,
+      500,
+    );
+  } finally {
+    kv.close();
   }
 });
 

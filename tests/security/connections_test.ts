@@ -389,3 +389,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test("[connections] a port already in use: a clear message and exit code 4", async () => {
+  const taken = Deno.listen({ hostname: "0.0.0.0", port: 0 });
+  const dir = await Deno.makeTempDir({ prefix: "conn-port-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", new URL("../../main.ts", import.meta.url).pathname],
+      env: { KV_PATH: `${dir}/kv.sqlite3`, PORT: String(taken.addr.port), NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 4, stderr);
+    assert.match(stderr, new RegExp(`Port ${taken.addr.port} is already in use`));
+    assert.doesNotMatch(stderr, /uncaught/i);
+  } finally {
+    taken.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
