@@ -6,6 +6,9 @@ import { detectFromPageFacts } from "../schema/extract.ts";
 import { buildFacts, socialProfiles } from "../schema/facts.ts";
 import { generateGraph } from "../schema/generate.ts";
 import type { ScanContext } from "./check.ts";
+import type { Fix } from "./record.ts";
+import { codeBlock, howText } from "./fix_text.ts";
+import { robotsAllowFix, robotsFixHow } from "./robots_fix.ts";
 
 /** Links on the page to the entity's profiles elsewhere (social networks, Wikipedia, ...). */
 export function profileLinks(ctx: ScanContext): string[] {
@@ -38,6 +41,86 @@ export function linesToRemove(lines: { line: number | null; lineText: string | n
   if (!seen.size) return "";
   return "Remove or narrow these lines of robots.txt:\n" +
     [...seen].sort((a, b) => a[0] - b[0]).map(([n, t]) => `  line ${n}: ${t}`).join("\n");
+}
+
+/**
+ * The `how` of a robots.txt fix that lets `tokens` read the site, computed on the site's real
+ * robots.txt and checked with our matcher (see robots_fix.ts). Null when none of them is blocked
+ * by the file's rules (no file, or already allowed).
+ */
+export function robotsFixFor(ctx: ScanContext, tokens: string[], comment?: string): string | null {
+  const r = ctx.robots;
+  const out = ctx.snapshot.robots;
+  if (r.state !== "ok" || !out.ok) return null;
+  const key = `${tokens.join(",")}|${comment ?? ""}`;
+  let cache = robotsFixes.get(ctx);
+  if (!cache) robotsFixes.set(ctx, cache = new Map());
+  if (cache.has(key)) return cache.get(key)!;
+  const fix = robotsAllowFix(out.result.body, ctx.pageUrl, tokens, comment);
+  const how = fix ? robotsFixHow(fix, r.url) : null;
+  cache.set(key, how);
+  return how;
+}
+
+/** The `how` of "allow these blocked crawlers" (search crawlers, user fetchers). */
+export function crawlerAccessHow(ctx: ScanContext, tokens: string[]): string {
+  const how = robotsFixFor(ctx, tokens, "Let AI search and assistant crawlers read the site");
+  return howText(
+    how ??
+      `robots.txt has no rule that keeps ${
+        tokens.join(", ")
+      } out of the home page; look for the block elsewhere (a CDN or firewall rule).`,
+    "robots.txt is only half of it: if your CDN or firewall challenges bots (see the edge signal), allow these crawlers there too.",
+  );
+}
+
+/**
+ * The fix for a \`User-agent: *\` group that closes the home page: add groups for the AI search
+ * engines and assistants (checked as every robots.txt fix is), and explain the choice instead of
+ * telling the site to delete a line that also guards it from every unnamed bot.
+ */
+export function blanketDisallowFix(ctx: ScanContext): Fix {
+  const r = ctx.robots;
+  const targets = r.crawlers.filter((c) =>
+    c.role !== "training" && !c.allowed && c.group === "wildcard"
+  ).map((c) => c.token);
+  const allowlist = r.crawlers.some((c) => c.group === "specific" && c.allowed);
+  const how = targets.length
+    ? robotsFixFor(ctx, targets, "Let AI search engines and assistants read the site")
+    : null;
+  const choice = allowlist
+    ? "Your User-agent: * group closes the site to every crawler without a group of its own, while other groups let named crawlers in: an allowlist. Keep it; the change above only adds the AI search engines and assistants to it."
+    : "This adds the AI search engines and assistants and leaves everything else as it is. Deleting the Disallow: / of the User-agent: * group instead would open the site to every crawler without a group of its own, model-training crawlers and unknown bots included: do that only if you want the whole site open to all of them.";
+  return {
+    what: allowlist
+      ? "Add AI search engines and assistants to your robots.txt allowlist"
+      : "Let AI search engines and assistants past the blanket Disallow: /",
+    why:
+      "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own.",
+    how: howText(
+      how ??
+        "Give each crawler you want in a group of its own with Allow: / (our check could not build one for this file).",
+      choice,
+    ),
+    effort: "S",
+  };
+}
+
+const robotsFixes = new WeakMap<ScanContext, Map<string, string | null>>();
+
+/**
+ * A minimal robots.txt to publish when there is none (or it is broken): everything open, and a
+ * Sitemap line only when the scan found a sitemap to name.
+ */
+export function starterRobotsTxt(ctx: ScanContext): string {
+  const sm = ctx.snapshot.sitemap;
+  const sitemapOk = sm.outcome.ok && sm.outcome.result.status >= 200 &&
+    sm.outcome.result.status < 300 && /<(urlset|sitemapindex)[\s>]/i.test(
+      sm.outcome.result.body.slice(0, 2000),
+    );
+  return codeBlock(
+    ["User-agent: *", "Allow: /", ...(sitemapOk ? ["", `Sitemap: ${sm.url}`] : [])].join("\n"),
+  );
 }
 
 /**

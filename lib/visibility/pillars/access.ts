@@ -4,7 +4,7 @@
  */
 import { type Check, clip, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 import { crawlersByRole } from "../crawlers.ts";
-import { linesToRemove, robotsAllowLines } from "../fixes.ts";
+import { blanketDisallowFix, crawlerAccessHow, starterRobotsTxt } from "../fixes.ts";
 import type { FetchOutcome } from "../snapshot_types.ts";
 
 /** Score caps of this pillar's gates. */
@@ -68,8 +68,8 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Publish a robots.txt",
             why:
               "Without one, crawlers get no sitemap pointer and you cannot express any preference.",
-            how: `Create ${r.url} with:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-              new URL("/sitemap.xml", r.url).href
+            how: `Create ${r.url}, served as text/plain with status 200:\n\n${
+              starterRobotsTxt(ctx)
             }`,
             effort: "S",
           },
@@ -89,10 +89,9 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Make robots.txt answer 200 (or 404)",
             why:
               "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
-            how:
-              `Serve ${r.url} as a static text file with status 200, for example:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-                new URL("/sitemap.xml", r.url).href
-              }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
+            how: `Serve ${r.url} as a static text file with status 200, for example:\n\n${
+              starterRobotsTxt(ctx)
+            }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
             effort: "S",
           },
         },
@@ -110,8 +109,8 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Serve a real robots.txt",
             why:
               "An HTML page at /robots.txt holds no rules and no Sitemap line; some crawlers treat it as an error.",
-            how: `Serve ${r.url} as text/plain:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-              new URL("/sitemap.xml", r.url).href
+            how: `Serve ${r.url} as text/plain with status 200, for example:\n\n${
+              starterRobotsTxt(ctx)
             }`,
             effort: "S",
           },
@@ -163,17 +162,7 @@ function wildcard(ctx: ScanContext): Check {
     {
       gate: GATES.blanketDisallow,
       evidence: starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
-      fix: {
-        what: "Remove the blanket Disallow: / from robots.txt",
-        why:
-          "It hides the whole site from every search engine and AI assistant that has no group of its own.",
-        how: `${
-          linesToRemove(starLines) || "Remove the Disallow: / line of the User-agent: * group."
-        }\n\nThen keep only what must stay private, e.g.:\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n\nSitemap: ${
-          new URL("/sitemap.xml", ctx.pageUrl).href
-        }`,
-        effort: "S",
-      },
+      fix: blanketDisallowFix(ctx),
     },
   );
 }
@@ -216,7 +205,7 @@ function roleCheck(
   const names = blocked.map((c) => c.token).join(", ");
   const fixHow = r.state === "server_error"
     ? "Make robots.txt answer 200; see the robots.txt fix."
-    : `${linesToRemove(blocked)}\n\nAdd:\n\n${robotsAllowLines(blocked.map((c) => c.token))}`;
+    : crawlerAccessHow(ctx, blocked.map((c) => c.token));
   return scored(
     id,
     title,
