@@ -3,16 +3,19 @@
  * sitemap skeletons built from what the page itself says, so a fix can be pasted as it is.
  */
 import { detectFromPageFacts } from "../schema/extract.ts";
-import { buildFacts, socialProfiles } from "../schema/facts.ts";
+import { buildFacts } from "../schema/facts.ts";
 import { generateGraph } from "../schema/generate.ts";
 import type { ScanContext } from "./check.ts";
 import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
+import { ORGANIZATION_TYPES } from "./jsonld.ts";
 import { robotsAllowFix, robotsFixHow } from "./robots_fix.ts";
+import { identityLinks, SAME_AS_FILL_IN } from "./same_as.ts";
+import { contentPages, llmsTxt, sitemapXml } from "./skeletons.ts";
 
-/** Links on the page to the entity's profiles elsewhere (social networks, Wikipedia, ...). */
+/** The entity's own profiles elsewhere that the page gives evidence for (see same_as.ts). */
 export function profileLinks(ctx: ScanContext): string[] {
-  return socialProfiles(ctx.facts.links);
+  return identityLinks(ctx).map((l) => l.url);
 }
 
 /** The site's origin with a trailing slash, e.g. "https://example.com/". */
@@ -141,70 +144,113 @@ const snippets = new WeakMap<ScanContext, string>();
 
 function buildSnippet(ctx: ScanContext): string {
   const home = homeUrl(ctx);
+  const base = buildFacts(ctx.facts, ctx.pageUrl, ctx.snapshot.target.domain);
   const generated = generateGraph({
     pageUrl: ctx.pageUrl,
-    facts: buildFacts(ctx.facts, ctx.pageUrl, ctx.snapshot.target.domain),
+    // The name the scan found for the site, and only identity links it can vouch for.
+    facts: {
+      ...base,
+      siteName: base.siteName ?? ctx.siteName,
+      socialProfiles: identityLinks(ctx).map((l) => l.url),
+    },
     detected: detectFromPageFacts(ctx.facts, ctx.pageUrl),
   });
-  const fill = generated.fillIn.slice(0, 8).map((f) => `${f.path}: ${f.why.replace(/\.$/, "")}`);
-  const replaces = ctx.facts.jsonLd.length
-    ? " (it includes what your current JSON-LD says: replace those blocks with it)"
-    : "";
-  return `Paste into the <head> of ${home}${replaces}:\n\n${generated.script}` +
-    (fill.length ? `\n\nThen add by hand: ${fill.join("; ")}.` : "");
-}
-
-/** Internal links worth listing (nav-like: with text, not the home page itself), deduplicated. */
-export function keyPages(ctx: ScanContext, max = 10): { url: string; text: string }[] {
-  const home = homeUrl(ctx);
-  const out: { url: string; text: string }[] = [];
-  const seen = new Set<string>([home]);
-  for (const l of ctx.facts.links) {
-    if (!l.internal || !l.text || l.text.length > 60) continue;
-    const url = l.href.replace(/#.*$/, "");
-    if (seen.has(url)) continue;
-    seen.add(url);
-    out.push({ url, text: l.text });
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
-/** An llms.txt for this site in the llmstxt.org format, from its own title, summary and links. */
-export function llmsTxtSkeleton(ctx: ScanContext): string {
-  const name = displayName(ctx);
-  const summary = ctx.facts.metaDescription ?? ctx.facts.openGraph["og:description"] ??
-    `One sentence on what ${name} offers and for whom.`;
-  const pages = keyPages(ctx, 12);
-  const lines = [
-    `# ${name}`,
-    "",
-    `> ${summary.replace(/\s+/g, " ").trim()}`,
-    "",
-    "## Key pages",
-    "",
-    ...(pages.length
-      ? pages.map((p) => `- [${p.text.replace(/[[\]]/g, "")}](${p.url}): what a reader finds here`)
-      : [`- [Home](${homeUrl(ctx)}): what ${name} does`]),
-    "",
-    "## Optional",
-    "",
-    `- [Sitemap](${new URL("/sitemap.xml", ctx.pageUrl).href}): every page`,
+  const types = new Set(generated.nodes.map((n) => n.type));
+  const hasEntity = [...types].some((t) => t === "Person" || isOrganizationType(t));
+  const fillInGraph = [
+    ...(hasEntity ? [] : [{
+      "@type": "Organization",
+      "@id": `${home}#organization`,
+      name: "FILL-IN: your organisation's name",
+      url: home,
+    }]),
+    ...(types.has("WebSite") ? [] : [{
+      "@type": "WebSite",
+      "@id": `${home}#website`,
+      name: "FILL-IN: your site's name",
+      url: home,
+      ...(hasEntity ? {} : { publisher: { "@id": `${home}#organization` } }),
+    }]),
   ];
-  return `Create ${new URL("/llms.txt", ctx.pageUrl).href} (Content-Type: text/plain) with:\n\n${
-    lines.join("\n")
-  }`;
+  const fill = generated.fillIn
+    .filter((f) => !(f.path === "Organization.name" && !hasEntity) && f.path !== "WebSite.name")
+    .slice(0, 8).map((f) => `- ${f.path}: ${f.why.replace(/\.$/, "")}.`);
+  const replaces = ctx.facts.jsonLd.length
+    ? " It includes what your current JSON-LD says: replace those blocks with it."
+    : "";
+  return howText(
+    `Paste into the <head> of ${home}; everything in it is taken from your page.${replaces}`,
+    codeBlock(generated.script, "html"),
+    fillInGraph.length > 0 &&
+      `Your page states no name for ${
+        hasEntity ? "the site" : "who is behind the site"
+      }, so this part is yours to write: replace each FILL-IN, then paste it into the <head> too (the @id links it to the graph above).`,
+    fillInGraph.length > 0 &&
+      codeBlock(
+        `<script type="application/ld+json">\n${
+          JSON.stringify({ "@context": "https://schema.org", "@graph": fillInGraph }, null, 2)
+        }\n</script>`,
+        "html",
+      ),
+    fill.length > 0 && `Then add by hand what the page does not say:\n${fill.join("\n")}`,
+  );
 }
 
-/** A sitemap.xml listing the home page and the pages it links to. */
+/** Whether a generated node type is an organisation (or a subtype the scan knows). */
+function isOrganizationType(t: string): boolean {
+  return (ORGANIZATION_TYPES as readonly string[]).includes(t);
+}
+
+/**
+ * The `sameAs` fix: the identity links the scan can vouch for (see same_as.ts), or a clearly
+ * marked template when it has none, never other people's links found on the page.
+ */
+export function sameAsHow(ctx: ScanContext): string {
+  const links = identityLinks(ctx);
+  const caution =
+    "List only your organisation's own profiles: not share links, single posts or videos, other people's accounts or repositories, or things your pages write about.";
+  if (!links.length) {
+    return howText(
+      `We found no profile on the page we could tie to ${
+        displayName(ctx)
+      } (a rel="me" link, or a profile whose name is your brand or domain), so this is a template: replace each FILL-IN with your own profile URL and drop the ones you do not have, then add it to your Organization node.`,
+      codeBlock(`"sameAs": ${JSON.stringify(SAME_AS_FILL_IN, null, 2)}`, "json"),
+      caution,
+    );
+  }
+  const from = [
+    links.some((l) => l.source === "markup") && "your markup already lists",
+    links.some((l) => l.source === "rel-me") && 'your page marks with rel="me"',
+    links.some((l) => l.source === "handle") && "carry your brand or domain name as their handle",
+  ].filter(Boolean).join(", ");
+  return howText(
+    `Add to your Organization node the profiles we could tie to you (those ${from}):`,
+    codeBlock(`"sameAs": ${JSON.stringify(links.map((l) => l.url), null, 2)}`, "json"),
+    `Add any other official profile of yours (Wikidata, LinkedIn, ...) the page does not link to. ${caution}`,
+  );
+}
+
+/** The content pages the home page links to (see skeletons.ts's contentPages). */
+export function keyPages(ctx: ScanContext, max = 10): { url: string; text: string }[] {
+  return contentPages(ctx, max);
+}
+
+/**
+ * The `how` of the llms.txt fix: a skeleton in the llmstxt.org format from the site's own name,
+ * description and content pages (see skeletons.ts), with FILL-IN marks for what the owner writes.
+ */
+export function llmsTxtSkeleton(ctx: ScanContext): string {
+  return howText(
+    `Create ${new URL("/llms.txt", ctx.pageUrl).href}, served as text/plain, from this skeleton:`,
+    codeBlock(llmsTxt(ctx, displayName(ctx)), "markdown"),
+    "Replace each FILL-IN with your own words: the pages are real links of your home page under their own link texts, but only you can say what each one is for.",
+  );
+}
+
+/**
+ * A sitemap.xml listing the home page and the content pages it links to: one host, only URLs
+ * robots.txt lets search crawlers read, no login, account or tracking URLs, no `<lastmod>`.
+ */
 export function sitemapSkeleton(ctx: ScanContext): string {
-  const today = new Date().toISOString().slice(0, 10);
-  const urls = [homeUrl(ctx), ...keyPages(ctx, 20).map((p) => p.url)];
-  const body = urls.map((u) => `  <url><loc>${escapeXml(u)}</loc><lastmod>${today}</lastmod></url>`)
-    .join("\n");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>`;
-}
-
-function escapeXml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return sitemapXml(ctx);
 }

@@ -3,7 +3,7 @@
  * site is and what the page is about, in a graph AI systems can link to other sources?
  */
 import { type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
-import { jsonLdSnippet, profileLinks } from "../fixes.ts";
+import { jsonLdSnippet, sameAsHow } from "../fixes.ts";
 import { nodesOfType, ORGANIZATION_TYPES, PAGE_TYPES, stringValues } from "../jsonld.ts";
 
 export const structuredPillar: PillarDef = {
@@ -176,7 +176,6 @@ function pageType(ctx: ScanContext): Check {
 function sameAs(ctx: ScanContext): Check {
   const orgs = nodesOfType(ctx.nodes, [...ORGANIZATION_TYPES, "Person"]);
   const links = orgs.flatMap((o) => stringValues(o.data.sameAs));
-  const onPage = profileLinks(ctx);
   const status = links.length >= 2 ? "pass" : links.length === 1 ? "warn" : "fail";
   return scored(
     "structured.same_as",
@@ -192,21 +191,7 @@ function sameAs(ctx: ScanContext): Check {
         what: "List your official profiles in sameAs",
         why:
           "sameAs is how AI systems connect your site to the same entity on Wikidata, Wikipedia and social networks, which raises confidence in citing you.",
-        how: `Add to your Organization node:\n\n"sameAs": ${
-          JSON.stringify(
-            onPage.length ? onPage : [
-              "https://www.wikidata.org/wiki/Q…",
-              "https://www.linkedin.com/company/…",
-              "https://x.com/…",
-            ],
-            null,
-            2,
-          )
-        }${
-          onPage.length
-            ? "\n\n(These are the profile links already on your page.)"
-            : "\n\n(Replace … with your real profile URLs.)"
-        }`,
+        how: sameAsHow(ctx),
         effort: "S",
       },
     },
