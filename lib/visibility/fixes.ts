@@ -67,13 +67,25 @@ export function robotsFixFor(ctx: ScanContext, tokens: string[], comment?: strin
 
 /** The `how` of "allow these blocked crawlers" (search crawlers, user fetchers). */
 export function crawlerAccessHow(ctx: ScanContext, tokens: string[]): string {
+  const r = ctx.robots;
+  const underStar = tokens.every((t) =>
+    r.crawlers.some((c) => c.token === t && c.group === "wildcard")
+  );
+  // (Not on an allowlist file, whose blanket Disallow: / may well be judged deliberate.)
+  const allowlist = r.crawlers.some((c) => c.group === "specific" && c.allowed);
+  if (r.wildcardBlocksHome && !allowlist && underStar && blanketTargets(ctx).length) {
+    // The blanket Disallow: / fix adds a group for these crawlers already: one change, not two.
+    return `These crawlers fall under the User-agent: * group's Disallow: /. The fix "${
+      blanketDisallowFix(ctx).what
+    }" adds them (with the other AI search engines and assistants) in one group: apply that one.`;
+  }
   const how = robotsFixFor(ctx, tokens, "Let AI search and assistant crawlers read the site");
   return howText(
     how ??
       `robots.txt has no rule that keeps ${
         tokens.join(", ")
       } out of the home page; look for the block elsewhere (a CDN or firewall rule).`,
-    "robots.txt is only half of it: if your CDN or firewall challenges bots (see the edge signal), allow these crawlers there too.",
+    "If your CDN or firewall challenges bots, allow these crawlers there too.",
   );
 }
 
@@ -84,9 +96,7 @@ export function crawlerAccessHow(ctx: ScanContext, tokens: string[]): string {
  */
 export function blanketDisallowFix(ctx: ScanContext): Fix {
   const r = ctx.robots;
-  const targets = r.crawlers.filter((c) =>
-    c.role !== "training" && !c.allowed && c.group === "wildcard"
-  ).map((c) => c.token);
+  const targets = blanketTargets(ctx);
   const allowlist = r.crawlers.some((c) => c.group === "specific" && c.allowed);
   const how = targets.length
     ? robotsFixFor(ctx, targets, "Let AI search engines and assistants read the site")
@@ -107,6 +117,13 @@ export function blanketDisallowFix(ctx: ScanContext): Fix {
     ),
     effort: "S",
   };
+}
+
+/** The AI search engines and assistants the `*` group's Disallow: / keeps out. */
+function blanketTargets(ctx: ScanContext): string[] {
+  return ctx.robots.crawlers.filter((c) =>
+    c.role !== "training" && !c.allowed && c.group === "wildcard"
+  ).map((c) => c.token);
 }
 
 const robotsFixes = new WeakMap<ScanContext, Map<string, string | null>>();

@@ -369,7 +369,7 @@ export function robotsFixHow(fix: RobotsFix, robotsUrl: string): string {
     );
   }
   steps.push(
-    `We applied this change to your current robots.txt and checked it with our robots.txt parser: ${names} become allowed to read the home page, and every other crawler we track keeps exactly the verdict it has today (training crawlers you block stay blocked).`,
+    `Checked on your current robots.txt with our parser: only ${names} change (to allowed); every other crawler we track keeps its verdict, training crawlers included.`,
   );
   return steps.join("\n\n");
 }
