@@ -271,3 +271,96 @@ export function llmsTxtSkeleton(ctx: ScanContext): string {
 export function sitemapSkeleton(ctx: ScanContext): string {
   return sitemapXml(ctx);
 }
+
+/** Escapes text for an HTML attribute value or element text (what a page said goes in code). */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
+    /"/g,
+    "&quot;",
+  );
+}
+
+/** The `how` of the title fix: a template, since only the owner can say what the page offers. */
+export function titleHow(ctx: ScanContext): string {
+  return howText(
+    "Write a title of 10-70 characters that says what the page offers and for whom, then your name; replace the FILL-IN:",
+    codeBlock(
+      `<title>FILL-IN: what you offer, for whom | ${escapeHtml(displayName(ctx))}</title>`,
+      "html",
+    ),
+  );
+}
+
+/** The `how` of the meta description fix. */
+export function descriptionHow(): string {
+  return howText(
+    "Add to the <head>, replacing the FILL-IN with one or two sentences (50-170 characters) on what the page offers and for whom:",
+    codeBlock('<meta name="description" content="FILL-IN">', "html"),
+  );
+}
+
+/**
+ * The `how` of the canonical fix. A canonical to another site is right on a syndicated copy (it
+ * credits the original), so that case explains the choice instead of asserting one answer.
+ */
+export function canonicalHow(ctx: ScanContext): string {
+  const c = ctx.facts.canonical;
+  const self = codeBlock(`<link rel="canonical" href="${escapeHtml(ctx.pageUrl)}">`, "html");
+  const page = new URL(ctx.pageUrl);
+  const bare = (h: string) => h.replace(/^www\./, "");
+  if (c && bare(new URL(c).hostname) !== bare(page.hostname)) {
+    return howText(
+      `It depends on whose page this is. If it is a syndicated copy of a page first published at ${c}, the canonical is right: keep it, and AI systems will credit the original. If this page is the original, point the canonical at itself instead:`,
+      self,
+    );
+  }
+  if (ctx.facts.canonicalCount > 1) {
+    return howText(
+      `Keep a single <link rel="canonical"> in the <head> (templates and plugins often add a second one), pointing at the URL you want cited:`,
+      self,
+    );
+  }
+  return howText("Add to the <head>:", self);
+}
+
+/**
+ * The `how` of the Open Graph fix: tags from what the page states. og:image is offered only for an
+ * image the page itself names (twitter:image); otherwise it is a separate fill-in.
+ */
+export function openGraphHow(ctx: ScanContext): string {
+  const og = ctx.facts.openGraph;
+  const tag = (p: string, v: string) => `<meta property="${p}" content="${escapeHtml(v)}">`;
+  const title = og["og:title"] ?? ctx.facts.title ?? null;
+  const description = og["og:description"] ?? ctx.facts.metaDescription ?? null;
+  let image = og["og:image"] ?? null;
+  if (!image && ctx.facts.twitter["twitter:image"]) {
+    try {
+      image = new URL(ctx.facts.twitter["twitter:image"], ctx.pageUrl).href;
+    } catch { /* not a URL */ }
+  }
+  const facts = [
+    ...(og["og:title"] || !title ? [] : [tag("og:title", title)]),
+    ...(og["og:description"] || !description ? [] : [tag("og:description", description)]),
+    ...(og["og:image"] || !image ? [] : [tag("og:image", image)]),
+    ...(og["og:url"] ? [] : [tag("og:url", ctx.pageUrl)]),
+    ...(og["og:site_name"] || !ctx.siteName ? [] : [tag("og:site_name", ctx.siteName)]),
+  ];
+  const fill = [
+    ...(title ? [] : ['<meta property="og:title" content="FILL-IN: the page\'s title">']),
+    ...(description
+      ? []
+      : ['<meta property="og:description" content="FILL-IN: one sentence on the page">']),
+    ...(image ? [] : ['<meta property="og:image" content="FILL-IN: https URL of an image">']),
+  ];
+  return howText(
+    facts.length > 0 && "Add to the <head> (taken from what your page already says):",
+    facts.length > 0 && codeBlock(facts.join("\n"), "html"),
+    fill.length > 0 &&
+      `${facts.length ? "Then add" : "Add"} these, replacing each FILL-IN${
+        image
+          ? ""
+          : " (for og:image, the full URL of an image that exists on your site, ideally 1200x630 pixels)"
+      }:`,
+    fill.length > 0 && codeBlock(fill.join("\n"), "html"),
+  );
+}

@@ -5,6 +5,7 @@
 import { type Check, clip, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 import { crawlersByRole } from "../crawlers.ts";
 import { blanketDisallowFix, crawlerAccessHow, starterRobotsTxt } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 import type { FetchOutcome } from "../snapshot_types.ts";
 
 /** Score caps of this pillar's gates. */
@@ -294,9 +295,13 @@ function indexing(ctx: ScanContext): Check {
           what: "Remove noindex from the home page",
           why:
             "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
-          how: `Remove ${
-            noindex.map((n) => n.split(":")[0]).join(" and ")
-          } or change it to content="index, follow" (for the header: stop sending X-Robots-Tag: noindex). Check your CMS's "discourage search engines" setting, which often adds it.`,
+          how: howText(
+            `Remove ${
+              noindex.map((n) => n.split(":")[0]).join(" and ")
+            } (for the header: stop sending X-Robots-Tag: noindex), or let the page be indexed explicitly:`,
+            codeBlock('<meta name="robots" content="index, follow">', "html"),
+            'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+          ),
           effort: "S",
         },
       },
@@ -315,8 +320,10 @@ function indexing(ctx: ScanContext): Check {
           what: "Allow snippets",
           why:
             "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
-          how:
-            'Remove nosnippet / max-snippet:0 from the robots meta tag and X-Robots-Tag header (use data-nosnippet on specific elements instead), e.g. <meta name="robots" content="index, follow, max-snippet:-1">.',
+          how: howText(
+            "Remove nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header (to keep a passage out of snippets, put data-nosnippet on its element instead). The tag then reads:",
+            codeBlock('<meta name="robots" content="index, follow, max-snippet:-1">', "html"),
+          ),
           effort: "S",
         },
       },
@@ -386,9 +393,12 @@ function edge(ctx: ScanContext): Check {
           what: "Let verified AI search crawlers past your CDN/firewall",
           why:
             "A bot challenge or 403 at the edge hides the site from AI search even when robots.txt allows it; the crawler never sees your page.",
-          how:
-            "In your CDN/WAF, allow the verified search and user-fetch crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them. Cloudflare: Security > Bots, keep \"Block AI bots\" off for search crawlers or use AI Crawl Control to allow them individually; verify by published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json) rather than User-Agent alone. Then check with: curl -A 'OAI-SearchBot/1.3' -I " +
-            ctx.pageUrl,
+          how: howText(
+            "In your CDN or firewall, let the verified AI search and user-fetch crawlers through (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them.",
+            "How depends on your setup, and the choice is yours: a rule that allows by User-Agent alone also lets in anyone who fakes it, so prefer your CDN's verified-bot list or the operators' published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json). On Cloudflare, Security > Bots and AI Crawl Control allow crawlers one by one; keep training crawlers blocked there if that is your choice.",
+            "Then check that an AI search crawler gets your page (HTTP 200):",
+            codeBlock(`curl -A 'OAI-SearchBot/1.3' -I ${ctx.pageUrl}`, "sh"),
+          ),
           effort: "M",
         },
       },

@@ -2,6 +2,7 @@
  * Pillar "Content extractability": can an AI system that does not run JavaScript read, segment and
  * quote the page? Text in the server HTML, headings, language, semantic structure, answer shapes.
  */
+import { codeBlock, howText } from "../fix_text.ts";
 import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 
 /** Score cap when the page's content exists only after JavaScript runs. */
@@ -149,7 +150,10 @@ function language(ctx: ScanContext): Check {
       fix: {
         what: "Declare the page language",
         why: "The language tag tells AI systems which audience and which answers the page serves.",
-        how: 'Set it on the root element, e.g. <html lang="en"> (or "en-GB", "de", "fr-CA").',
+        how: howText(
+          'Set the language of the page on its root element, replacing "en" with yours if it differs ("en-GB", "de", "fr-CA"):',
+          codeBlock('<html lang="en">', "html"),
+        ),
         effort: "S",
       },
     },

@@ -5,6 +5,7 @@
 import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 import { llmsTxtSkeleton, sitemapSkeleton } from "../fixes.ts";
 import { codeBlock, howText } from "../fix_text.ts";
+import { sitemapExists } from "../skeletons.ts";
 import { validateLlmsTxt } from "../llms_txt.ts";
 import { readSitemap } from "../sitemap.ts";
 import { isOk, looksLikeHtml } from "../snapshot.ts";
@@ -212,7 +213,9 @@ function sitemapInRobots(ctx: ScanContext): Check {
         what: "Name the sitemap in robots.txt",
         why: "Crawlers read robots.txt first; a Sitemap line is how most of them find the sitemap.",
         how: howText(
-          "Add this line to robots.txt (anywhere, outside any group):",
+          sitemapExists(ctx)
+            ? "Add this line to robots.txt (anywhere, outside any group):"
+            : "Once the sitemap is published (see the sitemap fix), add this line to robots.txt (anywhere, outside any group):",
           codeBlock(`Sitemap: ${sitemapUrl}`),
         ),
         effort: "S",

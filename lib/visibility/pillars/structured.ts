@@ -4,6 +4,7 @@
  */
 import { type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
 import { jsonLdSnippet, sameAsHow } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 import { nodesOfType, ORGANIZATION_TYPES, PAGE_TYPES, stringValues } from "../jsonld.ts";
 
 export const structuredPillar: PillarDef = {
@@ -57,9 +58,9 @@ function present(ctx: ScanContext): Check {
           what: "Repair the invalid JSON-LD blocks",
           why:
             "A block with a JSON syntax error is dropped whole by search engines and AI crawlers.",
-          how: `Fix the syntax (${
+          how: `Fix the JSON syntax of the broken block (${
             broken[0].error
-          }); validate with https://validator.schema.org/ before publishing. Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
+          }), then check it with https://validator.schema.org/ before publishing. Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
           effort: "S",
         },
       },
@@ -211,22 +212,26 @@ function breadcrumb(ctx: ScanContext): Check {
       fix: {
         what: "Add a BreadcrumbList",
         why: "Breadcrumbs show where a page sits in the site; they matter most on inner pages.",
-        how: `Add to the JSON-LD graph (one ListItem per level):\n\n${
-          JSON.stringify(
-            {
-              "@type": "BreadcrumbList",
-              "@id": `${ctx.pageUrl}#breadcrumb`,
-              itemListElement: [{
-                "@type": "ListItem",
-                position: 1,
-                name: "Home",
-                item: new URL("/", ctx.pageUrl).href,
-              }],
-            },
-            null,
-            2,
-          )
-        }`,
+        how: howText(
+          "Add this node to the page's JSON-LD graph, with one ListItem per level from the home page down to this page:",
+          codeBlock(
+            JSON.stringify(
+              {
+                "@type": "BreadcrumbList",
+                "@id": `${ctx.pageUrl}#breadcrumb`,
+                itemListElement: [{
+                  "@type": "ListItem",
+                  position: 1,
+                  name: "Home",
+                  item: new URL("/", ctx.pageUrl).href,
+                }],
+              },
+              null,
+              2,
+            ),
+            "json",
+          ),
+        ),
         effort: "S",
       },
     },
