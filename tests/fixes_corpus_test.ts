@@ -7,17 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { CRAWLERS } from "../lib/visibility/crawlers.ts";
-import {
-  pathsToCheck,
-  robotsAllowFix,
-  robotsGroups,
-  robotsVerdicts,
-} from "../lib/visibility/robots_fix.ts";
+import { robotsVerdicts } from "../lib/visibility/robots_fix.ts";
 import { scoreSite } from "../lib/visibility/score.ts";
 import { fixContext } from "./helpers/fix_context.ts";
 import {
   assertJsonLdFix,
   assertLlmsFix,
+  assertRobotsFixProperty,
   assertSameAsFix,
   assertSitemapFix,
   assertWellFormedHow,
@@ -57,60 +53,6 @@ function robotsFiles(): [string, string][] {
     } catch { /* a site without robots.txt */ }
   }
   return out.sort((a, b) => a[0].localeCompare(b[0]));
-}
-
-/**
- * The property of a robots.txt fix, checked independently of the generator's own check: the
- * patched file lets every named crawler read the home page, and every other crawler we know keeps
- * its exact verdict on the home page and on every path the file's rules mention; nothing is
- * deleted but User-agent lines of the named crawlers, and every rule line offered names a path
- * the file already had (or "/").
- */
-export function assertRobotsFixProperty(text: string, tokens: string[], label: string): void {
-  const origin = "https://corpus.test/";
-  const fix = robotsAllowFix(text, origin, tokens);
-  const blocked = tokens.filter((t) => robotsVerdicts(text, origin, ["/"]).get(`${t} /`) === false);
-  if (!blocked.length) {
-    assert.equal(fix, null, `${label}: no fix when nothing is blocked`);
-    return;
-  }
-  assert.ok(fix, `${label}: a fix`);
-  assert.ok(fix.verified, `${label}: verified (collateral ${fix.collateral.join(", ")})`);
-  const paths = pathsToCheck(text, fix.patched);
-  const before = robotsVerdicts(text, origin, paths);
-  const after = robotsVerdicts(fix.patched, origin, paths);
-  const named = new Set(blocked.map((t) => t.toLowerCase()));
-  for (const c of CRAWLERS) {
-    if (named.has(c.token.toLowerCase())) {
-      assert.equal(after.get(`${c.token} /`), true, `${label}: ${c.token} may now read /`);
-      continue;
-    }
-    for (const p of paths) {
-      assert.equal(
-        after.get(`${c.token} ${p}`),
-        before.get(`${c.token} ${p}`),
-        `${label}: ${c.token} keeps its verdict on ${p}`,
-      );
-    }
-  }
-  const known = new Set(["/", ...robotsGroups(text).flatMap((g) => g.rules.map((r) => r.path))]);
-  for (const e of fix.edits) {
-    if (e.kind === "delete") {
-      assert.match(e.text, /^user-agent\s*:/i, `${label}: only User-agent lines are deleted`);
-      continue;
-    }
-    for (const line of e.text.split("\n")) {
-      const m = line.match(/^(allow|disallow)\s*:\s*(.*)$/i);
-      if (m) assert.ok(known.has(m[2]), `${label}: nothing invented (${line})`);
-    }
-    if (e.kind === "replace") {
-      const group = robotsGroups(text).find((g) => g.start === e.start)!;
-      assert.ok(
-        group.agents.every((a) => named.has(a.token.toLowerCase())),
-        `${label}: only a group naming the fixed crawlers alone is replaced`,
-      );
-    }
-  }
 }
 
 Deno.test("[fixes corpus] robots.txt fixes change exactly the intended verdicts on every real file", async (t) => {

@@ -12,7 +12,13 @@ import { validateLlmsTxt } from "../../lib/visibility/llms_txt.ts";
 import { extractPage } from "../../lib/schema/extract.ts";
 import { validateItems } from "../../lib/schema/validate.ts";
 import { crawlersByRole } from "../../lib/visibility/crawlers.ts";
-import { robotsVerdicts } from "../../lib/visibility/robots_fix.ts";
+import {
+  pathsToCheck,
+  robotsAllowFix,
+  robotsGroups,
+  robotsVerdicts,
+} from "../../lib/visibility/robots_fix.ts";
+import { CRAWLERS } from "../../lib/visibility/crawlers.ts";
 import { handleMatches, identityKeys, profileHandle } from "../../lib/visibility/same_as.ts";
 import { flattenJsonLd, nodesOfType, stringValues } from "../../lib/visibility/jsonld.ts";
 
@@ -174,4 +180,58 @@ export function assertSameAsFix(ctx: ScanContext, issue: Issue): string[] {
     "fill-ins are never mixed with facts",
   );
   return urls;
+}
+
+/**
+ * The property of a robots.txt fix, checked independently of the generator's own check: the
+ * patched file lets every named crawler read the home page, and every other crawler we know keeps
+ * its exact verdict on the home page and on every path the file's rules mention; nothing is
+ * deleted but User-agent lines of the named crawlers, and every rule line offered names a path
+ * the file already had (or "/").
+ */
+export function assertRobotsFixProperty(text: string, tokens: string[], label: string): void {
+  const origin = "https://corpus.test/";
+  const fix = robotsAllowFix(text, origin, tokens);
+  const blocked = tokens.filter((t) => robotsVerdicts(text, origin, ["/"]).get(`${t} /`) === false);
+  if (!blocked.length) {
+    assert.equal(fix, null, `${label}: no fix when nothing is blocked`);
+    return;
+  }
+  assert.ok(fix, `${label}: a fix`);
+  assert.ok(fix.verified, `${label}: verified (collateral ${fix.collateral.join(", ")})`);
+  const paths = pathsToCheck(text, fix.patched);
+  const before = robotsVerdicts(text, origin, paths);
+  const after = robotsVerdicts(fix.patched, origin, paths);
+  const named = new Set(blocked.map((t) => t.toLowerCase()));
+  for (const c of CRAWLERS) {
+    if (named.has(c.token.toLowerCase())) {
+      assert.equal(after.get(`${c.token} /`), true, `${label}: ${c.token} may now read /`);
+      continue;
+    }
+    for (const p of paths) {
+      assert.equal(
+        after.get(`${c.token} ${p}`),
+        before.get(`${c.token} ${p}`),
+        `${label}: ${c.token} keeps its verdict on ${p}`,
+      );
+    }
+  }
+  const known = new Set(["/", ...robotsGroups(text).flatMap((g) => g.rules.map((r) => r.path))]);
+  for (const e of fix.edits) {
+    if (e.kind === "delete") {
+      assert.match(e.text, /^user-agent\s*:/i, `${label}: only User-agent lines are deleted`);
+      continue;
+    }
+    for (const line of e.text.split("\n")) {
+      const m = line.match(/^(allow|disallow)\s*:\s*(.*)$/i);
+      if (m) assert.ok(known.has(m[2]), `${label}: nothing invented (${line})`);
+    }
+    if (e.kind === "replace") {
+      const group = robotsGroups(text).find((g) => g.start === e.start)!;
+      assert.ok(
+        group.agents.every((a) => named.has(a.token.toLowerCase())),
+        `${label}: only a group naming the fixed crawlers alone is replaced`,
+      );
+    }
+  }
 }
