@@ -10,7 +10,7 @@ import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
 import { ORGANIZATION_TYPES } from "./jsonld.ts";
 import { robotsAllowFix, robotsFixHow } from "./robots_fix.ts";
-import { identityLinks, SAME_AS_FILL_IN } from "./same_as.ts";
+import { identityLinks, ownName, SAME_AS_FILL_IN } from "./same_as.ts";
 import { contentPages, llmsTxt, sitemapXml } from "./skeletons.ts";
 
 /** The entity's own profiles elsewhere that the page gives evidence for (see same_as.ts). */
@@ -23,9 +23,12 @@ export function homeUrl(ctx: ScanContext): string {
   return new URL("/", ctx.pageUrl).href;
 }
 
-/** A display name for the site: its own name, else its domain. */
+/**
+ * A display name for the site in fixes: the name it states for itself (its own Organization
+ * markup, og:site_name, WebSite), else the scan's reading of its name, else its domain.
+ */
 export function displayName(ctx: ScanContext): string {
-  return ctx.siteName ?? ctx.snapshot.target.domain;
+  return ownName(ctx) ?? ctx.snapshot.target.domain;
 }
 
 /** robots.txt lines that let the given crawlers in. */
@@ -167,7 +170,7 @@ function buildSnippet(ctx: ScanContext): string {
     // The name the scan found for the site, and only identity links it can vouch for.
     facts: {
       ...base,
-      siteName: base.siteName ?? ctx.siteName,
+      siteName: base.siteName ?? ownName(ctx),
       socialProfiles: identityLinks(ctx).map((l) => l.url),
     },
     detected: detectFromPageFacts(ctx.facts, ctx.pageUrl),
@@ -343,7 +346,7 @@ export function openGraphHow(ctx: ScanContext): string {
     ...(og["og:description"] || !description ? [] : [tag("og:description", description)]),
     ...(og["og:image"] || !image ? [] : [tag("og:image", image)]),
     ...(og["og:url"] ? [] : [tag("og:url", ctx.pageUrl)]),
-    ...(og["og:site_name"] || !ctx.siteName ? [] : [tag("og:site_name", ctx.siteName)]),
+    ...(og["og:site_name"] || !ownName(ctx) ? [] : [tag("og:site_name", ownName(ctx)!)]),
   ];
   const fill = [
     ...(title ? [] : ['<meta property="og:title" content="FILL-IN: the page\'s title">']),

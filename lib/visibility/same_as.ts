@@ -81,13 +81,54 @@ function decodeSafe(s: string): string {
   }
 }
 
+/** The bare host of the scanned site, without `www.`. */
+function siteHost(ctx: ScanContext): string {
+  return ctx.snapshot.target.domain.toLowerCase().replace(/^www\./, "");
+}
+
+/** Whether a URL is on the scanned site (or the site is on a subdomain of it). */
+function onSite(ctx: ScanContext, url: string): boolean {
+  const site = siteHost(ctx);
+  try {
+    const h = new URL(url, ctx.pageUrl).hostname.toLowerCase().replace(/^www\./, "");
+    return h === site || h.endsWith(`.${site}`) || site.endsWith(`.${h}`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The names the site states for itself explicitly: its own Organization markup (one whose url is
+ * on the site), og:site_name, the WebSite node and application-name. Not an Organization the
+ * content is about, nor an author.
+ */
+export function ownNames(ctx: ScanContext): string[] {
+  const names: string[] = [];
+  for (const n of nodesOfType(ctx.nodes, [...ORGANIZATION_TYPES])) {
+    if (stringValues(n.data.url).some((u) => onSite(ctx, u))) {
+      names.push(...stringValues(n.data.name));
+    }
+  }
+  const og = ctx.facts.openGraph["og:site_name"]?.trim();
+  if (og) names.push(og);
+  for (const n of nodesOfType(ctx.nodes, ["WebSite"])) names.push(...stringValues(n.data.name));
+  const app = ctx.facts.meta["application-name"]?.trim();
+  if (app) names.push(app);
+  return [...new Set(names.filter((x) => x.length <= 100))];
+}
+
+/** The name to use for the site in fixes: its own stated name, else the scan's, else null. */
+export function ownName(ctx: ScanContext): string | null {
+  return ownNames(ctx)[0] ?? ctx.siteName;
+}
+
 /** The names a handle must match to be the site's own: its brand and its domain's name. */
 export function identityKeys(ctx: ScanContext): string[] {
-  const host = ctx.snapshot.target.domain.toLowerCase().replace(/^www\./, "");
-  const keys = new Set<string>([nameKey(host.split(".")[0])]);
-  if (ctx.siteName) {
-    keys.add(nameKey(ctx.siteName));
-    keys.add(nameKey(ctx.siteName.replace(/^the\s+/i, "")));
+  const keys = new Set<string>([nameKey(siteHost(ctx).split(".")[0])]);
+  const names = ownNames(ctx);
+  for (const name of names.length ? names : ctx.siteName ? [ctx.siteName] : []) {
+    keys.add(nameKey(name));
+    keys.add(nameKey(name.replace(/^the\s+/i, "")));
   }
   return [...keys].filter((k) => k.length >= 2);
 }
@@ -136,26 +177,16 @@ export function identityLinks(ctx: ScanContext): IdentityLink[] {
 
 /**
  * The Organization (or Person) nodes that stand for the site itself: those whose url is on the
- * site's domain, or that have no url and bear the site's name. An article's author or the
- * subject of a page is someone else.
+ * site's domain, or organisations with no url that bear one of the site's own names. An
+ * article's author or the subject of a page is someone else.
  */
 function ownEntityNodes(ctx: ScanContext) {
-  const site = ctx.snapshot.target.domain.toLowerCase().replace(/^www\./, "");
-  const name = ctx.siteName ? nameKey(ctx.siteName) : null;
+  const names = new Set(ownNames(ctx).map(nameKey));
   return nodesOfType(ctx.nodes, [...ORGANIZATION_TYPES, "Person"]).filter((n) => {
     const urls = stringValues(n.data.url);
-    if (urls.length) {
-      return urls.some((u) => {
-        try {
-          const h = new URL(u, ctx.pageUrl).hostname.toLowerCase().replace(/^www\./, "");
-          return h === site || h.endsWith(`.${site}`) || site.endsWith(`.${h}`);
-        } catch {
-          return false;
-        }
-      });
-    }
-    const own = stringValues(n.data.name).some((v) => name !== null && nameKey(v) === name);
-    return own && !n.types.includes("Person");
+    if (urls.length) return urls.some((u) => onSite(ctx, u));
+    return !n.types.includes("Person") &&
+      stringValues(n.data.name).some((v) => names.has(nameKey(v)));
   });
 }
 
