@@ -126,35 +126,68 @@ function outcomeOf(text: string, robotsUrl: string): FetchOutcome {
   };
 }
 
+/**
+ * Verdicts already computed, per file text and origin: a scan checks several fixes and the
+ * sitemap against the same file, and the matcher parses the whole file for every path it is
+ * asked about. A few files are kept (a scan needs one, plus the patched candidates).
+ */
+const verdictCache = new Map<string, Map<string, Map<string, boolean>>>();
+const CACHED_FILES = 8;
+
 /** Every known crawler's verdict (allowed?) on each path, keyed "token path". */
 export function robotsVerdicts(
   text: string,
   origin: string,
   paths: string[],
 ): Map<string, boolean> {
+  const key = `${new URL(origin).origin}\n${text}`;
+  let byPath = verdictCache.get(key);
+  if (!byPath) {
+    byPath = new Map();
+    verdictCache.set(key, byPath);
+    if (verdictCache.size > CACHED_FILES) {
+      verdictCache.delete(verdictCache.keys().next().value!);
+    }
+  }
   const out = new Map<string, boolean>();
   const outcome = outcomeOf(text, new URL("/robots.txt", origin).href);
   for (const path of paths) {
-    const a = analyseRobots(outcome, new URL(path, origin).href);
-    for (const c of a.crawlers) out.set(`${c.token} ${path}`, c.allowed);
+    let verdicts = byPath.get(path);
+    if (!verdicts) {
+      verdicts = new Map();
+      const a = analyseRobots(outcome, new URL(path, origin).href);
+      for (const c of a.crawlers) verdicts.set(c.token, c.allowed);
+      byPath.set(path, verdicts);
+    }
+    for (const [token, allowed] of verdicts) out.set(`${token} ${path}`, allowed);
   }
   return out;
 }
 
-/** The paths a check evaluates: the home page and a sample of each rule's pattern (at most 150). */
-export function pathsToCheck(...texts: string[]): string[] {
-  const paths = new Set<string>(["/"]);
+/**
+ * The paths a check evaluates: the home page and a sample of the rules' patterns, spread evenly
+ * over the files (at most `max`, 100 by default). The matcher reads the whole file for every
+ * path, so a scan checks a smaller sample (see {@link SCAN_SAMPLE}); the test suite checks 100.
+ */
+export function pathsToCheck(texts: string[], max = 100): string[] {
+  const all = new Set<string>();
   for (const text of texts) {
     for (const g of robotsGroups(text)) {
       for (const r of g.rules) {
         const p = samplePath(r.path);
-        if (p) paths.add(p);
-        if (paths.size >= 150) return [...paths];
+        if (p && p !== "/") all.add(p);
       }
     }
   }
-  return [...paths];
+  const list = [...all];
+  const take = Math.max(0, max - 1);
+  if (list.length <= take) return ["/", ...list];
+  const step = list.length / take;
+  return ["/", ...Array.from({ length: take }, (_, i) => list[Math.floor(i * step)])];
 }
+
+/** How many paths a scan checks each candidate fix on (the home page included). */
+export const SCAN_SAMPLE = 4;
 
 /** Applies edits to the file's text; line numbers refer to the original file. */
 export function applyRobotsEdits(text: string, edits: RobotsEdit[]): string {
@@ -190,8 +223,11 @@ export function checkRobotsChange(
   patched: string,
   origin: string,
   tokens: string[],
+  maxPaths = SCAN_SAMPLE,
 ): { ok: boolean; collateral: string[]; stillBlocked: string[] } {
-  const paths = pathsToCheck(original, patched);
+  // The fix only writes paths the file already has, so the original's sample covers it (and its
+  // verdicts are computed once per scan).
+  const paths = pathsToCheck([original], maxPaths);
   const before = robotsVerdicts(original, origin, paths);
   const after = robotsVerdicts(patched, origin, paths);
   const named = new Set(tokens.map((t) => t.toLowerCase()));

@@ -30,7 +30,7 @@ const NOT_CONTENT_TEXT =
 /**
  * The content pages the home page links to, in page order: same host, no query string, not an
  * account or transaction page, and readable by the search crawlers the site admits (at most
- * `max`). Reading robots.txt costs one parse per URL, so at most 60 links are considered.
+ * `max`). Reading robots.txt costs one parse per URL, so at most 30 links are considered.
  */
 export function contentPages(ctx: ScanContext, max = 20): ContentPage[] {
   const page = new URL(ctx.pageUrl);
@@ -38,7 +38,7 @@ export function contentPages(ctx: ScanContext, max = 20): ContentPage[] {
   const seen = new Set<string>([home]);
   const candidates: ContentPage[] = [];
   for (const l of ctx.facts.links) {
-    if (candidates.length >= 60) break;
+    if (candidates.length >= 30) break;
     let u: URL;
     try {
       u = new URL(l.href);
@@ -54,8 +54,14 @@ export function contentPages(ctx: ScanContext, max = 20): ContentPage[] {
     if (NOT_CONTENT.test(u.pathname)) continue;
     candidates.push({ url: u.href, text });
   }
-  const allowed = robotsAllowedPaths(ctx, candidates.map((c) => new URL(c.url).pathname));
-  return candidates.filter((c) => allowed.has(new URL(c.url).pathname)).slice(0, max);
+  // robots.txt is read in small batches, as far as needed to fill the list.
+  const out: ContentPage[] = [];
+  for (let i = 0; i < candidates.length && out.length < max; i += 8) {
+    const batch = candidates.slice(i, i + 8);
+    const allowed = robotsAllowedPaths(ctx, batch.map((c) => new URL(c.url).pathname));
+    out.push(...batch.filter((c) => allowed.has(new URL(c.url).pathname)));
+  }
+  return out.slice(0, max);
 }
 
 /**

@@ -199,7 +199,7 @@ export function assertRobotsFixProperty(text: string, tokens: string[], label: s
   }
   assert.ok(fix, `${label}: a fix`);
   assert.ok(fix.verified, `${label}: verified (collateral ${fix.collateral.join(", ")})`);
-  const paths = pathsToCheck(text, fix.patched);
+  const paths = pathsToCheck([text, fix.patched], 100);
   const before = robotsVerdicts(text, origin, paths);
   const after = robotsVerdicts(fix.patched, origin, paths);
   const named = new Set(blocked.map((t) => t.toLowerCase()));
