@@ -15,6 +15,7 @@ import { crawlersByRole } from "../../lib/visibility/crawlers.ts";
 import {
   pathsToCheck,
   robotsAllowFix,
+  type RobotsFix,
   robotsGroups,
   robotsVerdicts,
 } from "../../lib/visibility/robots_fix.ts";
@@ -189,13 +190,17 @@ export function assertSameAsFix(ctx: ScanContext, issue: Issue): string[] {
  * deleted but User-agent lines of the named crawlers, and every rule line offered names a path
  * the file already had (or "/").
  */
-export function assertRobotsFixProperty(text: string, tokens: string[], label: string): void {
+export function assertRobotsFixProperty(
+  text: string,
+  tokens: string[],
+  label: string,
+): RobotsFix | null {
   const origin = "https://corpus.test/";
   const fix = robotsAllowFix(text, origin, tokens);
   const blocked = tokens.filter((t) => robotsVerdicts(text, origin, ["/"]).get(`${t} /`) === false);
   if (!blocked.length) {
     assert.equal(fix, null, `${label}: no fix when nothing is blocked`);
-    return;
+    return null;
   }
   assert.ok(fix, `${label}: a fix`);
   assert.ok(fix.verified, `${label}: verified (collateral ${fix.collateral.join(", ")})`);
@@ -234,4 +239,5 @@ export function assertRobotsFixProperty(text: string, tokens: string[], label: s
       );
     }
   }
+  return fix;
 }
