@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
 import {
   applyRobotsEdits,
+  reduceForCheck,
   robotsAllowFix,
   robotsFixHow,
   robotsVerdicts,
@@ -213,4 +214,32 @@ Deno.test("[fixes robots] the scan's fixes: no 'remove these lines', no invented
     assert.match(how, /an allowlist\. Keep it/);
     assert.doesNotMatch(how, /Deleting the Disallow/);
   });
+});
+
+Deno.test("[fixes robots] the reduced file a scan checks on gives our crawlers the same verdicts", () => {
+  const text = [
+    "User-agent: SomeOtherBot",
+    "Disallow: /",
+    "",
+    "User-agent: Googlebot-News",
+    "Disallow: /news/",
+    "",
+    "User-agent: YetAnotherBot",
+    "User-agent: *",
+    "Disallow: /private/",
+    "",
+    "User-agent: ThirdBot",
+    "Allow: /",
+    "Disallow: /x/",
+    "User-agent: GPTBot",
+    "Disallow: /",
+    "User-agent: TrailingBot",
+  ].join("\n");
+  const reduced = reduceForCheck(text);
+  assert.doesNotMatch(reduced, /SomeOtherBot|ThirdBot|TrailingBot/);
+  assert.match(reduced, /Googlebot-News/, "a variant of a token we know is kept");
+  assert.match(reduced, /YetAnotherBot\nUser-agent: \*/, "a group naming * is kept whole");
+  const paths = ["/", "/news/a", "/private/a", "/x/a", "/other"];
+  assert.deepEqual(robotsVerdicts(reduced, ORIGIN, paths), robotsVerdicts(text, ORIGIN, paths));
+  assert.equal(reduced.split("\n").length < text.split("\n").length, true);
 });

@@ -11,7 +11,7 @@
  */
 import type { ScanContext } from "./check.ts";
 import { crawlersByRole } from "./crawlers.ts";
-import { robotsVerdicts } from "./robots_fix.ts";
+import { leanText, robotsVerdicts } from "./robots_fix.ts";
 
 /** A page worth listing: its URL and the text the site links it with. */
 export interface ContentPage {
@@ -77,7 +77,8 @@ export function robotsAllowedPaths(ctx: ScanContext, paths: string[]): Set<strin
   const admitted = ctx.robots.crawlers.filter((c) => search.includes(c.token) && c.allowed)
     .map((c) => c.token);
   const judges = admitted.length ? admitted : search;
-  const verdicts = robotsVerdicts(out.result.body, new URL(ctx.pageUrl).origin, ["/", ...paths]);
+  const origin = new URL(ctx.pageUrl).origin;
+  const verdicts = robotsVerdicts(leanText(out.result.body, origin), origin, ["/", ...paths]);
   return new Set(
     ["/", ...paths].filter((p) => judges.every((t) => verdicts.get(`${t} ${p}`) !== false)),
   );
