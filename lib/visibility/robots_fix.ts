@@ -480,7 +480,9 @@ export function robotsFixHow(fix: RobotsFix, robotsUrl: string): string {
     );
   }
   steps.push(
-    `Checked on your current robots.txt with our parser: only ${names} change (to allowed); every other crawler we track keeps its verdict, training crawlers included.`,
+    `Checked on your current robots.txt with our parser: only ${names} ${
+      fix.tokens.length > 1 ? "change" : "changes"
+    } (to allowed); every other crawler we track keeps its verdict, training crawlers included.`,
   );
   return steps.join("\n\n");
 }
