@@ -21,7 +21,13 @@ import {
 } from "../../lib/visibility/robots_fix.ts";
 import { CRAWLERS } from "../../lib/visibility/crawlers.ts";
 import { handleMatches, identityKeys, profileHandle } from "../../lib/visibility/same_as.ts";
-import { flattenJsonLd, nodesOfType, stringValues } from "../../lib/visibility/jsonld.ts";
+import {
+  flattenJsonLd,
+  nodesOfType,
+  ORGANIZATION_TYPES,
+  PAGE_TYPES,
+  stringValues,
+} from "../../lib/visibility/jsonld.ts";
 
 /** URLs a sitemap or llms.txt must never list. */
 export const NOT_CONTENT_URL =
@@ -131,13 +137,24 @@ export function assertJsonLdFix(ctx: ScanContext, issue: Issue): void {
     assert.doesNotMatch(inner, /<\/script/i, "no script break-out inside the JSON");
   }
   const types = new Set(nodes.flatMap((n) => n.types));
-  if (/organisation, site and page/.test(issue.fix.what)) {
+  // The graph holds what the issue promises.
+  const what = issue.fix.what;
+  if (/organisation|Organization|Person|node \(/.test(what)) {
     assert.ok(
-      [...types].some((t) => t === "Person" || /Organization|Business|Store|Corporation/.test(t)) ||
-        types.has("NewsMediaOrganization"),
-      `an organisation or person: ${[...types]}`,
+      [...types].some((t) =>
+        t === "Person" || (ORGANIZATION_TYPES as readonly string[]).includes(t)
+      ),
+      `${issue.id}: an organisation or person: ${[...types]}`,
     );
-    assert.ok(types.has("WebSite"), `a WebSite: ${[...types]}`);
+  }
+  if (/site|WebSite/.test(what)) {
+    assert.ok(types.has("WebSite"), `${issue.id}: a WebSite: ${[...types]}`);
+  }
+  if (/page/.test(what)) {
+    assert.ok(
+      [...types].some((t) => (PAGE_TYPES as readonly string[]).includes(t)),
+      `${issue.id}: a node for the page: ${[...types]}`,
+    );
   }
   const og = ctx.facts.openGraph["og:image"] ?? null;
   for (const n of nodesOfType(nodes, ["ImageObject"])) {
