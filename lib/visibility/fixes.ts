@@ -31,7 +31,11 @@ export function displayName(ctx: ScanContext): string {
   return ownName(ctx) ?? ctx.snapshot.target.domain;
 }
 
-/** robots.txt lines that let the given crawlers in. */
+/**
+ * robots.txt lines that let the given crawlers in.
+ *
+ * @deprecated Unchecked against the site's file: use {@link robotsFixFor} (robots_fix.ts).
+ */
 export function robotsAllowLines(tokens: string[]): string {
   return [
     "# Let AI search engines and assistants read and cite this site",
@@ -40,7 +44,11 @@ export function robotsAllowLines(tokens: string[]): string {
   ].join("\n");
 }
 
-/** Describes robots.txt lines to delete, with their line numbers. */
+/**
+ * Describes robots.txt lines to delete, with their line numbers.
+ *
+ * @deprecated Deleting a shared line changes other crawlers' verdicts: use {@link robotsFixFor}.
+ */
 export function linesToRemove(lines: { line: number | null; lineText: string | null }[]): string {
   const seen = new Map<number, string>();
   for (const l of lines) if (l.line && l.lineText) seen.set(l.line, l.lineText);
