@@ -397,7 +397,7 @@ function edge(ctx: ScanContext): Check {
             "In your CDN or firewall, let the verified AI search and user-fetch crawlers through (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them.",
             "How depends on your setup, and the choice is yours: a rule that allows by User-Agent alone also lets in anyone who fakes it, so prefer your CDN's verified-bot list or the operators' published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json). On Cloudflare, Security > Bots and AI Crawl Control allow crawlers one by one; keep training crawlers blocked there if that is your choice.",
             "Then check that an AI search crawler gets your page (HTTP 200):",
-            codeBlock(`curl -A 'OAI-SearchBot/1.3' -I ${ctx.pageUrl}`, "sh"),
+            codeBlock(`curl -A 'OAI-SearchBot/1.3' -I '${ctx.pageUrl.replace(/'/g, "%27")}'`, "sh"),
           ),
           effort: "M",
         },

@@ -58,9 +58,11 @@ function serverText(ctx: ScanContext): Check {
           what: "Render the content on the server",
           why:
             "AI crawlers read the HTML your server sends and do not execute JavaScript; a client-rendered shell looks empty to them.",
-          how:
-            "Serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots. Check with: curl -s " +
-            ctx.pageUrl + " | grep -c '<p'",
+          how: howText(
+            "Serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots.",
+            "Then check that the HTML your server sends holds paragraphs (a number above 0):",
+            codeBlock(`curl -s '${ctx.pageUrl.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
+          ),
           effort: "L",
         },
       },
