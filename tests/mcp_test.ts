@@ -250,6 +250,9 @@ Deno.test("[worker] POST /mcp - an agent scans fixture sites and reads their rep
       assert.match(text(result), /Issue 1 of \d+/);
       assert.match(text(result), /What to do: /);
       assert.match(text(result), /capped at 35/);
+      // The fix's steps and code blocks reach the agent intact, fences included.
+      assert.match(out.issue.fix.how, /\n```\nUser-agent: OAI-SearchBot\n/);
+      assert.ok(text(result).includes(out.issue.fix.how), "the how text is passed on verbatim");
     });
     await t.step("explain_issue with an unknown id lists the valid ids", async () => {
       const result = await call(inProc, "explain_issue", {

@@ -87,7 +87,8 @@ function hostileRecord(domain: string, now: number): ScanRecord {
         fix: {
           what: "Replace the broken block",
           why: `Because ${XSS}`,
-          how: `<script type="application/ld+json">{"name": "${XSS}"}</script>`,
+          how:
+            `Paste into the <head> ${XSS}:\n\n\`\`\`html\n<script type="application/ld+json">{"name": "${XSS}"}</script>\n\`\`\`\n\nThen check it.`,
           effort: "S",
         },
       }, {
@@ -179,11 +180,15 @@ Deno.test("GET /report/:domain - a stored report: score, grade, issues in order,
     const first = html.indexOf('id="issue-1"');
     const second = html.indexOf('id="issue-2"');
     assert.ok(first > 0 && second > first);
-    assert.match(html, /<code id="fix-1">/);
+    // Each code block of a fix has its own Copy button; the prose steps around it have none.
+    assert.match(html, /<code id="fix-1-code-1">&lt;script type=/);
     assert.match(
       html,
-      /<button type="button" class="secondary copy-button" data-copy="fix-1" hidden>/,
+      /<button type="button" class="secondary copy-button" data-copy="fix-1-code-1" hidden>/,
     );
+    assert.match(html, /<p\s+class="fix-step">Then check it.<\/p>/);
+    assert.doesNotMatch(html, /<code id="fix-1-code-1">[^<]*Paste into/);
+    assert.doesNotMatch(html, /data-copy="fix-2/, "plain advice gets no Copy button");
     assert.match(html, /High impact/);
     assert.match(html, /Quick fix: minutes/);
     // The rescan form and the JSON.

@@ -78,7 +78,12 @@ Deno.test("[scan] fixture sites score as an SEO expert would expect", async (t) 
       assert.match(first.fix.how, /User-agent: OAI-SearchBot/);
       assert.match(first.fix.how, /User-agent: PerplexityBot/);
       assert.match(first.fix.how, /Allow: \//);
-      assert.match(first.fix.how, /line \d+: Disallow: \//, "names the lines to remove");
+      assert.match(
+        first.fix.how,
+        /replace lines \d+-\d+/,
+        "corrects each crawler's own group whole",
+      );
+      assert.doesNotMatch(first.fix.how, /Disallow: \//, "no Disallow: / is left in what to paste");
       assert.equal(signal(r, "access.search_crawlers").gate?.id, "search_crawlers_blocked");
     });
 
@@ -86,7 +91,11 @@ Deno.test("[scan] fixture sites score as an SEO expert would expect", async (t) 
       const r = (await scan(env, "blanket-disallow.test")).record.result!;
       assert.ok(r.score <= 20, `score ${r.score}`);
       assert.equal(r.topIssues[0].id, "access.blanket_disallow");
-      assert.match(r.topIssues[0].fix.how, /line 2: Disallow: \//);
+      assert.match(
+        r.topIssues[0].fix.how,
+        /User-agent: OAI-SearchBot\n(User-agent: .+\n)*Allow: \//,
+      );
+      assert.match(r.topIssues[0].fix.how, /would open the site to every crawler without a group/);
     });
 
     await t.step("a JS-only app shell is capped and told to render on the server", async () => {

@@ -5,6 +5,7 @@
  * instead of duplicating it, and the whole record validates against the zod schema.
  */
 import assert from "node:assert/strict";
+import { flattenJsonLd } from "../lib/visibility/jsonld.ts";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { extractPageFacts } from "../lib/html/page_facts.ts";
 import { referencesOf } from "../lib/schema/graph_tools.ts";
@@ -249,13 +250,16 @@ Deno.test("[schema generate] a value cannot close the script element", () => {
 Deno.test("[schema generate] the visibility checker's JSON-LD fix comes from the generator", () => {
   const html = fixtureHtml("plain_article");
   const pageUrl = fixtureUrl("plain_article");
+  const facts = extractPageFacts(html, pageUrl);
   const ctx = {
-    facts: extractPageFacts(html, pageUrl),
+    facts,
+    nodes: flattenJsonLd(facts.jsonLd),
+    siteName: null,
     pageUrl,
     snapshot: { target: { domain: "schema.test" } },
   } as unknown as ScanContext;
   const how = jsonLdSnippet(ctx);
-  assert.match(how, /^Paste into the <head> of https:\/\/schema\.test\/:/);
+  assert.match(how, /^Paste into the <head> of https:\/\/schema\.test\/;/);
   const m = how.match(/<script type="application\/ld\+json">\n([\s\S]+?)\n<\/script>/)!;
   const graph = JSON.parse(m[1]) as Graph;
   const types = graph["@graph"].map((n) => n["@type"]);
@@ -264,10 +268,15 @@ Deno.test("[schema generate] the visibility checker's JSON-LD fix comes from the
   }
   assert.deepEqual(referencesOf(graph["@graph"]).filter((x) => !x.resolved), []);
   assert.deepEqual(inventedValues(graph, html, pageUrl), []);
+  const nothing = extractPageFacts(fixtureHtml("plain_nothing"), fixtureUrl("plain_nothing"));
   const none = jsonLdSnippet({
-    facts: extractPageFacts(fixtureHtml("plain_nothing"), fixtureUrl("plain_nothing")),
+    facts: nothing,
+    nodes: flattenJsonLd(nothing.jsonLd),
+    siteName: null,
     pageUrl: fixtureUrl("plain_nothing"),
     snapshot: { target: { domain: "schema.test" } },
   } as unknown as ScanContext);
-  assert.match(none, /\n\nThen add by hand: Organization\.name: /);
+  // No name on the page: the Organization is a separate, marked fill-in, not a claim.
+  assert.match(none, /Your page states no name for who is behind the site/);
+  assert.match(none, /"name": "FILL-IN: your organisation's name"/);
 });

@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren, VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
+import { parseHow } from "../visibility/fix_text.ts";
 import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
@@ -243,7 +244,6 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
 
 function IssueItem(props: { issue: Issue; n: number }): VNode {
   const { issue, n } = props;
-  const codeId = `fix-${n}`;
   return (
     <li id={`issue-${n}`} class="card issue">
       <p class="issue-tags">
@@ -263,12 +263,45 @@ function IssueItem(props: { issue: Issue; n: number }): VNode {
       <p class="why">
         <strong>Why it matters:</strong> {issue.fix.why}
       </p>
-      <div class="how-head">
-        <h4>How</h4>
-        <CopyButton target={codeId} what={`fix ${n}`} />
-      </div>
-      <pre class="code-block fix-how" tabIndex={0}><code id={codeId}>{issue.fix.how}</code></pre>
+      <h4>How</h4>
+      <FixHow how={issue.fix.how} n={n} />
     </li>
+  );
+}
+
+const CODE_LABEL: Record<string, string> = {
+  html: "HTML",
+  xml: "XML",
+  json: "JSON",
+  markdown: "Markdown",
+  robots: "robots.txt",
+};
+
+/**
+ * A fix's `how`: its prose steps as paragraphs and each fenced code block as its own block with
+ * its own Copy button, which copies exactly that code and nothing of the prose around it.
+ */
+export function FixHow(props: { how: string; n: number }): VNode {
+  let k = 0;
+  return (
+    <div class="fix-steps">
+      {parseHow(props.how).map((part, i) => {
+        if (part.kind === "prose") {
+          return <p key={i} class="fix-step">{part.text}</p>;
+        }
+        k++;
+        const id = `fix-${props.n}-code-${k}`;
+        return (
+          <div key={i} class="code-with-copy">
+            <div class="how-head">
+              <span class="code-label">{CODE_LABEL[part.lang] ?? "Code"}</span>
+              <CopyButton target={id} what={`code ${k} of fix ${props.n}`} />
+            </div>
+            <pre class="code-block fix-how" tabIndex={0}><code id={id}>{part.code}</code></pre>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 

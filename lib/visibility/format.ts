@@ -1,4 +1,5 @@
 /** The plain-text rendering of a visibility ScanRecord (used by the CLI). */
+import { parseHow } from "./fix_text.ts";
 import type { ScanRecord, SignalStatus } from "./record.ts";
 
 const MARK: Record<SignalStatus, string> = {
@@ -79,7 +80,7 @@ export function formatReport(
     out.push(`     ${issue.detail}`);
     out.push(`     Why: ${issue.fix.why}`);
     out.push("     How:");
-    for (const line of issue.fix.how.split("\n")) out.push(`       ${c("cyan", line)}`);
+    out.push(...formatHow(issue.fix.how, c));
   });
   out.push("");
   out.push(c("bold", "Off-site presence"));
@@ -101,4 +102,24 @@ export function formatReport(
     }
   }
   return out.join("\n");
+}
+
+/**
+ * A fix's `how` for the terminal: prose steps indented under "How:", each code block set off by
+ * a blank line with its lines in colour and without the Markdown fences, so what is selected
+ * and copied from the terminal is the code alone (with its indentation).
+ */
+export function formatHow(how: string, c: (color: "cyan", s: string) => string): string[] {
+  const out: string[] = [];
+  for (const part of parseHow(how)) {
+    if (part.kind === "prose") {
+      for (const line of part.text.split("\n")) out.push(`       ${line}`);
+    } else {
+      out.push("");
+      for (const line of part.code.split("\n")) out.push(`         ${c("cyan", line)}`);
+      out.push("");
+    }
+  }
+  while (out.length && out[out.length - 1] === "") out.pop();
+  return out;
 }

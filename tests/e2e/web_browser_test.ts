@@ -301,7 +301,10 @@ browserTest(
       await page.keyboard.press("Enter");
       await page.locator(".copy-status", { hasText: "Copied" }).first().waitFor();
       const copied = await page.evaluate(() => navigator.clipboard.readText());
-      const fix = await page.locator("#fix-1").textContent();
+      const target = await page.evaluate(() =>
+        (document.activeElement as HTMLElement | null)?.dataset.copy ?? ""
+      );
+      const fix = await page.locator(`#${target}`).textContent();
       assert.equal(copied, fix);
       assert.match(copied, /application\/ld\+json/);
       // The skip link is the first stop and moves focus to the content.

@@ -12,7 +12,8 @@ import {
   searchAgents,
   whoIsForbidden,
 } from "../directives.ts";
-import { linesToRemove, robotsAllowLines } from "../fixes.ts";
+import { blanketDisallowFix, crawlerAccessHow, starterRobotsTxt } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 import type { FetchOutcome } from "../snapshot_types.ts";
 
 /** Score caps of this pillar's gates. */
@@ -76,8 +77,8 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Publish a robots.txt",
             why:
               "Without one, crawlers get no sitemap pointer and you cannot express any preference.",
-            how: `Create ${r.url} with:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-              new URL("/sitemap.xml", r.url).href
+            how: `Create ${r.url}, served as text/plain with status 200:\n\n${
+              starterRobotsTxt(ctx)
             }`,
             effort: "S",
           },
@@ -97,10 +98,9 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Make robots.txt answer 200 (or 404)",
             why:
               "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
-            how:
-              `Serve ${r.url} as a static text file with status 200, for example:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-                new URL("/sitemap.xml", r.url).href
-              }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
+            how: `Serve ${r.url} as a static text file with status 200, for example:\n\n${
+              starterRobotsTxt(ctx)
+            }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
             effort: "S",
           },
         },
@@ -118,8 +118,8 @@ function robotsFile(ctx: ScanContext): Check {
             what: "Serve a real robots.txt",
             why:
               "An HTML page at /robots.txt holds no rules and no Sitemap line; some crawlers treat it as an error.",
-            how: `Serve ${r.url} as text/plain:\n\nUser-agent: *\nAllow: /\n\nSitemap: ${
-              new URL("/sitemap.xml", r.url).href
+            how: `Serve ${r.url} as text/plain with status 200, for example:\n\n${
+              starterRobotsTxt(ctx)
             }`,
             effort: "S",
           },
@@ -197,17 +197,7 @@ function wildcard(ctx: ScanContext): Check {
     {
       gate: GATES.blanketDisallow,
       evidence: starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
-      fix: {
-        what: "Remove the blanket Disallow: / from robots.txt",
-        why:
-          "It hides the whole site from every search engine and AI assistant that has no group of its own.",
-        how: `${
-          linesToRemove(starLines) || "Remove the Disallow: / line of the User-agent: * group."
-        }\n\nThen keep only what must stay private, e.g.:\n\nUser-agent: *\nDisallow: /admin/\nAllow: /\n\nSitemap: ${
-          new URL("/sitemap.xml", ctx.pageUrl).href
-        }`,
-        effort: "S",
-      },
+      fix: blanketDisallowFix(ctx),
     },
   );
 }
@@ -260,14 +250,11 @@ function roleCheck(
     0,
   );
   const names = blocked.map((c) => c.token).join(", ");
-  // Lines of the crawlers' own groups must go; a block that comes from the * group is lifted by
-  // the new groups alone (a named group overrides *), so the * group is left as it is.
-  const ownLines = linesToRemove(blocked.filter((c) => c.group === "specific"));
+  // The change is computed on the site's real file and checked for every crawler we know
+  // (robots_fix.ts): the crawlers' own groups are corrected whole, a group is added for the rest.
   const fixHow = r.state === "server_error"
     ? "Make robots.txt answer 200; see the robots.txt fix."
-    : `${ownLines ? `${ownLines}\n\n` : ""}Add:\n\n${
-      robotsAllowLines(blocked.map((c) => c.token))
-    }`;
+    : crawlerAccessHow(ctx, blocked.map((c) => c.token));
   return scored(
     id,
     title,
@@ -358,11 +345,15 @@ function indexing(ctx: ScanContext): Check {
     what,
     why:
       "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
-    how: `Remove ${
-      [...new Set([...noindex.all, ...noindex.agents.values()].flat().map((d) => d.source))].join(
-        " and ",
-      )
-    } noindex (or change it to content="index, follow"; for the header, stop sending X-Robots-Tag: noindex). Check your CMS's "discourage search engines" setting, which often adds it.`,
+    how: howText(
+      `Remove ${
+        [...new Set([...noindex.all, ...noindex.agents.values()].flat().map((d) => d.source))].join(
+          " and ",
+        )
+      } noindex (for the header: stop sending X-Robots-Tag: noindex), or let the page be indexed explicitly:`,
+      codeBlock('<meta name="robots" content="index, follow">', "html"),
+      'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+    ),
     effort: "S" as const,
   });
   if (noindex.all.length || (noindex.agents.size && everyAgent(noindex.agents))) {
@@ -420,8 +411,10 @@ function indexing(ctx: ScanContext): Check {
           what: "Allow snippets",
           why:
             "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
-          how:
-            'Remove nosnippet / max-snippet:0 from the robots meta tag and X-Robots-Tag header (use data-nosnippet on specific elements instead), e.g. <meta name="robots" content="index, follow, max-snippet:-1">.',
+          how: howText(
+            "Remove nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header (to keep a passage out of snippets, put data-nosnippet on its element instead). The tag then reads:",
+            codeBlock('<meta name="robots" content="index, follow, max-snippet:-1">', "html"),
+          ),
           effort: "S",
         },
       },
@@ -495,9 +488,12 @@ function edge(ctx: ScanContext): Check {
           what: "Let verified AI search crawlers past your CDN/firewall",
           why:
             "A bot challenge or 403 at the edge hides the site from AI search even when robots.txt allows it; the crawler never sees your page.",
-          how:
-            "In your CDN/WAF, allow the verified search and user-fetch crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them. Cloudflare: Security > Bots, keep \"Block AI bots\" off for search crawlers or use AI Crawl Control to allow them individually; verify by published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json) rather than User-Agent alone. Then check with: curl -A 'OAI-SearchBot/1.3' -I " +
-            ctx.pageUrl,
+          how: howText(
+            "In your CDN or firewall, let the verified AI search and user-fetch crawlers through (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot, Applebot) instead of challenging them.",
+            "How depends on your setup, and the choice is yours: a rule that allows by User-Agent alone also lets in anyone who fakes it, so prefer your CDN's verified-bot list or the operators' published IP ranges (e.g. https://openai.com/searchbot.json, https://www.perplexity.com/perplexitybot.json). On Cloudflare, Security > Bots and AI Crawl Control allow crawlers one by one; keep training crawlers blocked there if that is your choice.",
+            "Then check that an AI search crawler gets your page (HTTP 200):",
+            codeBlock(`curl -A 'OAI-SearchBot/1.3' -I '${ctx.pageUrl.replace(/'/g, "%27")}'`, "sh"),
+          ),
           effort: "M",
         },
       },

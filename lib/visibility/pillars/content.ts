@@ -2,6 +2,7 @@
  * Pillar "Content extractability": can an AI system that does not run JavaScript read, segment and
  * quote the page? Text in the server HTML, headings, language, semantic structure, answer shapes.
  */
+import { codeBlock, howText } from "../fix_text.ts";
 import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 
 /** Score cap when the page's content exists only after JavaScript runs. */
@@ -57,9 +58,11 @@ function serverText(ctx: ScanContext): Check {
           what: "Render the content on the server",
           why:
             "AI crawlers read the HTML your server sends and do not execute JavaScript; a client-rendered shell looks empty to them.",
-          how:
-            "Serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots. Check with: curl -s " +
-            ctx.pageUrl + " | grep -c '<p'",
+          how: howText(
+            "Serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots.",
+            "Then check that the HTML your server sends holds paragraphs (a number above 0):",
+            codeBlock(`curl -s '${ctx.pageUrl.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
+          ),
           effort: "L",
         },
       },
@@ -149,7 +152,10 @@ function language(ctx: ScanContext): Check {
       fix: {
         what: "Declare the page language",
         why: "The language tag tells AI systems which audience and which answers the page serves.",
-        how: 'Set it on the root element, e.g. <html lang="en"> (or "en-GB", "de", "fr-CA").',
+        how: howText(
+          'Set the language of the page on its root element, replacing "en" with yours if it differs ("en-GB", "de", "fr-CA"):',
+          codeBlock('<html lang="en">', "html"),
+        ),
         effort: "S",
       },
     },

@@ -4,6 +4,8 @@
  */
 import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
 import { llmsTxtSkeleton, sitemapSkeleton } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
+import { sitemapExists } from "../skeletons.ts";
 import { validateLlmsTxt } from "../llms_txt.ts";
 import { readSitemap } from "../sitemap.ts";
 import { isOk, looksLikeHtml } from "../snapshot.ts";
@@ -112,11 +114,15 @@ function sitemap(ctx: ScanContext): Check {
     what: source === "robots" ? "Repair the sitemap robots.txt points to" : "Publish a sitemap.xml",
     why:
       "The sitemap is how crawlers (and the AI indexes built on them) find and re-crawl your pages; lastmod tells them what changed.",
-    how: `Serve ${
-      new URL("/sitemap.xml", ctx.pageUrl).href
-    } (most CMSs and frameworks generate one), e.g.:\n\n${
-      sitemapSkeleton(ctx)
-    }\n\nand name it in robots.txt: Sitemap: ${new URL("/sitemap.xml", ctx.pageUrl).href}`,
+    how: howText(
+      `Serve ${
+        new URL("/sitemap.xml", ctx.pageUrl).href
+      } (most CMSs and frameworks generate one). This skeleton lists your home page and the pages it links to that crawlers may read:`,
+      codeBlock(sitemapSkeleton(ctx), "xml"),
+      "Add a <lastmod> to an entry only from that page's real modification date (your CMS knows it); a made-up date teaches crawlers to ignore it.",
+      "Then name it in robots.txt, on a line of its own outside any group:",
+      codeBlock(`Sitemap: ${new URL("/sitemap.xml", ctx.pageUrl).href}`),
+    ),
     effort: "S" as const,
   };
   if (!isOk(outcome)) {
@@ -243,7 +249,12 @@ function sitemapInRobots(ctx: ScanContext): Check {
       fix: {
         what: "Name the sitemap in robots.txt",
         why: "Crawlers read robots.txt first; a Sitemap line is how most of them find the sitemap.",
-        how: `Add this line to robots.txt (anywhere, outside any group):\n\nSitemap: ${sitemapUrl}`,
+        how: howText(
+          sitemapExists(ctx)
+            ? "Add this line to robots.txt (anywhere, outside any group):"
+            : "Once the sitemap is published (see the sitemap fix), add this line to robots.txt (anywhere, outside any group):",
+          codeBlock(`Sitemap: ${sitemapUrl}`),
+        ),
         effort: "S",
       },
     },

@@ -3,7 +3,8 @@
  * site is and what the page is about, in a graph AI systems can link to other sources?
  */
 import { allNodes, type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
-import { jsonLdSnippet, profileLinks } from "../fixes.ts";
+import { jsonLdSnippet, sameAsHow } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 import { nodesOfType, ORGANIZATION_TYPES, PAGE_TYPES, stringValues } from "../jsonld.ts";
 
 export const structuredPillar: PillarDef = {
@@ -57,9 +58,9 @@ function present(ctx: ScanContext): Check {
           what: "Repair the invalid JSON-LD blocks",
           why:
             "A block with a JSON syntax error is dropped whole by search engines and AI crawlers.",
-          how: `Fix the syntax (${
+          how: `Fix the JSON syntax of the broken block (${
             broken[0].error
-          }); validate with https://validator.schema.org/ before publishing. Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
+          }), then check it with https://validator.schema.org/ before publishing. Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
           effort: "S",
         },
       },
@@ -176,7 +177,6 @@ function pageType(ctx: ScanContext): Check {
 function sameAs(ctx: ScanContext): Check {
   const orgs = nodesOfType(allNodes(ctx), [...ORGANIZATION_TYPES, "Person"]);
   const links = orgs.flatMap((o) => stringValues(o.data.sameAs));
-  const onPage = profileLinks(ctx);
   const status = links.length >= 2 ? "pass" : links.length === 1 ? "warn" : "fail";
   return scored(
     "structured.same_as",
@@ -192,21 +192,7 @@ function sameAs(ctx: ScanContext): Check {
         what: "List your official profiles in sameAs",
         why:
           "sameAs is how AI systems connect your site to the same entity on Wikidata, Wikipedia and social networks, which raises confidence in citing you.",
-        how: `Add to your Organization node:\n\n"sameAs": ${
-          JSON.stringify(
-            onPage.length ? onPage : [
-              "https://www.wikidata.org/wiki/Q…",
-              "https://www.linkedin.com/company/…",
-              "https://x.com/…",
-            ],
-            null,
-            2,
-          )
-        }${
-          onPage.length
-            ? "\n\n(These are the profile links already on your page.)"
-            : "\n\n(Replace … with your real profile URLs.)"
-        }`,
+        how: sameAsHow(ctx),
         effort: "S",
       },
     },
@@ -226,22 +212,26 @@ function breadcrumb(ctx: ScanContext): Check {
       fix: {
         what: "Add a BreadcrumbList",
         why: "Breadcrumbs show where a page sits in the site; they matter most on inner pages.",
-        how: `Add to the JSON-LD graph (one ListItem per level):\n\n${
-          JSON.stringify(
-            {
-              "@type": "BreadcrumbList",
-              "@id": `${ctx.pageUrl}#breadcrumb`,
-              itemListElement: [{
-                "@type": "ListItem",
-                position: 1,
-                name: "Home",
-                item: new URL("/", ctx.pageUrl).href,
-              }],
-            },
-            null,
-            2,
-          )
-        }`,
+        how: howText(
+          "Add this node to the page's JSON-LD graph, with one ListItem per level from the home page down to this page:",
+          codeBlock(
+            JSON.stringify(
+              {
+                "@type": "BreadcrumbList",
+                "@id": `${ctx.pageUrl}#breadcrumb`,
+                itemListElement: [{
+                  "@type": "ListItem",
+                  position: 1,
+                  name: "Home",
+                  item: new URL("/", ctx.pageUrl).href,
+                }],
+              },
+              null,
+              2,
+            ),
+            "json",
+          ),
+        ),
         effort: "S",
       },
     },

@@ -3,7 +3,8 @@
  * carries the title, description, canonical and Open Graph metadata every consumer reads.
  */
 import { type Check, clip, type PillarDef, type ScanContext, scored } from "../check.ts";
-import { displayName } from "../fixes.ts";
+import { canonicalHow, descriptionHow, openGraphHow, titleHow } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 
 export const technicalPillar: PillarDef = {
   id: "technical",
@@ -94,7 +95,7 @@ function title(ctx: ScanContext): Check {
       fix: {
         what: "Write a descriptive title",
         why: "The title is the label AI answers and search results use when they cite the page.",
-        how: `<title>What you offer, for whom | ${displayName(ctx)}</title> (10-70 characters).`,
+        how: titleHow(ctx),
         effort: "S",
       },
     },
@@ -120,8 +121,7 @@ function description(ctx: ScanContext): Check {
       fix: {
         what: "Write a meta description",
         why: "Many AI systems and search engines use it as the page's summary when they cite it.",
-        how:
-          '<meta name="description" content="One or two sentences (50-170 characters) saying what the page offers and for whom.">',
+        how: descriptionHow(),
         effort: "S",
       },
     },
@@ -152,7 +152,7 @@ function canonical(ctx: ScanContext): Check {
       what: "Declare one canonical URL",
       why:
         "The canonical tells crawlers which URL to index and cite when the same page is reachable several ways.",
-      how: `<link rel="canonical" href="${ctx.pageUrl}">`,
+      how: canonicalHow(ctx),
       effort: "S",
     },
   });
@@ -178,15 +178,7 @@ function openGraph(ctx: ScanContext): Check {
         what: "Add Open Graph tags",
         why:
           "Chat apps, AI assistants and social networks use them to preview and label links to you.",
-        how: [
-          `<meta property="og:title" content="${ctx.facts.title ?? displayName(ctx)}">`,
-          `<meta property="og:description" content="${
-            ctx.facts.metaDescription ?? "What the page offers, in a sentence."
-          }">`,
-          `<meta property="og:image" content="${new URL("/og-image.png", ctx.pageUrl).href}">`,
-          `<meta property="og:url" content="${ctx.pageUrl}">`,
-          `<meta property="og:site_name" content="${displayName(ctx)}">`,
-        ].join("\n").replace(/"([^"]*)"/g, (_m, v: string) => `"${v.replace(/"/g, "&quot;")}"`),
+        how: openGraphHow(ctx),
         effort: "S",
       },
     },
@@ -252,7 +244,10 @@ function viewport(ctx: ScanContext): Check {
       fix: {
         what: "Declare a mobile viewport",
         why: "Search engines index the mobile version of pages first.",
-        how: '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        how: howText(
+          "Add to the <head>:",
+          codeBlock('<meta name="viewport" content="width=device-width, initial-scale=1">', "html"),
+        ),
         effort: "S",
       },
     },

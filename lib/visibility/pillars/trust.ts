@@ -11,7 +11,8 @@ import {
   scored,
   unscored,
 } from "../check.ts";
-import { displayName, homeUrl, jsonLdSnippet } from "../fixes.ts";
+import { displayName, escapeHtml, homeUrl } from "../fixes.ts";
+import { codeBlock, howText } from "../fix_text.ts";
 import { type JsonLdNode, nodesOfType, personNames, stringValues } from "../jsonld.ts";
 import { brandKey, nameKey, nameSources } from "../site_name.ts";
 import type { OffSiteCheck } from "../record.ts";
@@ -48,11 +49,23 @@ function aboutContact(ctx: ScanContext): Check {
         what: `Link ${missing.join(" and ")} from every page`,
         why:
           "AI systems (and Google's quality raters) look for who runs a site and how to reach them before trusting it as a source.",
-        how: `Create ${
-          [!t.about && `${homeUrl(ctx)}about`, !t.contact && `${homeUrl(ctx)}contact`].filter(
-            Boolean,
-          ).join(" and ")
-        } (who you are, since when, where; address, e-mail, phone) and link them in the header or footer, e.g. <a href="/about">About us</a>.`,
+        how: howText(
+          `Create ${
+            [!t.about && `${homeUrl(ctx)}about`, !t.contact && `${homeUrl(ctx)}contact`].filter(
+              Boolean,
+            ).join(" and ")
+          }: who you are, since when and where; an address, e-mail and phone. Then link ${
+            missing.length > 1 ? "them" : "it"
+          } in the header or footer of every page, e.g.:`,
+          codeBlock(
+            [
+              !t.about && '<a href="/about">About us</a>',
+              !t.contact && '<a href="/contact">Contact</a>',
+            ]
+              .filter(Boolean).join("\n"),
+            "html",
+          ),
+        ),
         effort: "M",
       },
     },
@@ -118,8 +131,18 @@ function authorDates(ctx: ScanContext): Check {
         what: "State who wrote the content and when it was updated",
         why:
           "AI answers prefer fresh, attributable sources; a visible date and author make recency and expertise checkable.",
-        how:
-          'Show a byline and date in the page (<p>By <a href="/about#jane">Jane Doe</a>, updated <time datetime="2026-01-15">15 January 2026</time></p>) and add to the page\'s JSON-LD: "author": {"@type": "Person", "name": "Jane Doe"}, "datePublished": "2025-06-01", "dateModified": "2026-01-15".',
+        how: howText(
+          "Show a byline and a date in the page, replacing the FILL-INs (the datetime is the ISO date):",
+          codeBlock(
+            '<p>By <a href="/about#FILL-IN">FILL-IN: author</a>, updated <time datetime="FILL-IN: YYYY-MM-DD">FILL-IN: date</time></p>',
+            "html",
+          ),
+          "and state the same in the page's JSON-LD (Article, BlogPosting or WebPage node):",
+          codeBlock(
+            '"author": { "@type": "Person", "name": "FILL-IN: author" },\n"datePublished": "FILL-IN: YYYY-MM-DD",\n"dateModified": "FILL-IN: YYYY-MM-DD"',
+            "json",
+          ),
+        ),
         effort: "S",
       },
     },
@@ -142,13 +165,17 @@ function brand(ctx: ScanContext): Check {
     what: "Use one brand name everywhere",
     why:
       "AI systems merge facts about an entity by its name; different names on title, og:site_name and JSON-LD split you into several weaker entities.",
-    how: `Pick one name (e.g. "${
-      displayName(ctx)
-    }") and use it verbatim in <title> (e.g. "Page topic | ${
-      displayName(ctx)
-    }"), <meta property="og:site_name" content="${
-      displayName(ctx)
-    }">, and the JSON-LD Organization and WebSite "name".`,
+    how: howText(
+      `Pick one name (e.g. "${
+        displayName(ctx)
+      }") and use it verbatim in the <title>, og:site_name and the JSON-LD Organization and WebSite "name". For example:`,
+      codeBlock(
+        `<title>FILL-IN: page topic | ${
+          escapeHtml(displayName(ctx))
+        }</title>\n<meta property="og:site_name" content="${escapeHtml(displayName(ctx))}">`,
+        "html",
+      ),
+    ),
     effort: "S" as const,
   };
   if (!stated.length) {
@@ -205,12 +232,11 @@ function offSiteChecks(ctx: ScanContext): Check[] {
       what: "Create or complete a Wikidata item for your organisation",
       why:
         "Wikidata is the entity database AI systems and Google's Knowledge Graph draw on; an item with your official website (P856) ties your domain to the entity.",
-      how:
+      how: howText(
         `If you meet Wikidata's notability policy, create an item at https://www.wikidata.org/wiki/Special:NewItem for "${name}" with: instance of (P31), official website (P856) = ${
           homeUrl(ctx)
-        }, and your social profile identifiers; then add its URL to your JSON-LD sameAs.\n\n${
-          jsonLdSnippet(ctx)
-        }`,
+        }, and your social profile identifiers. Then add the item's URL to the sameAs of your JSON-LD Organization (see the structured-data fixes).`,
+      ),
       effort: "M",
     }),
     offSite("wikipedia", title.wikipedia, o.wikipedia, 2, {
@@ -226,7 +252,7 @@ function offSiteChecks(ctx: ScanContext): Check[] {
       why:
         "Common Crawl's open web archive feeds the training data of most language models; sites missing from it are less known to them.",
       how:
-        "Allow CCBot in robots.txt (User-agent: CCBot / Allow: /) unless you have chosen to opt out of AI training, do not block it at your CDN, link your site from other sites, and list your pages in a sitemap named in robots.txt. Captures appear in the next monthly crawl.",
+        "Whether to let CCBot in is your choice: Common Crawl feeds model training, so if you have opted out of AI training, keep blocking it. If you want to be in it, allow CCBot in robots.txt and at your CDN, link your site from other sites, and list your pages in a sitemap named in robots.txt; captures appear in the next monthly crawl.",
       effort: "M",
     }, "low"),
   ];

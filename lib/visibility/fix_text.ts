@@ -1,0 +1,73 @@
+/**
+ * How a fix's `how` text is written and read back. `how` stays one string (the API contract), made
+ * of short prose steps and fenced code blocks (CommonMark fences: three or more backticks, an
+ * optional language word). Everything pasteable is inside a fence and nothing else is, so the web
+ * report can give each block its own Copy button, the CLI can print code apart from prose and an
+ * agent reading the JSON or MCP text can tell them apart.
+ */
+
+/** One piece of a `how` text: a prose step or a block of code to paste as it is. */
+export type HowPart =
+  | { kind: "prose"; text: string }
+  | { kind: "code"; lang: string; code: string };
+
+/**
+ * A fenced code block holding `code` exactly; the fence is longer than any run of backticks in
+ * the code, so no content can close it early.
+ *
+ * @example
+ * ```ts
+ * codeBlock("User-agent: GPTBot\nAllow: /", "robots"); // "```robots\nUser-agent: GPTBot\nAllow: /\n```"
+ * ```
+ */
+export function codeBlock(code: string, lang = ""): string {
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${code.replace(/\n+$/, "")}\n${fence}`;
+}
+
+/** Joins prose steps and code blocks into one `how` text, one blank line apart. */
+export function howText(...parts: (string | null | undefined | false)[]): string {
+  return parts.filter((p): p is string => typeof p === "string" && p.trim() !== "").join("\n\n");
+}
+
+const FENCE = /^(`{3,})([A-Za-z0-9_+-]*)\s*$/;
+
+/**
+ * Splits a `how` text into prose and code parts. An unclosed fence runs to the end of the text,
+ * as in CommonMark. Prose parts are trimmed; empty ones are dropped.
+ */
+export function parseHow(how: string): HowPart[] {
+  const out: HowPart[] = [];
+  const lines = how.split("\n");
+  let prose: string[] = [];
+  const flush = () => {
+    const text = prose.join("\n").trim();
+    if (text) out.push({ kind: "prose", text });
+    prose = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const open = lines[i].match(FENCE);
+    if (!open) {
+      prose.push(lines[i]);
+      continue;
+    }
+    flush();
+    const code: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const close = lines[j].match(/^(`{3,})\s*$/);
+      if (close && close[1].length >= open[1].length) break;
+      code.push(lines[j]);
+    }
+    out.push({ kind: "code", lang: open[2], code: code.join("\n") });
+    i = j;
+  }
+  flush();
+  return out;
+}
+
+/** The code blocks of a `how` text, in order. */
+export function codeBlocksOf(how: string): string[] {
+  return parseHow(how).flatMap((p) => p.kind === "code" ? [p.code] : []);
+}
