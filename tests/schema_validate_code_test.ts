@@ -175,7 +175,7 @@ Deno.test("[validate code] POST /api/validate: 200, 400, 413, 415, its own pool,
     await t.step("MCP validate_code answers the same analysis", async () => {
       const client = new Client({ name: "test-agent", version: "1.0.0" });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL("http://generator.test/mcp"), {
+        new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
           fetch: (url: string | URL, init?: RequestInit) => {
             const request = new Request(url, init);
             request.headers.set("x-forwarded-for", "198.51.100.50");
