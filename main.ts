@@ -217,6 +217,8 @@ if (import.meta.main) {
       warm: config.workerConcurrency,
     })
     : inlineRunner(SERVICES);
+  // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s.
+  await Promise.race([runner.warmed(), new Promise((r) => setTimeout(r, 20_000))]);
   console.log(
     isolation.mode === "thread"
       ? `Scan isolation: each scan in a thread of its own (heap ${isolation.heapMb} MB, ended after ${

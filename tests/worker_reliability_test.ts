@@ -40,6 +40,7 @@ function fakeRunner(
   return {
     kind: "inline",
     starts,
+    warmed: () => Promise.resolve(),
     async run(_service, target, _config, now) {
       starts.push(target.domain);
       await behave(target.domain);

@@ -36,6 +36,11 @@ export interface ScanRunner {
    * thread crashed, ran out of memory or out of time.
    */
   run(service: string, target: Target, config: Config, now: () => Date): Promise<RunOutcome>;
+  /**
+   * Settles once the threads started ahead have loaded their code (or failed to), so a server
+   * can start serving only then: loading opens files, which a flood of connections could starve.
+   */
+  warmed(): Promise<void>;
   /** Ends every thread. */
   close(): Promise<void>;
 }
@@ -169,6 +174,9 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
 
   return {
     kind: "thread",
+    async warmed() {
+      await Promise.allSettled(idle.map((t) => t.ready));
+    },
     async run(service, target, config, now) {
       const thread = idle.pop() ?? spawn();
       const id = nextId++;
@@ -226,6 +234,7 @@ export function inlineRunner(
 ): ScanRunner {
   return {
     kind: "inline",
+    warmed: () => Promise.resolve(),
     run: (service, target, config, now) => {
       const s = services[service];
       if (!s) return Promise.reject(new Error(`no ${service} service`));

@@ -207,7 +207,11 @@ Deno.test({
       const record = ScanRecordSchema.parse(JSON.parse(bodies.get(host)!));
       assert.equal(record.status, "ok", host);
     }
-    assert.ok(bodies.get("graph.test")!.length > 64 * 1024, "the big record is served whole");
+    // The visibility record of a 5 MB graph is no longer large (its fixes quote the site's own
+    // facts, not the page's graph: about 25 KB); a record over KV's 64 KiB is stored in parts and
+    // served whole on the schema service below and in tests/store_records_test.ts.
+    const graph = ScanRecordSchema.parse(JSON.parse(bodies.get("graph.test")!));
+    assert.equal(graph.result?.pillars.length, 6, "the whole record is served");
   },
 });
 
