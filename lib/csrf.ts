@@ -13,7 +13,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppDeps, AppEnv } from "./app.ts";
+import type { AppDeps, AppEnv } from "./web/context.ts";
 import { constantTimeEqual, randomToken } from "./crypto.ts";
 import { HttpError } from "./errors.ts";
 import { isHttps } from "./sessions.ts";

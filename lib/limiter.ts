@@ -14,7 +14,15 @@
  * refunded, and a retried call that already got in is recognised instead of counted twice.
  */
 import { HttpError } from "./errors.ts";
-import type { PoolSpec } from "./store.ts";
+
+/** One rate-limit pool a new scan must fit in. */
+export interface PoolSpec {
+  /** Pool kind, e.g. "ip", "domain", "key". */
+  pool: string;
+  id: string;
+  limit: number;
+  windowMs: number;
+}
 
 /** The answer of {@link Limiter.admit}. */
 export type LimitDecision =

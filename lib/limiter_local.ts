@@ -11,7 +11,7 @@
  * only makes a restart stricter by one for a while, never looser.
  */
 import { decide, type PoolUsage, usageOf } from "./limiter.ts";
-import type { PoolSpec } from "./store.ts";
+import type { PoolSpec } from "./limiter.ts";
 
 /** A decision of {@link LocalPoolLogs.admit}; `next` are the logs to write through to KV. */
 export type LocalDecision =

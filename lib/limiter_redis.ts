@@ -14,7 +14,7 @@
  * every pool. Keys expire one window after their newest admission, so Redis cleans up on its own.
  */
 import { Redis } from "@upstash/redis";
-import type { PoolSpec } from "./store.ts";
+import type { PoolSpec } from "./limiter.ts";
 import {
   type AdmitOptions,
   type LimitDecision,

@@ -15,7 +15,7 @@
  */
 import type { Caller } from "./auth.ts";
 import { ipv6Prefix48 } from "./client_ip.ts";
-import type { PoolSpec } from "./store.ts";
+import type { PoolSpec } from "./limiter.ts";
 
 /** The window of every limit. */
 export const WINDOW_MS = 3600_000;

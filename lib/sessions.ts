@@ -16,7 +16,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppDeps, AppEnv } from "./app.ts";
+import type { ActiveSession, AppDeps, AppEnv } from "./web/context.ts";
 import { randomToken, sha256Hex } from "./crypto.ts";
 import { accountsOf, type SessionKind } from "./store_accounts.ts";
 
@@ -27,19 +27,7 @@ export const ADMIN_SESSION_TTL_MS = 12 * 3600_000;
 /** How long a one-time message waits for the page it was meant for. */
 export const FLASH_TTL_MS = 10 * 60_000;
 
-/** A valid session of the current request. */
-export interface ActiveSession {
-  kind: SessionKind;
-  /** The token from the cookie (never stored). */
-  token: string;
-  /** Its SHA-256: the KV key. */
-  hash: string;
-  /** The client account; null for the administrator. */
-  accountId: string | null;
-  /** The synchronizer token forms of this session carry (lib/csrf.ts). */
-  csrf: string;
-  expiresAt: number;
-}
+export type { ActiveSession };
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 

@@ -28,6 +28,7 @@ import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import { FreshReads } from "./fresh_reads.ts";
 import { LocalPoolLogs } from "./limiter_local.ts";
 import { GroupCommit } from "./group_commit.ts";
+import type { PoolSpec } from "./limiter.ts";
 import { gunzipSync, gzipSync } from "node:zlib";
 
 /** How the caller that started a scan authenticated. */
@@ -99,14 +100,7 @@ export interface ScanJob {
   caller?: string;
 }
 
-/** One rate-limit pool a new scan must fit in. */
-export interface PoolSpec {
-  /** Pool kind, e.g. "ip", "domain", "key". */
-  pool: string;
-  id: string;
-  limit: number;
-  windowMs: number;
-}
+export type { PoolSpec };
 
 /** The outcome of {@link Store.admitScan}. */
 export type Admission =

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { LIMITS } from "../lib/limits.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";

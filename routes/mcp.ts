@@ -7,7 +7,7 @@
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import type { AppEnv } from "../lib/app.ts";
+import type { AppEnv } from "../lib/web/context.ts";
 import {
   DEFAULT_MCP_CONCURRENT_PER_IP,
   type McpDeps,

@@ -3,10 +3,10 @@
  * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
-import { ScanRequestSchema } from "./api/scan.ts";
+import { ScanRequestSchema } from "../lib/scan_request.ts";
 
 /** The /openapi.json route. */
 export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {

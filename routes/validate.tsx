@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { crossSiteGuard } from "../lib/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { field, readFormBody } from "../lib/http_form.ts";

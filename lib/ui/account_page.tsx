@@ -3,7 +3,7 @@
  * how to use a key with curl. Server-rendered in full, so it works without JavaScript.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../web/context.ts";
 import { MAX_ACTIVE_KEYS } from "../accounts.ts";
 import { expectedOrigin } from "../csrf.ts";
 import { MAX_KEY_NAME } from "../keys.ts";

@@ -7,7 +7,7 @@ import { KeyCells, KeyTableHead } from "./key_table.tsx";
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AdminOverview } from "../admin.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../web/context.ts";
 import { describeWait } from "../accounts.ts";
 import type { ActiveSession } from "../sessions.ts";
 import type { ApiKeyEntry } from "../store.ts";
@@ -223,4 +223,9 @@ function KeyTable(props: { keys: ApiKeyEntry[]; csrf: string }): VNode {
       </table>
     </div>
   );
+}
+
+/** A message an administrator's form post leaves for the overview. */
+export interface AdminFlash {
+  notice: { kind: "success" | "error"; text: string };
 }

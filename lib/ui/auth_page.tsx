@@ -5,7 +5,7 @@
  * the fields, the e-mail kept and the password never echoed.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../web/context.ts";
 import { MAX_PASSWORD, MIN_PASSWORD } from "../account_rules.ts";
 import { anonymousFormToken } from "../csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";

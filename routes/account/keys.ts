@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { createAccountKey, FieldError, KeyLimitError, revokeKey } from "../../lib/accounts.ts";
 import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
 import { UnauthorizedError } from "../../lib/errors.ts";
@@ -17,7 +17,7 @@ import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { type ActiveSession, putFlash } from "../../lib/sessions.ts";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { keyView } from "../../lib/ui/key_view.ts";
-import { type DashboardFlash, dashboardFor } from "./index.tsx";
+import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
 /** The session and form of a signed-in key form, or a response sending the visitor to sign in. */
 async function signedInForm(

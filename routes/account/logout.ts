@@ -3,7 +3,7 @@
  * login page. The form carries the session's token (a cross-site page cannot sign you out).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { closeSession } from "../../lib/sessions.ts";

@@ -5,13 +5,13 @@
  * taken, 429 with Retry-After); a fetch with `Accept: application/json` gets JSON instead.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { signUp } from "../../lib/accounts.ts";
 import { crossSiteGuard } from "../../lib/csrf.ts";
 import { dummyHash } from "../../lib/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
-import { signedInEmail, submitAuthForm } from "./login.tsx";
+import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/signup routes. */
 export function signupRoutes(deps: AppDeps): Hono<AppEnv> {

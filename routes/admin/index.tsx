@@ -4,16 +4,11 @@
  * session is not one): 303 to /admin/login.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminOverview } from "../../lib/admin.ts";
 import { readSession, takeFlash } from "../../lib/sessions.ts";
-import { renderAdminPage } from "../../lib/ui/admin_page.tsx";
+import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
-
-/** A message an administrator's form post leaves for the overview. */
-export interface AdminFlash {
-  notice: { kind: "success" | "error"; text: string };
-}
 
 /** The /admin route. */
 export function adminRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -4,7 +4,7 @@
  * `{entry}`. Without an administrator session: 303 to /admin/login (or 401 for a fetch).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { revokeKey } from "../../lib/accounts.ts";
 import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
 import { UnauthorizedError } from "../../lib/errors.ts";
@@ -12,7 +12,7 @@ import { readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { putFlash, readSession } from "../../lib/sessions.ts";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { keyView } from "../../lib/ui/key_view.ts";
-import type { AdminFlash } from "./index.tsx";
+import type { AdminFlash } from "../../lib/ui/admin_page.tsx";
 
 /** The /admin/keys routes. */
 export function adminKeyRoutes(deps: AppDeps): Hono<AppEnv> {

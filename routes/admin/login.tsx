@@ -5,14 +5,14 @@
  * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
 import { assertAnonymousFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { openSession } from "../../lib/sessions.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
 import { pageErrors } from "../../lib/ui/error_page.tsx";
-import { refusedAuthPage } from "../account/login.tsx";
+import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
 
 /** The /admin/login routes. */
 export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {

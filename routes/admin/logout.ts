@@ -1,6 +1,6 @@
 /** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { closeSession, readSession } from "../../lib/sessions.ts";

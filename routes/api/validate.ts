@@ -6,7 +6,7 @@
  * lib/limits.ts), separate from the scan pools.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
 import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { normaliseTarget } from "../../lib/domain.ts";
 import type { SchemaScanRecord } from "../../lib/schema/record.ts";
 import type { InflightMark, StoredScan } from "../../lib/store.ts";

@@ -4,7 +4,7 @@
  * them before routing.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/web/context.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { etagMatches, readReport } from "../../../lib/report_cache.ts";
