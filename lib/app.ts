@@ -23,6 +23,8 @@ import { docsRoutes } from "../routes/docs.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./sessions.ts";
+import { pageErrors } from "./ui/error_page.tsx";
+import { routeGroup } from "./web/groups.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
 import { loginRoutes } from "../routes/account/login.tsx";
 import { logoutRoutes } from "../routes/account/logout.ts";
@@ -58,15 +60,35 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/healthz", healthRoutes(deps));
   app.route("/api/report", reportRoutes(deps));
   app.route("/mcp", mcpRoutes(deps));
-  app.route("/account/signup", signupRoutes(deps));
-  app.route("/account/login", loginRoutes(deps));
-  app.route("/account/logout", logoutRoutes(deps));
-  app.route("/account/keys", accountKeyRoutes(deps));
-  app.route("/account", accountRoutes(deps));
-  app.route("/admin/login", adminLoginRoutes(deps));
-  app.route("/admin/logout", adminLogoutRoutes(deps));
-  app.route("/admin/keys", adminKeyRoutes(deps));
-  app.route("/admin", adminRoutes(deps));
+  // The two route groups, each declaring once its error page, cross-site guard and the session
+  // its signed-in routes need (lib/web/groups.ts).
+  app.route(
+    "/account",
+    routeGroup(deps, {
+      errors: pageErrors,
+      session: { kind: "client", signIn: "/account/login" },
+      routes: [
+        { path: "/signup", routes: signupRoutes },
+        { path: "/login", routes: loginRoutes },
+        { path: "/logout", routes: logoutRoutes },
+        { path: "/keys", routes: accountKeyRoutes, signedIn: ["POST"] },
+        { path: "/", routes: accountRoutes, signedIn: ["GET", "HEAD"] },
+      ],
+    }),
+  );
+  app.route(
+    "/admin",
+    routeGroup(deps, {
+      errors: pageErrors,
+      session: { kind: "admin", signIn: "/admin/login" },
+      routes: [
+        { path: "/login", routes: adminLoginRoutes },
+        { path: "/logout", routes: adminLogoutRoutes },
+        { path: "/keys", routes: adminKeyRoutes, signedIn: ["POST"] },
+        { path: "/", routes: adminRoutes, signedIn: ["GET", "HEAD"] },
+      ],
+    }),
+  );
   app.notFound(() => {
     throw new NotFoundError();
   });

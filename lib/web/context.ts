@@ -52,6 +52,8 @@ export type AppEnv = {
     signedIn?: boolean;
     /** The signed-in client session (lib/sessions.ts), set with `signedIn`. */
     session?: ActiveSession;
+    /** The administrator session, set by the admin group's session requirement (lib/web/groups.ts). */
+    adminSession?: ActiveSession;
   };
 };
 

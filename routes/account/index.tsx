@@ -6,16 +6,14 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { takeFlash } from "../../lib/sessions.ts";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
 /** The /account route. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
   app.get("/", async (c) => {
-    const session = c.get("session");
-    if (!session) return c.redirect("/account/login", 303);
+    // The account group requires the session (lib/app.ts, lib/web/groups.ts).
+    const session = c.get("session")!;
     const flash = await takeFlash<DashboardFlash>(deps, session);
     return await dashboardFor(c, deps, session, {
       created: flash?.created ?? null,

@@ -7,17 +7,13 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { logIn } from "../../lib/accounts.ts";
-import { crossSiteGuard } from "../../lib/csrf.ts";
 import { dummyHash } from "../../lib/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/login routes. */
 export function loginRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.get("/", async (c) => {
     dummyHash().catch(() => {});
     const signedInAs = await signedInEmail(c, deps);

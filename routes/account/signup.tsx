@@ -7,17 +7,13 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { signUp } from "../../lib/accounts.ts";
-import { crossSiteGuard } from "../../lib/csrf.ts";
 import { dummyHash } from "../../lib/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/signup routes. */
 export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.get("/", async (c) => {
     // Warm the login's dummy hash off the request path (see lib/accounts.ts logIn).
     dummyHash().catch(() => {});

@@ -6,17 +6,15 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminOverview } from "../../lib/admin.ts";
-import { readSession, takeFlash } from "../../lib/sessions.ts";
+import { takeFlash } from "../../lib/sessions.ts";
 import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
 
 /** The /admin route. */
 export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
   app.get("/", async (c) => {
-    const session = await readSession(c, deps, "admin");
-    if (!session) return c.redirect("/admin/login", 303);
+    // The admin group requires the session (lib/app.ts, lib/web/groups.ts).
+    const session = c.get("adminSession")!;
     const [flash, overview] = await Promise.all([
       takeFlash<AdminFlash>(deps, session),
       adminOverview(deps),

@@ -7,18 +7,15 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
-import { assertAnonymousFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
+import { assertAnonymousFormToken, presentedToken } from "../../lib/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
 import { openSession } from "../../lib/sessions.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
 import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
 
 /** The /admin/login routes. */
 export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.get("/", (c) => {
     const setup = adminSetup(deps.config);
     const disabled = setup === "none" || setup === "invalid"
