@@ -30,6 +30,8 @@ export interface KeyManagerProps {
   csrf: string;
   maxActiveKeys: number;
   maxNameLength: number;
+  /** New scans per hour of each key (lib/limits.ts LIMITS.key). */
+  scansPerKeyHour: number;
   /** Shown once: set by the server right after a no-JS create (from the encrypted flash). */
   created: NewKey | null;
   notice: Notice | null;
@@ -229,8 +231,8 @@ export function KeyManager(props: KeyManagerProps): VNode {
           {nameError && <p id="key-name-error" class="error-text">{nameError}</p>}
         </div>
         <p class="hint">
-          {active} of {props.maxActiveKeys}{" "}
-          active keys used. Each key has its own limit of 60 new scans per hour.
+          {active} of {props.maxActiveKeys} active keys used. Each key has its own limit of{" "}
+          {props.scansPerKeyHour} new scans per hour.
         </p>
       </form>
 

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "../web/context.ts";
 import { MAX_ACTIVE_KEYS } from "../accounts.ts";
+import { LIMITS } from "../limits.ts";
 import { expectedOrigin } from "../csrf.ts";
 import { MAX_KEY_NAME } from "../keys.ts";
 import type { ActiveSession } from "../sessions.ts";
@@ -73,6 +74,7 @@ curl ${origin}/api/report/example.com.json`;
             csrf: state.session.csrf,
             maxActiveKeys: MAX_ACTIVE_KEYS,
             maxNameLength: MAX_KEY_NAME,
+            scansPerKeyHour: LIMITS.key,
             created: state.created ?? null,
             notice: state.notice ?? null,
             nameValue: state.nameValue ?? "",
@@ -84,8 +86,9 @@ curl ${origin}/api/report/example.com.json`;
           <p>
             Send it as a bearer token to{" "}
             <code>POST /api/scan</code>. No challenge is needed with a key. Each key has its own
-            limit of 60 new scans per hour, whatever the address you call from; a result less than
-            24 hours old is returned at once and counts toward no limit.
+            limit of {LIMITS.key}{" "}
+            new scans per hour, whatever the address you call from; a result less than 24 hours old
+            is returned at once and counts toward no limit.
           </p>
           <pre><code>{curl}</code></pre>
           <p>

@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "../web/context.ts";
 import { MAX_PASSWORD, MIN_PASSWORD } from "../account_rules.ts";
+import { LIMITS } from "../limits.ts";
 import { anonymousFormToken } from "../csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
@@ -86,7 +87,8 @@ export function renderAuthPage(
         <h1>{copy.title}</h1>
         {mode === "signup" && (
           <p class="lead">
-            Free API keys for scripts and pipelines: each key has its own 60 new scans per hour.
+            Free API keys for scripts and pipelines: each key has its own {LIMITS.key}{" "}
+            new scans per hour.
           </p>
         )}
         {state.signedInAs && (

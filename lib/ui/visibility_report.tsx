@@ -10,6 +10,7 @@ import { parseHow } from "../visibility/fix_text.ts";
 import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
+import { gradeFor } from "../visibility/score.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
 
@@ -62,7 +63,7 @@ const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
 
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
 export function gradeOf(score: number): string {
-  return score >= 90 ? "A" : score >= 75 ? "B" : score >= 60 ? "C" : score >= 40 ? "D" : "F";
+  return gradeFor(score).grade;
 }
 
 /** A one-line summary for meta descriptions and previews. */
