@@ -51,6 +51,8 @@ export function openApiDocument(options: {
   /** The zod schema of POST /api/scan's body (routes/api/scan.ts). */
   scanRequestSchema: z.ZodType;
   serverUrl: string;
+  /** The names of the tools /mcp serves (lib/mcp/server.ts mcpTools). */
+  mcpToolNames: string[];
 }): Record<string, unknown> {
   const { service } = options;
   const what = service.name === "schema"
@@ -153,8 +155,7 @@ export function openApiDocument(options: {
           operationId: "mcp",
           summary: "Model Context Protocol (Streamable HTTP, stateless, JSON responses)",
           description: "JSON-RPC 2.0 messages of the Model Context Protocol. No credentials; " +
-            "callers count as anonymous by IP. Tools: scan_site, get_report" +
-            (service.name === "visibility" ? ", explain_issue" : ", generate_schema") + ".",
+            "callers count as anonymous by IP. Tools: " + options.mcpToolNames.join(", ") + ".",
           security: [{}],
           requestBody: {
             required: true,

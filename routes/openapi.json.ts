@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
+import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { ScanRequestSchema } from "../lib/scan_request.ts";
 
@@ -12,6 +13,7 @@ import { ScanRequestSchema } from "../lib/scan_request.ts";
 export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const cache = new Map<string, string>();
+  const toolNames = mcpTools(deps).map((t) => t.name);
   app.get("/", (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
     let body = cache.get(origin);
@@ -21,6 +23,7 @@ export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
           service: deps.service,
           scanRequestSchema: ScanRequestSchema,
           serverUrl: origin,
+          mcpToolNames: toolNames,
         }),
         null,
         2,

@@ -7,6 +7,8 @@ import { startAppEnv } from "./helpers/app_env.ts";
 import { GRADES, PILLARS } from "../lib/visibility/score.ts";
 import { LIMITS } from "../lib/limits.ts";
 import { gradeOf } from "../lib/ui/visibility_report.tsx";
+import { mcpTools } from "../lib/mcp/server.ts";
+import { schemaService, visibilityService } from "../lib/service.ts";
 
 Deno.test("one source - the home page shows the scorer's pillar weights and grade bands", async () => {
   const env = await startAppEnv();
@@ -31,5 +33,38 @@ Deno.test("one source - a pillar score's colour is the grade band of that score"
   for (const g of GRADES) {
     assert.equal(gradeOf(g.min), g.grade);
     if (g.min > 0) assert.notEqual(gradeOf(g.min - 0.5), g.grade);
+  }
+});
+
+Deno.test("one source - /docs and /openapi.json list exactly the tools /mcp registers", async () => {
+  for (const service of [visibilityService, schemaService]) {
+    const env = await startAppEnv({ service, env: { SERVICE: service.name } });
+    try {
+      const tools = mcpTools(env.deps).map((t) => t.name);
+      assert.ok(tools.includes("scan_site") && tools.includes("get_report"));
+      const listed = await (await env.app.request("/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          host: "localhost",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      })).json();
+      assert.deepEqual(
+        listed.result.tools.map((t: { name: string }) => t.name).sort(),
+        [...tools].sort(),
+      );
+      const docs = await (await env.app.request("/docs")).text();
+      const docsTools = [...docs.matchAll(/<td><code>([a-z_]+)<\/code><\/td>/g)].map((m) => m[1]);
+      assert.deepEqual(docsTools, tools);
+      const openapi = await (await env.app.request("/openapi.json")).json();
+      assert.ok(
+        openapi.paths["/mcp"].post.description.includes(`Tools: ${tools.join(", ")}.`),
+        service.name,
+      );
+    } finally {
+      await env.close();
+    }
   }
 });
