@@ -26,7 +26,7 @@ export interface Notice {
 /** Props (JSON, from the server). */
 export interface KeyManagerProps {
   keys: KeyView[];
-  /** The session's form token (lib/csrf.ts). */
+  /** The session's form token (lib/web/csrf.ts). */
   csrf: string;
   maxActiveKeys: number;
   maxNameLength: number;

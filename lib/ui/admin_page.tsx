@@ -9,7 +9,7 @@ import type { VNode } from "preact";
 import type { AdminOverview } from "../admin.ts";
 import type { AppDeps } from "../web/context.ts";
 import { describeWait } from "../accounts.ts";
-import type { ActiveSession } from "../sessions.ts";
+import type { ActiveSession } from "../web/sessions.ts";
 import type { ApiKeyEntry } from "../store.ts";
 import { ACCOUNT_STYLES } from "./error_page.tsx";
 import { formatWhen } from "./key_view.ts";

@@ -1,7 +1,7 @@
 /** The signed-in client's dashboard (routes/account/index.tsx and the key forms of keys.ts). */
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { type ActiveSession, closeSession } from "../sessions.ts";
+import { type ActiveSession, closeSession } from "./sessions.ts";
 import { accountsOf } from "../store_accounts.ts";
 import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
 import { keyView } from "../ui/key_view.ts";

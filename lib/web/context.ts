@@ -4,7 +4,7 @@
  */
 import type { Hono } from "hono";
 import type { ChallengeProvider } from "../challenge.ts";
-import { clientIp } from "../client_ip.ts";
+import { clientIp } from "./client_ip.ts";
 import type { Config } from "../config.ts";
 import { MethodNotAllowedError } from "../errors.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
@@ -22,7 +22,7 @@ export interface ActiveSession {
   hash: string;
   /** The client account; null for the administrator. */
   accountId: string | null;
-  /** The synchronizer token forms of this session carry (lib/csrf.ts). */
+  /** The synchronizer token forms of this session carry (lib/web/csrf.ts). */
   csrf: string;
   expiresAt: number;
 }
@@ -50,7 +50,7 @@ export type AppEnv = {
     clientIp: string;
     /** Set by the session middleware when a client account is signed in. */
     signedIn?: boolean;
-    /** The signed-in client session (lib/sessions.ts), set with `signedIn`. */
+    /** The signed-in client session (lib/web/sessions.ts), set with `signedIn`. */
     session?: ActiveSession;
     /** The administrator session, set by the admin group's session requirement (lib/web/groups.ts). */
     adminSession?: ActiveSession;
@@ -65,7 +65,7 @@ export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): voi
 }
 
 export /**
- * The client IP of a request (lib/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * The client IP of a request (lib/web/client_ip.ts): the connection's address, or with TRUST_PROXY
  * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
  * header can say, else "unknown".
  */

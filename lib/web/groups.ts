@@ -7,10 +7,10 @@
  */
 import { Hono } from "hono";
 import type { ErrorHandler, MiddlewareHandler } from "hono";
-import { crossSiteGuard } from "../csrf.ts";
+import { crossSiteGuard } from "./csrf.ts";
 import { UnauthorizedError } from "../errors.ts";
-import { wantsJson } from "../http_form.ts";
-import { readSession } from "../sessions.ts";
+import { wantsJson } from "./http_form.ts";
+import { readSession } from "./sessions.ts";
 import type { SessionKind } from "../store_accounts.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 
@@ -43,7 +43,7 @@ export function requireSession(
   signIn: string,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    // The client session is read once per request by lib/sessions.ts sessionMiddleware.
+    // The client session is read once per request by lib/web/sessions.ts sessionMiddleware.
     const session = kind === "client" ? c.get("session") : await readSession(c, deps, kind);
     if (!session) {
       const safe = c.req.method === "GET" || c.req.method === "HEAD";

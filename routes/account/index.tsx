@@ -1,11 +1,11 @@
 /**
  * GET /account: the dashboard of the signed-in account (its keys, create, revoke, how to use a
  * key). Without a valid session: 303 to /account/login. A key created by a no-JS form post
- * arrives here once, through the session's encrypted one-time flash (lib/sessions.ts).
+ * arrives here once, through the session's encrypted one-time flash (lib/web/sessions.ts).
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { takeFlash } from "../../lib/sessions.ts";
+import { takeFlash } from "../../lib/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
 /** The /account route. */

@@ -11,9 +11,9 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { createAccountKey, FieldError, KeyLimitError, revokeKey } from "../../lib/accounts.ts";
-import { assertFormToken, presentedToken } from "../../lib/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { type ActiveSession, putFlash } from "../../lib/sessions.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 

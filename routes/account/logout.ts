@@ -4,9 +4,9 @@
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { assertFormToken, presentedToken } from "../../lib/csrf.ts";
-import { readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { closeSession } from "../../lib/sessions.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { closeSession } from "../../lib/web/sessions.ts";
 
 /** The /account/logout route. */
 export function logoutRoutes(deps: AppDeps): Hono<AppEnv> {

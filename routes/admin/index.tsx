@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminOverview } from "../../lib/admin.ts";
-import { takeFlash } from "../../lib/sessions.ts";
+import { takeFlash } from "../../lib/web/sessions.ts";
 import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
 
 /** The /admin route. */

@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { revokeKey } from "../../lib/accounts.ts";
-import { assertFormToken, presentedToken } from "../../lib/csrf.ts";
-import { readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { putFlash } from "../../lib/sessions.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
 import type { AdminFlash } from "../../lib/ui/admin_page.tsx";
 

@@ -7,9 +7,9 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
-import { assertAnonymousFormToken, presentedToken } from "../../lib/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { openSession } from "../../lib/sessions.ts";
+import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { openSession } from "../../lib/web/sessions.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
 import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
 

@@ -1,9 +1,9 @@
 /** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { assertFormToken, presentedToken } from "../../lib/csrf.ts";
-import { readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { closeSession, readSession } from "../../lib/sessions.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { closeSession, readSession } from "../../lib/web/sessions.ts";
 
 /** The /admin/logout route. */
 export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {

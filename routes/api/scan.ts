@@ -4,11 +4,11 @@ import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { authenticate } from "../../lib/auth.ts";
 import { InvalidTargetError, normaliseTarget } from "../../lib/domain.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
+import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { touchKey } from "../../lib/keys.ts";
 import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan_request.ts";
 import { requestScan } from "../../lib/scan_service.ts";
-import { SECURITY_HEADERS } from "../../lib/security_headers.ts";
+import { SECURITY_HEADERS } from "../../lib/web/security_headers.ts";
 
 /**
  * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the

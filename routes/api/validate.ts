@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
+import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";
 import { validateRequest, ValidateRequestSchema } from "../../lib/schema/validate_request.ts";
 

@@ -13,9 +13,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppDeps, AppEnv } from "./web/context.ts";
-import { constantTimeEqual, randomToken } from "./crypto.ts";
-import { HttpError } from "./errors.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { constantTimeEqual, randomToken } from "../crypto.ts";
+import { HttpError } from "../errors.ts";
 import { isHttps } from "./sessions.ts";
 
 /** 403: the request was not sent by one of our own pages. */

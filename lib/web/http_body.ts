@@ -6,7 +6,7 @@ import {
   PayloadTooLargeError,
   RequestTimeoutError,
   UnsupportedMediaTypeError,
-} from "./errors.ts";
+} from "../errors.ts";
 
 /** Decodes a whole body as UTF-8, throwing on invalid bytes (one decoder: each call is whole). */
 export const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

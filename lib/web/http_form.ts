@@ -3,7 +3,7 @@
  * browser's form post from an island's `fetch` that wants JSON.
  */
 import type { Context } from "hono";
-import { BadRequestError, UnsupportedMediaTypeError } from "./errors.ts";
+import { BadRequestError, UnsupportedMediaTypeError } from "../errors.ts";
 import { readCappedBody, strictUtf8 } from "./http_body.ts";
 
 /** Largest form body the account and admin pages accept (a Turnstile token is at most ~2 KB). */
