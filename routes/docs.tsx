@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
 import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { LIMITS } from "../lib/limits.ts";
+import { reportJsonPath } from "../lib/report_urls.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";
@@ -42,7 +43,7 @@ function Docs(props: { deps: AppDeps; origin: string }): VNode {
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "${example}"}'`;
-  const reportCurl = `curl -s ${origin}/api/report/example.com.json`;
+  const reportCurl = `curl -s ${origin}${reportJsonPath("example.com")}`;
   const pollScript = `# start a scan, then poll every 2 seconds until the report is there
 url=${example}
 key=${prefix}YOUR_KEY

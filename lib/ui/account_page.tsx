@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppDeps } from "../web/context.ts";
 import { MAX_ACTIVE_KEYS } from "../accounts.ts";
 import { LIMITS } from "../limits.ts";
+import { reportJsonPath } from "../report_urls.ts";
 import { expectedOrigin } from "../web/csrf.ts";
 import { MAX_KEY_NAME } from "../keys.ts";
 import type { ActiveSession } from "../web/sessions.ts";
@@ -43,7 +44,7 @@ export function renderDashboard(
   -d '{"url": "example.com"}'
 
 # 202 {"domain":"example.com"}: the scan runs in the background. Poll every 1-2 s:
-curl ${origin}/api/report/example.com.json`;
+curl ${origin}${reportJsonPath("example.com")}`;
   return pageWithStatus(status, (s) =>
     renderPage(
       c,

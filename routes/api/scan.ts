@@ -9,6 +9,7 @@ import { touchKey } from "../../lib/keys.ts";
 import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan_request.ts";
 import { requestScan } from "../../lib/scan_service.ts";
 import { SECURITY_HEADERS } from "../../lib/web/security_headers.ts";
+import { reportJsonPath } from "../../lib/report_urls.ts";
 
 /**
  * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the
@@ -48,7 +49,7 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
     ...SECURITY_HEADERS,
   ];
   if (outcome.status === 200) return new Response(outcome.body, { status: 200, headers });
-  headers.push(["Location", `/api/report/${outcome.domain}.json`]);
+  headers.push(["Location", reportJsonPath(outcome.domain)]);
   return new Response(JSON.stringify({ domain: outcome.domain }), { status: 202, headers });
 }
 
