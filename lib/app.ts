@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use("*", sessionMiddleware(deps));
   app.route("/api/scan", scanRoutes(deps));
-  if (deps.service.name === "schema") {
+  if (deps.service.validatesCode) {
     app.route("/api/validate", validateRoutes(deps));
     app.route("/validate", validatePageRoutes(deps));
   }

@@ -55,16 +55,13 @@ export function openApiDocument(options: {
   mcpToolNames: string[];
 }): Record<string, unknown> {
   const { service } = options;
-  const what = service.name === "schema"
-    ? "finds a page's structured data, validates it and generates JSON-LD to paste"
-    : "scores how visible a site is to AI search engines and assistants, with the fixes";
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: {
       title: `${service.title} API`,
       version: PRODUCT.version,
-      summary: `The ${service.title} ${what}.`,
+      summary: `The ${service.title} ${service.summary ?? "scans web sites"}.`,
       description: `Start a scan with POST /api/scan, then poll GET /api/report/{domain}.json ` +
         `every 1-2 seconds until it answers 200. A record younger than 24 hours is served from ` +
         `cache and uses no limit. New scans are limited to ${LIMITS.ip} per hour per IP ` +
@@ -184,7 +181,7 @@ export function openApiDocument(options: {
           },
         },
       },
-      ...(service.name === "schema" ? { "/api/validate": validatePath() } : {}),
+      ...(service.validatesCode ? { "/api/validate": validatePath() } : {}),
       "/badge/{domain}.svg": {
         get: {
           tags: ["scans"],
@@ -217,7 +214,7 @@ export function openApiDocument(options: {
         ScanAccepted: jsonSchema(ScanAcceptedSchema, "output"),
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
-        ...(service.name === "schema"
+        ...(service.validatesCode
           ? {
             ValidateRequest: jsonSchema(ValidateRequestSchema, "input"),
             ValidateResponse: jsonSchema(ValidateResponseSchema, "output"),

@@ -169,8 +169,7 @@ async function runJob(
       status: "failed" as const,
       scannedAt: now().toISOString(),
       result: null,
-      ...(service.name === "visibility" ? { offSite: null } : {}),
-      ...(service.name === "schema" ? { url: job.pageUrl ?? job.url } : {}),
+      ...service.failedRecordFields?.(job),
     },
     failure,
   });
