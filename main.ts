@@ -6,11 +6,11 @@
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
-import { probeTurnstile } from "./lib/challenge.ts";
+import { probeTurnstile } from "./lib/accounts/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { serviceFor } from "./lib/service.ts";
-import { describeKv, KvOpenError, redactUrl } from "./lib/kv_open.ts";
-import { passwordBackend } from "./lib/password.ts";
+import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
+import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
 import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
 

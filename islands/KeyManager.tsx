@@ -8,7 +8,7 @@ import { KeyCells, KeyTableHead } from "../lib/ui/key_table.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/ui/key_view.ts";
-import { checkKeyName } from "../lib/account_rules.ts";
+import { checkKeyName } from "../lib/accounts/account_rules.ts";
 
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
@@ -30,7 +30,7 @@ export interface KeyManagerProps {
   csrf: string;
   maxActiveKeys: number;
   maxNameLength: number;
-  /** New scans per hour of each key (lib/limits.ts LIMITS.key). */
+  /** New scans per hour of each key (lib/limits/limits.ts LIMITS.key). */
   scansPerKeyHour: number;
   /** Shown once: set by the server right after a no-JS create (from the encrypted flash). */
   created: NewKey | null;

@@ -8,7 +8,7 @@ import { NotFoundError } from "./errors.ts";
 import { type AppDeps, type AppEnv, requestIp } from "./web/context.ts";
 import { errorAnswer } from "./web/errors.ts";
 import { SECURITY_HEADERS, securityHeaders } from "./web/security_headers.ts";
-import { etagMatches, type ReportCache } from "./report_cache.ts";
+import { etagMatches, type ReportCache } from "./storage/report_cache.ts";
 import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { validateRoutes } from "../routes/api/validate.ts";
 import { validatePageRoutes } from "../routes/validate.tsx";

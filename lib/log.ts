@@ -1,7 +1,7 @@
 /**
  * Structured logs: one JSON object per line, on stdout by default, with a `ts` and the service.
  * Events: `http.request` (one per request: method, path without the query string, status, ms, the
- * client's network), `scan.finished` (one per scan, from lib/worker.ts), `http.error`, `cleanup`,
+ * client's network), `scan.finished` (one per scan, from lib/scan/worker.ts), `http.error`, `cleanup`,
  * `startup`.
  *
  * Never a secret: fields whose name says credential (authorization, cookie, token, password,

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { PRODUCT } from "./config.ts";
-import { LIMITS, VALIDATE_LIMIT } from "./limits.ts";
+import { LIMITS, VALIDATE_LIMIT } from "./limits/limits.ts";
 import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
 import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";

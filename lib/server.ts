@@ -7,33 +7,33 @@
  */
 import type { Hono } from "hono";
 import { type AppDeps, type AppEnv, createApp, createHandler } from "./app.ts";
-import { Altcha, sharedSecret } from "./altcha.ts";
+import { Altcha, sharedSecret } from "./accounts/altcha.ts";
 import {
   type ChallengeProvider,
   challengeProvider,
   TurnstileMonitor,
   turnstileVerifier,
-} from "./challenge.ts";
+} from "./accounts/challenge.ts";
 import type { Config } from "./config.ts";
-import { cleanUp } from "./cleanup.ts";
+import { cleanUp } from "./storage/cleanup.ts";
 import {
   inlineRunner,
   isolationFromEnv,
   type ScanRunner,
   startScanThreads,
 } from "./isolate/scan_threads.ts";
-import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./job_queue.ts";
-import { openKv } from "./kv_open.ts";
-import type { Limiter } from "./limiter.ts";
-import { RedisLimiter } from "./limiter_redis.ts";
+import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./storage/job_queue.ts";
+import { openKv } from "./storage/kv_open.ts";
+import type { Limiter } from "./limits/limiter.ts";
+import { RedisLimiter } from "./limits/limiter_redis.ts";
 import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./log.ts";
 import { createGuardedFetcher, type LookupFunction } from "./net/guarded_fetch.ts";
 import type { GuardedFetcher } from "./net/types.ts";
-import { ReportCache } from "./report_cache.ts";
-import { inflightTtlMs } from "./scan_service.ts";
+import { ReportCache } from "./storage/report_cache.ts";
+import { inflightTtlMs } from "./scan/scan_service.ts";
 import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
-import { Store } from "./store.ts";
-import { startWorker, type Worker } from "./worker.ts";
+import { Store } from "./storage/store.ts";
+import { startWorker, type Worker } from "./scan/worker.ts";
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
 export class StartupConfigError extends Error {
@@ -54,7 +54,7 @@ export interface ChallengeParts {
 
 /** What tests and benchmarks replace; production passes none of it. */
 export interface ServerOverrides {
-  /** An open KV (tests: `:memory:`); else the one the config names (lib/kv_open.ts). */
+  /** An open KV (tests: `:memory:`); else the one the config names (lib/storage/kv_open.ts). */
   kv?: Deno.Kv;
   /**
    * True when this process is the only writer of the KV (scan admissions decided in memory).

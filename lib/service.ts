@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "./config.ts";
-import type { Target } from "./domain.ts";
+import type { Target } from "./scan/domain.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "./schema/record.ts";

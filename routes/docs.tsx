@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
 import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
-import { LIMITS } from "../lib/limits.ts";
+import { LIMITS } from "../lib/limits/limits.ts";
 import { reportJsonPath } from "../lib/report_urls.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { VNode } from "preact";
 import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
-import { LIMITS } from "../lib/limits.ts";
+import { LIMITS } from "../lib/limits/limits.ts";
 import { GRADES as SCORE_GRADES, PILLARS as SCORED_PILLARS } from "../lib/visibility/score.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";

@@ -26,7 +26,7 @@ import {
 } from "../lib/mcp/http.ts";
 import { createMcpServer } from "../lib/mcp/server.ts";
 import { ipv6Prefix48 } from "../lib/web/client_ip.ts";
-import { CAPS } from "../lib/limits.ts";
+import { CAPS } from "../lib/limits/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;

@@ -7,7 +7,7 @@ import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
-import { ScanRequestSchema } from "../lib/scan_request.ts";
+import { ScanRequestSchema } from "../lib/scan/scan_request.ts";
 
 /** The /openapi.json route. */
 export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {

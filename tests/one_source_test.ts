@@ -1,11 +1,11 @@
 /**
  * Facts written once: the home page's pillar weights and grade bands are the scorer's
- * (lib/visibility/score.ts), and the pages' "new scans per hour" is LIMITS (lib/limits.ts).
+ * (lib/visibility/score.ts), and the pages' "new scans per hour" is LIMITS (lib/limits/limits.ts).
  */
 import assert from "node:assert/strict";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { GRADES, PILLARS } from "../lib/visibility/score.ts";
-import { LIMITS } from "../lib/limits.ts";
+import { LIMITS } from "../lib/limits/limits.ts";
 import { gradeOf } from "../lib/ui/visibility_report.tsx";
 import { mcpTools } from "../lib/mcp/server.ts";
 import { schemaService, visibilityService } from "../lib/service.ts";

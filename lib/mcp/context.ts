@@ -7,9 +7,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidTargetError, normaliseTarget } from "../domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
-import type { ScanServiceDeps } from "../scan_service.ts";
+import type { ScanServiceDeps } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";

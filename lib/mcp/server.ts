@@ -14,7 +14,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { PRODUCT } from "../config.ts";
-import { CAPS, LIMITS } from "../limits.ts";
+import { CAPS, LIMITS } from "../limits/limits.ts";
 import type { ServiceDef } from "../service.ts";
 import {
   DEFAULT_POLL_INTERVAL_MS,

@@ -4,13 +4,13 @@
  */
 import type { Context } from "hono";
 import type { AppDeps } from "../web/context.ts";
-import { MAX_ACTIVE_KEYS } from "../accounts.ts";
-import { LIMITS } from "../limits.ts";
+import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
+import { LIMITS } from "../limits/limits.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import { expectedOrigin } from "../web/csrf.ts";
-import { MAX_KEY_NAME } from "../keys.ts";
+import { MAX_KEY_NAME } from "../accounts/keys.ts";
 import type { ActiveSession } from "../web/sessions.ts";
-import type { Account } from "../store_accounts.ts";
+import type { Account } from "../storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../islands/KeyManager.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import type { KeyView } from "./key_view.ts";

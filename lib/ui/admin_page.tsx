@@ -6,11 +6,11 @@
 import { KeyCells, KeyTableHead } from "./key_table.tsx";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AdminOverview } from "../admin.ts";
+import type { AdminOverview } from "../accounts/admin.ts";
 import type { AppDeps } from "../web/context.ts";
-import { describeWait } from "../accounts.ts";
+import { describeWait } from "../accounts/accounts.ts";
 import type { ActiveSession } from "../web/sessions.ts";
-import type { ApiKeyEntry } from "../store.ts";
+import type { ApiKeyEntry } from "../storage/store.ts";
 import { ACCOUNT_STYLES } from "./error_page.tsx";
 import { formatWhen } from "./key_view.ts";
 import { renderPage } from "./render.tsx";

@@ -6,8 +6,8 @@
  */
 import type { Context } from "hono";
 import type { AppDeps } from "../web/context.ts";
-import { MAX_PASSWORD, MIN_PASSWORD } from "../account_rules.ts";
-import { LIMITS } from "../limits.ts";
+import { MAX_PASSWORD, MIN_PASSWORD } from "../accounts/account_rules.ts";
+import { LIMITS } from "../limits/limits.ts";
 import { anonymousFormToken } from "../web/csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { type ActiveSession, closeSession } from "./sessions.ts";
-import { accountsOf } from "../store_accounts.ts";
+import { accountsOf } from "../storage/store_accounts.ts";
 import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
 import { keyView } from "../ui/key_view.ts";
 

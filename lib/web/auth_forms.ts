@@ -5,13 +5,13 @@
  */
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { FieldError, LoginFailedError } from "../accounts.ts";
+import { FieldError, LoginFailedError } from "../accounts/accounts.ts";
 import { assertAnonymousFormToken, presentedToken } from "./csrf.ts";
 import { RateLimitedError, VerificationFailedError } from "../errors.ts";
 import { field, readFormBody, wantsJson } from "./http_form.ts";
 import { openSession } from "./sessions.ts";
 import { type AuthMode, renderAuthPage } from "../ui/auth_page.tsx";
-import { accountsOf } from "../store_accounts.ts";
+import { accountsOf } from "../storage/store_accounts.ts";
 
 /**
  * The form re-rendered for a refused sign-up or sign-in (the e-mail kept, never the password), or

@@ -42,7 +42,7 @@ function ipv6Prefix64(ip: string): string {
  * The /48 an IPv6 client belongs to, from {@link clientIp}'s "/64" form ("2001:db8:1:2::/64" ->
  * "2001:db8:1::/48"); null for IPv4 and anything else. One site or customer usually holds a
  * whole /48 (RIPE-690 recommends assigning a /48 or /56 to each end site), so rotating through
- * its /64s must not give a fresh pool each time: the caps of lib/limits.ts count the /48 beside
+ * its /64s must not give a fresh pool each time: the caps of lib/limits/limits.ts count the /48 beside
  * the /64.
  */
 export function ipv6Prefix48(ip: string): string | null {

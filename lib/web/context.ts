@@ -3,15 +3,15 @@
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
 import type { Hono } from "hono";
-import type { ChallengeProvider } from "../challenge.ts";
+import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "./client_ip.ts";
 import type { Config } from "../config.ts";
 import { MethodNotAllowedError } from "../errors.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
-import type { ReportCache } from "../report_cache.ts";
+import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../service.ts";
-import type { Store } from "../store.ts";
-import type { SessionKind } from "../store_accounts.ts";
+import type { Store } from "../storage/store.ts";
+import type { SessionKind } from "../storage/store_accounts.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {

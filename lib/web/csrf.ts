@@ -14,7 +14,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { constantTimeEqual, randomToken } from "../crypto.ts";
+import { constantTimeEqual, randomToken } from "../accounts/crypto.ts";
 import { HttpError } from "../errors.ts";
 import { isHttps } from "./sessions.ts";
 

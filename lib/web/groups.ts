@@ -11,7 +11,7 @@ import { crossSiteGuard } from "./csrf.ts";
 import { UnauthorizedError } from "../errors.ts";
 import { wantsJson } from "./http_form.ts";
 import { readSession } from "./sessions.ts";
-import type { SessionKind } from "../store_accounts.ts";
+import type { SessionKind } from "../storage/store_accounts.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 
 /** One route module mounted in a group. */

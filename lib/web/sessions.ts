@@ -17,8 +17,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { ActiveSession, AppDeps, AppEnv } from "./context.ts";
-import { randomToken, sha256Hex } from "../crypto.ts";
-import { accountsOf, type SessionKind } from "../store_accounts.ts";
+import { randomToken, sha256Hex } from "../accounts/crypto.ts";
+import { accountsOf, type SessionKind } from "../storage/store_accounts.ts";
 
 /** How long a client session lasts. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;

@@ -10,7 +10,12 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { createAccountKey, FieldError, KeyLimitError, revokeKey } from "../../lib/accounts.ts";
+import {
+  createAccountKey,
+  FieldError,
+  KeyLimitError,
+  revokeKey,
+} from "../../lib/accounts/accounts.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";

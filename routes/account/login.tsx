@@ -1,13 +1,13 @@
 /**
  * /account/login: GET the form; POST `email`, `password`, `turnstileToken`, `csrf` signs in
- * (lib/accounts.ts logIn): a new session token (the old one, if any, is deleted) and a 303 to
+ * (lib/accounts/accounts.ts logIn): a new session token (the old one, if any, is deleted) and a 303 to
  * /account. A failure says "Wrong e-mail address or password." whether or not the address has an
  * account, after the same argon2id verification.
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { logIn } from "../../lib/accounts.ts";
-import { dummyHash } from "../../lib/password.ts";
+import { logIn } from "../../lib/accounts/accounts.ts";
+import { dummyHash } from "../../lib/accounts/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
 import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 

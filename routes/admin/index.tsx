@@ -1,11 +1,11 @@
 /**
- * GET /admin: the administrator's overview (lib/admin.ts adminOverview): recent scans, accounts
+ * GET /admin: the administrator's overview (lib/accounts/admin.ts adminOverview): recent scans, accounts
  * and their keys, and the rate limits' pressure. Without an administrator session (a client
  * session is not one): 303 to /admin/login.
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { adminOverview } from "../../lib/admin.ts";
+import { adminOverview } from "../../lib/accounts/admin.ts";
 import { takeFlash } from "../../lib/web/sessions.ts";
 import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
 

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { revokeKey } from "../../lib/accounts.ts";
+import { revokeKey } from "../../lib/accounts/accounts.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { putFlash } from "../../lib/web/sessions.ts";

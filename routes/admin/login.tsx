@@ -1,12 +1,12 @@
 /**
  * /admin/login: the site owner's sign-in (password from ADMIN_PASSWORD_HASH or ADMIN_PASSWORD,
- * lib/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
+ * lib/accounts/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
  * attempt window shared with client sign-up and login (429 with Retry-After beyond it). Success
  * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
+import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/accounts/admin.ts";
 import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { openSession } from "../../lib/web/sessions.ts";

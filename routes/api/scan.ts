@@ -1,13 +1,13 @@
-/** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan_service.ts). */
+/** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan/scan_service.ts). */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
-import { authenticate } from "../../lib/auth.ts";
-import { InvalidTargetError, normaliseTarget } from "../../lib/domain.ts";
+import { authenticate } from "../../lib/accounts/auth.ts";
+import { InvalidTargetError, normaliseTarget } from "../../lib/scan/domain.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
-import { touchKey } from "../../lib/keys.ts";
-import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan_request.ts";
-import { requestScan } from "../../lib/scan_service.ts";
+import { touchKey } from "../../lib/accounts/keys.ts";
+import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan/scan_request.ts";
+import { requestScan } from "../../lib/scan/scan_service.ts";
 import { SECURITY_HEADERS } from "../../lib/web/security_headers.ts";
 import { reportJsonPath } from "../../lib/report_urls.ts";
 

@@ -3,7 +3,7 @@
  * `{"jsonld": "..." | {...}}`, optionally with `"url"`; the answer is the same analysis a scan
  * gives (findings, eligibility, generated graph), computed without any fetch. Bodies are capped
  * (413), bad input is a 400, and each client IP has its own hourly pool ("validate", see
- * lib/limits.ts), separate from the scan pools.
+ * lib/limits/limits.ts), separate from the scan pools.
  */
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";

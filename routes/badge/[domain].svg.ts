@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { badgeFor, renderBadge } from "../../lib/badge.ts";
-import { normaliseTarget } from "../../lib/domain.ts";
+import { normaliseTarget } from "../../lib/scan/domain.ts";
 
 /** The /badge routes. */
 export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {

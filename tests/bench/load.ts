@@ -10,8 +10,8 @@
  */
 import { Hono } from "hono";
 import { loadConfig } from "../../lib/config.ts";
-import { createApiKey } from "../../lib/keys.ts";
-import { hashPassword } from "../../lib/password.ts";
+import { createApiKey } from "../../lib/accounts/keys.ts";
+import { hashPassword } from "../../lib/accounts/password.ts";
 import { createServer } from "../../lib/server.ts";
 import { visibilityService } from "../../lib/service.ts";
 import { scanSite } from "../../lib/visibility/scan.ts";

@@ -4,16 +4,16 @@
  * real scanner against the fixture sites.
  */
 import type { AppDeps } from "../../lib/app.ts";
-import { challengeProvider, turnstileVerifier } from "../../lib/challenge.ts";
-import { Altcha } from "../../lib/altcha.ts";
+import { challengeProvider, turnstileVerifier } from "../../lib/accounts/challenge.ts";
+import { Altcha } from "../../lib/accounts/altcha.ts";
 import { type Config, loadConfig } from "../../lib/config.ts";
-import { createApiKey } from "../../lib/keys.ts";
+import { createApiKey } from "../../lib/accounts/keys.ts";
 import type { LookupFunction } from "../../lib/net/guarded_fetch.ts";
 import type { ServiceDef } from "../../lib/service.ts";
-import type { Store } from "../../lib/store.ts";
-import type { Worker } from "../../lib/worker.ts";
-import { RedisLimiter } from "../../lib/limiter_redis.ts";
-import { KvPolledQueue } from "../../lib/job_queue.ts";
+import type { Store } from "../../lib/storage/store.ts";
+import type { Worker } from "../../lib/scan/worker.ts";
+import { RedisLimiter } from "../../lib/limits/limiter_redis.ts";
+import { KvPolledQueue } from "../../lib/storage/job_queue.ts";
 import { createServer, type Server } from "../../lib/server.ts";
 import {
   type FakeTurnstile,
@@ -82,7 +82,7 @@ export async function startAppEnv(options: {
   challenge?: "turnstile" | "altcha";
   /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
   redis?: { url: string; token: string };
-  /** "poll": jobs travel through the polled KV job table (lib/job_queue.ts), as on KV Connect. */
+  /** "poll": jobs travel through the polled KV job table (lib/storage/job_queue.ts), as on KV Connect. */
   queue?: "queue" | "poll";
   /** Decide scan pools in memory, as the only writer of the KV (default: unless `queue: "poll"`). */
   exclusive?: boolean;

@@ -11,9 +11,9 @@
  * MCP, the web form, accounts and sessions are not wired yet; when they arrive, their entry points
  * are added to {@link SecurityEnv} (e.g. `mcp(...)`, `form(...)`) and the suites gain cases.
  */
-import { turnstileVerifier } from "../../../lib/challenge.ts";
+import { turnstileVerifier } from "../../../lib/accounts/challenge.ts";
 import { type Config, loadConfig } from "../../../lib/config.ts";
-import { createApiKey } from "../../../lib/keys.ts";
+import { createApiKey } from "../../../lib/accounts/keys.ts";
 import {
   createGuardedFetcher,
   type LookupAddress,
@@ -21,11 +21,11 @@ import {
 } from "../../../lib/net/guarded_fetch.ts";
 import { OffSiteCache } from "../../../lib/offsite/cache.ts";
 import { type ServiceDef, visibilityService } from "../../../lib/service.ts";
-import type { Store } from "../../../lib/store.ts";
+import type { Store } from "../../../lib/storage/store.ts";
 import { createServer, type Server } from "../../../lib/server.ts";
 import { ScanRecordSchema } from "../../../lib/visibility/record.ts";
 import { scanSite } from "../../../lib/visibility/scan.ts";
-import type { Worker } from "../../../lib/worker.ts";
+import type { Worker } from "../../../lib/scan/worker.ts";
 import {
   type FakeOffSite,
   type OffSiteScenario,

@@ -84,7 +84,7 @@ async function pick(): Promise<Backend> {
 /** True when this process may load native code from ./node_modules (never prompts). */
 function ffiGranted(): boolean {
   try {
-    const path = new URL("../node_modules", import.meta.url);
+    const path = new URL("../../node_modules", import.meta.url);
     if (path.protocol !== "file:") return false;
     return Deno.permissions.querySync({ name: "ffi", path }).state === "granted";
   } catch {

@@ -8,9 +8,9 @@
  */
 import type { ChallengeVerifier } from "./challenge.ts";
 import { digestsEqual, randomToken, sha256Digest } from "./crypto.ts";
-import { UnauthorizedError, VerificationFailedError } from "./errors.ts";
+import { UnauthorizedError, VerificationFailedError } from "../errors.ts";
 import { findActiveKeyByHash } from "./keys.ts";
-import type { ApiKeyEntry, Store } from "./store.ts";
+import type { ApiKeyEntry, Store } from "../storage/store.ts";
 
 /** An authenticated caller of a scan. */
 export type Caller =

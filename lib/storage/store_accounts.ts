@@ -1,6 +1,6 @@
 /**
- * The KV layout of client accounts, sessions and sign-in attempt limits (lib/store.ts holds the
- * rest). Every key starts with the service name, like lib/store.ts:
+ * The KV layout of client accounts, sessions and sign-in attempt limits (lib/storage/store.ts holds the
+ * rest). Every key starts with the service name, like lib/storage/store.ts:
  *
  *   [svc, "accounts", accountId]                 -> Account        one client account
  *   [svc, "accounts_by_email", email]            -> accountId      unique: one account per address
@@ -12,7 +12,7 @@
  *                                                                  derived from the session token
  *   [svc, "auth_attempts", ip]                   -> number[]       sign-up/login attempt times (log)
  *
- * With a shared limiter (Redis, lib/limiter_redis.ts) the attempt windows live there instead, as
+ * With a shared limiter (Redis, lib/limits/limiter_redis.ts) the attempt windows live there instead, as
  * the pool "auth" of that limiter.
  *
  * An account and its two indexes are created in one atomic commit with `versionstamp: null`
@@ -20,7 +20,7 @@
  * as SHA-256 hashes, passwords only as argon2id PHC strings.
  */
 import type { PoolSpec, Store } from "./store.ts";
-import { KvLimiter, type Limiter } from "./limiter.ts";
+import { KvLimiter, type Limiter } from "../limits/limiter.ts";
 
 /** One client account. */
 export interface Account {
@@ -31,7 +31,7 @@ export interface Account {
   passwordHash: string;
   createdAt: number;
   lastLoginAt: number | null;
-  /** Keys not revoked; a slot is reserved before a key is created (see lib/accounts.ts). */
+  /** Keys not revoked; a slot is reserved before a key is created (see lib/accounts/accounts.ts). */
   activeKeys: number;
   /** Keys ever created (bounded, so revoked keys cannot pile up without end). */
   keysCreated: number;
@@ -74,7 +74,7 @@ export class AccountStore {
   readonly attempts: Limiter;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, sharedLimiter?: Limiter) {
-    // The per-IP attempt windows keep their keys; the caps of lib/limits.ts (per /48, sign-ups
+    // The per-IP attempt windows keep their keys; the caps of lib/limits/limits.ts (per /48, sign-ups
     // per day) live beside them under their pool's name, and expire with their window.
     this.attempts = sharedLimiter ?? new KvLimiter(
       kv,
@@ -218,7 +218,7 @@ export class AccountStore {
   }
 
   /**
-   * Admits one unit into `pools` (e.g. the sign-up caps of lib/limits.ts) atomically, or into
+   * Admits one unit into `pools` (e.g. the sign-up caps of lib/limits/limits.ts) atomically, or into
    * none; the answer names the full pool.
    */
   async admitCaps(
@@ -237,7 +237,7 @@ export class AccountStore {
   /**
    * Deletes sessions (client and administrator) past their expiry, one-time messages whose
    * session is gone, and KV attempt windows whose every attempt is older than `windowMs`
-   * (the periodic clean-up, lib/cleanup.ts). Deletes check the versionstamp they read.
+   * (the periodic clean-up, lib/storage/cleanup.ts). Deletes check the versionstamp they read.
    */
   async purgeExpired(
     now: number,

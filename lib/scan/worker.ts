@@ -14,12 +14,12 @@
  * API key, else the credential kind and address), so one caller's backlog delays another caller's
  * scan by at most one scan per caller ahead of it, not by the whole backlog.
  */
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
 import { normaliseTarget } from "./domain.ts";
-import type { ServiceDef } from "./service.ts";
-import type { ScanJob, Store } from "./store.ts";
-import type { JobQueue } from "./job_queue.ts";
-import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "./isolate/scan_threads.ts";
+import type { ServiceDef } from "../service.ts";
+import type { ScanJob, Store } from "../storage/store.ts";
+import type { JobQueue } from "../storage/job_queue.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../isolate/scan_threads.ts";
 import { inflightTtlMs } from "./scan_service.ts";
 
 /** Starts of one job (its first run included) before it is stored as failed. */
@@ -38,7 +38,7 @@ export interface WorkerDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** Called after a record is stored (e.g. to drop a cached report). */
   onStored?: (service: string, domain: string) => void;
-  /** Where jobs come from (lib/job_queue.ts); Deno KV's own queue (listenQueue) when absent. */
+  /** Where jobs come from (lib/storage/job_queue.ts); Deno KV's own queue (listenQueue) when absent. */
   queue?: JobQueue;
   /**
    * Where scans run (lib/isolate/scan_threads.ts): a scan thread with its own heap and time

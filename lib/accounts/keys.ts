@@ -10,7 +10,7 @@
  * ```
  */
 import { randomToken, sha256Hex } from "./crypto.ts";
-import type { ApiKeyEntry, Store } from "./store.ts";
+import type { ApiKeyEntry, Store } from "../storage/store.ts";
 
 /** Longest accepted key name. */
 export const MAX_KEY_NAME = 60;

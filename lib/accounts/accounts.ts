@@ -1,8 +1,8 @@
 /**
  * Client accounts: sign-up, login, and the keys an account owns. The rules of the spec
  * (../shared/api/visibility.md, "Authentication" and "Limits"):
- * - a plausible-looking e-mail (lib/account_rules.ts), one account per address, never e-mailed;
- * - a password of 12 to 256 characters, stored as argon2id (lib/password.ts);
+ * - a plausible-looking e-mail (lib/accounts/account_rules.ts), one account per address, never e-mailed;
+ * - a password of 12 to 256 characters, stored as argon2id (lib/accounts/password.ts);
  * - sign-up, login and the administrator login are all behind the browser challenge and share
  *   one per-IP attempt window ({@link AUTH_ATTEMPTS}); beyond it, 429 with retryAfterSeconds;
  * - a failed login says the same thing, and costs the same argon2 verification, whether or not
@@ -17,13 +17,13 @@ import {
 } from "./account_rules.ts";
 import type { ChallengeProvider } from "./challenge.ts";
 import { MAX_TOKEN_LENGTH } from "./challenge.ts";
-import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "./errors.ts";
-import { ipv6Prefix48 } from "./web/client_ip.ts";
+import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "../errors.ts";
+import { ipv6Prefix48 } from "../web/client_ip.ts";
 import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
-import { CAPS, SIGNUP_WINDOW_MS } from "./limits.ts";
+import { CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";
-import type { ApiKeyEntry, Store } from "./store.ts";
-import { type Account, accountsOf } from "./store_accounts.ts";
+import type { ApiKeyEntry, Store } from "../storage/store.ts";
+import { type Account, accountsOf } from "../storage/store_accounts.ts";
 
 /** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
 export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
@@ -95,7 +95,7 @@ export async function admitAuthAttempt(deps: AccountDeps, ip: string): Promise<v
 }
 
 /**
- * Counts one new account against the sign-up caps of lib/limits.ts: per address (an IPv4 address
+ * Counts one new account against the sign-up caps of lib/limits/limits.ts: per address (an IPv4 address
  * or an IPv6 /64) and per IPv6 /48, per day.
  * @throws RateLimitedError (429) when a cap is full.
  */

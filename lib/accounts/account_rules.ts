@@ -1,6 +1,6 @@
 /**
  * The signup rules for e-mail addresses and passwords, as pure functions with no dependencies, so
- * the server (lib/accounts.ts) and the sign-up island (islands/AuthForm.tsx) apply exactly the same
+ * the server (lib/accounts/accounts.ts) and the sign-up island (islands/AuthForm.tsx) apply exactly the same
  * rules and give the same reasons.
  *
  * @example

@@ -1,8 +1,8 @@
 /**
  * argon2id in WebAssembly (`npm:hash-wasm`, the WASM module embedded in its JavaScript, so it needs
- * no file, FFI or network): the fallback of lib/password.ts where the native module cannot load,
+ * no file, FFI or network): the fallback of lib/accounts/password.ts where the native module cannot load,
  * e.g. on Deno Deploy (no FFI). Same PHC strings, same parameters: a hash made by one verifies
- * with the other. It computes on the calling thread, so lib/password.ts runs it in a worker.
+ * with the other. It computes on the calling thread, so lib/accounts/password.ts runs it in a worker.
  */
 import { argon2id, argon2Verify } from "hash-wasm";
 

@@ -14,21 +14,21 @@
  *   [svc, "keys_by_account", acct, keyId] -> sha256(key)
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
  *
- * Accounts, sessions and sign-in attempt windows have their own layout in lib/store_accounts.ts.
+ * Accounts, sessions and sign-in attempt windows have their own layout in lib/storage/store_accounts.ts.
  *
- * The rate-limit windows live here by default; with a shared limiter (Redis, lib/limiter_redis.ts)
+ * The rate-limit windows live here by default; with a shared limiter (Redis, lib/limits/limiter_redis.ts)
  * they live there instead, and KV keeps the in-flight marks and the queue.
  *
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
-import type { BaseRecord } from "./service.ts";
-import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "./limiter.ts";
+import type { BaseRecord } from "../service.ts";
+import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import { FreshReads } from "./fresh_reads.ts";
-import { LocalPoolLogs } from "./limiter_local.ts";
+import { LocalPoolLogs } from "../limits/limiter_local.ts";
 import { GroupCommit } from "./group_commit.ts";
-import type { PoolSpec } from "./limiter.ts";
+import type { PoolSpec } from "../limits/limiter.ts";
 import { gunzipSync, gzipSync } from "node:zlib";
 
 /** How the caller that started a scan authenticated. */
@@ -94,7 +94,7 @@ export interface ScanJob {
   credential: CredentialKind;
   enqueuedAt: number;
   /**
-   * Whom the scan is for, for fair scheduling (lib/worker.ts): "key:<key id>", else the
+   * Whom the scan is for, for fair scheduling (lib/scan/worker.ts): "key:<key id>", else the
    * credential kind and the caller's address. Absent in older jobs (the credential kind then).
    */
   caller?: string;
@@ -176,7 +176,7 @@ export interface StoreOptions {
   /**
    * True when this process is the only writer of this KV (a local file under the one-process
    * lock, or memory) and the pools live in KV: scan admissions are then decided from an in-memory
-   * copy of the pools (lib/limiter_local.ts) and written through in one commit, with no read.
+   * copy of the pools (lib/limits/limiter_local.ts) and written through in one commit, with no read.
    */
   exclusive?: boolean;
 }
@@ -185,7 +185,7 @@ export interface StoreOptions {
 export class Store {
   /** The rate-limit engine: KV window logs by default, or a shared one (Redis). */
   readonly limiter: Limiter;
-  /** The job transport (lib/job_queue.ts). */
+  /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
   #keyReads = new FreshReads<ApiKeyEntry | null>();
   /** The scan pools in memory, when this process is the only writer (StoreOptions.exclusive). */
@@ -361,7 +361,7 @@ export class Store {
    * counted at once (exact: no two decisions interleave), then one commit writes the pools, marks
    * the domain in flight (checking that it was not) and enqueues the job. No read is needed, so
    * an admission costs one commit at most: admissions arriving together share one
-   * (lib/group_commit.ts). A domain already in flight is joined and counts nothing: its
+   * (lib/storage/group_commit.ts). A domain already in flight is joined and counts nothing: its
    * commit fails its check and the admission is taken back; a full pool is checked against the
    * in-flight mark too, so a domain being scanned is joined rather than refused.
    */
@@ -450,7 +450,7 @@ export class Store {
 
   /** Every rate-limit window (the administrator's view of the limits' pressure). */
   async listLimitWindows(limit = 500): Promise<{ pool: string; id: string; times: number[] }[]> {
-    // A shared limiter also holds the sign-in attempt windows (pool "auth", lib/store_accounts.ts).
+    // A shared limiter also holds the sign-in attempt windows (pool "auth", lib/storage/store_accounts.ts).
     return (await this.limiter.windows({ limit })).filter((w) => w.pool !== "auth");
   }
 
@@ -597,7 +597,7 @@ export class Store {
   }
 
   /**
-   * Deletes what has outlived its use (the periodic clean-up, lib/cleanup.ts): records scanned
+   * Deletes what has outlived its use (the periodic clean-up, lib/storage/cleanup.ts): records scanned
    * before `recordsBefore`, recent-scan log lines past their 7 days, in-flight marks older than
    * `inflightTtlMs`, and KV limit windows whose every admission is older than `windowMs`. KV's
    * expireIn removes most of these lazily too; this makes it explicit and bounded. Every delete
@@ -676,7 +676,7 @@ export class Store {
   /**
    * A key by the SHA-256 of its full text, strongly consistent: a revocation committed before the
    * call is seen. Concurrent lookups of one key share a read that started after they arrived
-   * (lib/fresh_reads.ts), so a busy key costs a read per KV round trip, not one per request.
+   * (lib/storage/fresh_reads.ts), so a busy key costs a read per KV round trip, not one per request.
    */
   getKeyByHash(hash: string): Promise<ApiKeyEntry | null> {
     return this.#keyReads.read(

@@ -1,6 +1,6 @@
 /**
  * The scan pools' window logs, held in memory by the one process that writes them: a local KV file
- * is opened by one process only (lib/kv_open.ts), so that process's copy is the truth. Decisions
+ * is opened by one process only (lib/storage/kv_open.ts), so that process's copy is the truth. Decisions
  * then need no KV read, and they are exact because they run synchronously: JavaScript decides one
  * admission at a time, and each sees every admission decided before it.
  *

@@ -1,6 +1,6 @@
 /** The body of POST /api/scan (and the MCP scan tool's input), as the spec defines it. */
 import { z } from "zod";
-import { MAX_TOKEN_LENGTH } from "./challenge.ts";
+import { MAX_TOKEN_LENGTH } from "../accounts/challenge.ts";
 
 /** The request body, as the spec defines it (routes/api/scan.ts; OpenAPI derives from it). */
 export const ScanRequestSchema = z.object({

@@ -5,13 +5,13 @@
  * - KV_PATH = an http(s) URL: KV Connect (a self-hosted denokv server, or a Deno Deploy KV
  *   database), authenticated by DENO_KV_ACCESS_TOKEN, which Deno reads itself. Any number of
  *   processes may share it. KV Connect has no queues, so scans then go through the polled job
- *   table of lib/job_queue.ts;
+ *   table of lib/storage/job_queue.ts;
  * - KV_PATH = ":memory:": a throw-away store of this process;
  * - otherwise a local SQLite file (default ./data/kv.sqlite3), for ONE process only. An exclusive
  *   advisory lock on `<file>.lock` is taken first, so a second process on the same file stops at
  *   once with a clear message instead of failing later with "database is locked".
  */
-import { type Config, isKvConnectUrl } from "./config.ts";
+import { type Config, isKvConnectUrl } from "../config.ts";
 
 /** The default local KV file. */
 export const DEFAULT_KV_PATH = "./data/kv.sqlite3";

@@ -3,7 +3,7 @@
  * ADMIN_PASSWORD_HASH (an argon2id PHC string, made by `deno task admin:hash`), or, for local
  * use, ADMIN_PASSWORD in clear (hashed once per process, so both are verified the same way and
  * take the same time). The login is behind the same challenge and the same per-IP attempt window
- * as client sign-up and login (lib/accounts.ts).
+ * as client sign-up and login (lib/accounts/accounts.ts).
  */
 import {
   type AccountDeps,
@@ -13,12 +13,12 @@ import {
   LoginFailedError,
 } from "./accounts.ts";
 import { MAX_PASSWORD, passwordLength } from "./account_rules.ts";
-import type { Config } from "./config.ts";
-import { HttpError } from "./errors.ts";
-import { LIMITS, WINDOW_MS } from "./limits.ts";
+import type { Config } from "../config.ts";
+import { HttpError } from "../errors.ts";
+import { LIMITS, WINDOW_MS } from "../limits/limits.ts";
 import { hashPassword, isArgon2idPhc, verifyPassword } from "./password.ts";
-import type { ApiKeyEntry, ScanLogEntry } from "./store.ts";
-import { type Account, accountsOf, type AttemptWindow } from "./store_accounts.ts";
+import type { ApiKeyEntry, ScanLogEntry } from "../storage/store.ts";
+import { type Account, accountsOf, type AttemptWindow } from "../storage/store_accounts.ts";
 
 /** How the administrator password is configured. */
 export type AdminSetup = "hash" | "plain" | "none" | "invalid";

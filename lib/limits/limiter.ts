@@ -5,15 +5,15 @@
  *
  * - {@link KvLimiter}: window logs in Deno KV (the default), one atomic commit per admission.
  *   Store.admitScan does not call it for scans: it fuses the same window logs with the in-flight
- *   mark and the enqueue in ONE commit (lib/store.ts). It serves the sign-in attempt windows and
+ *   mark and the enqueue in ONE commit (lib/storage/store.ts). It serves the sign-in attempt windows and
  *   the usage and admin views.
- * - RedisLimiter (lib/limiter_redis.ts): sorted sets in Redis through the Upstash REST API, one Lua
+ * - RedisLimiter (lib/limits/limiter_redis.ts): sorted sets in Redis through the Upstash REST API, one Lua
  *   script per admission, shared by every process and region that uses the same database.
  *
  * Every admission has a member id (a scan's job id, or a random id), so an admission can be
  * refunded, and a retried call that already got in is recognised instead of counted twice.
  */
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../errors.ts";
 
 /** One rate-limit pool a new scan must fit in. */
 export interface PoolSpec {
@@ -102,7 +102,7 @@ const MAX_ATTEMPTS = 1000;
 export class KvLimiter implements Limiter {
   readonly kind = "kv" as const;
   /**
-   * @param keyOf the KV key of a pool's log (lib/store.ts: [svc, "limits", pool, id])
+   * @param keyOf the KV key of a pool's log (lib/storage/store.ts: [svc, "limits", pool, id])
    * @param prefixOf the KV prefix listing one pool kind's logs, or every kind's (no pool)
    */
   constructor(

@@ -3,21 +3,21 @@
  * hits cheap and protects each next step: (validated target and authenticated caller come in) ->
  * cache -> DNS -> limits -> enqueue.
  */
-import type { Caller } from "./auth.ts";
-import type { Config } from "./config.ts";
+import type { Caller } from "../accounts/auth.ts";
+import type { Config } from "../config.ts";
 import { type Target } from "./domain.ts";
-import { BadRequestError, RateLimitedError } from "./errors.ts";
-import { limitMessage, poolsFor, rateLimitHeaders } from "./limits.ts";
+import { BadRequestError, RateLimitedError } from "../errors.ts";
+import { limitMessage, poolsFor, rateLimitHeaders } from "../limits/limits.ts";
 import {
   findResolveTarget,
   type LookupFunction,
   resolvePublicAddresses,
-} from "./net/guarded_fetch.ts";
-import { FetchError } from "./net/types.ts";
-import type { BaseRecord, ServiceDef } from "./service.ts";
-import type { ScanJob, Store, StoredScan } from "./store.ts";
-import { readReport, type ReportCache } from "./report_cache.ts";
-import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "./health.ts";
+} from "../net/guarded_fetch.ts";
+import { FetchError } from "../net/types.ts";
+import type { BaseRecord, ServiceDef } from "../service.ts";
+import type { ScanJob, Store, StoredScan } from "../storage/store.ts";
+import { readReport, type ReportCache } from "../storage/report_cache.ts";
+import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../health.ts";
 
 /** How long a stored record is served instead of scanning again. */
 export const CACHE_TTL_MS = 24 * 3600_000;
@@ -32,7 +32,7 @@ export interface ScanServiceDeps {
   now: () => number;
   /** DNS resolver used to check that a target resolves to public addresses (tests inject one). */
   lookup?: LookupFunction;
-  /** Serialised records kept for a second (lib/report_cache.ts). */
+  /** Serialised records kept for a second (lib/storage/report_cache.ts). */
   reportCache?: ReportCache;
 }
 
@@ -142,7 +142,7 @@ export async function requestScan(
 }
 
 /**
- * Whom a scan is scheduled for (ScanJob.caller, lib/worker.ts's fair queue): the API key, else
+ * Whom a scan is scheduled for (ScanJob.caller, lib/scan/worker.ts's fair queue): the API key, else
  * the credential kind and the caller's address.
  */
 export function schedulingKey(caller: Caller): string {
@@ -153,7 +153,7 @@ export function schedulingKey(caller: Caller): string {
  * How long a domain stays marked in flight after its last renewal: longer than any scan may take,
  * short enough that a job lost in a crash never leaves it stuck for long. The worker holding a job
  * (waiting for a slot or running) renews its mark every 30 s, so a queued job keeps its domain in
- * flight however long it waits (lib/worker.ts).
+ * flight however long it waits (lib/scan/worker.ts).
  */
 export function inflightTtlMs(config: Pick<Config, "scanTimeoutMs">): number {
   return config.scanTimeoutMs * 2 + 30_000;

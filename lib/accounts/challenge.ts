@@ -5,7 +5,7 @@
  * mean "not verified".
  */
 import { z } from "zod";
-import { FetchError, type GuardedFetcher } from "./net/types.ts";
+import { FetchError, type GuardedFetcher } from "../net/types.ts";
 
 /** Verifies a challenge token for a client IP. */
 export type ChallengeVerifier = (token: string, remoteIp: string) => Promise<boolean>;

@@ -1,5 +1,5 @@
 /**
- * A Web Worker that runs lib/password_wasm.ts off the main thread: a WASM argon2id hash takes
+ * A Web Worker that runs lib/accounts/password_wasm.ts off the main thread: a WASM argon2id hash takes
  * ~100 ms of CPU, which would otherwise stall every request of the process for that long.
  * Messages: {id, op: "hash", password, params} | {id, op: "verify", phc, password}
  * -> {id, result} | {id, error}.

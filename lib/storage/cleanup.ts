@@ -3,11 +3,11 @@
  * sessions and counters from KV for every service sharing the store. A plain function of the KV
  * handle and a clock, so tests run it with an injected `now`.
  *
- * Redis counters (lib/limiter_redis.ts) need nothing: each key expires one window after its
+ * Redis counters (lib/limits/limiter_redis.ts) need nothing: each key expires one window after its
  * newest admission.
  */
-import { AUTH_ATTEMPTS } from "./accounts.ts";
-import { WINDOW_MS } from "./limits.ts";
+import { AUTH_ATTEMPTS } from "../accounts/accounts.ts";
+import { WINDOW_MS } from "../limits/limits.ts";
 import { Store } from "./store.ts";
 import { accountsOf } from "./store_accounts.ts";
 
@@ -26,7 +26,7 @@ export interface CleanUpOptions {
   now: number;
   /** Records scanned longer ago than this are deleted (RECORD_RETENTION_DAYS). */
   retentionMs: number;
-  /** In-flight marks older than this are stale (lib/scan_service.ts inflightTtlMs). */
+  /** In-flight marks older than this are stale (lib/scan/scan_service.ts inflightTtlMs). */
   inflightTtlMs: number;
 }
 

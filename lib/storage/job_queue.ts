@@ -9,7 +9,7 @@
  *   operations are not supported in KV Connect", and Deno Deploy preview deployments drop
  *   enqueued messages. JOB_QUEUE=poll selects it anywhere.
  *
- * Either way delivery is at least once: the worker (lib/worker.ts) tolerates redelivery.
+ * Either way delivery is at least once: the worker (lib/scan/worker.ts) tolerates redelivery.
  */
 
 /** A job transport over KV. */

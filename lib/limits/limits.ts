@@ -13,8 +13,8 @@
  * - per IPv6 /48: 32 new scans per hour for callers counted by address (four /64s' worth), beside
  *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
-import type { Caller } from "./auth.ts";
-import { ipv6Prefix48 } from "./web/client_ip.ts";
+import type { Caller } from "../accounts/auth.ts";
+import { ipv6Prefix48 } from "../web/client_ip.ts";
 import type { PoolSpec } from "./limiter.ts";
 
 /** The window of every limit. */
