@@ -1,34 +1,18 @@
 /**
- * The server: reads the config, opens Deno KV, builds the app, starts the queue worker and serves.
+ * The server: reads the config, builds everything through lib/server.ts (createServer) and serves.
  * The same file is the entry point everywhere: one process, many processes (a KV Connect URL in
  * KV_PATH, Upstash Redis for the limits) and Deno Deploy (the platform's KV, no file writes).
  *
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
-import { type AppDeps, createApp, createHandler } from "./lib/app.ts";
-import { ReportCache } from "./lib/report_cache.ts";
-import { Altcha, sharedSecret } from "./lib/altcha.ts";
-import {
-  challengeProvider,
-  probeTurnstile,
-  TurnstileMonitor,
-  turnstileVerifier,
-} from "./lib/challenge.ts";
+import { probeTurnstile } from "./lib/accounts/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
-import { createGuardedFetcher } from "./lib/net/guarded_fetch.ts";
-import { serviceFor, SERVICES } from "./lib/service.ts";
-import { Store } from "./lib/store.ts";
-import { startWorker } from "./lib/worker.ts";
-import { inlineRunner, isolationFromEnv, startScanThreads } from "./lib/isolate/scan_threads.ts";
-import { describeKv, KvOpenError, openKv, redactUrl } from "./lib/kv_open.ts";
-import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./lib/job_queue.ts";
-import { RedisLimiter } from "./lib/limiter_redis.ts";
-import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./lib/log.ts";
-import { cleanUp } from "./lib/cleanup.ts";
-import { inflightTtlMs } from "./lib/scan_service.ts";
-import { passwordBackend } from "./lib/password.ts";
+import { serviceFor } from "./lib/service.ts";
+import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
+import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
+import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
 let runCleanUp: (() => Promise<void>) | null = null;
@@ -116,13 +100,6 @@ export function listenAddress(hostname: string, port: number): string {
   return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`;
 }
 
-/** The job transport the configuration asks for. */
-function jobQueueFor(config: Config, kv: Deno.Kv, log: Logger): JobQueue {
-  return config.jobQueue === "poll"
-    ? new KvPolledQueue(kv, { leaseMs: inflightTtlMs(config), log })
-    : new KvNativeQueue(kv);
-}
-
 if (import.meta.main) {
   let config: Config;
   try {
@@ -134,125 +111,24 @@ if (import.meta.main) {
     }
     throw e;
   }
-  // Deno Deploy collects console output; elsewhere logs are written without blocking the server.
-  const log = jsonLogger(
-    { service: config.service },
-    config.onDeploy ? (line) => console.log(line) : stdoutSink(),
-  );
-  let kv: Deno.Kv;
-  let exclusive = false;
+  // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
+  let server: Server;
   try {
-    const opened = await openKv(config);
-    kv = opened.kv;
-    // A local file is locked to this process (and memory is its own): the only writer.
-    exclusive = opened.kind === "file" || opened.kind === "memory";
+    server = await createServer(config, { env: Deno.env.toObject() });
   } catch (e) {
     if (e instanceof KvOpenError) {
       console.error(e.message);
       Deno.exit(3);
     }
+    if (e instanceof StartupConfigError) {
+      console.error(e.message);
+      Deno.exit(2);
+    }
     throw e;
   }
-  const service = serviceFor(config);
-  const fetcher = createGuardedFetcher({
-    userAgent: config.userAgent,
-    resolve: config.scanResolve,
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
-  const queue = jobQueueFor(config, kv, log);
-  const stores = Object.fromEntries(
-    Object.keys(SERVICES).map((name) => [
-      name,
-      new Store(kv, name, {
-        queue,
-        limiter: config.upstash
-          ? new RedisLimiter({
-            ...config.upstash,
-            service: name,
-            onError: (error) => log({ event: "limiter.error", error }),
-          })
-          : undefined,
-        exclusive,
-      }),
-    ]),
-  );
-  const reportCache = new ReportCache();
-  const turnstileMonitor = new TurnstileMonitor((entry) => log(entry));
-  const appDeps: AppDeps = {
-    reportCache,
-    config,
-    store: stores[service.name],
-    service,
-    challenge: challengeProvider({
-      turnstileSiteKey: config.turnstileSiteKey,
-      turnstileSecretKey: config.turnstileSecretKey,
-      turnstile: turnstileVerifier({
-        secret: config.turnstileSecretKey,
-        verifyUrl: config.turnstileVerifyUrl,
-        fetcher,
-        hostnames: config.turnstileHostnames,
-        action: config.turnstileAction,
-        monitor: turnstileMonitor,
-      }),
-      turnstileMonitor,
-      altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
-    }),
-    now: Date.now,
-    log,
-  };
-  const app = createApp(appDeps);
-  // Scans run in threads with their own heap and time limits (lib/isolate/scan_threads.ts).
-  let isolation;
-  try {
-    isolation = isolationFromEnv(Deno.env.toObject(), config);
-  } catch (e) {
-    console.error(`Invalid configuration: ${e instanceof Error ? e.message : e}`);
-    Deno.exit(2);
-  }
-  const runner = isolation.mode === "thread"
-    ? startScanThreads({
-      heapMb: isolation.heapMb,
-      timeoutMs: isolation.timeoutMs,
-      maxIdle: config.workerConcurrency,
-      warm: config.workerConcurrency,
-    })
-    : inlineRunner(SERVICES);
-  // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s.
-  await Promise.race([runner.warmed(), new Promise((r) => setTimeout(r, 20_000))]);
-  console.log(
-    isolation.mode === "thread"
-      ? `Scan isolation: each scan in a thread of its own (heap ${isolation.heapMb} MB, ended after ${
-        Math.round(isolation.timeoutMs / 1000)
-      } s)`
-      : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans",
-  );
-  startWorker({
-    runner,
-    kv,
-    stores,
-    services: SERVICES,
-    config,
-    concurrency: config.workerConcurrency,
-    log,
-    queue: config.jobQueue === "poll" ? queue : undefined,
-    onStored: (service, domain) => {
-      if (service === config.service) reportCache.delete(domain);
-    },
-  });
-  runCleanUp = async () => {
-    const started = performance.now();
-    try {
-      const deleted = await cleanUp(Object.values(stores), {
-        now: Date.now(),
-        retentionMs: config.recordRetentionDays * 24 * 3600_000,
-        inflightTtlMs: inflightTtlMs(config),
-      });
-      log({ event: "cleanup", deleted, ms: Math.round(performance.now() - started) });
-    } catch (error) {
-      log({ event: "cleanup.failed", error: String(error) });
-      throw error;
-    }
-  };
+  const { fetcher, log } = server;
+  console.log(server.isolation);
+  runCleanUp = server.cleanUp;
   for (const line of describeConfig(config)) console.log(line);
   if (config.turnstileSecretKey && config.turnstileSiteKey) {
     // In the background: a slow verifier must not delay the start.
@@ -271,7 +147,7 @@ if (import.meta.main) {
   console.log(`Passwords: argon2id, ${await passwordBackend()} backend`);
   if (config.upstash) {
     try {
-      await stores[service.name].limiter.ping();
+      await server.store.limiter.ping();
     } catch {
       console.error(
         "WARNING: Upstash Redis does not answer; new scans and sign-ins get 503 until it does. " +
@@ -279,15 +155,12 @@ if (import.meta.main) {
       );
     }
   }
-  const handler = createHandler(app, reportCache, appDeps);
   // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
   let serving;
   try {
     serving = serveHttp(
       config,
-      config.logRequests
-        ? withRequestLog(handler, { log, trustProxy: config.trustProxy })
-        : handler,
+      server.servedHandler,
       { log, hostname: config.hostname },
     );
   } catch (e) {

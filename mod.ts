@@ -47,6 +47,6 @@ export { createGuardedFetcher, type GuardedFetcherOptions } from "./lib/net/guar
 export { checkOffSite, OffSiteCache } from "./lib/offsite/offsite.ts";
 
 // The challenge verifier and the shared (Upstash Redis) rate limiter.
-export { turnstileVerifier } from "./lib/challenge.ts";
-export { RedisLimiter } from "./lib/limiter_redis.ts";
-export { LimiterUnavailableError } from "./lib/limiter.ts";
+export { turnstileVerifier } from "./lib/accounts/challenge.ts";
+export { RedisLimiter } from "./lib/limits/limiter_redis.ts";
+export { LimiterUnavailableError } from "./lib/limits/limiter.ts";

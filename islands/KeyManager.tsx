@@ -8,7 +8,7 @@ import { KeyCells, KeyTableHead } from "../lib/ui/key_table.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/ui/key_view.ts";
-import { checkKeyName } from "../lib/account_rules.ts";
+import { checkKeyName } from "../lib/accounts/account_rules.ts";
 
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
@@ -26,10 +26,12 @@ export interface Notice {
 /** Props (JSON, from the server). */
 export interface KeyManagerProps {
   keys: KeyView[];
-  /** The session's form token (lib/csrf.ts). */
+  /** The session's form token (lib/web/csrf.ts). */
   csrf: string;
   maxActiveKeys: number;
   maxNameLength: number;
+  /** New scans per hour of each key (lib/limits/limits.ts LIMITS.key). */
+  scansPerKeyHour: number;
   /** Shown once: set by the server right after a no-JS create (from the encrypted flash). */
   created: NewKey | null;
   notice: Notice | null;
@@ -229,8 +231,8 @@ export function KeyManager(props: KeyManagerProps): VNode {
           {nameError && <p id="key-name-error" class="error-text">{nameError}</p>}
         </div>
         <p class="hint">
-          {active} of {props.maxActiveKeys}{" "}
-          active keys used. Each key has its own limit of 60 new scans per hour.
+          {active} of {props.maxActiveKeys} active keys used. Each key has its own limit of{" "}
+          {props.scansPerKeyHour} new scans per hour.
         </p>
       </form>
 

@@ -13,6 +13,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { reportPagePath } from "../lib/report_urls.ts";
 
 export type ScanFormProps = {
   /** Label of the URL field. */
@@ -145,7 +146,7 @@ export function ScanForm(props: ScanFormProps): VNode {
         kind: "leaving",
         message: res.status === 200 ? "Opening the report…" : "Scan started. Opening progress…",
       });
-      location.assign(`/report/${encodeURIComponent(body.domain)}`);
+      location.assign(reportPagePath(body.domain));
       return;
     }
     resetChallenge(form);

@@ -6,6 +6,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { reportJsonPath, reportPagePath } from "../lib/report_urls.ts";
 
 export type ScanProgressProps = {
   domain: string;
@@ -33,7 +34,7 @@ export function ScanProgress(props: ScanProgressProps): VNode {
     let stopped = false;
     const poll = async () => {
       try {
-        const res = await fetch(`/api/report/${encodeURIComponent(props.domain)}.json`, {
+        const res = await fetch(reportJsonPath(props.domain), {
           cache: "no-store",
           headers: { accept: "application/json" },
         });
@@ -43,7 +44,7 @@ export function ScanProgress(props: ScanProgressProps): VNode {
           if (record.scannedAt && record.scannedAt !== props.knownScannedAt) {
             stopped = true;
             setDone(true);
-            location.replace(`/report/${encodeURIComponent(props.domain)}`);
+            location.replace(reportPagePath(props.domain));
             return;
           }
         } else await res.body?.cancel();

@@ -4,16 +4,11 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { ChallengeProvider } from "./challenge.ts";
-import { clientIp } from "./client_ip.ts";
-import type { Config } from "./config.ts";
-import { HttpError, MethodNotAllowedError, NotFoundError } from "./errors.ts";
-import type { LookupFunction } from "./net/guarded_fetch.ts";
-import type { ServiceDef } from "./service.ts";
-import type { Store } from "./store.ts";
-import { SECURITY_HEADERS, securityHeaders } from "./security_headers.ts";
-import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "./health.ts";
-import { etagMatches, ReportCache } from "./report_cache.ts";
+import { NotFoundError } from "./errors.ts";
+import { type AppDeps, type AppEnv, requestIp } from "./web/context.ts";
+import { errorAnswer } from "./web/errors.ts";
+import { SECURITY_HEADERS, securityHeaders } from "./web/security_headers.ts";
+import { etagMatches, type ReportCache } from "./storage/report_cache.ts";
 import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { validateRoutes } from "../routes/api/validate.ts";
 import { validatePageRoutes } from "../routes/validate.tsx";
@@ -27,7 +22,9 @@ import { badgeRoutes } from "../routes/badge/[domain].svg.ts";
 import { docsRoutes } from "../routes/docs.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
-import { type ActiveSession, sessionMiddleware } from "./sessions.ts";
+import { sessionMiddleware } from "./web/sessions.ts";
+import { pageErrors } from "./ui/error_page.tsx";
+import { routeGroup } from "./web/groups.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
 import { loginRoutes } from "../routes/account/login.tsx";
 import { logoutRoutes } from "../routes/account/logout.ts";
@@ -37,34 +34,6 @@ import { adminLoginRoutes } from "../routes/admin/login.tsx";
 import { adminLogoutRoutes } from "../routes/admin/logout.ts";
 import { adminKeyRoutes } from "../routes/admin/keys.ts";
 import { adminRoutes } from "../routes/admin/index.tsx";
-
-/** Everything the routes need, injected so tests control time, DNS and the challenge. */
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  service: ServiceDef;
-  /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
-  challenge: ChallengeProvider;
-  /** Milliseconds since the epoch (tests inject a clock). */
-  now: () => number;
-  /** DNS resolver for the "resolves to a public address" check. */
-  lookup?: LookupFunction;
-  /** Structured log sink (one JSON object per event). */
-  log?: (entry: Record<string, unknown>) => void;
-  /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
-  reportCache?: ReportCache;
-}
-
-/** Hono's context variables set by our middleware. */
-export type AppEnv = {
-  Variables: {
-    clientIp: string;
-    /** Set by the session middleware when a client account is signed in. */
-    signedIn?: boolean;
-    /** The signed-in client session (lib/sessions.ts), set with `signedIn`. */
-    session?: ActiveSession;
-  };
-};
 
 /** Builds the application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -77,7 +46,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use("*", sessionMiddleware(deps));
   app.route("/api/scan", scanRoutes(deps));
-  if (deps.service.name === "schema") {
+  if (deps.service.validatesCode) {
     app.route("/api/validate", validateRoutes(deps));
     app.route("/validate", validatePageRoutes(deps));
   }
@@ -91,15 +60,35 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/healthz", healthRoutes(deps));
   app.route("/api/report", reportRoutes(deps));
   app.route("/mcp", mcpRoutes(deps));
-  app.route("/account/signup", signupRoutes(deps));
-  app.route("/account/login", loginRoutes(deps));
-  app.route("/account/logout", logoutRoutes(deps));
-  app.route("/account/keys", accountKeyRoutes(deps));
-  app.route("/account", accountRoutes(deps));
-  app.route("/admin/login", adminLoginRoutes(deps));
-  app.route("/admin/logout", adminLogoutRoutes(deps));
-  app.route("/admin/keys", adminKeyRoutes(deps));
-  app.route("/admin", adminRoutes(deps));
+  // The two route groups, each declaring once its error page, cross-site guard and the session
+  // its signed-in routes need (lib/web/groups.ts).
+  app.route(
+    "/account",
+    routeGroup(deps, {
+      errors: pageErrors,
+      session: { kind: "client", signIn: "/account/login" },
+      routes: [
+        { path: "/signup", routes: signupRoutes },
+        { path: "/login", routes: loginRoutes },
+        { path: "/logout", routes: logoutRoutes },
+        { path: "/keys", routes: accountKeyRoutes, signedIn: ["POST"] },
+        { path: "/", routes: accountRoutes, signedIn: ["GET", "HEAD"] },
+      ],
+    }),
+  );
+  app.route(
+    "/admin",
+    routeGroup(deps, {
+      errors: pageErrors,
+      session: { kind: "admin", signIn: "/admin/login" },
+      routes: [
+        { path: "/login", routes: adminLoginRoutes },
+        { path: "/logout", routes: adminLogoutRoutes },
+        { path: "/keys", routes: adminKeyRoutes, signedIn: ["POST"] },
+        { path: "/", routes: adminRoutes, signedIn: ["GET", "HEAD"] },
+      ],
+    }),
+  );
   app.notFound(() => {
     throw new NotFoundError();
   });
@@ -196,72 +185,12 @@ function fastDomain(name: string): string | null {
   return name.startsWith("www.") || name.endsWith(".") || !name.includes(".") ? null : name;
 }
 
-/** Registers a 405 for every method a path does not serve. */
-export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): void {
-  app.all(path, () => {
-    throw new MethodNotAllowedError(allow);
-  });
-}
-
-/**
- * The client IP of a request (lib/client_ip.ts): the connection's address, or with TRUST_PROXY
- * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
- * header can say, else "unknown".
- */
-function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
-  const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
-  const remote = addr && "hostname" in addr ? addr.hostname : undefined;
-  return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
-}
-
 function toResponse(error: Error, c: Context, deps: AppDeps): Response {
   const a = errorAnswer(error, { path: c.req.path, method: c.req.method }, deps);
   // c.json keeps the headers the route had set (e.g. Access-Control-Allow-Origin on a 404).
   return c.json(a.body, a.status as 400, a.headers);
 }
 
-/** The JSON answer to an error thrown while handling a request (logged when it is ours: a 500). */
-export function errorAnswer(
-  error: unknown,
-  request: { path: string; method: string },
-  deps: Pick<AppDeps, "log"> & Partial<Pick<AppDeps, "store" | "now">>,
-): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
-  if (error instanceof HttpError) {
-    return { status: error.status, body: error.body(), headers: error.headers() };
-  }
-  const e = error instanceof Error ? error : new Error(String(error));
-  // The store cannot write (a full disk, a read-only file): the service is unavailable, not
-  // broken. 503 with Retry-After, /healthz fails, and new scans are refused for a while.
-  if (isStoreWriteError(e)) {
-    if (deps.store) storeWriteHealth(deps.store.kv).noteFailure((deps.now ?? Date.now)());
-    (deps.log ?? ((entry) => console.error(JSON.stringify(entry))))({
-      event: "store.write_failed",
-      path: request.path,
-      method: request.method,
-      error: e.message,
-    });
-    const unavailable = new StoreUnavailableError();
-    return { status: 503, body: unavailable.body(), headers: unavailable.headers() };
-  }
-  // A client that closes its connection before sending the body it announced (Content-Length
-  // larger than what came) makes any body reader throw BadResource: the request's fault, a 400.
-  if (e instanceof Deno.errors.BadResource && /request body/i.test(e.message)) {
-    return {
-      status: 400,
-      body: { error: "Request body ended before it was complete" },
-      headers: {},
-    };
-  }
-  // Hono's own HTTPException (e.g. from middleware) keeps its status but gets our JSON shape.
-  const status = (e as { status?: number }).status;
-  if (typeof status === "number" && status >= 400 && status < 500) {
-    return { status, body: { error: e.message || "Bad request" }, headers: {} };
-  }
-  (deps.log ?? ((entry) => console.error(JSON.stringify(entry))))({
-    event: "http.error",
-    path: request.path,
-    method: request.method,
-    error: e.message,
-  });
-  return { status: 500, body: { error: "Internal error" }, headers: {} };
-}
+// The names routes and tests imported from here before the web layer had its folder.
+export { allowOnly, type AppDeps, type AppEnv } from "./web/context.ts";
+export { errorAnswer } from "./web/errors.ts";

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidTargetError } from "./domain.ts";
+import { InvalidTargetError } from "./scan/domain.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 

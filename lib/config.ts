@@ -177,7 +177,7 @@ export interface Config {
   /** Stored scan records older than this many days are deleted by the hourly clean-up. */
   recordRetentionDays: number;
   /**
-   * How jobs reach the worker (lib/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
+   * How jobs reach the worker (lib/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
    */
   jobQueue: "queue" | "poll";

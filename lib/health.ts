@@ -7,12 +7,12 @@
  *
  * A store that cannot write (a full disk, a read-only file) is remembered per KV handle
  * ({@link storeWriteHealth}): the health probe and any request whose KV write failed mark it, and
- * while it is marked new scans are refused with 503 and Retry-After (lib/scan_service.ts) instead
+ * while it is marked new scans are refused with 503 and Retry-After (lib/scan/scan_service.ts) instead
  * of being admitted into a store that cannot keep their records.
  */
 import { PRODUCT } from "./config.ts";
 import { HttpError } from "./errors.ts";
-import type { Store } from "./store.ts";
+import type { Store } from "./storage/store.ts";
 
 /** The JSON body of /healthz. */
 export interface Health {

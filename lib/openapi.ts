@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { PRODUCT } from "./config.ts";
-import { LIMITS, VALIDATE_LIMIT } from "./limits.ts";
+import { LIMITS, VALIDATE_LIMIT } from "./limits/limits.ts";
 import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
 import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";
@@ -51,18 +51,17 @@ export function openApiDocument(options: {
   /** The zod schema of POST /api/scan's body (routes/api/scan.ts). */
   scanRequestSchema: z.ZodType;
   serverUrl: string;
+  /** The names of the tools /mcp serves (lib/mcp/server.ts mcpTools). */
+  mcpToolNames: string[];
 }): Record<string, unknown> {
   const { service } = options;
-  const what = service.name === "schema"
-    ? "finds a page's structured data, validates it and generates JSON-LD to paste"
-    : "scores how visible a site is to AI search engines and assistants, with the fixes";
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: {
       title: `${service.title} API`,
       version: PRODUCT.version,
-      summary: `The ${service.title} ${what}.`,
+      summary: `The ${service.title} ${service.summary ?? "scans web sites"}.`,
       description: `Start a scan with POST /api/scan, then poll GET /api/report/{domain}.json ` +
         `every 1-2 seconds until it answers 200. A record younger than 24 hours is served from ` +
         `cache and uses no limit. New scans are limited to ${LIMITS.ip} per hour per IP ` +
@@ -153,8 +152,7 @@ export function openApiDocument(options: {
           operationId: "mcp",
           summary: "Model Context Protocol (Streamable HTTP, stateless, JSON responses)",
           description: "JSON-RPC 2.0 messages of the Model Context Protocol. No credentials; " +
-            "callers count as anonymous by IP. Tools: scan_site, get_report" +
-            (service.name === "visibility" ? ", explain_issue" : ", generate_schema") + ".",
+            "callers count as anonymous by IP. Tools: " + options.mcpToolNames.join(", ") + ".",
           security: [{}],
           requestBody: {
             required: true,
@@ -183,7 +181,7 @@ export function openApiDocument(options: {
           },
         },
       },
-      ...(service.name === "schema" ? { "/api/validate": validatePath() } : {}),
+      ...(service.validatesCode ? { "/api/validate": validatePath() } : {}),
       "/badge/{domain}.svg": {
         get: {
           tags: ["scans"],
@@ -216,7 +214,7 @@ export function openApiDocument(options: {
         ScanAccepted: jsonSchema(ScanAcceptedSchema, "output"),
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
-        ...(service.name === "schema"
+        ...(service.validatesCode
           ? {
             ValidateRequest: jsonSchema(ValidateRequestSchema, "input"),
             ValidateResponse: jsonSchema(ValidateResponseSchema, "output"),

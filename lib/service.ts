@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "./config.ts";
-import type { Target } from "./domain.ts";
+import type { Target } from "./scan/domain.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "./schema/record.ts";
@@ -42,6 +42,12 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
    * service stores one page per domain, so a record of another page of the domain does not.
    */
   servesCached?(record: R, target: Target): boolean;
+  /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
+  summary?: string;
+  /** The fields of a failed record beyond domain, status, scannedAt and result. */
+  failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
+  /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
+  validatesCode?: boolean;
 }
 
 /** The AI Visibility Checker. */
@@ -50,6 +56,8 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   title: "AI Visibility Checker",
   keyPrefix: "uvk_",
   recordSchema: ScanRecordSchema,
+  summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
+  failedRecordFields: () => ({ offSite: null }),
   run: async (target, { config, now, signal }) => {
     const { record, failure } = await scanSite(target, { config, now, signal });
     return { record, failure };
@@ -67,6 +75,9 @@ export const schemaService: ServiceDef<SchemaScanRecord> = {
     return { record, failure };
   },
   servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
+  summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
+  failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
+  validatesCode: true,
 };
 
 /** Every service this codebase can run, by name (a shared queue may carry either's jobs). */

@@ -4,8 +4,10 @@
  */
 import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
-import { LIMITS } from "../lib/limits.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import { LIMITS } from "../lib/limits/limits.ts";
+import { reportJsonPath } from "../lib/report_urls.ts";
+import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";
 import { shellFor } from "../lib/ui/shell.ts";
@@ -41,7 +43,7 @@ function Docs(props: { deps: AppDeps; origin: string }): VNode {
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "${example}"}'`;
-  const reportCurl = `curl -s ${origin}/api/report/example.com.json`;
+  const reportCurl = `curl -s ${origin}${reportJsonPath("example.com")}`;
   const pollScript = `# start a scan, then poll every 2 seconds until the report is there
 url=${example}
 key=${prefix}YOUR_KEY
@@ -261,41 +263,15 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
               </tr>
             </thead>
             <tbody>
-              <tr>
-                <td>
-                  <code>scan_site</code>
-                </td>
-                <td>
-                  Scans a site (same cache and limits as the form) and waits up to about 20 seconds
-                  for the report; if it is not done, call get_report later.
-                </td>
-              </tr>
-              <tr>
-                <td>
-                  <code>get_report</code>
-                </td>
-                <td>The stored report of a domain, without scanning (free).</td>
-              </tr>
-              {schema
-                ? (
-                  <tr>
-                    <td>
-                      <code>generate_schema</code>
-                    </td>
-                    <td>
-                      Scans one page and answers with the JSON-LD to paste, what to fill in by hand,
-                      and the findings on the page's existing markup.
-                    </td>
-                  </tr>
-                )
-                : (
-                  <tr>
-                    <td>
-                      <code>explain_issue</code>
-                    </td>
-                    <td>One issue of a stored report in depth: what to change, why, and how.</td>
-                  </tr>
-                )}
+              {/* The tools /mcp registers (lib/mcp/server.ts mcpTools), never a hand list. */}
+              {mcpTools(deps).map((tool) => (
+                <tr>
+                  <td>
+                    <code>{tool.name}</code>
+                  </td>
+                  <td>{tool.title}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>

@@ -3,7 +3,7 @@
  * The answer is kept for one second, so a flood of probes costs one round of checks a second.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { checkHealth, type Health } from "../lib/health.ts";
 
 /** The /healthz route. */

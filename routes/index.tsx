@@ -4,8 +4,9 @@
  */
 import { Hono } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
-import { LIMITS } from "../lib/limits.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import { LIMITS } from "../lib/limits/limits.ts";
+import { GRADES as SCORE_GRADES, PILLARS as SCORED_PILLARS } from "../lib/visibility/score.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
 import { renderPage } from "../lib/ui/render.tsx";
 import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
@@ -13,34 +14,15 @@ import { shellFor } from "../lib/ui/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
 
-const PILLARS = [
-  { id: "access", title: "AI crawler access", weight: 29 },
-  { id: "content", title: "Content extractability", weight: 20 },
-  { id: "structured", title: "Structured data", weight: 15 },
-  { id: "discovery", title: "AI discovery files", weight: 6 },
-  { id: "trust", title: "Entity and trust", weight: 15 },
-  { id: "technical", title: "Technical basics", weight: 15 },
-];
+/** The pillars and their weights, as the scorer defines them (lib/visibility/score.ts). */
+const PILLARS = SCORED_PILLARS.map(({ id, title, weight }) => ({ id, title, weight }));
 
-const GRADES = [
-  { grade: "A", range: "90-100", meaning: "Excellent: ready to be found and cited by AI." },
-  { grade: "B", range: "75-89", meaning: "Good: ready for AI search, with a few gaps." },
-  {
-    grade: "C",
-    range: "60-74",
-    meaning: "Fair: AI can read the site, but many signals are missing.",
-  },
-  {
-    grade: "D",
-    range: "40-59",
-    meaning: "Weak: many of the signals AI systems rely on are missing.",
-  },
-  {
-    grade: "F",
-    range: "0-39",
-    meaning: "Poor: most signals AI systems rely on are missing or blocked.",
-  },
-];
+/** The grade bands, as the scorer defines them: each from its lowest score to the next band's. */
+const GRADES = SCORE_GRADES.map((g, i) => ({
+  grade: g.grade,
+  range: `${g.min}-${i === 0 ? 100 : SCORE_GRADES[i - 1].min - 1}`,
+  meaning: `${g.label}.`,
+}));
 
 /** The / route. */
 export function indexRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -7,7 +7,7 @@
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import type { AppEnv } from "../lib/app.ts";
+import type { AppEnv } from "../lib/web/context.ts";
 import {
   DEFAULT_MCP_CONCURRENT_PER_IP,
   type McpDeps,
@@ -25,8 +25,8 @@ import {
   readJsonRpcBody,
 } from "../lib/mcp/http.ts";
 import { createMcpServer } from "../lib/mcp/server.ts";
-import { ipv6Prefix48 } from "../lib/client_ip.ts";
-import { CAPS } from "../lib/limits.ts";
+import { ipv6Prefix48 } from "../lib/web/client_ip.ts";
+import { CAPS } from "../lib/limits/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;

@@ -3,15 +3,17 @@
  * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
+import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
-import { ScanRequestSchema } from "./api/scan.ts";
+import { ScanRequestSchema } from "../lib/scan/scan_request.ts";
 
 /** The /openapi.json route. */
 export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const cache = new Map<string, string>();
+  const toolNames = mcpTools(deps).map((t) => t.name);
   app.get("/", (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
     let body = cache.get(origin);
@@ -21,6 +23,7 @@ export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
           service: deps.service,
           scanRequestSchema: ScanRequestSchema,
           serverUrl: origin,
+          mcpToolNames: toolNames,
         }),
         null,
         2,

@@ -6,10 +6,10 @@
  */
 import { type Context, Hono } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/app.ts";
-import { crossSiteGuard } from "../lib/csrf.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
-import { field, readFormBody } from "../lib/http_form.ts";
+import { field, readFormBody } from "../lib/web/http_form.ts";
 import type { Result } from "../lib/schema/record.ts";
 import { MAX_CODE_BYTES } from "../lib/schema/validate_code.ts";
 import { validateRequest } from "../lib/schema/validate_request.ts";

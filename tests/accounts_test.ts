@@ -5,9 +5,9 @@
  * the key limit, CSRF, 405/413/415, security headers and HTML escaping.
  */
 import assert from "node:assert/strict";
-import { MAX_ACTIVE_KEYS } from "../lib/accounts.ts";
-import { Store } from "../lib/store.ts";
-import { accountsOf } from "../lib/store_accounts.ts";
+import { MAX_ACTIVE_KEYS } from "../lib/accounts/accounts.ts";
+import { Store } from "../lib/storage/store.ts";
+import { accountsOf } from "../lib/storage/store_accounts.ts";
 import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
 import { formToken, ORIGIN, WebClient } from "./helpers/web_client.ts";
 

@@ -5,10 +5,10 @@
  * separate from client sessions.
  */
 import assert from "node:assert/strict";
-import { AUTH_ATTEMPTS } from "../lib/accounts.ts";
-import { adminSetup } from "../lib/admin.ts";
-import { hashPassword } from "../lib/password.ts";
-import type { CredentialKind } from "../lib/store.ts";
+import { AUTH_ATTEMPTS } from "../lib/accounts/accounts.ts";
+import { adminSetup } from "../lib/accounts/admin.ts";
+import { hashPassword } from "../lib/accounts/password.ts";
+import type { CredentialKind } from "../lib/storage/store.ts";
 import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
-import { revokeApiKey } from "../lib/keys.ts";
+import { revokeApiKey } from "../lib/accounts/keys.ts";
 
 const HOUR = 3600_000;
 const GOOD = { turnstileToken: "good-token" };

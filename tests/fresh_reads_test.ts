@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { FreshReads } from "../lib/fresh_reads.ts";
-import { Store } from "../lib/store.ts";
-import { createApiKey, findActiveKey, revokeApiKey } from "../lib/keys.ts";
+import { FreshReads } from "../lib/storage/fresh_reads.ts";
+import { Store } from "../lib/storage/store.ts";
+import { createApiKey, findActiveKey, revokeApiKey } from "../lib/accounts/keys.ts";
 
 /** A load whose calls are counted and settled by hand. */
 function manualLoads() {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readCappedBody, readJsonBody } from "../lib/http_body.ts";
+import { readCappedBody, readJsonBody } from "../lib/web/http_body.ts";
 import { PayloadTooLargeError, RequestTimeoutError } from "../lib/errors.ts";
 
 function streaming(chunks: string[], thenHang = false): ReadableStream<Uint8Array> {

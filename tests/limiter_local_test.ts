@@ -1,10 +1,10 @@
 /**
- * Scan admissions decided in memory by the only process that writes the KV (lib/limiter_local.ts
+ * Scan admissions decided in memory by the only process that writes the KV (lib/limits/limiter_local.ts
  * through Store.admitScan with `exclusive`): exact under concurrency, durable across a restart,
  * and a domain already in flight is joined without counting.
  */
 import assert from "node:assert/strict";
-import { type PoolSpec, type ScanJob, Store } from "../lib/store.ts";
+import { type PoolSpec, type ScanJob, Store } from "../lib/storage/store.ts";
 
 const HOUR = 3600_000;
 let n = 0;

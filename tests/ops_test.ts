@@ -8,22 +8,22 @@ import assert from "node:assert/strict";
 import { type AppEnv, PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { hasRedisServer, startRedisEnv } from "./helpers/redis_env.ts";
 import { createHandler } from "../lib/app.ts";
-import { ReportCache } from "../lib/report_cache.ts";
+import { ReportCache } from "../lib/storage/report_cache.ts";
 import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/log.ts";
 import { checkHealth, storeWriteHealth } from "../lib/health.ts";
 import { errorAnswer } from "../lib/app.ts";
-import { KvOpenError, openKv } from "../lib/kv_open.ts";
-import { cleanUp } from "../lib/cleanup.ts";
-import { Store } from "../lib/store.ts";
-import { sha256Hex } from "../lib/crypto.ts";
+import { KvOpenError, openKv } from "../lib/storage/kv_open.ts";
+import { cleanUp } from "../lib/storage/cleanup.ts";
+import { Store } from "../lib/storage/store.ts";
+import { sha256Hex } from "../lib/accounts/crypto.ts";
 import {
   closePasswordWorker,
   hashPassword,
   passwordBackend,
   usePasswordBackend,
   verifyPassword,
-} from "../lib/password.ts";
-import { KvPolledQueue } from "../lib/job_queue.ts";
+} from "../lib/accounts/password.ts";
+import { KvPolledQueue } from "../lib/storage/job_queue.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 
 const HAVE_REDIS = await hasRedisServer();

@@ -1,5 +1,5 @@
 /**
- * The Redis limiter (lib/limiter_redis.ts) against a real redis-server behind an Upstash-compatible
+ * The Redis limiter (lib/limits/limiter_redis.ts) against a real redis-server behind an Upstash-compatible
  * REST proxy (tests/helpers/redis_env.ts), through `npm:@upstash/redis`: the Lua script's rules,
  * the same decisions as the KV window logs on a random history, the refund when the KV commit
  * finds the domain in flight, the sign-in attempt windows, and failing closed (503) when Redis
@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { hasRedisServer, type RedisEnv, startRedisEnv, warnNoRedis } from "./helpers/redis_env.ts";
-import { RedisLimiter } from "../lib/limiter_redis.ts";
-import { KvLimiter, type Limiter, LimiterUnavailableError } from "../lib/limiter.ts";
-import { type PoolSpec, type ScanJob, Store } from "../lib/store.ts";
-import { accountsOf } from "../lib/store_accounts.ts";
+import { RedisLimiter } from "../lib/limits/limiter_redis.ts";
+import { KvLimiter, type Limiter, LimiterUnavailableError } from "../lib/limits/limiter.ts";
+import { type PoolSpec, type ScanJob, Store } from "../lib/storage/store.ts";
+import { accountsOf } from "../lib/storage/store_accounts.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 
 const HAVE_REDIS = await hasRedisServer();

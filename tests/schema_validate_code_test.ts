@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { VALIDATE_LIMIT } from "../lib/limits.ts";
+import { VALIDATE_LIMIT } from "../lib/limits/limits.ts";
 import { analysePage } from "../lib/schema/scan.ts";
 import { MAX_CODE_BYTES, validateCode } from "../lib/schema/validate_code.ts";
 import { startAppEnv } from "./helpers/app_env.ts";

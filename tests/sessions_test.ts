@@ -3,9 +3,9 @@
  * the injected clock, logout, rotation at login, forged cookies, and the signed-in navigation.
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "../lib/crypto.ts";
-import { SESSION_TTL_MS } from "../lib/sessions.ts";
-import { accountsOf } from "../lib/store_accounts.ts";
+import { sha256Hex } from "../lib/accounts/crypto.ts";
+import { SESSION_TTL_MS } from "../lib/web/sessions.ts";
+import { accountsOf } from "../lib/storage/store_accounts.ts";
 import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
 

@@ -1,10 +1,10 @@
 /**
- * Records of any size the scans produce are stored and read back whole (lib/store.ts): over
+ * Records of any size the scans produce are stored and read back whole (lib/storage/store.ts): over
  * ~60 KiB they are gzip-compressed and split into parts under one head, switched in one commit.
  */
 import assert from "node:assert/strict";
-import { type ScanJob, Store, type StoredScan } from "../lib/store.ts";
-import { readReport, ReportCache } from "../lib/report_cache.ts";
+import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
+import { readReport, ReportCache } from "../lib/storage/report_cache.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 

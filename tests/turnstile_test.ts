@@ -13,7 +13,7 @@ import {
   TURNSTILE_MAX_TOKEN_LENGTH,
   TurnstileMonitor,
   turnstileVerifier,
-} from "../lib/challenge.ts";
+} from "../lib/accounts/challenge.ts";
 import { loadConfig } from "../lib/config.ts";
 import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The worker's reliability rules (lib/worker.ts): poison jobs end as failed records after a
+ * The worker's reliability rules (lib/scan/worker.ts): poison jobs end as failed records after a
  * bounded number of starts and never take the jobs behind them along; a record that cannot be
  * stored still ends the job; callers are served round-robin; a held job keeps its domain in
  * flight. In-process, over an in-memory KV and its queue, with stand-in scan runners.
@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
-import { type ScanJob, Store, type StoredScan } from "../lib/store.ts";
-import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/worker.ts";
-import { KvPolledQueue, roundRobin } from "../lib/job_queue.ts";
+import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
+import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
+import { KvPolledQueue, roundRobin } from "../lib/storage/job_queue.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 
 const config = loadConfig({});

@@ -11,7 +11,7 @@ import {
   type ScanReplyMessage,
   type ScanRequestMessage,
   THREAD_READY,
-} from "./scan_threads.ts";
+} from "./protocol.ts";
 
 const port = parentPort;
 if (!port) throw new Error("scan_thread.ts runs only as a worker thread");

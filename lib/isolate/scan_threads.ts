@@ -19,14 +19,19 @@
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { Config } from "../config.ts";
-import type { Target } from "../domain.ts";
+import type { Target } from "../scan/domain.ts";
 import type { RunOutcome } from "../service.ts";
+import {
+  SCAN_THREAD_NICE,
+  type ScanReplyMessage,
+  type ScanRequestMessage,
+  THREAD_READY,
+} from "./protocol.ts";
+
+export { SCAN_THREAD_NICE, type ScanReplyMessage, type ScanRequestMessage, THREAD_READY };
 
 /** The reason a scan stopped by its thread's bounds gives (the start of its failure text). */
 export const TOO_COMPLEX = "the page is too large or too complex to analyse";
-
-/** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
-export const SCAN_THREAD_NICE = 15;
 
 /** Runs a scan somewhere (a thread, or this isolate). */
 export interface ScanRunner {
@@ -74,24 +79,6 @@ export interface ScanThreadOptions {
   /** The thread's module (tests only; default ./scan_thread.ts, which runs the real scanners). */
   threadUrl?: URL;
 }
-
-/** What a thread is sent. */
-export interface ScanRequestMessage {
-  id: number;
-  service: string;
-  target: Target;
-  config: Config;
-  /** The caller's clock at the request (the thread's clock runs from it). */
-  nowMs: number;
-}
-
-/** What a thread says once it has loaded, before any scan. */
-export const THREAD_READY = "scan-thread-ready";
-
-/** What a thread answers. */
-export type ScanReplyMessage =
-  | { id: number; ok: true; outcome: RunOutcome }
-  | { id: number; ok: false; error: string };
 
 interface Thread {
   worker: NodeWorker;

@@ -7,11 +7,12 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidTargetError, normaliseTarget } from "../domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
-import type { ScanServiceDeps } from "../scan_service.ts";
+import type { ScanServiceDeps } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
+import { reportJsonPath } from "../report_urls.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
@@ -66,7 +67,7 @@ export interface McpServiceAdapter {
 
 /** Where the HTTP API serves a domain's record. */
 export function reportPath(domain: string): string {
-  return `/api/report/${domain}.json`;
+  return reportJsonPath(domain);
 }
 
 /** The MCP resource URI of a domain's record. */

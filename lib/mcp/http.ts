@@ -6,7 +6,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
-import { readCappedBody, strictUtf8 } from "../http_body.ts";
+import { readCappedBody, strictUtf8 } from "../web/http_body.ts";
 
 /** JSON-RPC 2.0 error codes used at the HTTP edge. */
 export const JSONRPC = {

@@ -14,7 +14,7 @@ import {
   GeneratedSchema,
   type SchemaScanRecord,
 } from "../schema/record.ts";
-import { LIMITS, VALIDATE_LIMIT } from "../limits.ts";
+import { LIMITS, VALIDATE_LIMIT } from "../limits/limits.ts";
 import { CodeInputError, MAX_CODE_BYTES } from "../schema/validate_code.ts";
 import { validateRequest } from "../schema/validate_request.ts";
 import {

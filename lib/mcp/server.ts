@@ -14,7 +14,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { PRODUCT } from "../config.ts";
-import { CAPS, LIMITS } from "../limits.ts";
+import { CAPS, LIMITS } from "../limits/limits.ts";
 import type { ServiceDef } from "../service.ts";
 import {
   DEFAULT_POLL_INTERVAL_MS,
@@ -71,6 +71,37 @@ export function createMcpServer(
   registerPrompts(server, ctx);
   withoutListChanged(server);
   return server;
+}
+
+/** A tool as the MCP server registers it (for the docs page and the OpenAPI text). */
+export interface McpToolInfo {
+  name: string;
+  title: string;
+}
+
+/**
+ * The tools the MCP server of `deps.service` registers, in registration order: read from the same
+ * registration functions {@link createMcpServer} calls, so the docs page and the OpenAPI text list
+ * exactly the tools /mcp serves.
+ */
+export function mcpTools(deps: McpDeps): McpToolInfo[] {
+  const tools: McpToolInfo[] = [];
+  const recorder = {
+    registerTool: (name: string, config: { title?: string }) => {
+      tools.push({ name, title: config.title ?? name });
+      return {};
+    },
+  } as unknown as McpServer;
+  const adapter = MCP_ADAPTERS[deps.service.name];
+  const ctx: McpContext = {
+    deps,
+    ip: "",
+    scanWaitMs: DEFAULT_SCAN_WAIT_MS,
+    pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+  };
+  registerCommonTools(recorder, ctx, adapter);
+  adapter.registerTools(recorder, ctx);
+  return tools;
 }
 
 /**

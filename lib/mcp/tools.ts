@@ -1,17 +1,17 @@
 /**
  * The tools every service offers over MCP: `scan_site` (the shared scan flow, with the same
  * limits as the public form) and `get_report` (the stored record). Neither ever scans by itself:
- * scans go through lib/scan_service.ts `requestScan` (cache -> DNS -> limits -> enqueue) and the
+ * scans go through lib/scan/scan_service.ts `requestScan` (cache -> DNS -> limits -> enqueue) and the
  * queue worker's guarded fetcher, so MCP is no way around either.
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { normaliseTarget } from "../domain.ts";
-import { LIMITS } from "../limits.ts";
-import { isFresh, requestScan } from "../scan_service.ts";
+import { normaliseTarget } from "../scan/domain.ts";
+import { LIMITS } from "../limits/limits.ts";
+import { isFresh, requestScan } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";
-import type { StoredScan } from "../store.ts";
+import type { StoredScan } from "../storage/store.ts";
 import {
   domainOf,
   guarded,

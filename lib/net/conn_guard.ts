@@ -9,7 +9,7 @@
  *   `Connection: close`) and is closed at once.
  * - **Header read timeout**: a request head (request line and headers) must be complete within
  *   `headerTimeoutMs` of its first byte (of the connection, for the first request); otherwise the
- *   client gets `408` and the connection is closed. Slow bodies are the app's (lib/http_body.ts:
+ *   client gets `408` and the connection is closed. Slow bodies are the app's (lib/web/http_body.ts:
  *   408 with `Connection: close`, which the HTTP server honours, and the guard then closes the
  *   client's side).
  * - **Idle keep-alive connections** are closed after `idleTimeoutMs` without a request.

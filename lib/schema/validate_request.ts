@@ -4,8 +4,8 @@
  * the scan pools are never touched), then analysed offline.
  */
 import { BadRequestError, PayloadTooLargeError, RateLimitedError } from "../errors.ts";
-import { rateLimitHeaders, validatePool } from "../limits.ts";
-import type { Store } from "../store.ts";
+import { rateLimitHeaders, validatePool } from "../limits/limits.ts";
+import type { Store } from "../storage/store.ts";
 import { z } from "zod";
 import { type Result, ResultSchema } from "./record.ts";
 import {

@@ -3,12 +3,14 @@
  * how to use a key with curl. Server-rendered in full, so it works without JavaScript.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../app.ts";
-import { MAX_ACTIVE_KEYS } from "../accounts.ts";
-import { expectedOrigin } from "../csrf.ts";
-import { MAX_KEY_NAME } from "../keys.ts";
-import type { ActiveSession } from "../sessions.ts";
-import type { Account } from "../store_accounts.ts";
+import type { AppDeps } from "../web/context.ts";
+import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
+import { LIMITS } from "../limits/limits.ts";
+import { reportJsonPath } from "../report_urls.ts";
+import { expectedOrigin } from "../web/csrf.ts";
+import { MAX_KEY_NAME } from "../accounts/keys.ts";
+import type { ActiveSession } from "../web/sessions.ts";
+import type { Account } from "../storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../islands/KeyManager.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import type { KeyView } from "./key_view.ts";
@@ -42,7 +44,7 @@ export function renderDashboard(
   -d '{"url": "example.com"}'
 
 # 202 {"domain":"example.com"}: the scan runs in the background. Poll every 1-2 s:
-curl ${origin}/api/report/example.com.json`;
+curl ${origin}${reportJsonPath("example.com")}`;
   return pageWithStatus(status, (s) =>
     renderPage(
       c,
@@ -73,6 +75,7 @@ curl ${origin}/api/report/example.com.json`;
             csrf: state.session.csrf,
             maxActiveKeys: MAX_ACTIVE_KEYS,
             maxNameLength: MAX_KEY_NAME,
+            scansPerKeyHour: LIMITS.key,
             created: state.created ?? null,
             notice: state.notice ?? null,
             nameValue: state.nameValue ?? "",
@@ -84,8 +87,9 @@ curl ${origin}/api/report/example.com.json`;
           <p>
             Send it as a bearer token to{" "}
             <code>POST /api/scan</code>. No challenge is needed with a key. Each key has its own
-            limit of 60 new scans per hour, whatever the address you call from; a result less than
-            24 hours old is returned at once and counts toward no limit.
+            limit of {LIMITS.key}{" "}
+            new scans per hour, whatever the address you call from; a result less than 24 hours old
+            is returned at once and counts toward no limit.
           </p>
           <pre><code>{curl}</code></pre>
           <p>

@@ -6,11 +6,11 @@
 import { KeyCells, KeyTableHead } from "./key_table.tsx";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AdminOverview } from "../admin.ts";
-import type { AppDeps } from "../app.ts";
-import { describeWait } from "../accounts.ts";
-import type { ActiveSession } from "../sessions.ts";
-import type { ApiKeyEntry } from "../store.ts";
+import type { AdminOverview } from "../accounts/admin.ts";
+import type { AppDeps } from "../web/context.ts";
+import { describeWait } from "../accounts/accounts.ts";
+import type { ActiveSession } from "../web/sessions.ts";
+import type { ApiKeyEntry } from "../storage/store.ts";
 import { ACCOUNT_STYLES } from "./error_page.tsx";
 import { formatWhen } from "./key_view.ts";
 import { renderPage } from "./render.tsx";
@@ -223,4 +223,9 @@ function KeyTable(props: { keys: ApiKeyEntry[]; csrf: string }): VNode {
       </table>
     </div>
   );
+}
+
+/** A message an administrator's form post leaves for the overview. */
+export interface AdminFlash {
+  notice: { kind: "success" | "error"; text: string };
 }

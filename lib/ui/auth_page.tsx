@@ -1,13 +1,14 @@
 /**
  * The sign-up, login and administrator login pages: one server-rendered form each (plain POST,
  * works without JavaScript) with the AuthForm island for inline validation, the challenge widget,
- * and the form token of lib/csrf.ts. A refused post re-renders the page with the reasons next to
+ * and the form token of lib/web/csrf.ts. A refused post re-renders the page with the reasons next to
  * the fields, the e-mail kept and the password never echoed.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../app.ts";
-import { MAX_PASSWORD, MIN_PASSWORD } from "../account_rules.ts";
-import { anonymousFormToken } from "../csrf.ts";
+import type { AppDeps } from "../web/context.ts";
+import { MAX_PASSWORD, MIN_PASSWORD } from "../accounts/account_rules.ts";
+import { LIMITS } from "../limits/limits.ts";
+import { anonymousFormToken } from "../web/csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
@@ -86,7 +87,8 @@ export function renderAuthPage(
         <h1>{copy.title}</h1>
         {mode === "signup" && (
           <p class="lead">
-            Free API keys for scripts and pipelines: each key has its own 60 new scans per hour.
+            Free API keys for scripts and pipelines: each key has its own {LIMITS.key}{" "}
+            new scans per hour.
           </p>
         )}
         {state.signedInAs && (

@@ -5,9 +5,9 @@
  * handler re-throws to it.
  */
 import type { Context, ErrorHandler } from "hono";
-import type { AppDeps, AppEnv } from "../app.ts";
+import type { AppDeps, AppEnv } from "../web/context.ts";
 import { HttpError, RateLimitedError } from "../errors.ts";
-import { wantsJson } from "../http_form.ts";
+import { wantsJson } from "../web/http_form.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 

@@ -2,7 +2,7 @@
  * What a page may show of an API key (never its hash, never the key itself), and the one date
  * format the server and the islands both use, so hydration renders the same text.
  */
-import type { ApiKeyEntry } from "../store.ts";
+import type { ApiKeyEntry } from "../storage/store.ts";
 
 /** A key as the dashboard and the key manager island show it. */
 export interface KeyView {

@@ -4,7 +4,7 @@
  * widget into a page. Everything interpolated here is escaped by Preact's renderer.
  */
 import type { ComponentChildren, ComponentType, VNode } from "preact";
-import type { ChallengeWidget } from "../challenge.ts";
+import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { assetUrl } from "./assets.ts";
 
 /** Metadata of one page. */

@@ -4,7 +4,7 @@
  * errors, the 429 countdown), and the challenge widget outside the island.
  */
 import type { VNode } from "preact";
-import type { ChallengeWidget } from "../challenge.ts";
+import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { ScanForm, type ScanFormProps } from "../../islands/ScanForm.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
 

@@ -15,6 +15,7 @@ import type {
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
+import { reportJsonPath } from "../report_urls.ts";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -50,7 +51,7 @@ export function SchemaReport(
         result={record.result!}
         actions={
           <div class="report-actions">
-            <a class="button button-secondary" href={`/api/report/${record.domain}.json`}>
+            <a class="button button-secondary" href={reportJsonPath(record.domain)}>
               Download JSON
             </a>
             {props.rescan}

@@ -3,7 +3,7 @@
  * the page has a form that needs it, and whether the visitor is signed in (for the navigation).
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../web/context.ts";
 import type { ShellOptions } from "./layout.tsx";
 
 /** Shell options for this request; `extra` adds islands, the challenge, extra stylesheets. */

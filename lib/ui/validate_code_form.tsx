@@ -4,7 +4,7 @@
  * scan report. Works without JavaScript.
  */
 import type { VNode } from "preact";
-import { VALIDATE_LIMIT } from "../limits.ts";
+import { VALIDATE_LIMIT } from "../limits/limits.ts";
 import { MAX_CODE_BYTES } from "../schema/validate_code.ts";
 
 /** The form; `code` and `url` refill it after a post. */

@@ -10,8 +10,10 @@ import { parseHow } from "../visibility/fix_text.ts";
 import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
+import { gradeFor } from "../visibility/score.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
+import { badgePath, reportJsonPath, reportPagePath } from "../report_urls.ts";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -62,7 +64,7 @@ const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
 
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
 export function gradeOf(score: number): string {
-  return score >= 90 ? "A" : score >= 75 ? "B" : score >= 60 ? "C" : score >= 40 ? "D" : "F";
+  return gradeFor(score).grade;
 }
 
 /** A one-line summary for meta descriptions and previews. */
@@ -115,7 +117,7 @@ export function VisibilityReport(
           </div>
         </div>
         <div class="report-actions">
-          <a class="button button-secondary" href={`/api/report/${record.domain}.json`}>
+          <a class="button button-secondary" href={reportJsonPath(record.domain)}>
             Download JSON
           </a>
           {props.rescan}
@@ -472,8 +474,8 @@ export function BadgeSection(
   const domain = props.record.domain;
   const what = props.service === "schema" ? "Schema markup" : "AI visibility";
   const size = badgeSize(badgeFor(props.service ?? "visibility", props.record));
-  const badge = `${props.origin}/badge/${domain}.svg`;
-  const report = `${props.origin}/report/${domain}`;
+  const badge = `${props.origin}${badgePath(domain)}`;
+  const report = `${props.origin}${reportPagePath(domain)}`;
   const markdown = `[![${what} of ${domain}](${badge})](${report})`;
   const html = `<a href="${report}"><img src="${badge}" alt="${what} of ${domain}"></a>`;
   return (
@@ -481,7 +483,7 @@ export function BadgeSection(
       <h2 id="badge-title">Show your score</h2>
       <p>
         <img
-          src={`/badge/${domain}.svg`}
+          src={badgePath(domain)}
           alt={`${what} badge of ${domain}`}
           width={size.width}
           height={size.height}

@@ -9,26 +9,26 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { createAccountKey, FieldError, KeyLimitError, revokeKey } from "../../lib/accounts.ts";
-import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
-import { UnauthorizedError } from "../../lib/errors.ts";
-import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { type ActiveSession, putFlash } from "../../lib/sessions.ts";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import {
+  createAccountKey,
+  FieldError,
+  KeyLimitError,
+  revokeKey,
+} from "../../lib/accounts/accounts.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
-import { type DashboardFlash, dashboardFor } from "./index.tsx";
+import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
 /** The session and form of a signed-in key form, or a response sending the visitor to sign in. */
 async function signedInForm(
   c: Context<AppEnv>,
 ): Promise<{ session: ActiveSession; form: URLSearchParams } | Response> {
   const form = await readFormBody(c.req.raw);
-  const session = c.get("session");
-  if (!session) {
-    if (wantsJson(c)) throw new UnauthorizedError();
-    return c.redirect("/account/login", 303);
-  }
+  // The account group requires the session (lib/app.ts, lib/web/groups.ts).
+  const session = c.get("session")!;
   await assertFormToken(session.csrf, presentedToken(c, form));
   return { session, form };
 }
@@ -36,8 +36,6 @@ async function signedInForm(
 /** The /account/keys routes. */
 export function accountKeyRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.post("/", async (c) => {
     const got = await signedInForm(c);
     if (got instanceof Response) return got;

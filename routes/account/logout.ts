@@ -3,17 +3,14 @@
  * login page. The form carries the session's token (a cross-site page cannot sign you out).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
-import { readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { closeSession } from "../../lib/sessions.ts";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { closeSession } from "../../lib/web/sessions.ts";
 
 /** The /account/logout route. */
 export function logoutRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.post("/", async (c) => {
     const form = await readFormBody(c.req.raw);
     const session = c.get("session");

@@ -1,25 +1,21 @@
 /**
  * /account/signup: GET the form; POST `email`, `password`, `turnstileToken`, `csrf` creates the
- * account (lib/accounts.ts signUp), signs it in (a fresh session) and redirects 303 to /account.
+ * account (lib/accounts/accounts.ts signUp), signs it in (a fresh session) and redirects 303 to /account.
  * A refused post re-renders the form with the reasons (400 fields, 403 challenge, 409 address
  * taken, 429 with Retry-After); a fetch with `Accept: application/json` gets JSON instead.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { signUp } from "../../lib/accounts.ts";
-import { crossSiteGuard } from "../../lib/csrf.ts";
-import { dummyHash } from "../../lib/password.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { signUp } from "../../lib/accounts/accounts.ts";
+import { dummyHash } from "../../lib/accounts/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
-import { signedInEmail, submitAuthForm } from "./login.tsx";
+import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/signup routes. */
 export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.get("/", async (c) => {
-    // Warm the login's dummy hash off the request path (see lib/accounts.ts logIn).
+    // Warm the login's dummy hash off the request path (see lib/accounts/accounts.ts logIn).
     dummyHash().catch(() => {});
     return renderAuthPage(c, deps, "signup", { signedInAs: await signedInEmail(c, deps) });
   });

@@ -1,27 +1,20 @@
 /**
- * GET /admin: the administrator's overview (lib/admin.ts adminOverview): recent scans, accounts
+ * GET /admin: the administrator's overview (lib/accounts/admin.ts adminOverview): recent scans, accounts
  * and their keys, and the rate limits' pressure. Without an administrator session (a client
  * session is not one): 303 to /admin/login.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { adminOverview } from "../../lib/admin.ts";
-import { readSession, takeFlash } from "../../lib/sessions.ts";
-import { renderAdminPage } from "../../lib/ui/admin_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
-
-/** A message an administrator's form post leaves for the overview. */
-export interface AdminFlash {
-  notice: { kind: "success" | "error"; text: string };
-}
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { adminOverview } from "../../lib/accounts/admin.ts";
+import { takeFlash } from "../../lib/web/sessions.ts";
+import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
 
 /** The /admin route. */
 export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
   app.get("/", async (c) => {
-    const session = await readSession(c, deps, "admin");
-    if (!session) return c.redirect("/admin/login", 303);
+    // The admin group requires the session (lib/app.ts, lib/web/groups.ts).
+    const session = c.get("adminSession")!;
     const [flash, overview] = await Promise.all([
       takeFlash<AdminFlash>(deps, session),
       adminOverview(deps),

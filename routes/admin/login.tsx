@@ -1,24 +1,21 @@
 /**
  * /admin/login: the site owner's sign-in (password from ADMIN_PASSWORD_HASH or ADMIN_PASSWORD,
- * lib/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
+ * lib/accounts/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
  * attempt window shared with client sign-up and login (429 with Retry-After beyond it). Success
  * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/admin.ts";
-import { assertAnonymousFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { openSession } from "../../lib/sessions.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/accounts/admin.ts";
+import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { openSession } from "../../lib/web/sessions.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
-import { refusedAuthPage } from "../account/login.tsx";
+import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
 
 /** The /admin/login routes. */
 export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.get("/", (c) => {
     const setup = adminSetup(deps.config);
     const disabled = setup === "none" || setup === "invalid"

@@ -1,16 +1,13 @@
 /** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { assertFormToken, crossSiteGuard, presentedToken } from "../../lib/csrf.ts";
-import { readFormBody, wantsJson } from "../../lib/http_form.ts";
-import { closeSession, readSession } from "../../lib/sessions.ts";
-import { pageErrors } from "../../lib/ui/error_page.tsx";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { closeSession, readSession } from "../../lib/web/sessions.ts";
 
 /** The /admin/logout route. */
 export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(pageErrors(deps));
-  app.use("*", crossSiteGuard(deps));
   app.post("/", async (c) => {
     const form = await readFormBody(c.req.raw);
     const session = await readSession(c, deps, "admin");

@@ -1,29 +1,15 @@
-/** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan_service.ts). */
+/** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan/scan_service.ts). */
 import { Hono } from "hono";
-import { z } from "zod";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { authenticate } from "../../lib/auth.ts";
-import { MAX_TOKEN_LENGTH } from "../../lib/challenge.ts";
-import { InvalidTargetError, normaliseTarget } from "../../lib/domain.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { authenticate } from "../../lib/accounts/auth.ts";
+import { InvalidTargetError, normaliseTarget } from "../../lib/scan/domain.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
-import { touchKey } from "../../lib/keys.ts";
-import { requestScan } from "../../lib/scan_service.ts";
-import { SECURITY_HEADERS } from "../../lib/security_headers.ts";
-
-/** The request body, as the spec defines it. */
-export const ScanRequestSchema = z.object({
-  url: z.string({
-    error: (i) => i.input === undefined ? "url is required" : "url must be a string",
-  })
-    .trim().min(1, "url must not be empty").max(2048, "url is longer than 2048 characters"),
-  forceRescan: z.boolean({ error: "forceRescan must be true or false" }).optional(),
-  turnstileToken: z.string({ error: "turnstileToken must be a string" })
-    .max(MAX_TOKEN_LENGTH, "turnstileToken is too long").optional(),
-});
-
-/** Largest accepted body. */
-export const MAX_SCAN_BODY = 16 * 1024;
+import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
+import { touchKey } from "../../lib/accounts/keys.ts";
+import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan/scan_request.ts";
+import { requestScan } from "../../lib/scan/scan_service.ts";
+import { SECURITY_HEADERS } from "../../lib/web/security_headers.ts";
+import { reportJsonPath } from "../../lib/report_urls.ts";
 
 /**
  * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the
@@ -63,9 +49,11 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
     ...SECURITY_HEADERS,
   ];
   if (outcome.status === 200) return new Response(outcome.body, { status: 200, headers });
-  headers.push(["Location", `/api/report/${outcome.domain}.json`]);
+  headers.push(["Location", reportJsonPath(outcome.domain)]);
   return new Response(JSON.stringify({ domain: outcome.domain }), { status: 202, headers });
 }
+
+export { MAX_SCAN_BODY, ScanRequestSchema };
 
 /** The /api/scan routes. */
 export function scanRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -3,12 +3,12 @@
  * `{"jsonld": "..." | {...}}`, optionally with `"url"`; the answer is the same analysis a scan
  * gives (findings, eligibility, generated graph), computed without any fetch. Bodies are capped
  * (413), bad input is a 400, and each client IP has its own hourly pool ("validate", see
- * lib/limits.ts), separate from the scan pools.
+ * lib/limits/limits.ts), separate from the scan pools.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { readJsonBody, zodMessage } from "../../lib/http_body.ts";
+import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";
 import { validateRequest, ValidateRequestSchema } from "../../lib/schema/validate_request.ts";
 

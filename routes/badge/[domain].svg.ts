@@ -4,9 +4,9 @@
  * so a README shows a new score within minutes.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
 import { badgeFor, renderBadge } from "../../lib/badge.ts";
-import { normaliseTarget } from "../../lib/domain.ts";
+import { normaliseTarget } from "../../lib/scan/domain.ts";
 
 /** The /badge routes. */
 export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {

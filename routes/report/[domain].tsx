@@ -7,10 +7,10 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/app.ts";
-import { normaliseTarget } from "../../lib/domain.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { SchemaScanRecord } from "../../lib/schema/record.ts";
-import type { InflightMark, StoredScan } from "../../lib/store.ts";
+import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
 import { siteOrigin } from "../../lib/ui/format.ts";
 import { Island, type PageMeta } from "../../lib/ui/layout.tsx";
 import { renderPage } from "../../lib/ui/render.tsx";
@@ -24,6 +24,7 @@ import { shellFor } from "../../lib/ui/shell.ts";
 import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
 import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";
+import { reportPagePath } from "../../lib/report_urls.ts";
 
 /** What a scan does, for the progress card, per service (second at which each usually starts). */
 const STEPS: Record<"visibility" | "schema", ScanProgressProps["steps"]> = {
@@ -48,13 +49,13 @@ export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/", (c) => {
     const domain = domainOf(c.req.query("url") ?? "");
     if (!domain) return notFound(c, deps, null);
-    return c.redirect(`/report/${domain}`, 303);
+    return c.redirect(reportPagePath(domain), 303);
   });
   app.get("/:domain", async (c) => {
     const raw = c.req.param("domain");
     const domain = domainOf(raw);
     if (!domain) return notFound(c, deps, null);
-    if (domain !== raw) return c.redirect(`/report/${domain}`, 301);
+    if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
     const [stored, inflight] = await Promise.all([
       deps.store.getScan(domain),
       deps.store.getInflight(domain),
@@ -131,7 +132,7 @@ function reportPage(
   const meta: PageMeta = {
     title: "",
     description: "",
-    canonical: `${origin}/report/${domain}`,
+    canonical: `${origin}${reportPagePath(domain)}`,
     image: `${origin}/static/og-${service}.png`,
   };
   let body: VNode;

@@ -6,8 +6,8 @@
  * the same writes with no read. tests/bench/limiter_rate.ts measures these on one pinned core,
  * with concurrent callers too, and checks exactness (load.ts runs it).
  */
-import { Store } from "../../lib/store.ts";
-import type { PoolSpec, ScanJob } from "../../lib/store.ts";
+import { Store } from "../../lib/storage/store.ts";
+import type { PoolSpec, ScanJob } from "../../lib/storage/store.ts";
 
 const kv = await Deno.openKv(":memory:");
 const store = new Store(kv, "bench");

@@ -9,13 +9,11 @@
  * a real report (the limit for that payload), and a plain Hono route with no work.
  */
 import { Hono } from "hono";
-import { type AppDeps, createApp, createHandler } from "../../lib/app.ts";
 import { loadConfig } from "../../lib/config.ts";
-import { createApiKey } from "../../lib/keys.ts";
-import { hashPassword } from "../../lib/password.ts";
-import { ReportCache } from "../../lib/report_cache.ts";
+import { createApiKey } from "../../lib/accounts/keys.ts";
+import { hashPassword } from "../../lib/accounts/password.ts";
+import { createServer } from "../../lib/server.ts";
 import { visibilityService } from "../../lib/service.ts";
-import { Store } from "../../lib/store.ts";
 import { scanSite } from "../../lib/visibility/scan.ts";
 import { OffSiteCache } from "../../lib/offsite/cache.ts";
 import { startFixtureSites } from "../fixtures/site_server.ts";
@@ -108,8 +106,17 @@ const config = loadConfig(env);
 const { record } = await scanSite("good.test", { config, offSiteCache: new OffSiteCache() });
 const recordBytes = new TextEncoder().encode(JSON.stringify(record));
 
-const kv = await Deno.openKv(":memory:");
-const store = new Store(kv, "visibility", { exclusive: true });
+// Built as main.ts builds it (lib/server.ts), without a worker: the scan benchmark below runs its
+// own server process.
+const built = await createServer(config, {
+  kv: await Deno.openKv(":memory:"),
+  exclusive: true,
+  service: visibilityService,
+  challenge: { widget: { kind: "turnstile", siteKey: "x" }, verify: () => Promise.resolve(false) },
+  log: () => {},
+  worker: false,
+});
+const { kv, store } = built;
 await store.finishScan({
   kind: "scan",
   service: "visibility",
@@ -120,17 +127,7 @@ await store.finishScan({
   credential: "pipeline",
   enqueuedAt: Date.now(),
 }, { record, failure: null, credential: "pipeline", durationMs: 1, jobId: "bench" });
-const reportCache = new ReportCache();
-const appDeps: AppDeps = {
-  config,
-  store,
-  service: visibilityService,
-  challenge: { widget: { kind: "turnstile", siteKey: "x" }, verify: () => Promise.resolve(false) },
-  now: Date.now,
-  reportCache,
-};
-const app = createApp(appDeps);
-const ours = serve(createHandler(app, reportCache, appDeps));
+const ours = serve(built.handler);
 const { key } = await createApiKey(store, "uvk_", { name: "bench" });
 
 // ---------------------------------------------------------------- baselines

@@ -3,18 +3,18 @@
  * verifier reached through the real guarded fetcher, and optionally the queue worker running the
  * real scanner against the fixture sites.
  */
-import { type AppDeps, createApp, createHandler } from "../../lib/app.ts";
-import { ReportCache } from "../../lib/report_cache.ts";
-import { challengeProvider, turnstileVerifier } from "../../lib/challenge.ts";
-import { Altcha } from "../../lib/altcha.ts";
+import type { AppDeps } from "../../lib/app.ts";
+import { challengeProvider, turnstileVerifier } from "../../lib/accounts/challenge.ts";
+import { Altcha } from "../../lib/accounts/altcha.ts";
 import { type Config, loadConfig } from "../../lib/config.ts";
-import { createApiKey } from "../../lib/keys.ts";
-import { createGuardedFetcher, type LookupFunction } from "../../lib/net/guarded_fetch.ts";
-import { type ServiceDef, serviceFor, SERVICES } from "../../lib/service.ts";
-import { Store } from "../../lib/store.ts";
-import { startWorker, type Worker } from "../../lib/worker.ts";
-import { RedisLimiter } from "../../lib/limiter_redis.ts";
-import { KvPolledQueue } from "../../lib/job_queue.ts";
+import { createApiKey } from "../../lib/accounts/keys.ts";
+import type { LookupFunction } from "../../lib/net/guarded_fetch.ts";
+import type { ServiceDef } from "../../lib/service.ts";
+import type { Store } from "../../lib/storage/store.ts";
+import type { Worker } from "../../lib/scan/worker.ts";
+import { RedisLimiter } from "../../lib/limits/limiter_redis.ts";
+import { KvPolledQueue } from "../../lib/storage/job_queue.ts";
+import { createServer, type Server } from "../../lib/server.ts";
 import {
   type FakeTurnstile,
   startFakeTurnstile,
@@ -43,11 +43,13 @@ export const fakeLookup: LookupFunction = (hostname) => {
 
 /** A running test API. */
 export interface AppEnv {
-  app: ReturnType<typeof createApp>;
+  app: Server["app"];
   /** What the app was built with. */
   deps: AppDeps;
-  /** The server's request handler (lib/app.ts createHandler), as main.ts serves it. */
-  handler: ReturnType<typeof createHandler>;
+  /** The server's request handler (lib/server.ts createServer), as main.ts serves it. */
+  handler: Server["handler"];
+  /** The whole server (lib/server.ts), as main.ts builds it. */
+  server: Server;
   kv: Deno.Kv;
   store: Store;
   config: Config;
@@ -80,7 +82,7 @@ export async function startAppEnv(options: {
   challenge?: "turnstile" | "altcha";
   /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
   redis?: { url: string; token: string };
-  /** "poll": jobs travel through the polled KV job table (lib/job_queue.ts), as on KV Connect. */
+  /** "poll": jobs travel through the polled KV job table (lib/storage/job_queue.ts), as on KV Connect. */
   queue?: "queue" | "poll";
   /** Decide scan pools in memory, as the only writer of the KV (default: unless `queue: "poll"`). */
   exclusive?: boolean;
@@ -101,65 +103,41 @@ export async function startAppEnv(options: {
   });
   const rawKv = await Deno.openKv(":memory:");
   const kv = options.wrapKv ? options.wrapKv(rawKv) : rawKv;
-  const service = options.service ?? serviceFor(config);
-  const queue = options.queue === "poll"
-    ? new KvPolledQueue(kv, { leaseMs: 60_000, pollMs: 50, log: () => {} })
-    : undefined;
-  const storeOf = (n: string) =>
-    new Store(kv, n, {
-      queue,
-      limiter: options.redis ? new RedisLimiter({ ...options.redis, service: n }) : undefined,
-      // As main.ts does for a local KV file; a polled queue stands for a shared KV (KV Connect).
-      exclusive: options.exclusive ?? options.queue !== "poll",
-    });
-  const stores = Object.fromEntries(Object.keys(SERVICES).map((n) => [n, storeOf(n)]));
-  stores[service.name] ??= storeOf(service.name);
-  const store = stores[service.name];
-  const fetcher = createGuardedFetcher({
-    userAgent: config.userAgent,
-    resolve: config.scanResolve,
-  });
   const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
   const logs: Record<string, unknown>[] = [];
-  const deps: AppDeps = {
-    config,
-    store,
-    service,
-    challenge: options.challenge === "altcha"
-      ? challengeProvider({
-        turnstileSiteKey: undefined,
-        turnstileSecretKey: undefined,
-        turnstile: () => Promise.resolve(false),
-        altcha: new Altcha(kv, "altcha-test-secret", () => clock.now),
-      })
-      : {
-        widget: { kind: "turnstile", siteKey: "test-site-key" },
-        verify: turnstileVerifier({
-          secret: config.turnstileSecretKey,
-          verifyUrl: config.turnstileVerifyUrl,
-          fetcher,
-          timeoutMs: 2000,
-        }),
-      },
+  const server = await createServer(config, {
+    kv,
+    // As main.ts does for a local KV file; a polled queue stands for a shared KV (KV Connect).
+    exclusive: options.exclusive ?? options.queue !== "poll",
+    queue: options.queue === "poll"
+      ? (kv) => new KvPolledQueue(kv, { leaseMs: 60_000, pollMs: 50, log: () => {} })
+      : undefined,
+    limiter: (n) => options.redis ? new RedisLimiter({ ...options.redis, service: n }) : undefined,
+    service: options.service,
     now: () => clock.now,
     lookup: fakeLookup,
     log: (e) => logs.push(e),
-  };
-  const app = createApp(deps);
-  // POST /api/scan goes through the server's handler, as in production (its routing fast path).
-  const handler = createHandler(app, new ReportCache(), deps);
-  const worker = options.worker
-    ? startWorker({
-      kv,
-      stores,
-      services: { ...SERVICES, [service.name]: service },
-      config,
-      concurrency: 4,
-      now: () => new Date(clock.now),
-      log: (e) => logs.push(e),
-      queue,
-    })
-    : null;
+    challenge: ({ kv, fetcher }) =>
+      options.challenge === "altcha"
+        ? challengeProvider({
+          turnstileSiteKey: undefined,
+          turnstileSecretKey: undefined,
+          turnstile: () => Promise.resolve(false),
+          altcha: new Altcha(kv, "altcha-test-secret", () => clock.now),
+        })
+        : {
+          widget: { kind: "turnstile", siteKey: "test-site-key" },
+          verify: turnstileVerifier({
+            secret: config.turnstileSecretKey,
+            verifyUrl: config.turnstileVerifyUrl,
+            fetcher,
+            timeoutMs: 2000,
+          }),
+        },
+    worker: options.worker ? { concurrency: 4 } : false,
+    runner: null,
+  });
+  const { app, handler, deps, store, service, worker } = server;
   const env: AppEnv = {
     app,
     kv,
@@ -172,6 +150,7 @@ export async function startAppEnv(options: {
     clock,
     deps,
     handler,
+    server,
     scan: (body, o = {}) =>
       Promise.resolve(handler(
         new Request("http://localhost/api/scan", {
@@ -192,10 +171,7 @@ export async function startAppEnv(options: {
       return { key, id: entry.id };
     },
     close: async () => {
-      await worker?.stop();
-      await worker?.idle();
-      kv.close();
-      await fetcher.close();
+      await server.close();
       await turnstile.close();
       await scanEnv?.close();
     },

@@ -9,7 +9,7 @@ import type { ScanContext } from "../../lib/visibility/check.ts";
 import { flattenJsonLd } from "../../lib/visibility/jsonld.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
 import { nameSources, pickSiteName } from "../../lib/visibility/site_name.ts";
-import { normaliseTarget } from "../../lib/domain.ts";
+import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { Result } from "../../lib/visibility/record.ts";
 import { scoreSite } from "../../lib/visibility/score.ts";
 

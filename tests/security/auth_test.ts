@@ -13,9 +13,9 @@
  * from scanned content in the report page: injection_test.ts.)
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../lib/crypto.ts";
-import { createApiKey, revokeApiKey } from "../../lib/keys.ts";
-import { Store } from "../../lib/store.ts";
+import { sha256Hex } from "../../lib/accounts/crypto.ts";
+import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
+import { Store } from "../../lib/storage/store.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { decentSite, startSiteServer } from "./helpers/sites.ts";

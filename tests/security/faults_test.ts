@@ -12,10 +12,15 @@
  * revocation and use, the admin page's key revocation under load.
  */
 import assert from "node:assert/strict";
-import { createApiKey, revokeApiKey } from "../../lib/keys.ts";
-import { LIMITS } from "../../lib/limits.ts";
+import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
+import { LIMITS } from "../../lib/limits/limits.ts";
 import { ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { type InflightMark, type ScanJob, Store, type StoredScan } from "../../lib/store.ts";
+import {
+  type InflightMark,
+  type ScanJob,
+  Store,
+  type StoredScan,
+} from "../../lib/storage/store.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { startServer } from "./helpers/server_process.ts";

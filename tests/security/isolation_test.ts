@@ -10,8 +10,8 @@
  * - one key's 40-scan backlog does not hold another caller's scan back beyond its turn.
  */
 import assert from "node:assert/strict";
-import { createApiKey } from "../../lib/keys.ts";
-import { Store } from "../../lib/store.ts";
+import { createApiKey } from "../../lib/accounts/keys.ts";
+import { Store } from "../../lib/storage/store.ts";
 import { TOO_COMPLEX } from "../../lib/isolate/scan_threads.ts";
 import { ScanRecordSchema } from "../../lib/visibility/record.ts";
 import { SchemaScanRecordSchema } from "../../lib/schema/record.ts";

@@ -1,13 +1,13 @@
 /**
  * GET /api/report/:domain.json: the stored record, with an ETag so pollers get cheap 304s. Hits
- * are kept serialised in the report cache for a second (lib/report_cache.ts); lib/app.ts serves
+ * are kept serialised in the report cache for a second (lib/storage/report_cache.ts); lib/app.ts serves
  * them before routing.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/app.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../lib/domain.ts";
+import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/web/context.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
-import { etagMatches, readReport } from "../../../lib/report_cache.ts";
+import { etagMatches, readReport } from "../../../lib/storage/report_cache.ts";
 
 /** The domain a report path names, or a typed error. */
 export function reportDomain(file: string): string {

@@ -11,10 +11,9 @@
  * MCP, the web form, accounts and sessions are not wired yet; when they arrive, their entry points
  * are added to {@link SecurityEnv} (e.g. `mcp(...)`, `form(...)`) and the suites gain cases.
  */
-import { createApp } from "../../../lib/app.ts";
-import { turnstileVerifier } from "../../../lib/challenge.ts";
+import { turnstileVerifier } from "../../../lib/accounts/challenge.ts";
 import { type Config, loadConfig } from "../../../lib/config.ts";
-import { createApiKey } from "../../../lib/keys.ts";
+import { createApiKey } from "../../../lib/accounts/keys.ts";
 import {
   createGuardedFetcher,
   type LookupAddress,
@@ -22,10 +21,11 @@ import {
 } from "../../../lib/net/guarded_fetch.ts";
 import { OffSiteCache } from "../../../lib/offsite/cache.ts";
 import { type ServiceDef, visibilityService } from "../../../lib/service.ts";
-import { Store } from "../../../lib/store.ts";
+import type { Store } from "../../../lib/storage/store.ts";
+import { createServer, type Server } from "../../../lib/server.ts";
 import { ScanRecordSchema } from "../../../lib/visibility/record.ts";
 import { scanSite } from "../../../lib/visibility/scan.ts";
-import { startWorker, type Worker } from "../../../lib/worker.ts";
+import type { Worker } from "../../../lib/scan/worker.ts";
 import {
   type FakeOffSite,
   type OffSiteScenario,
@@ -81,7 +81,7 @@ export function lookupSpy(
 
 /** A running environment. */
 export interface SecurityEnv {
-  app: ReturnType<typeof createApp>;
+  app: Server["app"];
   kv: Deno.Kv;
   store: Store;
   config: Config;
@@ -144,7 +144,6 @@ export async function startSecurityEnv(options: SecurityEnvOptions): Promise<Sec
     ...options.env,
   });
   const kv = await Deno.openKv(":memory:");
-  const store = new Store(kv, "visibility");
   const offSiteCache = new OffSiteCache();
   const service: ServiceDef = options.service ?? {
     ...visibilityService,
@@ -171,42 +170,31 @@ export async function startSecurityEnv(options: SecurityEnvOptions): Promise<Sec
       }
     },
   } as ServiceDef;
-  const verifierFetcher = createGuardedFetcher({
-    userAgent: config.userAgent,
-    resolve: config.scanResolve,
-    lookup: options.lookup,
-  });
   const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
   const nowMs = () => (options.realClock ? Date.now() : clock.now);
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({
-    config,
-    store,
+  // Built as main.ts builds it (lib/server.ts); the server's own fetcher (the Turnstile verifier)
+  // uses the same injected resolver.
+  const server = await createServer(config, {
+    kv,
+    exclusive: false,
     service,
-    challenge: {
+    challenge: ({ fetcher }) => ({
       widget: { kind: "turnstile", siteKey: "security-test-site-key" },
       verify: turnstileVerifier({
         secret: config.turnstileSecretKey,
         verifyUrl: config.turnstileVerifyUrl,
-        fetcher: verifierFetcher,
+        fetcher,
         timeoutMs: 500,
       }),
-    },
+    }),
     now: nowMs,
     lookup: options.lookup,
     log: (e) => logs.push(e),
+    worker: options.worker ? { concurrency: 4 } : false,
+    runner: null,
   });
-  const worker = options.worker
-    ? startWorker({
-      kv,
-      stores: { visibility: store },
-      services: { visibility: service },
-      config,
-      concurrency: 4,
-      now: () => new Date(nowMs()),
-      log: (e) => logs.push(e),
-    })
-    : null;
+  const { app, store, worker } = server;
   const env: SecurityEnv = {
     app,
     kv,
@@ -245,8 +233,7 @@ export async function startSecurityEnv(options: SecurityEnvOptions): Promise<Sec
     },
     close: async () => {
       await worker?.idle();
-      kv.close();
-      await verifierFetcher.close();
+      await server.close();
       await turnstile.close();
       await offSite.close();
     },

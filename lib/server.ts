@@ -1,0 +1,312 @@
+/**
+ * The composition root: the one place that builds the stores, the limiter, the job queue, the
+ * challenge, the route dependencies, the scan threads, the worker, the report cache and the
+ * request handler. main.ts calls it with the loaded config; the tests and benchmarks call it with
+ * overrides (an in-memory KV, a clock, a DNS resolver, a challenge, a service), so what they
+ * exercise is what production wires.
+ */
+import type { Hono } from "hono";
+import { type AppDeps, type AppEnv, createApp, createHandler } from "./app.ts";
+import { Altcha, sharedSecret } from "./accounts/altcha.ts";
+import {
+  type ChallengeProvider,
+  challengeProvider,
+  TurnstileMonitor,
+  turnstileVerifier,
+} from "./accounts/challenge.ts";
+import type { Config } from "./config.ts";
+import { cleanUp } from "./storage/cleanup.ts";
+import {
+  inlineRunner,
+  isolationFromEnv,
+  type ScanRunner,
+  startScanThreads,
+} from "./isolate/scan_threads.ts";
+import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./storage/job_queue.ts";
+import { openKv } from "./storage/kv_open.ts";
+import type { Limiter } from "./limits/limiter.ts";
+import { RedisLimiter } from "./limits/limiter_redis.ts";
+import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./log.ts";
+import { createGuardedFetcher, type LookupFunction } from "./net/guarded_fetch.ts";
+import type { GuardedFetcher } from "./net/types.ts";
+import { ReportCache } from "./storage/report_cache.ts";
+import { inflightTtlMs } from "./scan/scan_service.ts";
+import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
+import { Store } from "./storage/store.ts";
+import { startWorker, type Worker } from "./scan/worker.ts";
+
+/** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
+export class StartupConfigError extends Error {
+  constructor(message: string) {
+    super(`Invalid configuration: ${message}`);
+    this.name = "StartupConfigError";
+  }
+}
+
+/** What the parts a challenge is built from are (for a {@link ServerOverrides.challenge} factory). */
+export interface ChallengeParts {
+  kv: Deno.Kv;
+  /** The guarded fetcher the server's own outbound calls use (Turnstile's verifier). */
+  fetcher: GuardedFetcher;
+  now: () => number;
+  config: Config;
+}
+
+/** What tests and benchmarks replace; production passes none of it. */
+export interface ServerOverrides {
+  /** An open KV (tests: `:memory:`); else the one the config names (lib/storage/kv_open.ts). */
+  kv?: Deno.Kv;
+  /**
+   * True when this process is the only writer of the KV (scan admissions decided in memory).
+   * Default: a local file or memory opened here; with `kv` given, true unless `queue` is given.
+   */
+  exclusive?: boolean;
+  /** Milliseconds since the epoch (tests inject a clock). */
+  now?: () => number;
+  /** DNS resolver of the API's "resolves publicly" check and of the server's own fetcher. */
+  lookup?: LookupFunction;
+  /** The browser challenge, or how to build it; default: Turnstile when configured, else ALTCHA. */
+  challenge?: ChallengeProvider | ((parts: ChallengeParts) => ChallengeProvider);
+  /** The service this server answers for (default: the config's SERVICE). */
+  service?: ServiceDef;
+  /** The structured log sink (default: JSON lines on stdout). */
+  log?: Logger;
+  /** The job transport (default: the config's JOB_QUEUE). */
+  queue?: (kv: Deno.Kv) => JobQueue;
+  /** The rate-limit engine of a service's store (default: Upstash Redis when configured, else KV). */
+  limiter?: (service: string) => Limiter | undefined;
+  /** Start the queue worker (default true), with at most `concurrency` scans at once. */
+  worker?: boolean | { concurrency?: number };
+  /**
+   * Where scans run: a runner, or null for this isolate through the service definitions (tests).
+   * Default: scan threads or inline as SCAN_ISOLATION in `env` says.
+   */
+  runner?: ScanRunner | null;
+  /** The process environment, for the scan-isolation settings (default: Deno.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A built server: the handler to serve, and its parts for tests, start-up messages and ops. */
+export interface Server {
+  config: Config;
+  app: Hono<AppEnv>;
+  /** What the routes were built with. */
+  deps: AppDeps;
+  /** The request handler (report-cache and scan fast paths in front of the app). */
+  handler: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  /** {@link handler}, with one log line per request when the config asks (LOG_REQUESTS). */
+  servedHandler: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  kv: Deno.Kv;
+  /** The store of the service served. */
+  store: Store;
+  /** One store per service (a shared queue may carry either service's jobs). */
+  stores: Record<string, Store>;
+  service: ServiceDef;
+  reportCache: ReportCache;
+  /** The server's own guarded fetcher (Turnstile verification). */
+  fetcher: GuardedFetcher;
+  log: Logger;
+  worker: Worker | null;
+  runner: ScanRunner | null;
+  /** One line saying where scans run (printed at start-up). */
+  isolation: string;
+  /** The hourly clean-up of expired records, sessions and counters. */
+  cleanUp(): Promise<void>;
+  /** Stops the worker and threads, closes the KV and the fetcher. */
+  close(): Promise<void>;
+}
+
+/** The job transport the configuration asks for. */
+function jobQueueFor(config: Config, kv: Deno.Kv, log: Logger): JobQueue {
+  return config.jobQueue === "poll"
+    ? new KvPolledQueue(kv, { leaseMs: inflightTtlMs(config), log })
+    : new KvNativeQueue(kv);
+}
+
+/** Builds everything the config describes; `overrides` replace parts for tests and benchmarks. */
+export async function createServer(
+  config: Config,
+  overrides: ServerOverrides = {},
+): Promise<Server> {
+  // Deno Deploy collects console output; elsewhere logs are written without blocking the server.
+  const log = overrides.log ?? jsonLogger(
+    { service: config.service },
+    config.onDeploy ? (line) => console.log(line) : stdoutSink(),
+  );
+  let kv: Deno.Kv;
+  let exclusive: boolean;
+  if (overrides.kv) {
+    kv = overrides.kv;
+    exclusive = overrides.exclusive ?? !overrides.queue;
+  } else {
+    // Throws KvOpenError (main.ts exits 3).
+    const opened = await openKv(config);
+    kv = opened.kv;
+    // A local file is locked to this process (and memory is its own): the only writer.
+    exclusive = overrides.exclusive ?? (opened.kind === "file" || opened.kind === "memory");
+  }
+  const now = overrides.now ?? Date.now;
+  const service = overrides.service ?? serviceFor(config);
+  const services: Record<string, ServiceDef> = { ...SERVICES, [service.name]: service };
+  const fetcher = createGuardedFetcher({
+    userAgent: config.userAgent,
+    resolve: config.scanResolve,
+    requestTimeoutMs: config.requestTimeoutMs,
+    lookup: overrides.lookup,
+  });
+  const queue = overrides.queue ? overrides.queue(kv) : jobQueueFor(config, kv, log);
+  const limiterFor = overrides.limiter ?? ((name: string) =>
+    config.upstash
+      ? new RedisLimiter({
+        ...config.upstash,
+        service: name,
+        onError: (error) => log({ event: "limiter.error", error }),
+      })
+      : undefined);
+  const stores = Object.fromEntries(
+    Object.keys(services).map((name) => [
+      name,
+      new Store(kv, name, { queue, limiter: limiterFor(name), exclusive }),
+    ]),
+  );
+  const reportCache = new ReportCache();
+  const challenge = typeof overrides.challenge === "function"
+    ? overrides.challenge({ kv, fetcher, now, config })
+    : overrides.challenge ?? await defaultChallenge(config, kv, fetcher, log);
+  const deps: AppDeps = {
+    reportCache,
+    config,
+    store: stores[service.name],
+    service,
+    challenge,
+    now,
+    lookup: overrides.lookup,
+    log,
+  };
+  const app = createApp(deps);
+  const handler = createHandler(app, reportCache, deps);
+
+  const workerOption = overrides.worker ?? true;
+  let runner: ScanRunner | null = null;
+  let isolation = "Scan isolation: no worker in this process";
+  let worker: Worker | null = null;
+  if (workerOption) {
+    if (overrides.runner !== undefined) {
+      runner = overrides.runner;
+      isolation = runner?.kind === "thread"
+        ? "Scan isolation: each scan in a thread of its own"
+        : "Scan isolation: none (scans run in this isolate)";
+    } else {
+      // Scans run in threads with their own heap and time limits (lib/isolate/scan_threads.ts).
+      let settings;
+      try {
+        settings = isolationFromEnv(overrides.env ?? Deno.env.toObject(), config);
+      } catch (e) {
+        throw new StartupConfigError(e instanceof Error ? e.message : String(e));
+      }
+      runner = settings.mode === "thread"
+        ? startScanThreads({
+          heapMb: settings.heapMb,
+          timeoutMs: settings.timeoutMs,
+          maxIdle: config.workerConcurrency,
+          warm: config.workerConcurrency,
+        })
+        : inlineRunner(SERVICES);
+      // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:
+      // loading opens files, which a flood of connections could starve of descriptors.
+      let warmTimer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        runner.warmed(),
+        new Promise((r) => warmTimer = setTimeout(r, 20_000)),
+      ]);
+      clearTimeout(warmTimer);
+      isolation = settings.mode === "thread"
+        ? `Scan isolation: each scan in a thread of its own (heap ${settings.heapMb} MB, ended after ${
+          Math.round(settings.timeoutMs / 1000)
+        } s)`
+        : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";
+    }
+    worker = startWorker({
+      runner: runner ?? undefined,
+      kv,
+      stores,
+      services,
+      config,
+      concurrency: typeof workerOption === "object" && workerOption.concurrency
+        ? workerOption.concurrency
+        : config.workerConcurrency,
+      now: () => new Date(now()),
+      log,
+      // Deno KV's own queue is listened to directly; any other transport is handed over.
+      queue: queue instanceof KvNativeQueue ? undefined : queue,
+      onStored: (name, domain) => {
+        if (name === service.name) reportCache.delete(domain);
+      },
+    });
+  }
+
+  return {
+    config,
+    app,
+    deps,
+    handler,
+    servedHandler: config.logRequests
+      ? withRequestLog(handler, { log, trustProxy: config.trustProxy })
+      : handler,
+    kv,
+    store: stores[service.name],
+    stores,
+    service,
+    reportCache,
+    fetcher,
+    log,
+    worker,
+    runner,
+    isolation,
+    cleanUp: async () => {
+      const started = performance.now();
+      try {
+        const deleted = await cleanUp(Object.values(stores), {
+          now: now(),
+          retentionMs: config.recordRetentionDays * 24 * 3600_000,
+          inflightTtlMs: inflightTtlMs(config),
+        });
+        log({ event: "cleanup", deleted, ms: Math.round(performance.now() - started) });
+      } catch (error) {
+        log({ event: "cleanup.failed", error: String(error) });
+        throw error;
+      }
+    },
+    close: async () => {
+      await worker?.stop();
+      await worker?.idle();
+      await runner?.close();
+      kv.close();
+      await fetcher.close();
+    },
+  };
+}
+
+/** Turnstile when both keys are configured, else the self-hosted ALTCHA proof of work. */
+async function defaultChallenge(
+  config: Config,
+  kv: Deno.Kv,
+  fetcher: GuardedFetcher,
+  log: Logger,
+): Promise<ChallengeProvider> {
+  const turnstileMonitor = new TurnstileMonitor((entry) => log(entry));
+  return challengeProvider({
+    turnstileSiteKey: config.turnstileSiteKey,
+    turnstileSecretKey: config.turnstileSecretKey,
+    turnstile: turnstileVerifier({
+      secret: config.turnstileSecretKey,
+      verifyUrl: config.turnstileVerifyUrl,
+      fetcher,
+      hostnames: config.turnstileHostnames,
+      action: config.turnstileAction,
+      monitor: turnstileMonitor,
+    }),
+    turnstileMonitor,
+    altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
+  });
+}

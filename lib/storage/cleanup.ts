@@ -1,0 +1,46 @@
+/**
+ * The periodic clean-up (registered with Deno.cron in main.ts, hourly): deletes expired records,
+ * sessions and counters from KV for every service sharing the store. A plain function of the KV
+ * handle and a clock, so tests run it with an injected `now`.
+ *
+ * Redis counters (lib/limits/limiter_redis.ts) need nothing: each key expires one window after its
+ * newest admission.
+ */
+import { AUTH_ATTEMPTS } from "../accounts/accounts.ts";
+import { WINDOW_MS } from "../limits/limits.ts";
+import { Store } from "./store.ts";
+import { accountsOf } from "./store_accounts.ts";
+
+/** What one run deleted, per service. */
+export type CleanUpReport = Record<
+  string,
+  & Awaited<ReturnType<Store["purgeExpired"]>>
+  & Awaited<
+    ReturnType<ReturnType<typeof accountsOf>["purgeExpired"]>
+  >
+>;
+
+/** Options of {@link cleanUp}. */
+export interface CleanUpOptions {
+  /** Milliseconds since the epoch. */
+  now: number;
+  /** Records scanned longer ago than this are deleted (RECORD_RETENTION_DAYS). */
+  retentionMs: number;
+  /** In-flight marks older than this are stale (lib/scan/scan_service.ts inflightTtlMs). */
+  inflightTtlMs: number;
+}
+
+/** Deletes what has expired in every store; returns the counts. */
+export async function cleanUp(stores: Store[], options: CleanUpOptions): Promise<CleanUpReport> {
+  const report: CleanUpReport = {};
+  for (const store of stores) {
+    const scans = await store.purgeExpired(options.now, {
+      recordsBefore: options.now - options.retentionMs,
+      inflightTtlMs: options.inflightTtlMs,
+      windowMs: WINDOW_MS,
+    });
+    const accounts = await accountsOf(store).purgeExpired(options.now, AUTH_ATTEMPTS.windowMs);
+    report[store.service] = { ...scans, ...accounts };
+  }
+  return report;
+}

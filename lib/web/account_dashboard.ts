@@ -1,0 +1,30 @@
+/** The signed-in client's dashboard (routes/account/index.tsx and the key forms of keys.ts). */
+import type { Context } from "hono";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { type ActiveSession, closeSession } from "./sessions.ts";
+import { accountsOf } from "../storage/store_accounts.ts";
+import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
+import { keyView } from "../ui/key_view.ts";
+
+/** What a form post leaves for the next dashboard view. */
+export type DashboardFlash = Pick<DashboardState, "created" | "notice">;
+
+/**
+ * Renders the dashboard of a session's account with `extra` (a refused form's name and reason),
+ * or redirects to the login page when the account is gone.
+ */
+export async function dashboardFor(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  session: ActiveSession,
+  extra: Partial<DashboardState> = {},
+  status = 200,
+): Promise<Response> {
+  const account = await accountsOf(deps.store).getAccount(session.accountId ?? "");
+  if (!account) {
+    await closeSession(c, deps, "client");
+    return c.redirect("/account/login", 303);
+  }
+  const keys = (await deps.store.listKeys(account.id)).map(keyView);
+  return renderDashboard(c, deps, { account, session, keys, ...extra }, status);
+}

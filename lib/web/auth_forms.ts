@@ -1,0 +1,99 @@
+/**
+ * The sign-up and sign-in forms' shared handling (routes/account/signup.tsx, login.tsx and
+ * routes/admin/login.tsx): the form token, the credentials, a fresh session, and a refused form
+ * re-rendered with what was wrong.
+ */
+import type { Context } from "hono";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { FieldError, LoginFailedError } from "../accounts/accounts.ts";
+import { assertAnonymousFormToken, presentedToken } from "./csrf.ts";
+import { RateLimitedError, VerificationFailedError } from "../errors.ts";
+import { field, readFormBody, wantsJson } from "./http_form.ts";
+import { openSession } from "./sessions.ts";
+import { type AuthMode, renderAuthPage } from "../ui/auth_page.tsx";
+import { accountsOf } from "../storage/store_accounts.ts";
+
+/**
+ * The form re-rendered for a refused sign-up or sign-in (the e-mail kept, never the password), or
+ * null when the error is not one the form explains (the error page handles it).
+ */
+export function refusedAuthPage(
+  c: Context,
+  deps: AppDeps,
+  mode: AuthMode,
+  email: string,
+  error: unknown,
+): Response | null {
+  if (error instanceof FieldError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      errors: error.fields,
+      notice: { kind: "error", text: "Please fix the problems below." },
+    }, error.status);
+  }
+  if (error instanceof VerificationFailedError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      notice: {
+        kind: "error",
+        text:
+          "The anti-bot check did not pass. Wait until it says it is done, then send the form again.",
+      },
+    }, 403);
+  }
+  if (error instanceof LoginFailedError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      notice: { kind: "error", text: error.message },
+    }, 401);
+  }
+  if (error instanceof RateLimitedError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      notice: { kind: "error", text: error.message },
+      retryAfterSeconds: error.retryAfterSeconds,
+    }, 429);
+  }
+  return null;
+}
+
+/**
+ * Handles a sign-up or sign-in post: the form token, the credentials to `run` (signUp or logIn),
+ * then a fresh session and 303 to /account (JSON for a fetch); a refusal re-renders the form.
+ */
+export async function submitAuthForm(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  mode: AuthMode,
+  run: (input: { email: string; password: string; turnstileToken: string; ip: string }) => Promise<
+    { id: string }
+  >,
+  jsonStatus: 200 | 201,
+): Promise<Response> {
+  const form = await readFormBody(c.req.raw);
+  await assertAnonymousFormToken(c, deps, presentedToken(c, form));
+  const email = field(form, "email");
+  try {
+    const account = await run({
+      email,
+      password: field(form, "password"),
+      turnstileToken: field(form, "turnstileToken"),
+      ip: c.get("clientIp"),
+    });
+    await openSession(c, deps, "client", account.id);
+    c.header("Cache-Control", "no-store");
+    if (wantsJson(c)) return c.json({ ok: true, location: "/account" }, jsonStatus);
+    return c.redirect("/account", 303);
+  } catch (error) {
+    if (wantsJson(c)) throw error;
+    const page = refusedAuthPage(c, deps, mode, email, error);
+    if (page) return page;
+    throw error;
+  }
+}
+
+/** The e-mail of the signed-in client account, if any (for "you are signed in as ..."). */
+export async function signedInEmail(c: Context<AppEnv>, deps: AppDeps): Promise<string | null> {
+  const accountId = c.get("session")?.accountId;
+  return accountId ? (await accountsOf(deps.store).getAccount(accountId))?.email ?? null : null;
+}

@@ -1,0 +1,76 @@
+/**
+ * The web layer's context: what every route is built with (AppDeps), Hono's context variables
+ * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
+ */
+import type { Hono } from "hono";
+import type { ChallengeProvider } from "../accounts/challenge.ts";
+import { clientIp } from "./client_ip.ts";
+import type { Config } from "../config.ts";
+import { MethodNotAllowedError } from "../errors.ts";
+import type { LookupFunction } from "../net/guarded_fetch.ts";
+import type { ReportCache } from "../storage/report_cache.ts";
+import type { ServiceDef } from "../service.ts";
+import type { Store } from "../storage/store.ts";
+import type { SessionKind } from "../storage/store_accounts.ts";
+
+/** A valid session of the current request. */
+export interface ActiveSession {
+  kind: SessionKind;
+  /** The token from the cookie (never stored). */
+  token: string;
+  /** Its SHA-256: the KV key. */
+  hash: string;
+  /** The client account; null for the administrator. */
+  accountId: string | null;
+  /** The synchronizer token forms of this session carry (lib/web/csrf.ts). */
+  csrf: string;
+  expiresAt: number;
+}
+
+/** Everything the routes need, injected so tests control time, DNS and the challenge. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  service: ServiceDef;
+  /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
+  challenge: ChallengeProvider;
+  /** Milliseconds since the epoch (tests inject a clock). */
+  now: () => number;
+  /** DNS resolver for the "resolves to a public address" check. */
+  lookup?: LookupFunction;
+  /** Structured log sink (one JSON object per event). */
+  log?: (entry: Record<string, unknown>) => void;
+  /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
+  reportCache?: ReportCache;
+}
+
+/** Hono's context variables set by our middleware. */
+export type AppEnv = {
+  Variables: {
+    clientIp: string;
+    /** Set by the session middleware when a client account is signed in. */
+    signedIn?: boolean;
+    /** The signed-in client session (lib/web/sessions.ts), set with `signedIn`. */
+    session?: ActiveSession;
+    /** The administrator session, set by the admin group's session requirement (lib/web/groups.ts). */
+    adminSession?: ActiveSession;
+  };
+};
+
+/** Registers a 405 for every method a path does not serve. */
+export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): void {
+  app.all(path, () => {
+    throw new MethodNotAllowedError(allow);
+  });
+}
+
+export /**
+ * The client IP of a request (lib/web/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
+ * header can say, else "unknown".
+ */
+function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
+  const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
+  const remote = addr && "hostname" in addr ? addr.hostname : undefined;
+  return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
+}

@@ -1,0 +1,151 @@
+/**
+ * The shape of the code base, checked: the import graph of the program (main.ts, mod.ts, lib/,
+ * routes/, islands/) has no cycle, route modules never import the server or each other, and the
+ * two services' folders (lib/visibility, lib/schema) import each other only through the shared
+ * modules allowed below.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), ".."));
+const ROOTS = ["main.ts", "mod.ts", "lib", "routes", "islands"];
+
+/** Every .ts/.tsx file under the program's roots, relative to the repository. */
+export async function programFiles(): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string) => {
+    const info = await Deno.stat(join(ROOT, rel));
+    if (info.isFile) {
+      if (/\.(ts|tsx)$/.test(rel)) out.push(rel);
+      return;
+    }
+    for await (const e of Deno.readDir(join(ROOT, rel))) await walk(join(rel, e.name));
+  };
+  for (const r of ROOTS) await walk(r);
+  return out.sort();
+}
+
+/**
+ * The relative module specifiers of a source file: static `import ... from`, `export ... from`,
+ * side-effect `import "..."` and dynamic `import("...")` with a literal (a worker's module URL too).
+ * `import type` counts: a type-only cycle is still a tangle.
+ */
+export function relativeImports(source: string): string[] {
+  const specs = new Set<string>();
+  // Comments could mention imports; strip them (roughly: block comments and whole-line ones).
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+    /new URL\(\s*["'](\.{1,2}\/[^"']+)["']\s*,\s*import\.meta\.url\s*\)/g,
+  ];
+  for (const re of patterns) {
+    for (const m of code.matchAll(re)) if (m[1].startsWith(".")) specs.add(m[1]);
+  }
+  return [...specs];
+}
+
+/** The graph: file -> files it imports (only files inside the program's roots). */
+export async function importGraph(): Promise<Map<string, string[]>> {
+  const files = await programFiles();
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const f of files) {
+    const source = await Deno.readTextFile(join(ROOT, f));
+    const targets = relativeImports(source)
+      .map((s) => relative(ROOT, join(ROOT, dirname(f), s)))
+      .filter((t) => known.has(t));
+    graph.set(f, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** Every cycle found by a depth-first search (each reported once, from its first file). */
+export function findCycles(graph: Map<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const s = state.get(next);
+      if (s === "open") cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!s) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
+Deno.test("architecture - the cycle finder finds a cycle and passes a tree", () => {
+  const cyclic = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]);
+  assertEquals(findCycles(cyclic), [["a", "b", "c", "a"]]);
+  assertEquals(findCycles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), []);
+  assertEquals(
+    relativeImports(
+      `import { x } from "./x.ts";\nimport type {\n  Y,\n} from "../y.ts";\nexport * from "./z.ts";\n` +
+        `import "./side.ts";\nconst m = await import("./lazy.ts");\nimport { h } from "hono";`,
+    ).sort(),
+    ["../y.ts", "./lazy.ts", "./side.ts", "./x.ts", "./z.ts"],
+  );
+});
+
+Deno.test("architecture - the program's import graph has no cycle", async () => {
+  const cycles = await importGraph().then(findCycles);
+  assertEquals(cycles.map((c) => c.join(" -> ")), []);
+});
+
+Deno.test("architecture - routes import neither the server nor another route", async () => {
+  const graph = await importGraph();
+  const bad: string[] = [];
+  for (const [file, targets] of graph) {
+    if (!file.startsWith("routes/")) continue;
+    for (const t of targets) {
+      if (t.startsWith("routes/") || t === "lib/server.ts" || t === "lib/app.ts") {
+        bad.push(`${file} -> ${t}`);
+      }
+    }
+  }
+  assertEquals(bad, []);
+});
+
+/**
+ * The imports across the two services' folders that exist today, each edge listed: the shared
+ * structured-data extraction (JSON-LD, the site name, the page snapshot) and the visibility fixes'
+ * use of the schema generator are not yet in a folder of their own (issue 20, item "shared
+ * structured-data extraction"). A new edge across fails this test; moving these modules into a
+ * shared folder removes their lines here.
+ */
+const SHARED_ACROSS_SERVICES = new Set<string>([
+  "lib/schema/facts.ts -> lib/visibility/jsonld.ts",
+  "lib/schema/facts.ts -> lib/visibility/site_name.ts",
+  "lib/schema/scan.ts -> lib/visibility/snapshot.ts",
+  "lib/visibility/fixes.ts -> lib/schema/extract.ts",
+  "lib/visibility/fixes.ts -> lib/schema/facts.ts",
+  "lib/visibility/fixes.ts -> lib/schema/generate.ts",
+  "lib/visibility/jsonld.ts -> lib/schema/record.ts",
+  "lib/visibility/scan.ts -> lib/schema/extract.ts",
+]);
+
+Deno.test("architecture - lib/visibility and lib/schema import each other only through shared modules", async () => {
+  const graph = await importGraph();
+  const bad: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = file.startsWith("lib/visibility/")
+      ? "lib/schema/"
+      : file.startsWith("lib/schema/")
+      ? "lib/visibility/"
+      : null;
+    if (!from) continue;
+    for (const t of targets) {
+      const edge = `${file} -> ${t}`;
+      if (t.startsWith(from) && !SHARED_ACROSS_SERVICES.has(edge)) bad.push(edge);
+    }
+  }
+  assertEquals(bad, []);
+});
