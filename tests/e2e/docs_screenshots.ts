@@ -1,7 +1,7 @@
 /**
  * The screenshots in docs/screenshots/ (the README shows one): the app served on loopback with the
  * fixture sites, scanned through the API, photographed in Debian's Chromium at desktop and phone
- * width, in light and dark colour schemes. Run again after changing the pages:
+ * width. Run again after changing the pages:
  *
  *   deno task screenshots
  */
@@ -32,19 +32,17 @@ if (import.meta.main) {
       ["report-good", "/report/good.test"],
       ["home", "/"],
     ];
-    for (const scheme of ["light", "dark"] as const) {
-      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-        const context = await browser.newContext({ viewport, colorScheme: scheme });
-        const page = await context.newPage();
-        for (const [name, path] of shots) {
-          await page.goto(`${server.url}${path}`);
-          await page.waitForLoadState("networkidle");
-          const file = `${OUT}${name}-${size}${scheme === "dark" ? "-dark" : ""}.png`;
-          await page.screenshot({ path: file });
-          console.log(file);
-        }
-        await context.close();
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      for (const [name, path] of shots) {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForLoadState("networkidle");
+        const file = `${OUT}${name}-${size}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
       }
+      await context.close();
     }
   } finally {
     await browser.close();
