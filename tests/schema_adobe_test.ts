@@ -4,7 +4,7 @@
  * `npm:@marbec/web-auto-extractor`, then its Validator, given the same schema.org release we
  * use, converted from vocabulary.json, since it would otherwise fetch schema.org at run time).
  * The first test pins where the two agree; the second pins where they differ and why, so the
- * README's comparison stays true. See README, "The Schema Markup Generator".
+ * comparison in docs/schema.md stays true ("Compared with Adobe's validator").
  */
 import assert from "node:assert/strict";
 import Validator from "@adobe/structured-data-validator";

@@ -1,7 +1,7 @@
 /**
  * The visibility ScanRecord, exactly as ../shared/api/visibility.md shapes it, as zod schemas
  * shared by the engine, the API and the tests. The spec leaves a signal's fields open; ours are
- * documented on {@link SignalSchema} and in the README.
+ * documented on {@link SignalSchema} and in docs/scoring.md ("The ScanRecord").
  */
 import { z } from "zod";
 
