@@ -1,6 +1,6 @@
 /**
  * The Schema Markup Generator's ScanRecord, as a zod schema shared by the scanner (which parses
- * every record it returns) and the tests. The spec (api/schema.md) leaves its fields open; the
+ * every record it returns) and the tests. The spec (api/schema.md) leaves its fields open;
  * docs/schema.md ("Using the service") documents them.
  */
 import { z } from "zod";
