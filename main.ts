@@ -114,7 +114,7 @@ if (import.meta.main) {
   // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
   let server: Server;
   try {
-    server = await createServer(config, { env: Deno.env.toObject() });
+    server = await createServer(config);
   } catch (e) {
     if (e instanceof KvOpenError) {
       console.error(e.message);

@@ -165,6 +165,8 @@ export interface Config {
   workerConcurrency: number;
   /** True on Deno Deploy (DENO_DEPLOYMENT_ID is set): KV is the platform's, no file system. */
   onDeploy: boolean;
+  /** Where scans run (SCAN_ISOLATION, SCAN_HEAP_MB, SCAN_THREAD_TIMEOUT_MS): lib/isolate/. */
+  isolation: IsolationSettings;
   /**
    * True when DENO_KV_ACCESS_TOKEN is set (Deno itself reads it to authenticate to a KV Connect
    * URL in KV_PATH; the value is never kept here).
@@ -325,6 +327,12 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
   }
   const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
   // Deno Deploy binds for us; elsewhere loopback unless the operator asks for more.
+  let isolation: IsolationSettings;
+  try {
+    isolation = isolationFromEnv(env, { scanTimeoutMs: e.SCAN_TIMEOUT_MS, onDeploy });
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   const hostname = e.HOST ?? (onDeploy ? "0.0.0.0" : "127.0.0.1");
   const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
   const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname.replace(/^\[|\]$/g, "") : null;
@@ -359,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
       : [],
     turnstileAction: e.TURNSTILE_ACTION,
     scanTimeoutMs: e.SCAN_TIMEOUT_MS,
+    isolation,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     offsiteTimeoutMs: e.OFFSITE_TIMEOUT_MS,
     commonCrawlTimeoutMs: Math.max(
@@ -398,4 +407,42 @@ function readEnv(): Record<string, string | undefined> {
     // Without --allow-env the defaults apply.
     return {};
   }
+}
+
+/** How scans are isolated, from the environment. */
+export interface IsolationSettings {
+  mode: "thread" | "inline";
+  heapMb: number;
+  timeoutMs: number;
+}
+
+/**
+ * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; SCAN_HEAP_MB (default
+ * 192, 32..4096) is each scan thread's V8 old-generation limit; SCAN_THREAD_TIMEOUT_MS (default
+ * `scanTimeoutMs` + 10 s) is when a scan's thread is ended (the scan's own deadline aborts its
+ * requests first; this bounds a runaway parse).
+ */
+export function isolationFromEnv(
+  env: Record<string, string | undefined>,
+  config: { scanTimeoutMs: number; onDeploy: boolean },
+): IsolationSettings {
+  const asked = env.SCAN_ISOLATION?.trim().toLowerCase();
+  if (asked && asked !== "thread" && asked !== "inline") {
+    throw new Error(`SCAN_ISOLATION must be "thread" or "inline", not ${JSON.stringify(asked)}`);
+  }
+  const heap = env.SCAN_HEAP_MB ? Number(env.SCAN_HEAP_MB) : 192;
+  if (!Number.isInteger(heap) || heap < 32 || heap > 4096) {
+    throw new Error("SCAN_HEAP_MB must be a whole number of MB from 32 to 4096");
+  }
+  const timeout = env.SCAN_THREAD_TIMEOUT_MS
+    ? Number(env.SCAN_THREAD_TIMEOUT_MS)
+    : config.scanTimeoutMs + 10_000;
+  if (!Number.isInteger(timeout) || timeout < 500 || timeout > 3_600_000) {
+    throw new Error("SCAN_THREAD_TIMEOUT_MS must be a whole number of ms from 500 to 3600000");
+  }
+  return {
+    mode: (asked as "thread" | "inline" | undefined) ?? (config.onDeploy ? "inline" : "thread"),
+    heapMb: heap,
+    timeoutMs: timeout,
+  };
 }

@@ -16,12 +16,7 @@ import {
 } from "./accounts/challenge.ts";
 import type { Config } from "./config.ts";
 import { cleanUp } from "./storage/cleanup.ts";
-import {
-  inlineRunner,
-  isolationFromEnv,
-  type ScanRunner,
-  startScanThreads,
-} from "./isolate/scan_threads.ts";
+import { inlineRunner, type ScanRunner, startScanThreads } from "./isolate/scan_threads.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./storage/job_queue.ts";
 import { openKv } from "./storage/kv_open.ts";
 import type { Limiter } from "./limits/limiter.ts";
@@ -82,8 +77,6 @@ export interface ServerOverrides {
    * Default: scan threads or inline as SCAN_ISOLATION in `env` says.
    */
   runner?: ScanRunner | null;
-  /** The process environment, for the scan-isolation settings (default: Deno.env). */
-  env?: Record<string, string | undefined>;
 }
 
 /** A built server: the handler to serve, and its parts for tests, start-up messages and ops. */
@@ -198,12 +191,7 @@ export async function createServer(
         : "Scan isolation: none (scans run in this isolate)";
     } else {
       // Scans run in threads with their own heap and time limits (lib/isolate/scan_threads.ts).
-      let settings;
-      try {
-        settings = isolationFromEnv(overrides.env ?? Deno.env.toObject(), config);
-      } catch (e) {
-        throw new StartupConfigError(e instanceof Error ? e.message : String(e));
-      }
+      const settings = config.isolation;
       runner = settings.mode === "thread"
         ? startScanThreads({
           heapMb: settings.heapMb,

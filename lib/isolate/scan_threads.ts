@@ -231,40 +231,5 @@ export function inlineRunner(
   };
 }
 
-/** How scans are isolated, from the environment. */
-export interface IsolationSettings {
-  mode: "thread" | "inline";
-  heapMb: number;
-  timeoutMs: number;
-}
-
-/**
- * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; SCAN_HEAP_MB (default
- * 192, 32..4096) is each scan thread's V8 old-generation limit; SCAN_THREAD_TIMEOUT_MS (default
- * `scanTimeoutMs` + 10 s) is when a scan's thread is ended (the scan's own deadline aborts its
- * requests first; this bounds a runaway parse).
- */
-export function isolationFromEnv(
-  env: Record<string, string | undefined>,
-  config: Pick<Config, "scanTimeoutMs" | "onDeploy">,
-): IsolationSettings {
-  const asked = env.SCAN_ISOLATION?.trim().toLowerCase();
-  if (asked && asked !== "thread" && asked !== "inline") {
-    throw new Error(`SCAN_ISOLATION must be "thread" or "inline", not ${JSON.stringify(asked)}`);
-  }
-  const heap = env.SCAN_HEAP_MB ? Number(env.SCAN_HEAP_MB) : 192;
-  if (!Number.isInteger(heap) || heap < 32 || heap > 4096) {
-    throw new Error("SCAN_HEAP_MB must be a whole number of MB from 32 to 4096");
-  }
-  const timeout = env.SCAN_THREAD_TIMEOUT_MS
-    ? Number(env.SCAN_THREAD_TIMEOUT_MS)
-    : config.scanTimeoutMs + 10_000;
-  if (!Number.isInteger(timeout) || timeout < 500 || timeout > 3_600_000) {
-    throw new Error("SCAN_THREAD_TIMEOUT_MS must be a whole number of ms from 500 to 3600000");
-  }
-  return {
-    mode: (asked as "thread" | "inline" | undefined) ?? (config.onDeploy ? "inline" : "thread"),
-    heapMb: heap,
-    timeoutMs: timeout,
-  };
-}
+// The settings are read with the rest of the configuration (lib/config.ts).
+export { isolationFromEnv, type IsolationSettings } from "../config.ts";
