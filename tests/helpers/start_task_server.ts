@@ -3,6 +3,7 @@
  * heap cap), read from deno.json's "start" task, with PORT=0 and the environment given. Its
  * output is captured; the build step of the task is left out (the tests' `deno task build` ran).
  */
+import { spawnListening } from "../security/helpers/server_process.ts";
 
 /** A running server. */
 export interface StartedServer {
@@ -35,44 +36,11 @@ export async function startLikeStartTask(env: Record<string, string>): Promise<S
   if (!args.some((a) => a.startsWith("--v8-flags=--max-old-space-size="))) {
     throw new Error("the start task no longer caps the heap: update this helper's callers");
   }
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: ROOT.pathname,
-    env: { ...env, PORT: "0", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-  }).spawn();
-  let text = "";
-  const decoder = new TextDecoder();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
-  };
-  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]).catch(() => {});
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
-  const until = Date.now() + 60_000;
-  let port = 0;
-  while (!port) {
-    const m = text.match(/Listening on http:\/\/[^:]+:(\d+)\//);
-    if (m) port = Number(m[1]);
-    else if (exited || Date.now() > until) {
-      if (!exited) child.kill("SIGKILL");
-      await status;
-      await pumps;
-      throw new Error(`server did not start:\n${text}`);
-    } else await new Promise((r) => setTimeout(r, 25));
-  }
-  let killed: Promise<void> | undefined;
+  const server = await spawnListening(Deno.execPath(), args, env, 60_000, ROOT.pathname);
   return {
-    base: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    output: () => text,
+    ...server,
     events: () =>
-      text.split("\n").flatMap((line) => {
+      server.output().split("\n").flatMap((line) => {
         if (!line.startsWith("{")) return [];
         try {
           return [JSON.parse(line)];
@@ -80,18 +48,5 @@ export async function startLikeStartTask(env: Record<string, string>): Promise<S
           return [];
         }
       }),
-    exited: () => exited,
-    kill() {
-      killed ??= (async () => {
-        if (!exited) {
-          try {
-            child.kill("SIGKILL");
-          } catch { /* gone */ }
-        }
-        await status;
-        await pumps;
-      })();
-      return killed;
-    },
   };
 }

@@ -50,8 +50,60 @@ export async function startServer(
   const [command, ...args] = options.fileLimit
     ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", ...deno]
     : deno;
+  const server = await spawnListening(command, args, env, options.startTimeoutMs ?? 30_000);
+  return {
+    ...server,
+    async rss() {
+      if (server.exited()) return null;
+      const pid = server.pid;
+      try {
+        // Deno lets only --allow-all read /proc; `ps` needs just --allow-run.
+        const status = await Deno.readTextFile(`/proc/${pid}/status`);
+        const kb = Number(status.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1]);
+        if (Number.isFinite(kb)) return kb * 1024;
+      } catch { /* fall back to ps */ }
+      try {
+        const out = await new Deno.Command("ps", {
+          args: ["-o", "rss=", "-p", String(pid)],
+          stdout: "piped",
+          stderr: "null",
+        }).output();
+        const kb = Number(new TextDecoder().decode(out.stdout).trim());
+        return out.success && Number.isFinite(kb) && kb > 0 ? kb * 1024 : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** A process that prints "Listening on http://host:port/" once it serves. */
+export interface ListeningProcess {
+  pid: number;
+  /** e.g. "http://127.0.0.1:43210" */
+  base: string;
+  /** Everything printed so far (stdout and stderr). */
+  output(): string;
+  /** True once the process has exited. */
+  exited(): boolean;
+  /** SIGKILL, then waits for the exit and the end of the output streams. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Spawns `command` with `env` (PORT forced to 0), captures its output in full and waits for its
+ * "Listening on" line (throws with the output when it exits or `startTimeoutMs` passes first).
+ */
+export async function spawnListening(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  startTimeoutMs: number,
+  cwd?: string,
+): Promise<ListeningProcess> {
   const child = new Deno.Command(command, {
     args,
+    cwd,
     env: { ...env, PORT: "0", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
@@ -68,7 +120,7 @@ export async function startServer(
     exited = true;
     return s;
   });
-  const until = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const until = Date.now() + startTimeoutMs;
   let port = 0;
   while (!port) {
     const m = text.match(/Listening on http:\/\/[^:]+:(\d+)\//);
@@ -85,26 +137,7 @@ export async function startServer(
     pid: child.pid,
     base: `http://127.0.0.1:${port}`,
     output: () => text,
-    async rss() {
-      if (exited) return null;
-      try {
-        // Deno lets only --allow-all read /proc; `ps` needs just --allow-run.
-        const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
-        const kb = Number(status.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1]);
-        if (Number.isFinite(kb)) return kb * 1024;
-      } catch { /* fall back to ps */ }
-      try {
-        const out = await new Deno.Command("ps", {
-          args: ["-o", "rss=", "-p", String(child.pid)],
-          stdout: "piped",
-          stderr: "null",
-        }).output();
-        const kb = Number(new TextDecoder().decode(out.stdout).trim());
-        return out.success && Number.isFinite(kb) && kb > 0 ? kb * 1024 : null;
-      } catch {
-        return null;
-      }
-    },
+    exited: () => exited,
     kill() {
       killed ??= (async () => {
         if (!exited) {
