@@ -120,7 +120,8 @@ function samplePath(pattern: string): string | null {
   return p.startsWith("/") ? p : `/${p}`;
 }
 
-function outcomeOf(text: string, robotsUrl: string): FetchOutcome {
+/** A robots.txt body as the guarded fetcher would hand it over (200, text/plain). */
+export function outcomeOf(text: string, robotsUrl: string): FetchOutcome {
   return {
     ok: true,
     result: {

@@ -7,28 +7,9 @@
  *   deno run -A --config deno.json tests/tools/robots_conformance.ts [../shared/corpus/visibility]
  */
 import { analyseRobots, parseRobotsTxt, robotsVerdict } from "../../lib/visibility/robots.ts";
-import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
+import { outcomeOf } from "../../lib/visibility/robots_fix.ts";
 
 const dir = Deno.args[0] ?? "../shared/corpus/visibility";
-
-function outcome(text: string, url: string): FetchOutcome {
-  return {
-    ok: true,
-    result: {
-      url,
-      finalUrl: url,
-      status: 200,
-      headers: { "content-type": "text/plain" },
-      body: text,
-      bytes: text.length,
-      truncated: false,
-      redirects: [],
-      ttfbMs: 0,
-      totalMs: 0,
-      remoteAddress: "",
-    },
-  };
-}
 
 const cases = JSON.parse(await Deno.readTextFile(`${dir}/material/google_robotstxt/cases.json`))
   .cases as {
@@ -41,7 +22,7 @@ const cases = JSON.parse(await Deno.readTextFile(`${dir}/material/google_robotst
   }[];
 const tally: Record<string, [number, number]> = {};
 for (const c of cases) {
-  const a = analyseRobots(outcome(c.robots, new URL("/robots.txt", c.url).href), c.url);
+  const a = analyseRobots(outcomeOf(c.robots, new URL("/robots.txt", c.url).href), c.url);
   const ok = c.ua === null
     ? a.sitemaps.includes(c.sitemap!)
     : a.crawlers.find((x) => x.token === c.ua)?.allowed === c.expected;
