@@ -11,7 +11,7 @@ import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../service.ts";
 import type { Store } from "../storage/store.ts";
-import type { SessionKind } from "../storage/store_accounts.ts";
+import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -31,6 +31,8 @@ export interface ActiveSession {
 export interface AppDeps {
   config: Config;
   store: Store;
+  /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
+  accounts: AccountStore;
   service: ServiceDef;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
