@@ -194,3 +194,41 @@ Deno.test(`architecture - no source file under lib/, routes/, islands/ is over $
   assertEquals(over, [], "split the file along its seams");
   assertEquals(back, [], "now under the limit: remove it from OVER_LIMIT");
 });
+
+/**
+ * A KV key written out in a source file: a literal array given to a KV call or an atomic
+ * operation, a `prefix: [...]` listing, or a `Deno.KvKey` constant.
+ */
+const KV_KEY_LITERAL = [
+  /\b(?:kv|op)\.(?:get|getMany|set|delete|list|check|sum|min|max)\(\s*(?:\{\s*key:\s*)?\[\s*["'`]/,
+  /\bprefix:\s*\[\s*["'`]/,
+  /:\s*Deno\.KvKey\s*=\s*\[/,
+];
+
+/** Whether a source text writes out a KV key (see {@link KV_KEY_LITERAL}). */
+export function writesKvKey(source: string): boolean {
+  return KV_KEY_LITERAL.some((re) => re.test(source));
+}
+
+Deno.test("architecture - the KV key finder finds keys written out", () => {
+  assertEquals(
+    [
+      `await kv.get(["health"]);`,
+      `op.set(["jobs", id], job);`,
+      `for await (const e of kv.list({ prefix: ["secrets"] })) {}`,
+      `const K: Deno.KvKey = ["kv_opened_by"];`,
+      `await kv.get(secretKey(name));`,
+      `const words = ["a", "b"];`,
+    ].map(writesKvKey),
+    [true, true, true, true, false, false],
+  );
+});
+
+Deno.test("architecture - KV keys are laid out only in lib/storage/ (one module per store)", async () => {
+  const bad: string[] = [];
+  for (const f of await programFiles()) {
+    if (f.startsWith("lib/storage/")) continue;
+    if (writesKvKey(await Deno.readTextFile(join(ROOT, f)))) bad.push(f);
+  }
+  assertEquals(bad, []);
+});
