@@ -25,6 +25,7 @@ import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
 import { pageErrors } from "./ui/error_page.tsx";
 import { routeGroup } from "./web/groups.ts";
+import { withMethodNotAllowed } from "./web/methods.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
 import { loginRoutes } from "../routes/account/login.tsx";
 import { logoutRoutes } from "../routes/account/logout.ts";
@@ -45,21 +46,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use("*", sessionMiddleware(deps));
-  app.route("/api/scan", scanRoutes(deps));
+  // Every route module is mounted with its 405s derived from its own routes (lib/web/methods.ts).
+  const mount = (path: string, routes: Hono<AppEnv>) =>
+    app.route(path, withMethodNotAllowed(routes));
+  mount("/api/scan", scanRoutes(deps));
   if (deps.service.validatesCode) {
-    app.route("/api/validate", validateRoutes(deps));
-    app.route("/validate", validatePageRoutes(deps));
+    mount("/api/validate", validateRoutes(deps));
+    mount("/validate", validatePageRoutes(deps));
   }
-  app.route("/api/challenge", challengeRoutes(deps));
-  app.route("/static", staticRoutes());
-  app.route("/", indexRoutes(deps));
-  app.route("/report", reportPageRoutes(deps));
-  app.route("/badge", badgeRoutes(deps));
-  app.route("/docs", docsRoutes(deps));
-  app.route("/openapi.json", openApiRoutes(deps));
-  app.route("/healthz", healthRoutes(deps));
-  app.route("/api/report", reportRoutes(deps));
-  app.route("/mcp", mcpRoutes(deps));
+  mount("/api/challenge", challengeRoutes(deps));
+  mount("/static", staticRoutes());
+  mount("/", indexRoutes(deps));
+  mount("/report", reportPageRoutes(deps));
+  mount("/badge", badgeRoutes(deps));
+  mount("/docs", docsRoutes(deps));
+  mount("/openapi.json", openApiRoutes(deps));
+  mount("/healthz", healthRoutes(deps));
+  mount("/api/report", reportRoutes(deps));
+  mount("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
   // its signed-in routes need (lib/web/groups.ts).
   app.route(

@@ -13,6 +13,7 @@
 import { PRODUCT } from "./config.ts";
 import { HttpError } from "./errors.ts";
 import type { Store } from "./storage/store.ts";
+import { HEALTH_READ_KEY, WRITE_PROBE_KEY } from "./storage/keys_system.ts";
 
 /** The JSON body of /healthz. */
 export interface Health {
@@ -40,7 +41,7 @@ const TIMEOUT_MS = 2000;
 export async function checkHealth(store: Store, now: () => number = Date.now): Promise<Health> {
   const writes = storeWriteHealth(store.kv);
   const [kv, write, queue, limiter] = await Promise.all([
-    timed(() => store.kv.get(["health"], { consistency: "strong" })),
+    timed(() => store.kv.get(HEALTH_READ_KEY, { consistency: "strong" })),
     timed(() => writes.probe(now())),
     timed(async () => {
       const [inflight, backlog] = await Promise.all([
@@ -100,7 +101,6 @@ export const WRITE_FAILURE_HOLD_MS = 30_000;
 export const STORE_RETRY_AFTER_S = 30;
 /** The probe is as large as a typical record, so it needs new pages as a record would. */
 const PROBE_BYTES = 16 * 1024;
-const PROBE_KEY: Deno.KvKey = ["health", "write_probe"];
 
 /**
  * Whether a KV store can currently write: set by probes and by failed writes. A failure marks
@@ -114,7 +114,7 @@ export class StoreWriteHealth {
   /** Writes the probe; a storage failure marks the store. @throws what the write threw. */
   async probe(now: number): Promise<void> {
     try {
-      await this.kv.set(PROBE_KEY, { at: now, pad: new Uint8Array(PROBE_BYTES) });
+      await this.kv.set(WRITE_PROBE_KEY, { at: now, pad: new Uint8Array(PROBE_BYTES) });
     } catch (error) {
       this.noteFailure(now);
       throw error;

@@ -28,6 +28,7 @@ import { ReportCache } from "./storage/report_cache.ts";
 import { inflightTtlMs } from "./scan/scan_service.ts";
 import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
 import { Store } from "./storage/store.ts";
+import { accountsOf } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
@@ -166,10 +167,14 @@ export async function createServer(
   const challenge = typeof overrides.challenge === "function"
     ? overrides.challenge({ kv, fetcher, now, config })
     : overrides.challenge ?? await defaultChallenge(config, kv, fetcher, log);
+  const accounts = Object.fromEntries(
+    Object.entries(stores).map(([name, store]) => [name, accountsOf(store)]),
+  );
   const deps: AppDeps = {
     reportCache,
     config,
     store: stores[service.name],
+    accounts: accounts[service.name],
     service,
     challenge,
     now,
@@ -255,6 +260,7 @@ export async function createServer(
       const started = performance.now();
       try {
         const deleted = await cleanUp(Object.values(stores), {
+          accounts,
           now: now(),
           retentionMs: config.recordRetentionDays * 24 * 3600_000,
           inflightTtlMs: inflightTtlMs(config),

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { reportJsonPath } from "../lib/report_urls.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
@@ -30,7 +30,6 @@ export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
       <Docs deps={deps} origin={origin} />,
     );
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }
 

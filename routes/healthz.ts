@@ -3,7 +3,7 @@
  * The answer is kept for one second, so a flood of probes costs one round of checks a second.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { checkHealth, type Health } from "../lib/health.ts";
 
 /** The /healthz route. */
@@ -19,6 +19,5 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
     const challenge = deps.challenge.health?.();
     return c.json(challenge ? { ...health, challenge } : health, health.ok ? 200 : 503);
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

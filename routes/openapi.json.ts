@@ -3,7 +3,7 @@
  * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
@@ -35,6 +35,5 @@ export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Access-Control-Allow-Origin", "*");
     return c.body(body);
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -3,7 +3,7 @@
  * for a year; the rest for an hour. Only GET and HEAD; no directory listings; no path escapes.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppEnv } from "../lib/web/context.ts";
+import type { AppEnv } from "../lib/web/context.ts";
 import { NotFoundError } from "../lib/errors.ts";
 
 const ROOT = new URL("../static/", import.meta.url);
@@ -45,6 +45,5 @@ export function staticRoutes(): Hono<AppEnv> {
     );
     return c.body(body as Uint8Array<ArrayBuffer>);
   });
-  allowOnly(app, "/*", ["GET", "HEAD"]);
   return app;
 }

@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { field, readFormBody } from "../lib/web/http_form.ts";
@@ -83,6 +83,5 @@ export function validatePageRoutes(deps: AppDeps): Hono<AppEnv> {
       return page(c, <ValidatePage code={shown} url={url} error={e.message} />, e.status);
     }
   });
-  allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }

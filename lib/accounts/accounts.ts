@@ -23,7 +23,7 @@ import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
 import { CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";
 import type { ApiKeyEntry, Store } from "../storage/store.ts";
-import { type Account, accountsOf } from "../storage/store_accounts.ts";
+import type { Account, AccountStore } from "../storage/store_accounts.ts";
 
 /** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
 export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
@@ -35,6 +35,8 @@ export const MAX_KEYS_CREATED = 200;
 /** What account operations need (a subset of AppDeps). */
 export interface AccountDeps {
   store: Store;
+  /** The service's account store (AppDeps.accounts). */
+  accounts: AccountStore;
   challenge: ChallengeProvider;
   now: () => number;
 }
@@ -77,7 +79,7 @@ export async function admitAuthAttempt(deps: AccountDeps, ip: string): Promise<v
   const extra = prefix
     ? [{ pool: "auth48", id: prefix, limit: CAPS.authAttemptsPer48, windowMs }]
     : [];
-  const admitted = await accountsOf(deps.store).admitAttempt(
+  const admitted = await deps.accounts.admitAttempt(
     ip,
     limit,
     windowMs,
@@ -107,7 +109,7 @@ export async function admitSignup(deps: AccountDeps, ip: string): Promise<void> 
       ? [{ pool: "signup48", id: prefix, limit: CAPS.signupsPer48, windowMs: SIGNUP_WINDOW_MS }]
       : []),
   ];
-  const admitted = await accountsOf(deps.store).admitCaps(pools, deps.now());
+  const admitted = await deps.accounts.admitCaps(pools, deps.now());
   if (!admitted.ok) {
     const seconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
     throw new RateLimitedError(
@@ -151,7 +153,7 @@ export async function signUp(
   if (password) fields.password = password;
   if (!email.ok || password) throw new FieldError(400, fields);
   await assertChallenge(deps, input.turnstileToken, input.ip);
-  const accounts = accountsOf(deps.store);
+  const accounts = deps.accounts;
   const taken = () =>
     new FieldError(409, {
       email: "An account with this e-mail address already exists. Sign in instead.",
@@ -181,7 +183,7 @@ export async function logIn(
 ): Promise<Account> {
   await admitAuthAttempt(deps, input.ip);
   await assertChallenge(deps, input.turnstileToken, input.ip);
-  const accounts = accountsOf(deps.store);
+  const accounts = deps.accounts;
   const email = checkEmail(input.email);
   const account = email.ok ? await accounts.getAccountByEmail(email.email) : null;
   const plausible = passwordLength(input.password) <= MAX_PASSWORD;
@@ -207,7 +209,7 @@ export async function createAccountKey(
 ): Promise<CreatedKey> {
   const name = checkKeyName(rawName, MAX_KEY_NAME);
   if (!name.ok) throw new FieldError(400, { name: name.reason });
-  const accounts = accountsOf(deps.store);
+  const accounts = deps.accounts;
   let refusal: string | null = null;
   const reserved = await accounts.updateAccount(accountId, (a) => {
     refusal = a.activeKeys >= MAX_ACTIVE_KEYS
@@ -256,7 +258,7 @@ export async function revokeKey(
   });
   if (!entry) throw new NotFoundError("No such key");
   if (revokedNow && entry.accountId) {
-    await accountsOf(deps.store).updateAccount(entry.accountId, (a) => ({
+    await deps.accounts.updateAccount(entry.accountId, (a) => ({
       ...a,
       activeKeys: Math.max(0, a.activeKeys - 1),
     }));

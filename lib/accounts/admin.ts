@@ -18,7 +18,7 @@ import { HttpError } from "../errors.ts";
 import { LIMITS, WINDOW_MS } from "../limits/limits.ts";
 import { hashPassword, isArgon2idPhc, verifyPassword } from "./password.ts";
 import type { ApiKeyEntry, ScanLogEntry } from "../storage/store.ts";
-import { type Account, accountsOf, type AttemptWindow } from "../storage/store_accounts.ts";
+import type { Account, AttemptWindow } from "../storage/store_accounts.ts";
 
 /** How the administrator password is configured. */
 export type AdminSetup = "hash" | "plain" | "none" | "invalid";
@@ -112,7 +112,7 @@ export async function adminOverview(
   options: { scans?: number; accounts?: number } = {},
 ): Promise<AdminOverview> {
   const now = deps.now();
-  const accountStore = accountsOf(deps.store);
+  const accountStore = deps.accounts;
   const [scans, accounts, keys, windows, attempts] = await Promise.all([
     deps.store.recentScans(options.scans ?? 50),
     accountStore.listAccounts(options.accounts ?? 200),

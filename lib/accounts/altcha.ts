@@ -9,6 +9,7 @@
 import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
+import { keptSecret, spendChallenge } from "../storage/store_secrets.ts";
 
 /**
  * How hard a challenge is: PBKDF2-SHA-256 iterations per attempt, with a "00" key prefix (~256
@@ -85,10 +86,7 @@ export class Altcha {
     }
     if (!result.verified) return false;
     // Spend it: the first commit wins, any replay finds the key taken.
-    const key = ["altcha_spent", payload.challenge.signature];
-    const spent = await this.kv.atomic().check({ key, versionstamp: null })
-      .set(key, true, { expireIn: ALTCHA_TTL_MS + 60_000 }).commit();
-    return spent.ok;
+    return await spendChallenge(this.kv, payload.challenge.signature, ALTCHA_TTL_MS + 60_000);
   }
 }
 
@@ -98,13 +96,11 @@ export class Altcha {
  */
 export async function sharedSecret(kv: Deno.Kv, name: string, explicit?: string): Promise<string> {
   if (explicit) return explicit;
-  const key = ["secrets", name];
-  const existing = await kv.get<string>(key);
-  if (existing.value) return existing.value;
-  const fresh = [...crypto.getRandomValues(new Uint8Array(32))].map((b) =>
-    b.toString(16).padStart(2, "0")
-  )
-    .join("");
-  const created = await kv.atomic().check({ key, versionstamp: null }).set(key, fresh).commit();
-  return created.ok ? fresh : (await kv.get<string>(key)).value!;
+  return await keptSecret(
+    kv,
+    name,
+    () =>
+      [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0"))
+        .join(""),
+  );
 }

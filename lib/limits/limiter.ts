@@ -14,6 +14,7 @@
  * refunded, and a retried call that already got in is recognised instead of counted twice.
  */
 import { HttpError } from "../errors.ts";
+import { HEALTH_READ_KEY } from "../storage/keys_system.ts";
 
 /** One rate-limit pool a new scan must fit in. */
 export interface PoolSpec {
@@ -156,7 +157,7 @@ export class KvLimiter implements Limiter {
   }
 
   async ping(): Promise<void> {
-    await this.kv.get(["health"]);
+    await this.kv.get(HEALTH_READ_KEY);
   }
 }
 

@@ -21,42 +21,42 @@
  */
 import type {
   Answer,
-  Article,
   BreadcrumbList,
   ImageObject,
   ListItem,
-  Offer,
   Organization,
   Person,
-  Product,
   Question,
   WebPage,
   WebSite,
 } from "schema-dts";
-import { allItems, type Detected } from "./extract.ts";
-import {
-  type CopyContext,
-  copyValue,
-  dropDanglingRefs,
-  knownTypes,
-  mergeInto,
-  slug,
-  unionStrings,
-} from "./graph_tools.ts";
+import type { Detected } from "./extract.ts";
+import { type CopyContext, knownTypes, mergeInto, unionStrings } from "./graph_tools.ts";
 import type { DetectedItem, Facts, Generated } from "./record.ts";
+import { asList, isReference, type JsonObject } from "./terms.ts";
+import { anyIsA } from "./vocabulary.ts";
+import { finishGraph } from "./generate_finish.ts";
 import {
-  asList,
-  isObject,
-  isReference,
-  type JsonObject,
-  type JsonValue,
-  typesOf,
-} from "./terms.ts";
-import { linkRefs } from "./jsonld.ts";
-import { validateItems } from "./validate.ts";
-import { anyIsA, isA } from "./vocabulary.ts";
+  absolute,
+  articleNode,
+  type Candidate,
+  collectCandidates,
+  firstString,
+  isFaqPage,
+  logoOf,
+  nameKey,
+  NOISE_TYPES,
+  type Obj,
+  pageIdentity,
+  PRIMARY_TYPES,
+  productNode,
+  repairTrail,
+  stableId,
+  toJson,
+} from "./generate_parts.ts";
 
-type Obj<T> = Exclude<T, string>;
+export { scriptFor } from "./generate_finish.ts";
+export { isFaqPage } from "./generate_parts.ts";
 
 /** What the generator reads. */
 export interface GenerateInput {
@@ -65,30 +65,6 @@ export interface GenerateInput {
   facts: Facts;
   detected: Detected;
 }
-
-/** A candidate from the page's markup for a role in the graph. */
-interface Candidate {
-  data: JsonObject;
-  types: string[];
-  id: string | null;
-  item: DetectedItem;
-  embedded: boolean;
-  parentProperty: string | null;
-}
-
-const PRIMARY_TYPES = [
-  "Product",
-  "Article",
-  "Event",
-  "Recipe",
-  "VideoObject",
-  "JobPosting",
-  "Course",
-  "SoftwareApplication",
-  "Book",
-  "Movie",
-  "Service",
-];
 
 /** Builds the graph, its script and what to fill in (see the module comment). */
 export function generateGraph(input: GenerateInput): Generated {
@@ -405,403 +381,5 @@ export function generateGraph(input: GenerateInput): Generated {
     graph.push(node);
     nodes.push({ id, type: types[0], origin: "kept" });
   }
-
-  // Huge lists (a 200,000-entry sameAs) are cut before anything reads them again.
-  for (let i = 0; i < graph.length; i++) graph[i] = capLists(graph[i]);
-  // The paste must be no worse than the page: a nested value with an error is dropped from a
-  // node the page declared; a kept item, or a declared item that is not the page's main kind,
-  // that still has an error (nothing on the page states what is missing) is left out.
-  for (let round = 0; round < 3; round++) {
-    const broken = brokenNodes(graph, nodes);
-    if (!broken.size) break;
-    for (const [id, paths] of broken) {
-      const at = graph.findIndex((x) => x["@id"] === id);
-      if (at < 0) continue;
-      const node = graph[at];
-      const origin = nodes.find((x) => x.id === id)?.origin;
-      const type = String(asList(node["@type"])[0]);
-      const nested = [
-        ...new Set(
-          paths.filter((p) => p.split(".").length >= 3)
-            .map((p) => p.split(".")[1].replace(/\[\d+\]$/, "")),
-        ),
-      ];
-      if (origin === "merged" && nested.length && round === 0) {
-        // A broken nested value goes only where the node is no worse without it.
-        const before = paths.filter((p) => p.split(".").length < 3).length;
-        const saved = nested.map((prop) => [prop, node[prop]] as const);
-        for (const prop of nested) delete node[prop];
-        const after = (brokenNodes(graph, nodes).get(id) ?? []).filter((p) =>
-          p.split(".").length < 3
-        ).length;
-        if (after > before) {
-          for (const [prop, value] of saved) node[prop] = value;
-          continue;
-        }
-        fillIn.push(...nested.map((prop) => ({
-          path: `${type}.${prop}`,
-          why:
-            `The page's ${type}.${prop} lacks what Google requires and the page does not state it, so it is left out; complete it in the page's markup.`,
-        })));
-        continue;
-      }
-      if (origin === "new" || (origin === "merged" && KEEP_ALWAYS.some((t) => isA(type, t)))) {
-        continue;
-      }
-      graph.splice(at, 1);
-      nodes.splice(nodes.findIndex((x) => x.id === id), 1);
-      fillIn.push({
-        path: type,
-        why:
-          `The page's ${type} lacks what Google requires and the page does not state it, so it is left out; add the missing properties to the page's own markup.`,
-      });
-    }
-  }
-  for (const path of dropDanglingRefs(graph)) {
-    fillIn.push({
-      path,
-      why: "This referred to a node the page does not declare; add that node or the value itself.",
-    });
-  }
-  const cleaned = mergeDuplicateIds(graph.map(stripUndefined).map((g) => capLists(g)));
-  for (const f of ruleGaps(cleaned)) if (!fillIn.some((x) => x.path === f.path)) fillIn.push(f);
-  const full = { "@context": "https://schema.org" as const, "@graph": cleaned };
-  const listed = nodes.filter((x, i) => nodes.findIndex((y) => y.id === x.id) === i);
-  return { graph: full, script: scriptFor(full), nodes: listed, fillIn };
-}
-
-/** The ready-to-paste script element (`<` escaped so no value can close the element). */
-export function scriptFor(
-  graph: JsonObject | { "@context": string; "@graph": JsonValue[] },
-): string {
-  return `<script type="application/ld+json">\n${
-    JSON.stringify(graph, null, 2).replace(/</g, "\\u003c")
-  }\n</script>`;
-}
-
-/** The URL the page is known by: its canonical when that is on the same origin, else its URL. */
-function pageIdentity(pageUrl: string, canonical: string | null): string {
-  const u = new URL(pageUrl);
-  u.hash = "";
-  if (canonical) {
-    try {
-      const c = new URL(canonical);
-      c.hash = "";
-      if (c.origin === u.origin) return c.href;
-    } catch { /* not a URL: keep the page's */ }
-  }
-  return u.href;
-}
-
-/** Items and their embedded typed nodes (three levels down), in document order. */
-function collectCandidates(d: Detected): Candidate[] {
-  const out: Candidate[] = [];
-  for (const item of allItems(d)) {
-    out.push({
-      data: item.properties,
-      types: item.types,
-      id: item.id,
-      item,
-      embedded: false,
-      parentProperty: null,
-    });
-    const stack: [JsonObject, number][] = [[item.properties, 0]];
-    while (stack.length) {
-      const [obj, depth] = stack.pop()!;
-      if (depth >= 3) continue;
-      for (const [k, v] of Object.entries(obj)) {
-        if (k.startsWith("@")) continue;
-        for (const x of asList(v)) {
-          if (!isObject(x) || isReference(x)) continue;
-          const types = typesOf(x);
-          if (types.length) {
-            out.push({
-              data: x,
-              types,
-              id: typeof x["@id"] === "string" ? x["@id"] : null,
-              item,
-              embedded: true,
-              parentProperty: k,
-            });
-          }
-          stack.push([x, depth + 1]);
-        }
-      }
-    }
-  }
-  return out;
-}
-
-function articleNode(
-  facts: Facts,
-  siteId: string | null,
-  imageId: string | null,
-  home: string,
-  graph: JsonObject[],
-  nodes: Generated["nodes"],
-  hasAuthor = false,
-): Obj<Article> | null {
-  const a = facts.article;
-  if (!a) return { "@type": "Article", publisher: siteId ? { "@id": siteId } : undefined };
-  let authorId: string | null = null;
-  if (a.author && !hasAuthor) {
-    authorId = `${home}#/schema/person/${slug(a.author)}`;
-    const person: Obj<Person> = {
-      "@type": "Person",
-      "@id": authorId,
-      name: a.author,
-      url: a.authorUrl ?? undefined,
-    };
-    graph.push(toJson(person));
-    nodes.push({ id: authorId, type: "Person", origin: "new" });
-  }
-  return {
-    "@type": "Article",
-    headline: a.headline ?? undefined,
-    datePublished: a.datePublished ?? undefined,
-    dateModified: a.dateModified ?? undefined,
-    author: authorId ? { "@id": authorId } : undefined,
-    publisher: siteId ? { "@id": siteId } : undefined,
-    image: imageId ? { "@id": imageId } : undefined,
-    inLanguage: facts.lang ?? undefined,
-  };
-}
-
-/** A Product with its Offer, or null when the page lacks a price and currency for it. */
-function productNode(facts: Facts, page: string, imageId: string | null): Obj<Product> | null {
-  const p = facts.product;
-  if (!p?.price || !p.currency) return null;
-  const offer: Offer = {
-    "@type": "Offer",
-    price: p.price,
-    priceCurrency: p.currency,
-    availability: (p.availability ?? undefined) as Offer["availability"],
-    url: page,
-  };
-  return {
-    "@type": "Product",
-    name: p.name ?? undefined,
-    description: facts.description ?? undefined,
-    image: imageId ? { "@id": imageId } : undefined,
-    sku: p.sku ?? undefined,
-    brand: p.brand ? { "@type": "Brand", name: p.brand } : undefined,
-    offers: offer,
-  };
-}
-
-/** The logo URL the existing organization markup gives, if any. */
-function logoOf(list: Candidate[], ctx: CopyContext): string | null {
-  for (const c of list) {
-    for (const v of asList(c.data.logo)) {
-      const copied = copyValue(v, "logo", ctx, 0);
-      if (typeof copied === "string") return copied;
-      if (isObject(copied)) {
-        const url = firstString(copied.url) ?? firstString(copied.contentUrl);
-        if (url) return url;
-      }
-    }
-  }
-  return null;
-}
-
-/** Google's rules run on the generated graph: what is still missing becomes "fill in". */
-function ruleGaps(graph: JsonObject[]): Generated["fillIn"] {
-  const items: DetectedItem[] = graph.map((node, index) => {
-    const properties: JsonObject = {};
-    for (const [k, v] of Object.entries(node)) if (!k.startsWith("@")) properties[k] = v;
-    return {
-      index,
-      source: "json-ld",
-      id: node["@id"] as string,
-      types: typesOf(node),
-      properties,
-      refs: [],
-      location: "generated",
-    };
-  });
-  linkRefs(items, new Map(items.map((i) => [i.id!, i])));
-  const { findings } = validateItems({ jsonLd: items, microdata: [], rdfa: [] });
-  return findings.filter((f) => f.rule.startsWith("google:")).map((f) => ({
-    path: f.path,
-    why: f.message,
-  }));
-}
-
-/**
- * A page's BreadcrumbList made whole from what the page states: each entry's `item` as its URL
- * (an entry written as {"@id", "name"} or referring to such a node keeps both), its name from
- * the entry, its item or the visible trail (matched by URL), positions 1..n in document order;
- * entries without a name, and entries but the last without a URL, are dropped.
- */
-function repairTrail(
-  data: JsonObject,
-  detected: Detected,
-  visible: Facts["breadcrumbs"],
-  page: string,
-): JsonObject {
-  const byId = new Map(allItems(detected).filter((i) => i.id).map((i) => [i.id!, i]));
-  const nodeOf = (v: JsonValue | undefined): JsonObject | null =>
-    isReference(v)
-      ? { ...(byId.get(v["@id"])?.properties ?? {}), "@id": v["@id"] }
-      : isObject(v)
-      ? v
-      : null;
-  const entries = asList(data.itemListElement).map(nodeOf).filter((e): e is JsonObject => !!e);
-  const ordered = entries.map((e, i) => ({ e, i, pos: Number(asList(e.position)[0]) }))
-    .sort((a, b) =>
-      (Number.isFinite(a.pos) ? a.pos : a.i + 1) - (Number.isFinite(b.pos) ? b.pos : b.i + 1) ||
-      a.i - b.i
-    );
-  const out: JsonObject[] = [];
-  for (const { e } of ordered) {
-    const raw = asList(e.item)[0];
-    const item = typeof raw === "string" ? null : nodeOf(raw);
-    const url = absolute(
-      typeof raw === "string" ? raw : (item?.["@id"] ?? asList(item?.url)[0] ?? null) as JsonValue,
-      page,
-    );
-    const name = firstString(e.name) ?? (item ? firstString(item.name) : null) ??
-      visible.find((b) => url && b.url === url)?.name ?? null;
-    if (!name) continue; // Google requires every entry's name; one the page does not state is dropped.
-    const entry: JsonObject = { "@type": "ListItem", position: out.length + 1 };
-    if (name) entry.name = name;
-    if (url) entry.item = url;
-    out.push(entry);
-  }
-  // Only the last entry may go without a URL (Google's rule): others without one are dropped.
-  const linked = out.filter((e, i) => e.item || i === out.length - 1)
-    .map((e, i) => ({ ...e, position: i + 1 }));
-  const copy: JsonObject = { ...data };
-  if (linked.length) copy.itemListElement = linked;
-  else delete copy.itemListElement;
-  return copy;
-}
-
-/** Page furniture schema.org can describe but that is no content of the page's own. */
-const NOISE_TYPES = new Set([
-  "SiteNavigationElement",
-  "WPHeader",
-  "WPFooter",
-  "WPSideBar",
-  "WPAdBlock",
-  "Comment",
-  "UserComments",
-]);
-
-/** The longest list a generated property keeps (a page's 200,000-entry sameAs is noise). */
-const MAX_LIST = 50;
-
-/** A node with every list (at any depth) cut to {@link MAX_LIST} entries. */
-function capLists(node: JsonObject, depth = 0): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(node)) out[k] = capValue(v, depth);
-  return out;
-}
-
-function capValue(v: JsonValue, depth: number): JsonValue {
-  if (depth > 30) return null;
-  if (Array.isArray(v)) return v.slice(0, MAX_LIST).map((x) => capValue(x, depth + 1));
-  return isObject(v) ? capLists(v, depth + 1) : v;
-}
-
-/**
- * Declared kinds a generated graph always keeps (the page's main entity and the site's own
- * nodes), with what is missing listed to fill in instead.
- */
-const KEEP_ALWAYS = [
-  "Recipe",
-  "Event",
-  "Product",
-  "Article",
-  "WebSite",
-  "WebPage",
-  "Organization",
-  "Person",
-  "BreadcrumbList",
-];
-
-/** The nodes (by @id) copied from the page that still have an error finding, with its paths. */
-function brokenNodes(graph: JsonObject[], nodes: Generated["nodes"]): Map<string, string[]> {
-  const keptIds = new Set(nodes.filter((x) => x.origin !== "new").map((x) => x.id));
-  const broken = new Map<string, string[]>();
-  if (!keptIds.size) return broken;
-  const items: DetectedItem[] = graph.map((node, index) => ({
-    index,
-    source: "json-ld",
-    id: node["@id"] as string,
-    types: typesOf(node),
-    properties: Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith("@"))),
-    refs: [],
-    location: "generated",
-  }));
-  linkRefs(items, new Map(items.map((i) => [i.id!, i])));
-  const { findings } = validateItems({ jsonLd: items, microdata: [], rdfa: [] });
-  for (const f of findings) {
-    const id = f.itemIndex === null ? null : items[f.itemIndex]?.id;
-    if (f.severity !== "error" || !id || !keptIds.has(id)) continue;
-    broken.set(id, [...broken.get(id) ?? [], f.path]);
-  }
-  return broken;
-}
-
-/**
- * Whether the page is a list of questions and answers, not an article or post that asks
- * questions in its headings: no article facts or og:type article, at least two pairs, and every
- * answer an answer (some text, not itself a question).
- */
-export function isFaqPage(facts: Facts): boolean {
-  if (facts.article || /article|blog|post/i.test(facts.ogType ?? "")) return false;
-  if (facts.faq.length < 2) return false;
-  return facts.faq.every((qa) => /\S+\s+\S+/.test(qa.answer) && !/[?\uff1f]\s*$/.test(qa.answer));
-}
-
-/** One node per @id: later nodes with an @id seen before are folded into the first. */
-function mergeDuplicateIds(graph: JsonObject[]): JsonObject[] {
-  const byId = new Map<string, JsonObject>();
-  const out: JsonObject[] = [];
-  for (const node of graph) {
-    const id = node["@id"] as string;
-    const first = byId.get(id);
-    if (!first) {
-      byId.set(id, node);
-      out.push(node);
-      continue;
-    }
-    for (const [k, v] of Object.entries(node)) if (!(k in first)) first[k] = v;
-  }
-  return out;
-}
-
-/** A URL value resolved against the page, or null. */
-function absolute(v: JsonValue, base: string): string | null {
-  if (typeof v !== "string") return null;
-  try {
-    return new URL(v.trim(), base).href;
-  } catch {
-    return null;
-  }
-}
-
-/** An existing @id worth keeping: absolute http(s), not a blank node. */
-function stableId(id: string | null | undefined): string | null {
-  return id && /^https?:\/\//i.test(id) ? id : null;
-}
-
-/** A schema-dts typed node as plain JSON (undefined properties dropped). */
-function toJson(node: object): JsonObject {
-  return JSON.parse(JSON.stringify(node));
-}
-
-function stripUndefined(o: JsonObject): JsonObject {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
-  return o;
-}
-
-function firstString(v: JsonValue | undefined): string | null {
-  const s = asList(v).find((x) => typeof x === "string" && x.trim());
-  return typeof s === "string" ? s.trim() : null;
-}
-
-function nameKey(s: string | null): string {
-  return (s ?? "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  return finishGraph(graph, nodes, fillIn);
 }

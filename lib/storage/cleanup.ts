@@ -9,7 +9,7 @@
 import { AUTH_ATTEMPTS } from "../accounts/accounts.ts";
 import { WINDOW_MS } from "../limits/limits.ts";
 import { Store } from "./store.ts";
-import { accountsOf } from "./store_accounts.ts";
+import { accountsOf, type AccountStore } from "./store_accounts.ts";
 
 /** What one run deleted, per service. */
 export type CleanUpReport = Record<
@@ -28,6 +28,8 @@ export interface CleanUpOptions {
   retentionMs: number;
   /** In-flight marks older than this are stale (lib/scan/scan_service.ts inflightTtlMs). */
   inflightTtlMs: number;
+  /** Each service's account store (createServer's); one is built for a service not listed. */
+  accounts?: Record<string, AccountStore>;
 }
 
 /** Deletes what has expired in every store; returns the counts. */
@@ -39,7 +41,10 @@ export async function cleanUp(stores: Store[], options: CleanUpOptions): Promise
       inflightTtlMs: options.inflightTtlMs,
       windowMs: WINDOW_MS,
     });
-    const accounts = await accountsOf(store).purgeExpired(options.now, AUTH_ATTEMPTS.windowMs);
+    const accounts = await (options.accounts?.[store.service] ?? accountsOf(store)).purgeExpired(
+      options.now,
+      AUTH_ATTEMPTS.windowMs,
+    );
     report[store.service] = { ...scans, ...accounts };
   }
   return report;

@@ -10,7 +10,20 @@
  *   enqueued messages. JOB_QUEUE=poll selects it anywhere.
  *
  * Either way delivery is at least once: the worker (lib/scan/worker.ts) tolerates redelivery.
+ *
+ * KV layout of the polled queue (one table for every service: a job names its service):
+ *
+ *   ["job_queue", enqueuedAt, jobId]   -> JobEntry   a job, its lease and its delivery count
+ *                                                    (deleted when done or given up)
  */
+
+/** The prefix of every polled job entry. */
+export const JOB_QUEUE_PREFIX: Deno.KvKey = ["job_queue"];
+
+/** The key of a polled job entry (oldest first in a listing). */
+export function jobKey(job: { jobId: string; enqueuedAt: number }): Deno.KvKey {
+  return [...JOB_QUEUE_PREFIX, job.enqueuedAt, job.jobId];
+}
 
 /** A job transport over KV. */
 export interface JobQueue {
@@ -100,13 +113,13 @@ export interface PolledQueueOptions {
 /** Jobs as KV entries, leased by polling workers with versionstamp checks. */
 export class KvPolledQueue implements JobQueue {
   readonly kind = "poll" as const;
-  readonly #prefix: Deno.KvKey = ["job_queue"];
+  readonly #prefix: Deno.KvKey = JOB_QUEUE_PREFIX;
 
   constructor(private readonly kv: Deno.Kv, private readonly options: PolledQueueOptions) {}
 
   add(op: Deno.AtomicOperation, job: { jobId: string; enqueuedAt: number }): void {
     op.set(
-      [...this.#prefix, job.enqueuedAt, job.jobId],
+      jobKey(job),
       {
         job,
         availableAt: 0,

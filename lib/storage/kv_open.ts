@@ -12,6 +12,7 @@
  *   once with a clear message instead of failing later with "database is locked".
  */
 import { type Config, isKvConnectUrl } from "../config.ts";
+import { KV_OPENED_BY_KEY } from "./keys_system.ts";
 
 /** The default local KV file. */
 export const DEFAULT_KV_PATH = "./data/kv.sqlite3";
@@ -92,7 +93,7 @@ export async function openKv(
     kv = await Deno.openKv(path);
     // A first write finds a file that another program holds (e.g. a process that ignores the
     // lock file), a read-only file or a full disk now, not in the middle of the first request.
-    await kv.set(["kv_opened_by"], { pid: Deno.pid, at: Date.now() });
+    await kv.set(KV_OPENED_BY_KEY, { pid: Deno.pid, at: Date.now() });
   } catch (error) {
     try {
       kv?.close();

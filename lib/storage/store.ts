@@ -23,11 +23,10 @@
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
 import type { BaseRecord } from "../service.ts";
-import { backoff, decide, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
+import { backoff, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import { FreshReads } from "./fresh_reads.ts";
-import { LocalPoolLogs } from "../limits/limiter_local.ts";
-import { GroupCommit } from "./group_commit.ts";
+import { type Admission, admissionFor, type AdmissionStrategy } from "../limits/admission.ts";
 import type { PoolSpec } from "../limits/limiter.ts";
 import { gunzipSync, gzipSync } from "node:zlib";
 
@@ -102,22 +101,8 @@ export interface ScanJob {
 
 export type { PoolSpec };
 
-/** The outcome of {@link Store.admitScan}. */
-export type Admission =
-  | { status: "admitted"; used: number[] }
-  | { status: "inflight" }
-  | { status: "limited"; pool: PoolSpec; retryAfterMs: number };
-
-/** What one admission of the local path writes (Store.#admitLocal). */
-interface LocalAdmission {
-  job: ScanJob;
-  pools: PoolSpec[];
-  /** Each pool's window log with this admission counted. */
-  logs: number[][];
-  /** When it was admitted (the in-flight mark's `since`). */
-  now: number;
-  markTtlMs: number;
-}
+/** The outcome of {@link Store.admitScan} (lib/limits/admission.ts). */
+export type { Admission };
 
 /** A line of the recent-scans log. */
 export interface ScanLogEntry {
@@ -164,8 +149,6 @@ export class RecordTooLargeError extends Error {
     this.name = "RecordTooLargeError";
   }
 }
-/** How long a shared-limiter admission may hold a domain's claim before its KV commit. */
-const CLAIM_TTL_MS = 5000;
 
 /** Options of a {@link Store}. */
 export interface StoreOptions {
@@ -188,10 +171,8 @@ export class Store {
   /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
   #keyReads = new FreshReads<ApiKeyEntry | null>();
-  /** The scan pools in memory, when this process is the only writer (StoreOptions.exclusive). */
-  #localPools: LocalPoolLogs | undefined;
-  /** Admission commits of the local path, combined when they arrive together. */
-  #admissions: GroupCommit<LocalAdmission> | undefined;
+  /** How scans are admitted: KV, in memory (StoreOptions.exclusive) or a shared limiter. */
+  readonly #admission: AdmissionStrategy<ScanJob>;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
@@ -200,18 +181,18 @@ export class Store {
       (pool, id) => [service, "limits", pool, id],
       (pool) => pool ? [service, "limits", pool] : [service, "limits"],
     );
-    if (options.exclusive && this.limiter.kind === "kv") {
-      this.#localPools = new LocalPoolLogs(
+    this.#admission = admissionFor<ScanJob>(
+      {
         kv,
-        (p) => this.#k("limits", p.pool, p.id),
-        this.#k("limits"),
-      );
-      // One admission's commit: the domain must not be in flight; pools, mark and job together.
-      this.#admissions = new GroupCommit<LocalAdmission>(kv, (op, a) => {
-        op.check({ key: this.#k("inflight", a.job.domain), versionstamp: null });
-        this.#writeAdmission(op, a.job, a.now, a.markTtlMs, a.pools, a.logs);
-      }, (a) => a.job.domain);
-    }
+        inflightKey: (domain) => this.#k("inflight", domain),
+        poolKey: (p) => this.#k("limits", p.pool, p.id),
+        poolPrefix: this.#k("limits"),
+        write: (op, job, now, markTtlMs, pools, logs) =>
+          this.#writeAdmission(op, job, now, markTtlMs, pools, logs),
+      },
+      this.limiter,
+      options.exclusive,
+    );
   }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
@@ -304,9 +285,9 @@ export class Store {
    * window, marks the domain in flight and enqueues the job. Concurrent callers conflict on the
    * versionstamps and retry, so no pool ever admits one more than its limit.
    *
-   * With a shared limiter (Redis), see {@link Store.#admitShared}: the pools are checked and
-   * counted there atomically, then the in-flight mark and the job are committed here, and an
-   * admission that loses the domain to another caller is refunded.
+   * With a shared limiter (Redis): the pools are checked and counted there atomically, then the
+   * in-flight mark and the job are committed here, and an admission that loses the domain to
+   * another caller is refunded. The strategies are in lib/limits/admission.ts.
    */
   async admitScan(
     job: ScanJob,
@@ -314,26 +295,7 @@ export class Store {
     now: number,
     inflightTtlMs: number,
   ): Promise<Admission> {
-    if (this.limiter.kind !== "kv") return await this.#admitShared(job, pools, now, inflightTtlMs);
-    if (this.#localPools) {
-      return await this.#admitLocal(this.#localPools, job, pools, now, inflightTtlMs);
-    }
-    const inflightKey = this.#k("inflight", job.domain);
-    const poolKeys = pools.map((p) => this.#k("limits", p.pool, p.id));
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const [inflight, ...windows] = await this.kv.getMany<[InflightMark, ...number[][]]>([
-        inflightKey,
-        ...poolKeys,
-      ]);
-      if (inflight.value) return { status: "inflight" };
-      const decision = decide(pools, windows.map((w) => w.value), now);
-      if (decision.status === "limited") return decision;
-      const op = this.kv.atomic().check(inflight, ...windows);
-      this.#writeAdmission(op, job, now, inflightTtlMs, pools, decision.next);
-      if ((await op.commit()).ok) return { status: "admitted", used: decision.used };
-      await backoff(attempt);
-    }
-    throw new Error("admitScan: too much contention");
+    return await this.#admission.admit(job, pools, now, inflightTtlMs);
   }
 
   /**
@@ -356,98 +318,6 @@ export class Store {
     this.queue.add(op, job);
   }
 
-  /**
-   * Admission by the only process that writes this KV: the pools are decided in memory and
-   * counted at once (exact: no two decisions interleave), then one commit writes the pools, marks
-   * the domain in flight (checking that it was not) and enqueues the job. No read is needed, so
-   * an admission costs one commit at most: admissions arriving together share one
-   * (lib/storage/group_commit.ts). A domain already in flight is joined and counts nothing: its
-   * commit fails its check and the admission is taken back; a full pool is checked against the
-   * in-flight mark too, so a domain being scanned is joined rather than refused.
-   */
-  async #admitLocal(
-    logs: LocalPoolLogs,
-    job: ScanJob,
-    pools: PoolSpec[],
-    now: number,
-    inflightTtlMs: number,
-  ): Promise<Admission> {
-    const inflightKey = this.#k("inflight", job.domain);
-    // Loaded pools can be dropped from memory while this waits, hence the loop.
-    for (let loading = logs.load(pools); loading; loading = logs.load(pools)) await loading;
-    const decision = logs.admit(pools, now);
-    if (decision.status === "limited") {
-      const inflight = await this.kv.get<InflightMark>(inflightKey);
-      return inflight.value ? { status: "inflight" } : decision;
-    }
-    let committed = false;
-    try {
-      committed = await this.#admissions!.commit({
-        job,
-        pools,
-        logs: decision.next,
-        now,
-        markTtlMs: inflightTtlMs,
-      });
-    } finally {
-      if (committed) logs.settle(pools);
-      else logs.refund(pools, now);
-    }
-    return committed ? { status: "admitted", used: decision.used } : { status: "inflight" };
-  }
-
-  /**
-   * Admission with a shared limiter, in three steps:
-   * 1. a domain already in flight is joined (nothing is counted);
-   * 2. the limiter admits the job id into every pool atomically and takes a short claim on the
-   *    domain, so concurrent requests for one domain wait for the first instead of each taking a
-   *    slot of the domain's pool ("busy": poll until the domain is in flight or the claim is gone);
-   * 3. the in-flight mark and the job are committed in KV with a check that the domain is still
-   *    not in flight; if another process got there first, the admission is refunded (removed from
-   *    every pool) and the request joins that scan.
-   * A crash between 2 and 3 leaves the admission counted (fail safe) and the claim expires.
-   */
-  async #admitShared(
-    job: ScanJob,
-    pools: PoolSpec[],
-    now: number,
-    inflightTtlMs: number,
-  ): Promise<Admission> {
-    const inflightKey = this.#k("inflight", job.domain);
-    const claim = `domain:${job.domain}`;
-    const giveUpAt = Date.now() + CLAIM_TTL_MS * 2;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const inflight = await this.kv.get<InflightMark>(inflightKey);
-      if (inflight.value) return { status: "inflight" };
-      const decision = await this.limiter.admit(pools, now, job.jobId, {
-        claim,
-        claimTtlMs: CLAIM_TTL_MS,
-      });
-      if (decision.status === "limited") return decision;
-      if (decision.status === "busy") {
-        if (Date.now() > giveUpAt) throw new Error("admitScan: a domain claim never resolved");
-        await new Promise((r) => setTimeout(r, 5 + Math.random() * 15));
-        continue;
-      }
-      let committed = false;
-      try {
-        const op = this.kv.atomic().check(inflight);
-        this.#writeAdmission(op, job, now, inflightTtlMs);
-        committed = (await op.commit()).ok;
-      } catch (error) {
-        await this.limiter.refund(pools, job.jobId, claim);
-        throw error;
-      }
-      if (committed) {
-        await this.limiter.release(claim, job.jobId);
-        return { status: "admitted", used: decision.used };
-      }
-      // The domain went in flight meanwhile (another process): give the slots back, then join.
-      await this.limiter.refund(pools, job.jobId, claim);
-    }
-    throw new Error("admitScan: too much contention");
-  }
-
   /** Every rate-limit window (the administrator's view of the limits' pressure). */
   async listLimitWindows(limit = 500): Promise<{ pool: string; id: string; times: number[] }[]> {
     // A shared limiter also holds the sign-in attempt windows (pool "auth", lib/storage/store_accounts.ts).
@@ -456,7 +326,7 @@ export class Store {
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
   async poolUsage(p: PoolSpec, now: number): Promise<PoolUsage> {
-    return this.#localPools?.usage(p, now) ?? await this.limiter.usage(p, now);
+    return await this.#admission.usage(p, now);
   }
 
   /** Domains in flight (queued or running), at most `limit`, and when the oldest was admitted. */

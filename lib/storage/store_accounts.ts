@@ -281,18 +281,16 @@ export class AccountStore {
   }
 }
 
-const stores = new WeakMap<Deno.Kv, Map<string, AccountStore>>();
-
-/** The account store that lives beside a Store (same KV handle, same service prefix). */
+/**
+ * The account store beside a Store (same KV handle, same service prefix, and its limiter when
+ * that is shared rather than KV). `createServer` builds one per service and passes it in
+ * `AppDeps.accounts`; scripts, the clean-up and tests build their own: an AccountStore keeps no
+ * state of its own (everything is in KV or the shared limiter), so two of them over the same
+ * store see the same accounts.
+ */
 export function accountsOf(store: Store): AccountStore {
-  let byService = stores.get(store.kv);
-  if (!byService) stores.set(store.kv, byService = new Map());
-  let accounts = byService.get(store.service);
-  if (!accounts) {
-    const shared = store.limiter.kind === "kv" ? undefined : store.limiter;
-    byService.set(store.service, accounts = new AccountStore(store.kv, store.service, shared));
-  }
-  return accounts;
+  const shared = store.limiter.kind === "kv" ? undefined : store.limiter;
+  return new AccountStore(store.kv, store.service, shared);
 }
 
 function backoff(attempt: number): Promise<void> {

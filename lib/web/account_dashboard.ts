@@ -2,7 +2,6 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { type ActiveSession, closeSession } from "./sessions.ts";
-import { accountsOf } from "../storage/store_accounts.ts";
 import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
 import { keyView } from "../ui/key_view.ts";
 
@@ -20,7 +19,7 @@ export async function dashboardFor(
   extra: Partial<DashboardState> = {},
   status = 200,
 ): Promise<Response> {
-  const account = await accountsOf(deps.store).getAccount(session.accountId ?? "");
+  const account = await deps.accounts.getAccount(session.accountId ?? "");
   if (!account) {
     await closeSession(c, deps, "client");
     return c.redirect("/account/login", 303);

@@ -11,7 +11,6 @@ import { RateLimitedError, VerificationFailedError } from "../errors.ts";
 import { field, readFormBody, wantsJson } from "./http_form.ts";
 import { openSession } from "./sessions.ts";
 import { type AuthMode, renderAuthPage } from "../ui/auth_page.tsx";
-import { accountsOf } from "../storage/store_accounts.ts";
 
 /**
  * The form re-rendered for a refused sign-up or sign-in (the e-mail kept, never the password), or
@@ -95,5 +94,5 @@ export async function submitAuthForm(
 /** The e-mail of the signed-in client account, if any (for "you are signed in as ..."). */
 export async function signedInEmail(c: Context<AppEnv>, deps: AppDeps): Promise<string | null> {
   const accountId = c.get("session")?.accountId;
-  return accountId ? (await accountsOf(deps.store).getAccount(accountId))?.email ?? null : null;
+  return accountId ? (await deps.accounts.getAccount(accountId))?.email ?? null : null;
 }

@@ -11,7 +11,7 @@ import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../service.ts";
 import type { Store } from "../storage/store.ts";
-import type { SessionKind } from "../storage/store_accounts.ts";
+import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -31,6 +31,8 @@ export interface ActiveSession {
 export interface AppDeps {
   config: Config;
   store: Store;
+  /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
+  accounts: AccountStore;
   service: ServiceDef;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
@@ -57,7 +59,11 @@ export type AppEnv = {
   };
 };
 
-/** Registers a 405 for every method a path does not serve. */
+/**
+ * Registers a 405 for every method a path does not serve. Not needed any more: the app and the
+ * route groups derive each route module's 405s from its own routes (lib/web/methods.ts). Kept for
+ * the route modules that still call it (a path with a hand-written 405 is left as it is).
+ */
 export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): void {
   app.all(path, () => {
     throw new MethodNotAllowedError(allow);

@@ -13,6 +13,7 @@ import { wantsJson } from "./http_form.ts";
 import { readSession } from "./sessions.ts";
 import type { SessionKind } from "../storage/store_accounts.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
+import { withMethodNotAllowed } from "./methods.ts";
 
 /** One route module mounted in a group. */
 export interface GroupRoute {
@@ -69,6 +70,7 @@ export function routeGroup(deps: AppDeps, spec: GroupSpec): Hono<AppEnv> {
       for (const p of paths) group.on(r.signedIn, p, signedIn);
     }
   }
-  for (const r of spec.routes) group.route(r.path, r.routes(deps));
+  // Each route module answers 405 for the methods it does not serve (lib/web/methods.ts).
+  for (const r of spec.routes) group.route(r.path, withMethodNotAllowed(r.routes(deps)));
   return group;
 }

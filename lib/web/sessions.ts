@@ -18,7 +18,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { ActiveSession, AppDeps, AppEnv } from "./context.ts";
 import { randomToken, sha256Hex } from "../accounts/crypto.ts";
-import { accountsOf, type SessionKind } from "../storage/store_accounts.ts";
+import type { SessionKind } from "../storage/store_accounts.ts";
 
 /** How long a client session lasts. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
@@ -65,7 +65,7 @@ export async function readSession(
   const token = cookieToken(c, deps, kind);
   if (!token) return null;
   const hash = sha256Hex(token);
-  const entry = await accountsOf(deps.store).getSession(kind, hash);
+  const entry = await deps.accounts.getSession(kind, hash);
   if (!entry || entry.expiresAt <= deps.now()) return null;
   if ((kind === "client") !== (entry.accountId !== null)) return null;
   return {
@@ -88,7 +88,7 @@ export async function openSession(
   kind: SessionKind,
   accountId: string | null,
 ): Promise<ActiveSession> {
-  const accounts = accountsOf(deps.store);
+  const accounts = deps.accounts;
   const previous = cookieToken(c, deps, kind);
   if (previous) await accounts.deleteSession(kind, sha256Hex(previous));
   const now = deps.now();
@@ -105,7 +105,7 @@ export async function openSession(
 /** Ends the request's session (if any): deletes it from KV and clears the cookie. */
 export async function closeSession(c: Context, deps: AppDeps, kind: SessionKind): Promise<void> {
   const token = cookieToken(c, deps, kind);
-  if (token) await accountsOf(deps.store).deleteSession(kind, sha256Hex(token));
+  if (token) await deps.accounts.deleteSession(kind, sha256Hex(token));
   setSessionCookie(c, deps, kind, "", 0);
 }
 
@@ -160,7 +160,7 @@ export async function putFlash(
     await flashKey(session.token),
     new TextEncoder().encode(JSON.stringify(message)),
   );
-  await accountsOf(deps.store).putFlash(session.hash, {
+  await deps.accounts.putFlash(session.hash, {
     iv: toBase64(iv),
     data: toBase64(new Uint8Array(data)),
   }, FLASH_TTL_MS);
@@ -168,7 +168,7 @@ export async function putFlash(
 
 /** Takes (reads and deletes) the session's one-time message, or null. */
 export async function takeFlash<T>(deps: AppDeps, session: ActiveSession): Promise<T | null> {
-  const entry = await accountsOf(deps.store).takeFlash(session.hash);
+  const entry = await deps.accounts.takeFlash(session.hash);
   if (!entry) return null;
   try {
     const plain = await crypto.subtle.decrypt(

@@ -4,7 +4,7 @@
  * arrives here once, through the session's encrypted one-time flash (lib/web/sessions.ts).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { takeFlash } from "../../lib/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
@@ -20,6 +20,5 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       notice: flash?.notice ?? null,
     });
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import {
   createAccountKey,
   FieldError,
@@ -89,7 +89,5 @@ export function accountKeyRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.redirect("/account", 303);
   });
-  allowOnly(app, "/", ["POST"]);
-  allowOnly(app, "/:id/revoke", ["POST"]);
   return app;
 }

@@ -5,7 +5,7 @@
  * account, after the same argon2id verification.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { logIn } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
@@ -24,6 +24,5 @@ export function loginRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   });
   app.post("/", (c) => submitAuthForm(c, deps, "login", (input) => logIn(input, deps), 200));
-  allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }

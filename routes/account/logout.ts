@@ -3,7 +3,7 @@
  * login page. The form carries the session's token (a cross-site page cannot sign you out).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { closeSession } from "../../lib/web/sessions.ts";
@@ -21,6 +21,5 @@ export function logoutRoutes(deps: AppDeps): Hono<AppEnv> {
     if (wantsJson(c)) return c.json({ ok: true, location: "/account/login" });
     return c.redirect("/account/login?signedout", 303);
   });
-  allowOnly(app, "/", ["POST"]);
   return app;
 }

@@ -5,7 +5,7 @@
  * taken, 429 with Retry-After); a fetch with `Accept: application/json` gets JSON instead.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { signUp } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
 import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
@@ -20,6 +20,5 @@ export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
     return renderAuthPage(c, deps, "signup", { signedInAs: await signedInEmail(c, deps) });
   });
   app.post("/", (c) => submitAuthForm(c, deps, "signup", (input) => signUp(input, deps), 201));
-  allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }

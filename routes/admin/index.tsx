@@ -4,7 +4,7 @@
  * session is not one): 303 to /admin/login.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { adminOverview } from "../../lib/accounts/admin.ts";
 import { takeFlash } from "../../lib/web/sessions.ts";
 import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
@@ -21,6 +21,5 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     ]);
     return renderAdminPage(c, deps, session, overview, flash?.notice ?? null);
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -4,7 +4,7 @@
  * `{entry}`. Without an administrator session: 303 to /admin/login (or 401 for a fetch).
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { revokeKey } from "../../lib/accounts/accounts.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
@@ -32,6 +32,5 @@ export function adminKeyRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.redirect("/admin", 303);
   });
-  allowOnly(app, "/:id/revoke", ["POST"]);
   return app;
 }

@@ -5,7 +5,7 @@
  * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/accounts/admin.ts";
 import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
@@ -46,6 +46,5 @@ export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
       throw error;
     }
   });
-  allowOnly(app, "/", ["GET", "HEAD", "POST"]);
   return app;
 }

@@ -1,6 +1,6 @@
 /** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { closeSession, readSession } from "../../lib/web/sessions.ts";
@@ -17,6 +17,5 @@ export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {
     if (wantsJson(c)) return c.json({ ok: true, location: "/admin/login" });
     return c.redirect("/admin/login", 303);
   });
-  allowOnly(app, "/", ["POST"]);
   return app;
 }

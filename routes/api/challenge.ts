@@ -1,6 +1,6 @@
 /** GET /api/challenge: a fresh ALTCHA challenge for the form's widget (404 when Turnstile is used). */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 
 /** The /api/challenge route. */
@@ -11,6 +11,5 @@ export function challengeRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Cache-Control", "no-store");
     return c.json(await deps.challenge.issue());
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -1,6 +1,6 @@
 /** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan/scan_service.ts). */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { authenticate } from "../../lib/accounts/auth.ts";
 import { InvalidTargetError, normaliseTarget } from "../../lib/scan/domain.ts";
 import { BadRequestError } from "../../lib/errors.ts";
@@ -59,6 +59,5 @@ export { MAX_SCAN_BODY, ScanRequestSchema };
 export function scanRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/", (c) => scanPost(c.req.raw, c.get("clientIp"), deps));
-  allowOnly(app, "/", ["POST"]);
   return app;
 }

@@ -6,7 +6,7 @@
  * lib/limits/limits.ts), separate from the scan pools.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";
@@ -30,6 +30,5 @@ export function validateRoutes(deps: AppDeps): Hono<AppEnv> {
       "Cache-Control": "no-store",
     });
   });
-  allowOnly(app, "/", ["POST"]);
   return app;
 }

@@ -4,7 +4,7 @@
  * so a README shows a new score within minutes.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { badgeFor, renderBadge } from "../../lib/badge.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 
@@ -28,6 +28,5 @@ export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Access-Control-Allow-Origin", "*");
     return c.body(svg, stored ? 200 : 404);
   });
-  allowOnly(app, "/:file", ["GET", "HEAD"]);
   return app;
 }

@@ -4,7 +4,7 @@
  * them before routing.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { etagMatches, readReport } from "../../../lib/storage/report_cache.ts";
@@ -39,6 +39,5 @@ export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Content-Type", "application/json");
     return c.body(report.body, 200);
   });
-  allowOnly(app, "/:file", ["GET", "HEAD"]);
   return app;
 }
