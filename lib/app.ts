@@ -13,6 +13,8 @@ import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { validateRoutes } from "../routes/api/validate.ts";
 import { validatePageRoutes } from "../routes/validate.tsx";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
+import { reportHistoryRoutes } from "../routes/api/report/history.ts";
+import { scanStatusRoutes } from "../routes/api/scans/[id].ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
 import { staticRoutes } from "../routes/static.ts";
@@ -58,7 +60,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/docs", docsRoutes(deps));
   app.route("/openapi.json", openApiRoutes(deps));
   app.route("/healthz", healthRoutes(deps));
+  app.route("/api/report", reportHistoryRoutes(deps));
   app.route("/api/report", reportRoutes(deps));
+  app.route("/api/scans", scanStatusRoutes(deps));
   app.route("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
   // its signed-in routes need (lib/web/groups.ts).
