@@ -249,3 +249,78 @@ Deno.test("[history] retention: the hourly clean-up keeps the configured days an
     await env.close();
   }
 });
+
+Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", async () => {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import(
+    "@modelcontextprotocol/sdk/client/streamableHttp.js"
+  );
+  const scanEnv = await startScanEnv();
+  const env = await startAppEnv();
+  try {
+    const at = (ms: number) => () => new Date(ms);
+    const t0 = env.clock.now - 7200_000;
+    const ids: string[] = [];
+    for (const [i, site] of ["blocks-search.test", "good.test"].entries()) {
+      const { record } = await scanSite(site, {
+        config: scanEnv.config,
+        now: at(t0 + i * 3600_000),
+        offSiteCache: scanEnv.cache(),
+      });
+      const id = crypto.randomUUID();
+      ids.push(id);
+      // The same site's record twice, as if it was fixed between the two scans.
+      await env.store.finishScan(job("shop.example", id, t0), {
+        record: { ...record, domain: "shop.example" },
+        failure: null,
+        credential: "pipeline",
+        durationMs: 1,
+        jobId: id,
+      });
+    }
+    const client = new Client({ name: "test-agent", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+        fetch: (url: string | URL, init?: RequestInit) => {
+          const request = new Request(url, init);
+          request.headers.set("x-forwarded-for", "203.0.113.70");
+          return Promise.resolve(env.app.request(request));
+        },
+      }),
+    );
+    const list = await client.callTool({
+      name: "list_scans",
+      arguments: { domain: "shop.example" },
+    });
+    const scans = (list.structuredContent as { scans: { id: string; json: string }[] }).scans;
+    assert.deepEqual(scans.map((s) => s.id), [ids[1], ids[0]]);
+    assert.equal(scans[0].json, scanJsonPath("shop.example", ids[1]));
+    const compared = await client.callTool({
+      name: "compare_scans",
+      arguments: { domain: "shop.example" },
+    });
+    const changes = (compared.structuredContent as {
+      changes: { fixed: { id: string }[]; scoreChange: number; regression: boolean };
+    }).changes;
+    assert.ok(changes.fixed.length > 0, "the blocked crawlers are fixed");
+    assert.ok(changes.scoreChange > 0);
+    assert.equal(changes.regression, false);
+    const reverse = await client.callTool({
+      name: "compare_scans",
+      arguments: { domain: "shop.example", from: ids[1], to: ids[0] },
+    });
+    assert.equal(
+      (reverse.structuredContent as { changes: { regression: boolean } }).changes.regression,
+      true,
+    );
+    const unknown = await client.callTool({
+      name: "compare_scans",
+      arguments: { domain: "shop.example", from: crypto.randomUUID() },
+    });
+    assert.equal(unknown.isError, true);
+    await client.close();
+  } finally {
+    await env.close();
+    await scanEnv.close();
+  }
+});
