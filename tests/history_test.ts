@@ -12,6 +12,21 @@ import { diffRecords } from "../lib/history/diff.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
 import type { ScanJob } from "../lib/storage/store.ts";
 import { scanJsonPath, scanPagePath, scanStatusPath } from "../lib/report_urls.ts";
+import { Ajv2020 } from "ajv/dist/2020.js";
+
+/** Checks answers against the schemas /openapi.json publishes. */
+async function publishedSchemas(app: { request: (p: string) => Response | Promise<Response> }) {
+  const doc = await (await app.request("/openapi.json")).json();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+  }
+  return (name: string, value: unknown) => {
+    const validate = ajv.getSchema(`#/components/schemas/${name}`)!;
+    assert.ok(validate(value), `${name}: ${JSON.stringify(validate.errors)}`);
+    return value as Record<string, unknown>;
+  };
+}
 
 /** The real scanner, held at a gate before it starts, so a test sees the scan queued and running. */
 function gatedService() {
@@ -52,8 +67,9 @@ Deno.test("[history] a forced rescan is followed to ITS completion while the old
   const env = await startAppEnv({ worker: true, service: gated.service });
   const auth = { auth: `Bearer ${PIPELINE}` };
   try {
+    const check = await publishedSchemas(env.app);
     gated.open();
-    const first = await json(await env.scan({ url: "good.test" }, auth));
+    const first = check("ScanAccepted", await json(await env.scan({ url: "good.test" }, auth)));
     assert.equal(first.domain, "good.test");
     assert.equal(typeof first.scanId, "string");
     assert.equal(first.statusUrl, scanStatusPath(first.scanId as string));
@@ -73,6 +89,7 @@ Deno.test("[history] a forced rescan is followed to ITS completion while the old
       (s) => s.status === "running" && s.step === "waiting at the test's gate",
     );
     assert.equal(running.report, null);
+    check("ScanStatus", running);
     assert.deepEqual(
       await json(await env.report("good.test")),
       oldRecord,
@@ -83,11 +100,12 @@ Deno.test("[history] a forced rescan is followed to ITS completion while the old
       async () => await json(await env.app.request(second.statusUrl as string)),
       (s) => s.status === "done",
     );
+    check("ScanStatus", done2);
     const links = done2.report as { page: string; json: string };
     assert.equal(links.json, scanJsonPath("good.test", second.scanId as string));
     const latest = await json(await env.report("good.test"));
     assert.notEqual(latest.scannedAt, oldRecord.scannedAt, "the new record is the latest now");
-    assert.deepEqual(await json(await env.app.request(links.json)), latest);
+    assert.deepEqual(check("ScanRecord", await json(await env.app.request(links.json))), latest);
 
     // The first scan's permanent link still names the first record.
     const firstLinks = done1.report as { page: string; json: string };
@@ -97,11 +115,17 @@ Deno.test("[history] a forced rescan is followed to ITS completion while the old
     assert.match(await page.text(), /good\.test/);
 
     // The history lists both, newest first, and the changes compare them.
-    const history = await json(await env.app.request("/api/report/good.test/history.json"));
+    const history = check(
+      "History",
+      await json(await env.app.request("/api/report/good.test/history.json")),
+    );
     const scans = history.scans as { id: string; page: string }[];
     assert.deepEqual(scans.map((s) => s.id), [second.scanId, first.scanId]);
     assert.equal(scans[1].page, scanPagePath("good.test", first.scanId as string));
-    const changes = await json(await env.app.request("/api/report/good.test/changes.json"));
+    const changes = check(
+      "Changes",
+      await json(await env.app.request("/api/report/good.test/changes.json")),
+    );
     const diff = changes.changes as { from: { id: string }; to: { id: string }; summary: string[] };
     assert.equal(diff.from.id, first.scanId);
     assert.equal(diff.to.id, second.scanId);
