@@ -348,3 +348,27 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
     await scanEnv.close();
   }
 });
+
+Deno.test("[history] a scan thread reports the real steps of the scan, in order", async () => {
+  const { startScanThreads } = await import("../lib/isolate/scan_threads.ts");
+  const { normaliseTarget } = await import("../lib/scan/domain.ts");
+  const scanEnv = await startScanEnv();
+  const runner = startScanThreads({ heapMb: 128, timeoutMs: 20_000 });
+  try {
+    const steps: string[] = [];
+    const outcome = await runner.run(
+      "visibility",
+      normaliseTarget("good.test"),
+      scanEnv.config,
+      () => new Date("2026-11-21T10:00:00Z"),
+      (step) => steps.push(step),
+    );
+    assert.equal(outcome.record.status, "ok");
+    assert.match(steps[0], /^fetching https:\/\/good\.test\/ and its robots\.txt/);
+    assert.ok(steps.includes("checking Wikidata, Wikipedia and Common Crawl"), steps.join(" | "));
+    assert.equal(steps[steps.length - 1], "scoring");
+  } finally {
+    await runner.close();
+    await scanEnv.close();
+  }
+});
