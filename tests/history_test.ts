@@ -372,3 +372,55 @@ Deno.test("[history] a scan thread reports the real steps of the scan, in order"
     await scanEnv.close();
   }
 });
+
+Deno.test("[history] a record and its history entry are one commit: a failed write leaves neither", async () => {
+  const { Store } = await import("../lib/storage/store.ts");
+  const raw = await Deno.openKv(":memory:");
+  let failCommits = false;
+  // A KV whose atomic commits fail (a crash, a full disk) while the flag is up.
+  const kv = new Proxy(raw, {
+    get(target, prop) {
+      if (prop === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => failCommits ? Promise.reject(new Error("disk full")) : commit();
+          return op;
+        };
+      }
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  try {
+    const store = new Store(kv, "visibility");
+    const at = Date.parse("2026-11-21T10:00:00Z");
+    const stored = (id: string) => ({
+      record: {
+        domain: "a.test",
+        status: "ok" as const,
+        scannedAt: new Date(at).toISOString(),
+        result: null,
+      },
+      failure: null,
+      credential: "pipeline" as const,
+      durationMs: 1,
+      jobId: id,
+    });
+    const id = crypto.randomUUID();
+    failCommits = true;
+    await assert.rejects(() => store.finishScan(job("a.test", id, at), stored(id)), /disk full/);
+    assert.equal(await store.getScan("a.test"), null);
+    assert.deepEqual(await store.history.list("a.test"), []);
+    assert.equal(await store.history.get(id), null);
+    failCommits = false;
+    await store.finishScan(job("a.test", id, at), stored(id));
+    assert.equal((await store.getScan("a.test"))?.jobId, id);
+    assert.deepEqual((await store.history.list("a.test")).map((e) => e.id), [id]);
+    // Delivered again (at least once): one entry, still.
+    await store.finishScan(job("a.test", id, at), stored(id));
+    assert.equal((await store.history.list("a.test")).length, 1);
+  } finally {
+    raw.close();
+  }
+});

@@ -223,6 +223,15 @@ export class History {
     return (await this.kv.get<ScanStatus>(this.keys.status(id))).value;
   }
 
+  /** True when a kept scan of `domain` made at `scannedAt` refers to the parts `partsId`. */
+  async keepsParts(domain: string, scannedAt: string, partsId: string): Promise<boolean> {
+    const prefix = [...this.keys.domain(domain), Date.parse(scannedAt)];
+    for await (const e of this.kv.list<HistoryEntry>({ prefix })) {
+      if (e.value.partsId === partsId) return true;
+    }
+    return false;
+  }
+
   /** The ids of the parts kept scans refer to (the clean-up keeps those parts). */
   async referencedParts(): Promise<Set<string>> {
     const out = new Set<string>();

@@ -625,7 +625,7 @@ export class Store {
         // The parts of the record replaced stay while the history keeps that scan.
         if (
           older && replaced && replaced.id !== value.parts?.id &&
-          !(await this.kv.get(hk.body(current.value!.jobId))).value
+          !(await this.history.keepsParts(job.domain, current.value!.record.scannedAt, replaced.id))
         ) {
           await this.#deleteParts(job.domain, replaced.id).catch(() => {});
         }
@@ -680,17 +680,18 @@ export class Store {
     const drop = async (e: Deno.KvEntry<unknown>) =>
       (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
     const heads = new Map<string, string>();
+    // Parts the history keeps (lib/storage/history.ts) stay: they are the kept scans' records.
+    const keptParts = await this.history.referencedParts();
     for await (const e of this.kv.list<StoredScan>({ prefix: this.#k("records") })) {
       const at = Date.parse(e.value?.record?.scannedAt ?? "");
       if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) {
         out.records++;
-        // Parts the history still keeps are left to it (and to the orphan rule below).
-        const kept = e.value.parts &&
-          (await this.kv.get(historyKeys(this.service).body(e.value.jobId))).value;
-        if (e.value.parts && !kept) await this.#deleteParts(String(e.key[2]), e.value.parts.id);
+        const domain = String(e.key[2]);
+        if (e.value.parts && !keptParts.has(`${domain}\n${e.value.parts.id}`)) {
+          await this.#deleteParts(domain, e.value.parts.id);
+        }
       } else if (e.value?.parts) heads.set(String(e.key[2]), e.value.parts.id);
     }
-    const keptParts = await this.history.referencedParts();
     // Parts no head refers to: left by a write that lost, or by a crash before the head's commit.
     const orphans = new Set<string>();
     for await (const e of this.kv.list({ prefix: this.#k("record_parts") })) {
