@@ -250,8 +250,11 @@ function sentences(d: ScanDiff): string[] {
   const moved = d.pillars.filter((p) => p.change !== 0);
   if (moved.length) {
     out.push(
-      moved.map((p) => `${p.title} ${p.change > 0 ? "rose" : "fell"} ${signed(p.change)}`)
-        .join(", ") + ".",
+      moved.map((p) =>
+        `${p.title} ${p.change > 0 ? "rose" : "fell"} ${round(Math.abs(p.change))} point${
+          round(Math.abs(p.change)) === 1 ? "" : "s"
+        }`
+      ).join(", ") + ".",
     );
   }
   if (d.fixed.length) out.push(`Fixed (${d.fixed.length}): ${list(d.fixed)}.`);
