@@ -273,3 +273,24 @@ Deno.test("[history] retention: the hourly clean-up keeps the configured days an
     await env.close();
   }
 });
+
+Deno.test("[history] the history's paths are written once and cannot break out of their segment", async () => {
+  const { changesJsonPath, historyJsonPath } = await import("../lib/report_urls.ts");
+  assert.equal(scanPagePath("example.com", "a/b?c"), "/report/example.com/scans/a%2Fb%3Fc");
+  assert.equal(scanJsonPath("example.com", "x"), "/api/report/example.com/scans/x.json");
+  assert.equal(scanStatusPath("a\r\nb"), "/api/scans/a%0D%0Ab");
+  assert.equal(historyJsonPath("example.com"), "/api/report/example.com/history.json");
+  assert.equal(
+    changesJsonPath("example.com", "1", "2"),
+    "/api/report/example.com/changes.json?from=1&to=2",
+  );
+  const env = await startAppEnv();
+  try {
+    // Another spelling of the domain redirects to the kept scan's one path (id encoded).
+    const res = await env.app.request("/report/WWW.Example.com/scans/a%0D%0Ab");
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.get("location"), "/report/example.com/scans/a%0D%0Ab");
+  } finally {
+    await env.close();
+  }
+});

@@ -100,7 +100,10 @@ export interface ScanStatusView {
 /** The status of scan `id`. @throws NotFoundError for an unknown id. */
 export async function scanStatusOf(store: Store, id: string): Promise<ScanStatusView> {
   if (!isScanId(id)) throw new NotFoundError(`No scan ${id}`);
-  const [kept, pending] = await Promise.all([store.history.get(id), store.history.status(id)]);
+  const [kept, pending] = await Promise.all([
+    store.history.lookup(id),
+    store.history.status(id),
+  ]);
   if (kept) {
     return {
       id,

@@ -185,6 +185,14 @@ export class History {
       .value;
   }
 
+  /** A kept scan's domain and line by id, without reading its record; null when there is none. */
+  async lookup(id: string): Promise<{ domain: string; entry: HistoryEntry } | null> {
+    const body = (await this.kv.get<HistoryBody>(this.keys.body(id))).value;
+    if (!body) return null;
+    const entry = await this.entry(body.domain, id, body.scannedAt);
+    return entry ? { domain: body.domain, entry } : null;
+  }
+
   /** A kept scan by id: its domain, its line and its record; null when there is none. */
   async get(
     id: string,

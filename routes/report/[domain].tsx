@@ -24,7 +24,7 @@ import { shellFor } from "../../lib/ui/shell.ts";
 import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
 import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";
-import { reportPagePath, scanStatusPath } from "../../lib/report_urls.ts";
+import { reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
@@ -80,7 +80,7 @@ export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
     const domain = domainOf(raw);
     if (!domain) return notFound(c, deps, null);
     const id = c.req.param("id");
-    if (domain !== raw) return c.redirect(`${reportPagePath(domain)}/scans/${id}`, 301);
+    if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
     let kept;
     try {
       kept = await scanOf(deps.store, domain, id);
@@ -190,9 +190,9 @@ function reportPage(
   const meta: PageMeta = {
     title: "",
     description: "",
-    canonical: options.kept
-      ? `${origin}${reportPagePath(domain)}/scans/${encodeURIComponent(stored.jobId)}`
-      : `${origin}${reportPagePath(domain)}`,
+    canonical: `${origin}${
+      options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
+    }`,
     image: `${origin}/static/og-${service}.png`,
   };
   let body: VNode;
