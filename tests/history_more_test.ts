@@ -220,6 +220,13 @@ Deno.test("[history] schema service: each page has its own history, compared pag
     assert.deepEqual(diff.fixed.map((f) => f.id), ["google:Product:Product.offers"]);
     assert.deepEqual(diff.new.map((f) => f.id), ["google:Product:Product.image"]);
     assert.equal(diff.regression, false, "a warning is not critical");
+    assert.ok(diff.summary.includes("Errors: 1 before, 0 now, Warnings: 0 before, 1 now."));
+    // The schema report page shows the same changes, its counts in a table of their own.
+    const { ReportChanges } = await import("../lib/ui/report_changes.tsx");
+    const { renderToString } = await import("preact-render-to-string");
+    const html = renderToString(ReportChanges({ domain: "shop.test", diff, currentId: a2 })!);
+    assert.match(html, /<caption>Counts<\/caption>/);
+    assert.match(html, /<td class="up">-1<\/td>/, "fewer errors is better");
     // Retention counts per page: with at most 1 scan per target, page b's only scan stays.
     const out = await store.history.purge({ before: 0, maxPerTarget: 1 });
     assert.equal(out.historyEntries, 1);

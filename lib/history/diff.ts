@@ -251,9 +251,11 @@ function sentences(d: ScanDiff): string[] {
   if (moved.length) {
     out.push(
       moved.map((p) =>
-        `${p.title} ${p.change > 0 ? "rose" : "fell"} ${round(Math.abs(p.change))} point${
-          round(Math.abs(p.change)) === 1 ? "" : "s"
-        }`
+        d.from.score === null && d.to.score === null
+          ? `${p.title}: ${p.from} before, ${p.to} now` // counts (schema)
+          : `${p.title} ${p.change > 0 ? "rose" : "fell"} ${round(Math.abs(p.change))} point${
+            round(Math.abs(p.change)) === 1 ? "" : "s"
+          }`
       ).join(", ") + ".",
     );
   }

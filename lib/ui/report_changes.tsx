@@ -24,6 +24,10 @@ export function ReportChanges(
   const d = props.diff;
   if (!d) return null;
   const moved = d.pillars.filter((p) => p.change !== 0);
+  // The schema service has no score: its rows are counts (items, errors, warnings).
+  const counts = d.from.score === null && d.to.score === null;
+  const better = (p: ScanDiff["pillars"][number]) =>
+    p.id === "errors" || p.id === "warnings" ? p.change < 0 : p.change > 0;
   return (
     <section class="card report-changes" aria-labelledby="changes-title">
       <h2 id="changes-title">What changed since the previous scan</h2>
@@ -43,10 +47,10 @@ export function ReportChanges(
       )}
       {moved.length > 0 && (
         <table class="change-table">
-          <caption>Each pillar</caption>
+          <caption>{counts ? "Counts" : "Each pillar"}</caption>
           <thead>
             <tr>
-              <th scope="col">Pillar</th>
+              <th scope="col">{counts ? "What" : "Pillar"}</th>
               <th scope="col">Before</th>
               <th scope="col">Now</th>
               <th scope="col">Change</th>
@@ -58,7 +62,7 @@ export function ReportChanges(
                 <th scope="row">{p.title}</th>
                 <td>{p.from === null ? "–" : Math.round(p.from)}</td>
                 <td>{p.to === null ? "–" : Math.round(p.to)}</td>
-                <td class={p.change > 0 ? "up" : p.change < 0 ? "down" : ""}>
+                <td class={p.change === 0 ? "" : better(p) ? "up" : "down"}>
                   {p.change === 0 ? "=" : signed(Math.round(p.change * 10) / 10)}
                 </td>
               </tr>
