@@ -87,7 +87,7 @@ export function describeConfig(config: Config): string[] {
       : "SCAN_RESOLVE: not set",
     `Worker: up to ${config.workerConcurrency} scans at once; scan time-out ${config.scanTimeoutMs} ms`,
     cronAvailable
-      ? `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days`
+      ? `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days, history ${config.historyRetentionDays} days (at most ${config.historyMaxScans} scans per target)`
       : 'Clean-up: off (Deno.cron needs --unstable-cron or "cron" in deno.json\'s unstable list)',
     config.logRequests
       ? "Logs: one JSON line per request and per scan"

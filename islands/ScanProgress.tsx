@@ -1,31 +1,51 @@
 /**
  * Live progress of a running scan, shown by /report/<domain> while the domain is in flight. It
- * polls GET /api/report/<domain>.json every 1.5 s (the spec's 1-2 s pattern) and, as soon as a
- * record other than the one the page was rendered with appears, loads the report. The page is
- * server-rendered from the in-flight mark, so a reload shows the same progress.
+ * polls the scan's status URL (GET /api/scans/<id>, lib/history/service.ts) every 1.5 s (the
+ * spec's 1-2 s pattern) and shows the step the worker is really on; when the scan is done or
+ * failed it loads the report. The page is server-rendered from the in-flight mark, so a reload
+ * shows the same progress.
  */
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { reportJsonPath, reportPagePath } from "../lib/report_urls.ts";
+import { reportPagePath } from "../lib/report_urls.ts";
 
 export type ScanProgressProps = {
   domain: string;
+  /** The scan's status URL (GET /api/scans/<id>). */
+  statusUrl: string;
   /** scannedAt of the record the page was rendered with (null: none yet). */
   knownScannedAt: string | null;
   /** How long the scan had been running when the page was rendered. */
   elapsedMs: number;
-  /** What a scan does, in order, with the second at which each step usually starts. */
-  steps: { label: string; at: number }[];
+  /** What a scan does, in order (`match`: a word of the worker's step that names this one). */
+  steps: { label: string; match: string[] }[];
 };
 
 const POLL_MS = 1500;
 const SLOW_AFTER_S = 45;
 
-/** The progress card: steps, elapsed time, and the hand-over to the report. */
+/** The step of `steps` the worker's step names (its index), or -1. */
+export function stepIndex(steps: ScanProgressProps["steps"], step: string | null): number {
+  if (!step) return -1;
+  const s = step.toLowerCase();
+  for (let i = steps.length - 1; i >= 0; i--) {
+    if (steps[i].match.some((m) => s.includes(m))) return i;
+  }
+  return -1;
+}
+
+/** The progress card: the worker's real step, elapsed time, and the hand-over to the report. */
 export function ScanProgress(props: ScanProgressProps): VNode {
   const [elapsed, setElapsed] = useState(Math.floor(props.elapsedMs / 1000));
   const [done, setDone] = useState(false);
   const [offline, setOffline] = useState(false);
+  // The furthest step reached: the worker's steps overlap (the off-site lookups start while the
+  // sitemaps are still fetched), and the card never goes backwards.
+  const [state, setState] = useState<{ status: string; step: string | null; reached: number }>({
+    status: "queued",
+    step: null,
+    reached: 0,
+  });
 
   useEffect(() => {
     const started = Date.now() - props.elapsedMs;
@@ -34,26 +54,43 @@ export function ScanProgress(props: ScanProgressProps): VNode {
     let stopped = false;
     const poll = async () => {
       try {
-        const res = await fetch(reportJsonPath(props.domain), {
+        const res = await fetch(props.statusUrl, {
           cache: "no-store",
           headers: { accept: "application/json" },
         });
         setOffline(false);
         if (res.ok) {
-          const record = await res.json() as { scannedAt?: string };
-          if (record.scannedAt && record.scannedAt !== props.knownScannedAt) {
+          const s = await res.json() as {
+            status: string;
+            step: string | null;
+            report: { page: string } | null;
+          };
+          setState((prev) => ({
+            status: s.status,
+            step: s.step,
+            reached: s.status === "queued"
+              ? 0
+              : Math.max(prev.reached, 1, stepIndex(props.steps, s.step)),
+          }));
+          if (s.status === "done" || s.status === "failed") {
             stopped = true;
             setDone(true);
             location.replace(reportPagePath(props.domain));
             return;
           }
+        } else if (res.status === 404) {
+          // The scan is no longer followed (long gone): the report page knows the rest.
+          await res.body?.cancel();
+          stopped = true;
+          location.replace(reportPagePath(props.domain));
+          return;
         } else await res.body?.cancel();
       } catch {
         setOffline(true);
       }
       if (!stopped) timer = setTimeout(poll, POLL_MS);
     };
-    timer = setTimeout(poll, POLL_MS);
+    poll();
     return () => {
       stopped = true;
       clearInterval(tick);
@@ -61,10 +98,8 @@ export function ScanProgress(props: ScanProgressProps): VNode {
     };
   }, []);
 
-  let current = 0;
-  props.steps.forEach((s, i) => {
-    if (elapsed >= s.at) current = i;
-  });
+  // Queued: the first step ("waiting for a free scanner"); running: the step the worker names.
+  const current = state.reached;
   return (
     <section class="card progress-card" aria-labelledby="progress-title">
       <h2 id="progress-title">
@@ -81,7 +116,8 @@ export function ScanProgress(props: ScanProgressProps): VNode {
           </li>
         ))}
       </ol>
-      <p class="muted">
+      <p class="muted" aria-live="polite">
+        {state.step && !done ? <span class="worker-step">Now: {state.step}.</span> : null}{" "}
         <span class="elapsed">{elapsed} s</span>{" "}
         elapsed. Most scans take 5 to 20 seconds. This page updates by itself; you can also leave
         and come back to this address.

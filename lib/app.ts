@@ -13,6 +13,8 @@ import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { validateRoutes } from "../routes/api/validate.ts";
 import { validatePageRoutes } from "../routes/validate.tsx";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
+import { reportHistoryRoutes } from "../routes/api/report/history.ts";
+import { scanStatusRoutes } from "../routes/api/scans/[id].ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
 import { staticRoutes } from "../routes/static.ts";
@@ -62,7 +64,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/docs", docsRoutes(deps));
   mount("/openapi.json", openApiRoutes(deps));
   mount("/healthz", healthRoutes(deps));
+  mount("/api/report", reportHistoryRoutes(deps));
   mount("/api/report", reportRoutes(deps));
+  mount("/api/scans", scanStatusRoutes(deps));
   mount("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
   // its signed-in routes need (lib/web/groups.ts).

@@ -4,6 +4,8 @@
  *   --json          print the ScanRecord as JSON instead
  *   --fail-under N  exit 1 when the score is below N (or the scan failed): for CI pipelines
  *   --all           list every signal, not only those that need attention
+ *   --baseline FILE compare with a saved record (JSON); exit 1 on a regression (a lower score or a
+ *                   new critical issue): lib/history/baseline.ts
  *
  * Progress goes to stderr so `--json` output can be piped.
  */
@@ -12,13 +14,18 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidTargetError } from "./scan/domain.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
+import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
+import type { BaseRecord } from "./service.ts";
 
-const USAGE = `Usage: deno task scan <domain-or-url> [--json] [--fail-under N] [--all]
+const USAGE =
+  `Usage: deno task scan <domain-or-url> [--json] [--fail-under N] [--all] [--baseline FILE]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
   --json          print the ScanRecord (the API's JSON) instead of the report
   --fail-under N  exit with status 1 when the score is below N or the scan fails
-  --all           show every signal, not only those that need attention`;
+  --all           show every signal, not only those that need attention
+  --baseline FILE compare with a saved record (from --json or GET /api/report/<domain>.json) and
+                  exit with status 1 on a regression: a lower score or a new critical issue`;
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -31,6 +38,7 @@ export async function main(args: string[]): Promise<number> {
         json: { type: "boolean", default: false },
         "fail-under": { type: "string" },
         all: { type: "boolean", default: false },
+        baseline: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -53,6 +61,18 @@ export async function main(args: string[]): Promise<number> {
     if (!Number.isFinite(failUnder) || failUnder < 0 || failUnder > 100) {
       console.error("--fail-under takes a number from 0 to 100");
       return 2;
+    }
+  }
+  let baseline: BaseRecord | null = null;
+  if (values.baseline !== undefined) {
+    try {
+      baseline = await readBaseline(values.baseline);
+    } catch (e) {
+      if (e instanceof BaselineError) {
+        console.error(e.message);
+        return 2;
+      }
+      throw e;
     }
   }
   let config;
@@ -88,6 +108,9 @@ export async function main(args: string[]): Promise<number> {
     console.log(formatReport(outcome.record, { color, all: values.all, failure: outcome.failure }));
   }
   const score = outcome.record.result?.score ?? null;
+  // The comparison goes to stderr, so `--json` output stays one record.
+  const regressed = baseline ? compareWithBaseline(baseline, outcome.record) : null;
+  if (regressed) { for (const line of regressed.lines) console.error(line); }
   if (failUnder !== null && (score === null || score < failUnder)) {
     console.error(
       score === null
@@ -96,7 +119,7 @@ export async function main(args: string[]): Promise<number> {
     );
     return 1;
   }
-  return 0;
+  return regressed?.diff.regression ? 1 : 0;
 }
 
 if (import.meta.main) {

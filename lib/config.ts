@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   LOG_REQUESTS: z.enum(["0", "1", "true", "false", ""]).default("1"),
   RECORD_RETENTION_DAYS: int(30, 1, 3650),
+  HISTORY_RETENTION_DAYS: int(90, 1, 3650),
+  HISTORY_MAX_SCANS: int(1000, 1, 100_000),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", ""]).default("1"),
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
@@ -178,6 +180,13 @@ export interface Config {
   logRequests: boolean;
   /** Stored scan records older than this many days are deleted by the hourly clean-up. */
   recordRetentionDays: number;
+  /**
+   * Kept scans (lib/storage/history.ts) older than this many days are deleted by the hourly
+   * clean-up (HISTORY_RETENTION_DAYS, default 90), except the one a domain's latest record is.
+   */
+  historyRetentionDays: number;
+  /** At most this many kept scans per target (domain, or page for the schema service). */
+  historyMaxScans: number;
   /**
    * How jobs reach the worker (lib/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
@@ -387,6 +396,8 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
       : undefined,
     logRequests: e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    historyMaxScans: e.HISTORY_MAX_SCANS,
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
       guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true"),

@@ -11,6 +11,7 @@ import { LIMITS, VALIDATE_LIMIT } from "./limits/limits.ts";
 import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
 import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";
+import { historyPaths, historySchemas } from "./openapi_history.ts";
 
 /** `{ "error": string }`: every error response (lib/errors.ts). */
 export const ErrorBodySchema = z.object({
@@ -27,6 +28,12 @@ export const RateLimitedBodySchema = z.object({
 /** The 202 body: the scan started (or was already running) in the background. */
 export const ScanAcceptedSchema = z.object({
   domain: z.string().describe("The domain the record will be stored under; poll its report."),
+  scanId: z.string().describe(
+    "The scan's id: the one started, or the one already running that this request joined.",
+  ),
+  statusUrl: z.string().describe(
+    "GET it to follow this scan to its end (queued, running, done, failed): /api/scans/{id}.",
+  ),
 });
 
 /** A JSON schema for the document's components (no `$schema` key: OpenAPI 3.1 sets the dialect). */
@@ -62,8 +69,9 @@ export function openApiDocument(options: {
       title: `${service.title} API`,
       version: PRODUCT.version,
       summary: `The ${service.title} ${service.summary ?? "scans web sites"}.`,
-      description: `Start a scan with POST /api/scan, then poll GET /api/report/{domain}.json ` +
-        `every 1-2 seconds until it answers 200. A record younger than 24 hours is served from ` +
+      description: `Start a scan with POST /api/scan, then poll the statusUrl of its 202 ` +
+        `(GET /api/scans/{id}) every 1-2 seconds until its status is done or failed, and read ` +
+        `the record it links (GET /api/report/{domain}.json serves the latest). A record younger than 24 hours is served from ` +
         `cache and uses no limit. New scans are limited to ${LIMITS.ip} per hour per IP ` +
         `(anonymous, browser and PIPELINE_TOKEN callers), ${LIMITS.domain} per hour per domain, ` +
         `and ${LIMITS.key} per hour per API key. See /docs for examples.`,
@@ -93,7 +101,7 @@ export function openApiDocument(options: {
               content: json("ScanRecord"),
             },
             "202": {
-              description: "The scan runs in the background: poll the report.",
+              description: "The scan runs in the background: follow its statusUrl.",
               headers: {
                 Location: {
                   description: "The report to poll.",
@@ -181,6 +189,7 @@ export function openApiDocument(options: {
           },
         },
       },
+      ...historyPaths(),
       ...(service.validatesCode ? { "/api/validate": validatePath() } : {}),
       "/badge/{domain}.svg": {
         get: {
@@ -214,6 +223,7 @@ export function openApiDocument(options: {
         ScanAccepted: jsonSchema(ScanAcceptedSchema, "output"),
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
+        ...historySchemas(jsonSchema),
         ...(service.validatesCode
           ? {
             ValidateRequest: jsonSchema(ValidateRequestSchema, "input"),

@@ -18,3 +18,36 @@ export function reportJsonPath(domain: string): string {
 export function badgePath(domain: string): string {
   return `/badge/${encodeURIComponent(domain)}.svg`;
 }
+
+/** GET this path for one kept scan's page (`/report/example.com/scans/<id>`): never changes. */
+export function scanPagePath(domain: string, id: string): string {
+  return `${reportPagePath(domain)}/scans/${encodeURIComponent(id)}`;
+}
+
+/** GET this path for one kept scan's record as JSON (`/api/report/example.com/scans/<id>.json`). */
+export function scanJsonPath(domain: string, id: string): string {
+  return `/api/report/${encodeURIComponent(domain)}/scans/${encodeURIComponent(id)}.json`;
+}
+
+/** GET this path for a domain's kept scans, newest first (`/api/report/example.com/history.json`). */
+export function historyJsonPath(domain: string): string {
+  return `/api/report/${encodeURIComponent(domain)}/history.json`;
+}
+
+/**
+ * GET this path for what changed between two kept scans (`/api/report/example.com/changes.json`):
+ * the latest against the one before it, or `?from=<id>&to=<id>`.
+ */
+export function changesJsonPath(domain: string, from?: string, to?: string): string {
+  const base = `/api/report/${encodeURIComponent(domain)}/changes.json`;
+  if (!from && !to) return base;
+  const q = new URLSearchParams();
+  if (from) q.set("from", from);
+  if (to) q.set("to", to);
+  return `${base}?${q}`;
+}
+
+/** GET this path to follow a scan (`/api/scans/<id>`): queued, running, done or failed. */
+export function scanStatusPath(id: string): string {
+  return `/api/scans/${encodeURIComponent(id)}`;
+}

@@ -263,6 +263,8 @@ export async function createServer(
           accounts,
           now: now(),
           retentionMs: config.recordRetentionDays * 24 * 3600_000,
+          historyRetentionMs: config.historyRetentionDays * 24 * 3600_000,
+          historyMaxScans: config.historyMaxScans,
           inflightTtlMs: inflightTtlMs(config),
         });
         log({ event: "cleanup", deleted, ms: Math.round(performance.now() - started) });

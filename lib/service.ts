@@ -34,9 +34,16 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
   keyPrefix: "uvk_" | "usk_";
   recordSchema: z.ZodType<R>;
   /** Runs one scan; must not throw for anything the scanned site does. */
-  run(target: Target, deps: { config: Config; now: () => Date; signal?: AbortSignal }): Promise<
-    RunOutcome<R>
-  >;
+  run(
+    target: Target,
+    deps: {
+      config: Config;
+      now: () => Date;
+      signal?: AbortSignal;
+      /** Told each step the scan starts (the scan's status URL shows it). */
+      onProgress?: (step: string) => void;
+    },
+  ): Promise<RunOutcome<R>>;
   /**
    * Whether a fresh stored record answers a request for `target` (default: always). The schema
    * service stores one page per domain, so a record of another page of the domain does not.
@@ -58,8 +65,8 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   recordSchema: ScanRecordSchema,
   summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
   failedRecordFields: () => ({ offSite: null }),
-  run: async (target, { config, now, signal }) => {
-    const { record, failure } = await scanSite(target, { config, now, signal });
+  run: async (target, { config, now, signal, onProgress }) => {
+    const { record, failure } = await scanSite(target, { config, now, signal, onProgress });
     return { record, failure };
   },
 };
@@ -70,8 +77,10 @@ export const schemaService: ServiceDef<SchemaScanRecord> = {
   title: "Schema Markup Generator",
   keyPrefix: "usk_",
   recordSchema: SchemaScanRecordSchema,
-  run: async (target, { config, now, signal }) => {
+  run: async (target, { config, now, signal, onProgress }) => {
+    onProgress?.("fetching the page and reading its structured data");
     const { record, failure } = await scanPage(target, { config, now, signal });
+    onProgress?.("validating and writing the JSON-LD");
     return { record, failure };
   },
   servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),

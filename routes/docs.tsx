@@ -43,12 +43,17 @@ function Docs(props: { deps: AppDeps; origin: string }): VNode {
   -H "Content-Type: application/json" \\
   -d '{"url": "${example}"}'`;
   const reportCurl = `curl -s ${origin}${reportJsonPath("example.com")}`;
-  const pollScript = `# start a scan, then poll every 2 seconds until the report is there
+  const pollScript = `# start a scan, then follow it every 2 seconds until it is done
 url=${example}
 key=${prefix}YOUR_KEY
-domain=$(curl -s ${origin}/api/scan -H "Authorization: Bearer $key" \\
-  -H "Content-Type: application/json" -d "{\\"url\\": \\"$url\\"}" | jq -r .domain)
-until curl -sf ${origin}/api/report/$domain.json -o report.json; do sleep 2; done
+curl -s ${origin}/api/scan -H "Authorization: Bearer $key" -o answer.json \\
+  -H "Content-Type: application/json" -d "{\\"url\\": \\"$url\\"}"
+status=$(jq -r '.statusUrl // empty' answer.json)
+if [ -z "$status" ]; then cp answer.json report.json; else  # 200: a cached report
+  until s=$(curl -sf ${origin}$status | jq -r .status) && [ "$s" != queued ] &&
+        [ "$s" != running ]; do sleep 2; done
+  curl -sf ${origin}$(curl -sf ${origin}$status | jq -r .report.json) -o report.json
+fi
 jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}"}' report.json`;
   const mcpJson = JSON.stringify(
     {
@@ -109,7 +114,9 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
           </li>
           <li>Start a scan. A report younger than 24 hours comes back at once (200).</li>
           <li>
-            Otherwise the answer is 202: poll the report every 1 to 2 seconds until it is 200.
+            Otherwise the answer is 202 with the scan's{" "}
+            <code>statusUrl</code>: follow it every 1 to 2 seconds until the scan is done, then read
+            the record it links.
           </li>
         </ol>
         <Code id="poll-script" what="the polling script">{pollScript}</Code>
@@ -187,7 +194,11 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
             </thead>
             <tbody>
               <Row s="200" b="the record" m="a report younger than 24 hours; no limit used" />
-              <Row s="202" b='{"domain": "example.com"}' m="scan started; poll the report" />
+              <Row
+                s="202"
+                b='{"domain", "scanId", "statusUrl"}'
+                m="scan started (or joined): follow statusUrl until done or failed"
+              />
               <Row s="400" b="{error}" m="bad JSON, or not a public domain" />
               <Row s="401" b='{"error": "Unauthorized"}' m="bearer token not accepted" />
               <Row s="403" b="{error}" m="no Authorization and no valid challenge token" />

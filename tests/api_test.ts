@@ -230,7 +230,10 @@ Deno.test("POST /api/scan - 202 starts one background scan; GET accepts what POS
   try {
     const res = await env.scan({ url: "HTTPS://WWW.Shop.Example./products?x=1", ...GOOD });
     assert.equal(res.status, 202);
-    assert.deepEqual(await res.json(), { domain: "shop.example" });
+    // The contract's { domain }, plus (additive) the scan's id and status URL.
+    const accepted = await res.json();
+    assert.equal(accepted.domain, "shop.example");
+    assert.equal(accepted.statusUrl, `/api/scans/${accepted.scanId}`);
     assert.equal(res.headers.get("location"), "/api/report/shop.example.json");
     assert.equal(res.headers.get("ratelimit-limit"), "8");
     assert.equal(res.headers.get("ratelimit-remaining"), "7");
@@ -238,6 +241,7 @@ Deno.test("POST /api/scan - 202 starts one background scan; GET accepts what POS
     const again = await env.scan({ url: "shop.example", ...GOOD }, { ip: "192.0.2.99" });
     assert.equal(again.status, 202);
     assert.equal(again.headers.get("ratelimit-remaining"), "8", "joining a scan consumes nothing");
+    assert.equal((await again.json()).scanId, accepted.scanId, "it follows the scan it joined");
     assert.ok(await env.store.getInflight("shop.example"));
     await expectError(await env.report("shop.example"), 404, "Not found");
   } finally {
@@ -366,7 +370,9 @@ Deno.test("POST /api/scan - the server's fast path and the routed app answer ali
       assert.equal(first.headers.get("cache-control"), "no-store");
       assert.ok(first.headers.get("ratelimit-remaining"));
       assert.equal(first.headers.get("x-frame-options"), "DENY");
-      assert.deepEqual(await first.json(), { domain: "parity.example" });
+      const accepted = await first.json();
+      assert.deepEqual(Object.keys(accepted), ["domain", "scanId", "statusUrl"]);
+      assert.equal(accepted.domain, "parity.example");
     });
   } finally {
     await env.close();

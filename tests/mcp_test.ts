@@ -126,7 +126,13 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
 
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ["explain_issue", "get_report", "scan_site"]);
+    assert.deepEqual(Object.keys(byName).sort(), [
+      "compare_scans",
+      "explain_issue",
+      "get_report",
+      "list_scans",
+      "scan_site",
+    ]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
       assert.equal(tool.inputSchema.type, "object");
@@ -610,7 +616,14 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
     await t.step("the schema server lists generate_schema, scan_site and get_report", async () => {
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
-      assert.deepEqual(names, ["generate_schema", "get_report", "scan_site", "validate_code"]);
+      assert.deepEqual(names, [
+        "compare_scans",
+        "generate_schema",
+        "get_report",
+        "list_scans",
+        "scan_site",
+        "validate_code",
+      ]);
     });
     await t.step("a page without JSON-LD gets a graph generated from its content", async () => {
       const result = await call(client, "generate_schema", { url: "https://no-llms.test/" });

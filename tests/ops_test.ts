@@ -394,6 +394,8 @@ Deno.test("[ops] clean-up deletes expired records, sessions and counters, and on
       sessions: 2,
       flashes: 1,
       attemptWindows: 1,
+      historyEntries: 0,
+      historyParts: 0,
     });
     assert.equal(report.schema.records, 1);
     const left: string[] = [];

@@ -132,7 +132,9 @@ Deno.test("[schema scan] SERVICE=schema: a usk_ key scans by API, the worker sto
     const auth = `Bearer ${key}`;
     const res = await env.scan({ url: "https://good.test/about" }, { auth });
     assert.equal(res.status, 202);
-    assert.deepEqual(await res.json(), { domain: "good.test" });
+    const accepted = await res.json();
+    assert.equal(accepted.domain, "good.test");
+    assert.equal(accepted.statusUrl, `/api/scans/${accepted.scanId}`);
     let report: Response | null = null;
     for (const until = Date.now() + 15_000; Date.now() < until;) {
       report = await env.report("good.test");

@@ -96,7 +96,7 @@ Deno.test("[store records] an 82 KiB record (one that KV refused whole) is store
   }
 });
 
-Deno.test("[store records] a record of several MB in more parts than one commit holds is stored whole; replacing it leaves no parts behind", async () => {
+Deno.test("[store records] a record of several MB in more parts than one commit holds is stored whole; replaced, its parts stay while the history keeps it", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const store = new Store(kv, "schema");
@@ -106,23 +106,32 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
     assert.ok((await parts(kv, "big.test")) > 11, "more parts than one commit may hold");
     assert.deepEqual(await store.getScan("big.test"), big);
 
-    // An older record arriving late is not stored, and leaves none of its parts.
+    // An older record arriving late is not the latest, but it is a scan: the history keeps it
+    // (lib/storage/history.ts), with its parts.
     const older = randomRecord("big.test", 1024 * 1024, T0 - 60_000);
     const before = await parts(kv, "big.test");
-    assert.equal(await store.finishScan(job("big.test", T0 - 60_000), older), "superseded");
-    assert.equal(await parts(kv, "big.test"), before);
+    const olderJob = job("big.test", T0 - 60_000);
+    assert.equal(await store.finishScan(olderJob, older), "superseded");
+    assert.ok(await parts(kv, "big.test") > before);
+    assert.deepEqual((await store.history.get(olderJob.jobId))?.record, older.record);
+    assert.deepEqual(await store.getScan("big.test"), big);
 
-    // A newer small record replaces it; the big one's parts are deleted.
+    // A newer small record replaces it; the big ones' parts stay while their scans are kept...
     const small = productsRecord("big.test", 2, T0 + 60_000);
     assert.equal(await store.finishScan(job("big.test", T0 + 60_000), small), "stored");
-    assert.equal(await parts(kv, "big.test"), 0);
     assert.deepEqual(await store.getScan("big.test"), small);
+    assert.deepEqual((await store.history.get(j.jobId))?.record, big.record);
+    // ...and go with them: past the retention, only the latest scan is kept, with no parts.
+    const purged = await store.history.purge({ before: T0 + 1, maxPerTarget: 1000 });
+    assert.equal(purged.historyEntries, 2);
+    assert.equal(await parts(kv, "big.test"), 0);
+    assert.equal((await store.history.list("big.test")).length, 1);
   } finally {
     kv.close();
   }
 });
 
-Deno.test("[store records] the clean-up deletes parts no record names once an hour old, and a purged record's parts", async () => {
+Deno.test("[store records] the clean-up deletes parts nothing names once an hour old, and a purged record's parts once its scan is not kept", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const store = new Store(kv, "schema");
@@ -140,9 +149,12 @@ Deno.test("[store records] the clean-up deletes parts no record names once an ho
       windowMs: 3600_000,
     });
     assert.equal(out.records, 2);
+    // The records are gone; their scans are still kept, with their parts (not the dead orphan).
+    assert.equal(await parts(kv, "kept.test"), keptParts - 1);
+    assert.ok(keptParts > 1);
+    await store.history.purge({ before: T0 + 1, maxPerTarget: 1000 });
     assert.equal(await parts(kv, "old.test"), 0);
     assert.equal(await parts(kv, "kept.test"), 0);
-    assert.ok(keptParts > 1);
 
     // ...and a record kept keeps its parts, while an hour-old orphan next to it goes.
     await store.finishScan(job("kept.test", T0 + 10), productsRecord("kept.test", 300, T0 + 10));

@@ -22,4 +22,6 @@ export const THREAD_READY = "scan-thread-ready";
 /** What a thread answers. */
 export type ScanReplyMessage =
   | { id: number; ok: true; outcome: RunOutcome }
+  /** A step the scan started (not the end: a reply with `ok` follows). */
+  | { id: number; progress: string }
   | { id: number; ok: false; error: string };

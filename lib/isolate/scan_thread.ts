@@ -33,6 +33,7 @@ port.on("message", async (m: ScanRequestMessage) => {
     const outcome = await service.run(m.target, {
       config: m.config,
       now: () => new Date(Date.now() + offset),
+      onProgress: (step) => port.postMessage({ id: m.id, progress: step } as ScanReplyMessage),
     });
     reply = { id: m.id, ok: true, outcome };
   } catch (error) {

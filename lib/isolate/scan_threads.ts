@@ -40,7 +40,13 @@ export interface ScanRunner {
    * Runs `service`'s scan of `target`. Rejects with {@link ScanIsolationError} when the scan's
    * thread crashed, ran out of memory or out of time.
    */
-  run(service: string, target: Target, config: Config, now: () => Date): Promise<RunOutcome>;
+  run(
+    service: string,
+    target: Target,
+    config: Config,
+    now: () => Date,
+    onProgress?: (step: string) => void,
+  ): Promise<RunOutcome>;
   /**
    * Settles once the threads started ahead have loaded their code (or failed to), so a server
    * can start serving only then: loading opens files, which a flood of connections could starve.
@@ -84,7 +90,11 @@ interface Thread {
   worker: NodeWorker;
   scans: number;
   /** The scan in progress: settles it when the thread dies. */
-  pending: { id: number; settle: (r: ScanReplyMessage | ScanIsolationError) => void } | null;
+  pending: {
+    id: number;
+    settle: (r: ScanReplyMessage | ScanIsolationError) => void;
+    onProgress?: (step: string) => void;
+  } | null;
   dead: boolean;
   /** Resolves once the thread has loaded the scanners (its load time is not the scan's). */
   ready: Promise<void>;
@@ -125,7 +135,9 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
     };
     worker.on("message", (m: ScanReplyMessage | typeof THREAD_READY) => {
       if (m === THREAD_READY) return loaded();
-      if (thread.pending && m.id === thread.pending.id) {
+      if (thread.pending && m.id === thread.pending.id && "progress" in m) {
+        thread.pending.onProgress?.(m.progress);
+      } else if (thread.pending && m.id === thread.pending.id) {
         const p = thread.pending;
         thread.pending = null;
         p.settle(m);
@@ -164,7 +176,7 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
     async warmed() {
       await Promise.allSettled(idle.map((t) => t.ready));
     },
-    async run(service, target, config, now) {
+    async run(service, target, config, now, onProgress) {
       const thread = idle.pop() ?? spawn();
       const id = nextId++;
       thread.scans++;
@@ -188,10 +200,11 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
           }
           if (thread.scans >= scansPerThread || idle.length >= maxIdle) retire(thread);
           else if (!thread.dead) idle.push(thread);
+          if ("progress" in r) return;
           if (r.ok) resolve(r.outcome);
           else reject(new Error(r.error));
         };
-        thread.pending = { id, settle };
+        thread.pending = { id, settle, onProgress };
         const message: ScanRequestMessage = {
           id,
           service,
@@ -216,16 +229,21 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
 export function inlineRunner(
   services: Record<
     string,
-    { run(t: Target, d: { config: Config; now: () => Date }): Promise<RunOutcome> }
+    {
+      run(
+        t: Target,
+        d: { config: Config; now: () => Date; onProgress?: (step: string) => void },
+      ): Promise<RunOutcome>;
+    }
   >,
 ): ScanRunner {
   return {
     kind: "inline",
     warmed: () => Promise.resolve(),
-    run: (service, target, config, now) => {
+    run: (service, target, config, now, onProgress) => {
       const s = services[service];
       if (!s) return Promise.reject(new Error(`no ${service} service`));
-      return s.run(target, { config, now });
+      return s.run(target, { config, now, onProgress });
     },
     close: () => Promise.resolve(),
   };

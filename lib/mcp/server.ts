@@ -26,6 +26,7 @@ import {
 } from "./context.ts";
 import { registerPrompts, registerReportResource } from "./resources.ts";
 import { registerCommonTools } from "./tools.ts";
+import { registerHistoryTools } from "./history_tools.ts";
 import { visibilityMcp } from "./visibility.ts";
 import { schemaMcp } from "./schema.ts";
 
@@ -66,6 +67,7 @@ export function createMcpServer(
     },
   );
   registerCommonTools(server, ctx, adapter);
+  registerHistoryTools(server, ctx);
   adapter.registerTools(server, ctx);
   registerReportResource(server, ctx);
   registerPrompts(server, ctx);
@@ -100,6 +102,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
     pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
   };
   registerCommonTools(recorder, ctx, adapter);
+  registerHistoryTools(recorder, ctx);
   adapter.registerTools(recorder, ctx);
   return tools;
 }
@@ -139,6 +142,9 @@ export function instructionsFor(
     `${Math.round(ctx.scanWaitMs / 1000)} seconds; if it answers state "running", call ` +
     "get_report with the domain a few seconds later (do not call scan_site again).",
     "get_report and the report://{domain} resource read the stored report and never scan.",
+    "Every scan is kept: list_scans lists a domain's scans (ids, scores, permanent links) and " +
+    "compare_scans says what changed between two of them (by default the latest against the " +
+    "one before); both are free and never scan.",
     adapter.instructions,
     `Limits: callers are anonymous, so new scans count against the caller's IP address ` +
     `(${LIMITS.ip} per hour; an IPv6 /48 shares ${CAPS.prefix48Scans}) and the domain ` +

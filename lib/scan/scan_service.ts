@@ -44,7 +44,17 @@ export type ScanRequestOutcome =
     body: Uint8Array<ArrayBuffer>;
     headers: Record<string, string>;
   }
-  | { status: 202; domain: string; started: boolean; headers: Record<string, string> };
+  | {
+    status: 202;
+    domain: string;
+    started: boolean;
+    /**
+     * The id of the scan that will answer: the one just admitted, or the one already in flight
+     * that the request joined (its status: lib/storage/history.ts).
+     */
+    scanId: string;
+    headers: Record<string, string>;
+  };
 
 /**
  * Pool usage shown in the RateLimit headers of cache hits, kept for a second: a cache hit consumes
@@ -131,12 +141,22 @@ export async function requestScan(
     throw new RateLimitedError(limitMessage(admission.pool, seconds), seconds);
   }
   if (admission.status === "inflight") {
-    return { status: 202, domain: target.domain, started: false, headers: await usageHeaders() };
+    // Joined the scan in flight; if it finished meanwhile, its record is the latest.
+    const scanId = (await store.getInflight(target.domain))?.jobId ??
+      (await store.getScan(target.domain))?.jobId ?? job.jobId;
+    return {
+      status: 202,
+      domain: target.domain,
+      started: false,
+      scanId,
+      headers: await usageHeaders(),
+    };
   }
   return {
     status: 202,
     domain: target.domain,
     started: true,
+    scanId: job.jobId,
     headers: rateLimitHeaders(pools[0], admission.used[0], pools[0].windowMs),
   };
 }

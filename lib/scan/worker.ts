@@ -162,6 +162,18 @@ async function runJob(
     return;
   }
   const started = performance.now();
+  // The scan's status URL shows the step it is really on (lib/storage/history.ts ScanStatus):
+  // written when the step changes, one write at a time, never after the record is stored.
+  let stepWrite: Promise<void> = Promise.resolve();
+  let lastStep = "";
+  const onProgress = (step: string) => {
+    if (step === lastStep) return;
+    lastStep = step;
+    stepWrite = stepWrite.then(() => store.setScanStep(job, step, now().getTime())).catch(
+      () => {},
+    );
+  };
+  onProgress("starting the scan");
   const maxAttempts = Math.max(1, deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const failedRecord = (failure: string) => ({
     record: {
@@ -191,8 +203,8 @@ async function runJob(
         ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
       };
       outcome = deps.runner
-        ? await deps.runner.run(job.service, target, deps.config, now)
-        : await service.run(target, { config: deps.config, now });
+        ? await deps.runner.run(job.service, target, deps.config, now, onProgress)
+        : await service.run(target, { config: deps.config, now, onProgress });
       break;
     } catch (error) {
       if (error instanceof ScanIsolationError) {
@@ -216,6 +228,8 @@ async function runJob(
       break;
     }
   }
+  onProgress("saving the report");
+  await stepWrite;
   const durationMs = Math.round(performance.now() - started);
   let result;
   try {

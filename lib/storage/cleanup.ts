@@ -10,11 +10,13 @@ import { AUTH_ATTEMPTS } from "../accounts/accounts.ts";
 import { WINDOW_MS } from "../limits/limits.ts";
 import { Store } from "./store.ts";
 import { accountsOf, type AccountStore } from "./store_accounts.ts";
+import type { HistoryPurgeReport } from "./history.ts";
 
 /** What one run deleted, per service. */
 export type CleanUpReport = Record<
   string,
   & Awaited<ReturnType<Store["purgeExpired"]>>
+  & HistoryPurgeReport
   & Awaited<
     ReturnType<ReturnType<typeof accountsOf>["purgeExpired"]>
   >
@@ -26,6 +28,10 @@ export interface CleanUpOptions {
   now: number;
   /** Records scanned longer ago than this are deleted (RECORD_RETENTION_DAYS). */
   retentionMs: number;
+  /** Kept scans older than this are deleted (HISTORY_RETENTION_DAYS; default: 90 days). */
+  historyRetentionMs?: number;
+  /** At most this many kept scans per target (HISTORY_MAX_SCANS; default 1000). */
+  historyMaxScans?: number;
   /** In-flight marks older than this are stale (lib/scan/scan_service.ts inflightTtlMs). */
   inflightTtlMs: number;
   /** Each service's account store (createServer's); one is built for a service not listed. */
@@ -36,6 +42,10 @@ export interface CleanUpOptions {
 export async function cleanUp(stores: Store[], options: CleanUpOptions): Promise<CleanUpReport> {
   const report: CleanUpReport = {};
   for (const store of stores) {
+    const history = await store.history.purge({
+      before: options.now - (options.historyRetentionMs ?? 90 * 24 * 3600_000),
+      maxPerTarget: options.historyMaxScans ?? 1000,
+    });
     const scans = await store.purgeExpired(options.now, {
       recordsBefore: options.now - options.retentionMs,
       inflightTtlMs: options.inflightTtlMs,
@@ -45,7 +55,7 @@ export async function cleanUp(stores: Store[], options: CleanUpOptions): Promise
       options.now,
       AUTH_ATTEMPTS.windowMs,
     );
-    report[store.service] = { ...scans, ...accounts };
+    report[store.service] = { ...scans, ...history, ...accounts };
   }
   return report;
 }

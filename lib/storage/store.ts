@@ -13,6 +13,9 @@
  *   [svc, "keys_by_id", keyId]            -> sha256(key)
  *   [svc, "keys_by_account", acct, keyId] -> sha256(key)
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
+ *   [svc, "history" | "history_body" | "scan_status", ...]  every kept scan and the status of scans
+ *                                                            in progress: see lib/storage/history.ts
+ *                                                            (written here, in the same commits)
  *
  * Accounts, sessions and sign-in attempt windows have their own layout in lib/storage/store_accounts.ts.
  *
@@ -29,6 +32,14 @@ import { FreshReads } from "./fresh_reads.ts";
 import { type Admission, admissionFor, type AdmissionStrategy } from "../limits/admission.ts";
 import type { PoolSpec } from "../limits/limiter.ts";
 import { gunzipSync, gzipSync } from "node:zlib";
+import {
+  History,
+  type HistoryBody,
+  historyKeys,
+  type ScanStatus,
+  STATUS_TTL_MS,
+  summarise,
+} from "./history.ts";
 
 /** How the caller that started a scan authenticated. */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
@@ -199,6 +210,29 @@ export class Store {
     return [this.service, ...parts];
   }
 
+  /** Every kept scan of this service (lib/storage/history.ts). */
+  get history(): History {
+    return this.#history ??= new History(this.kv, this.service);
+  }
+  #history: History | undefined;
+
+  /**
+   * Records what the worker is doing for a scan (its status URL shows it). A scan already stored
+   * is left alone: its status was deleted with the record's commit.
+   */
+  async setScanStep(job: ScanJob, step: string, now: number): Promise<void> {
+    const key = historyKeys(this.service).status(job.jobId);
+    const current = await this.kv.get<ScanStatus>(key);
+    if (!current.value) return;
+    const next: ScanStatus = {
+      ...current.value,
+      state: "running",
+      step,
+      startedAt: current.value.startedAt ?? now,
+    };
+    await this.kv.atomic().check(current).set(key, next, { expireIn: STATUS_TTL_MS }).commit();
+  }
+
   /**
    * The latest stored scan of a domain, or null. A record stored in parts is read whole: its
    * parts are listed and decompressed (if a newer record replaced it meanwhile, the read starts
@@ -315,6 +349,15 @@ export class Store {
     );
     const mark: InflightMark = { jobId: job.jobId, since: now, credential: job.credential };
     op.set(this.#k("inflight", job.domain), mark, { expireIn: markTtlMs });
+    const status: ScanStatus = {
+      id: job.jobId,
+      domain: job.domain,
+      state: "queued",
+      step: null,
+      queuedAt: now,
+      startedAt: null,
+    };
+    op.set(historyKeys(this.service).status(job.jobId), status, { expireIn: STATUS_TTL_MS });
     this.queue.add(op, job);
   }
 
@@ -362,10 +405,15 @@ export class Store {
     let value: StoredScan = plain;
     let parts: Uint8Array[] = [];
     let early = false;
-    if (json.length + (plain.failure?.length ?? 0) > INLINE_MAX_CHARS) {
-      const bytes = encoder.encode(json);
-      if (bytes.byteLength > MAX_RECORD_JSON_BYTES) throw new RecordTooLargeError(bytes.byteLength);
-      const zipped = gzipSync(bytes);
+    const bytes = encoder.encode(json);
+    if (bytes.byteLength > MAX_RECORD_JSON_BYTES) throw new RecordTooLargeError(bytes.byteLength);
+    // The history keeps its own compressed copy of a record stored whole (lib/storage/history.ts),
+    // and refers to the parts of one stored in parts; a copy too large for one value means parts.
+    const zipped = gzipSync(bytes);
+    if (
+      json.length + (plain.failure?.length ?? 0) > INLINE_MAX_CHARS ||
+      zipped.byteLength > RECORD_PART_BYTES
+    ) {
       for (let i = 0; i < zipped.byteLength; i += RECORD_PART_BYTES) {
         parts.push(zipped.subarray(i, i + RECORD_PART_BYTES));
       }
@@ -397,16 +445,33 @@ export class Store {
       }
     }
     const score = (stored.record.result as { score?: number } | null)?.score;
+    const hk = historyKeys(this.service);
+    const historyEntry = summarise(stored.record, job.jobId, value.parts?.id, stored.failure);
+    const historyBody: HistoryBody = {
+      domain: job.domain,
+      scannedAt: stored.record.scannedAt,
+      ...(value.parts
+        ? { parts: { id: value.parts.id, count: value.parts.count, bytes: value.parts.bytes } }
+        : { gz: zipped }),
+    };
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const [current, inflight] = await this.kv.getMany<[StoredScan, InflightMark]>([
-        recordKey,
-        inflightKey,
-      ]);
-      const op = this.kv.atomic().check(current, inflight);
+      const [current, inflight, kept] = await this.kv.getMany<
+        [StoredScan, InflightMark, HistoryBody]
+      >([recordKey, inflightKey, hk.body(job.jobId)]);
+      const op = this.kv.atomic().check(current, inflight, kept);
+      // Every scan is kept, the latest and any that finished after a newer one (superseded), in
+      // this same commit: a record never exists without its history entry, nor the reverse. A job
+      // stored before (redelivered) keeps its first copy.
+      const keep = !kept.value;
+      if (keep) {
+        op.set(hk.entry(job.domain, finishedAt, job.jobId), historyEntry);
+        op.set(hk.body(job.jobId), historyBody);
+      }
+      op.delete(hk.status(job.jobId));
       const older = !current.value || Date.parse(current.value.record.scannedAt) <= finishedAt;
       if (older) {
         op.set(recordKey, value);
-        if (value.parts && !early) {
+        if (value.parts && !early && (older || keep)) {
           parts.forEach((p, i) =>
             op.set(this.#k("record_parts", job.domain, value.parts!.id, i), p)
           );
@@ -427,10 +492,14 @@ export class Store {
       op.delete(attemptsKey);
       if ((await op.commit()).ok) {
         const replaced = current.value?.parts;
-        if (older && replaced && replaced.id !== value.parts?.id) {
+        // The parts of the record replaced stay while the history keeps that scan.
+        if (
+          older && replaced && replaced.id !== value.parts?.id &&
+          !(await this.history.keepsParts(job.domain, current.value!.record.scannedAt, replaced.id))
+        ) {
           await this.#deleteParts(job.domain, replaced.id).catch(() => {});
         }
-        if (!older && value.parts && early) {
+        if (!older && !keep && value.parts && early) {
           await this.#deleteParts(job.domain, value.parts.id).catch(() => {});
         }
         parts = [];
@@ -481,11 +550,16 @@ export class Store {
     const drop = async (e: Deno.KvEntry<unknown>) =>
       (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
     const heads = new Map<string, string>();
+    // Parts the history keeps (lib/storage/history.ts) stay: they are the kept scans' records.
+    const keptParts = await this.history.referencedParts();
     for await (const e of this.kv.list<StoredScan>({ prefix: this.#k("records") })) {
       const at = Date.parse(e.value?.record?.scannedAt ?? "");
       if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) {
         out.records++;
-        if (e.value.parts) await this.#deleteParts(String(e.key[2]), e.value.parts.id);
+        const domain = String(e.key[2]);
+        if (e.value.parts && !keptParts.has(`${domain}\n${e.value.parts.id}`)) {
+          await this.#deleteParts(domain, e.value.parts.id);
+        }
       } else if (e.value?.parts) heads.set(String(e.key[2]), e.value.parts.id);
     }
     // Parts no head refers to: left by a write that lost, or by a crash before the head's commit.
@@ -493,7 +567,10 @@ export class Store {
     for await (const e of this.kv.list({ prefix: this.#k("record_parts") })) {
       const [domain, id] = [String(e.key[2]), String(e.key[3])];
       const written = parseInt(id.split("-")[0], 36);
-      if (heads.get(domain) !== id && written < now - ORPHAN_PARTS_MS) {
+      if (
+        heads.get(domain) !== id && !keptParts.has(`${domain}\n${id}`) &&
+        written < now - ORPHAN_PARTS_MS
+      ) {
         orphans.add(`${domain}\n${id}`);
       }
     }

@@ -9,7 +9,7 @@ import { touchKey } from "../../lib/accounts/keys.ts";
 import { MAX_SCAN_BODY, ScanRequestSchema } from "../../lib/scan/scan_request.ts";
 import { requestScan } from "../../lib/scan/scan_service.ts";
 import { SECURITY_HEADERS } from "../../lib/web/security_headers.ts";
-import { reportJsonPath } from "../../lib/report_urls.ts";
+import { reportJsonPath, scanStatusPath } from "../../lib/report_urls.ts";
 
 /**
  * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the
@@ -50,7 +50,15 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
   ];
   if (outcome.status === 200) return new Response(outcome.body, { status: 200, headers });
   headers.push(["Location", reportJsonPath(outcome.domain)]);
-  return new Response(JSON.stringify({ domain: outcome.domain }), { status: 202, headers });
+  // Additive to the spec's { domain }: the scan's id and where to follow it (lib/storage/history.ts).
+  return new Response(
+    JSON.stringify({
+      domain: outcome.domain,
+      scanId: outcome.scanId,
+      statusUrl: scanStatusPath(outcome.scanId),
+    }),
+    { status: 202, headers },
+  );
 }
 
 export { MAX_SCAN_BODY, ScanRequestSchema };

@@ -24,22 +24,33 @@ import { shellFor } from "../../lib/ui/shell.ts";
 import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
 import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";
-import { reportPagePath } from "../../lib/report_urls.ts";
+import { reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
+import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
+import { formatUtc } from "../../lib/ui/format.ts";
 
-/** What a scan does, for the progress card, per service (second at which each usually starts). */
+/**
+ * What a scan does, for the progress card, per service: each step with the words of the worker's
+ * own step (lib/visibility/scan.ts onProgress, lib/scan/worker.ts) that say it is on it.
+ */
 const STEPS: Record<"visibility" | "schema", ScanProgressProps["steps"]> = {
   visibility: [
-    { label: "Waiting for a free scanner", at: 0 },
-    { label: "Fetching the home page, robots.txt, the sitemap and llms.txt", at: 1 },
-    { label: "Looking the site up on Wikidata, Wikipedia and Common Crawl", at: 4 },
-    { label: "Scoring every signal and writing the fixes", at: 8 },
+    { label: "Waiting for a free scanner", match: [] },
+    {
+      label: "Fetching the home page, robots.txt, the sitemap and llms.txt",
+      match: ["starting", "fetching"],
+    },
+    { label: "Looking the site up on Wikidata, Wikipedia and Common Crawl", match: ["wikidata"] },
+    { label: "Scoring every signal and writing the fixes", match: ["scoring", "saving"] },
   ],
   schema: [
-    { label: "Waiting for a free scanner", at: 0 },
-    { label: "Fetching the page", at: 1 },
-    { label: "Reading its JSON-LD, microdata and RDFa", at: 3 },
-    { label: "Checking it against schema.org and Google's rules", at: 5 },
-    { label: "Writing the JSON-LD to paste", at: 7 },
+    { label: "Waiting for a free scanner", match: [] },
+    { label: "Fetching the page and reading its structured data", match: ["starting", "fetching"] },
+    {
+      label: "Checking it against schema.org and Google's rules, writing the JSON-LD to paste",
+      match: ["validating", "saving"],
+    },
   ],
 };
 
@@ -61,11 +72,55 @@ export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
       deps.store.getInflight(domain),
     ]);
     if (!stored && !inflight) return notFound(c, deps, domain);
-    return reportPage(c, deps, domain, stored, inflight);
+    return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
+  });
+  // One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
+  app.get("/:domain/scans/:id", async (c) => {
+    const raw = c.req.param("domain");
+    const domain = domainOf(raw);
+    if (!domain) return notFound(c, deps, null);
+    const id = c.req.param("id");
+    if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
+    let kept;
+    try {
+      kept = await scanOf(deps.store, domain, id);
+    } catch (e) {
+      if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
+      throw e;
+    }
+    const stored: StoredScan = {
+      record: kept.record,
+      failure: kept.entry.failure ?? null,
+      credential: "pipeline",
+      durationMs: 0,
+      jobId: id,
+    };
+    return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
+      kept: true,
+    });
   });
   allowOnly(app, "/", ["GET", "HEAD"]);
   allowOnly(app, "/:domain", ["GET", "HEAD"]);
+  allowOnly(app, "/:domain/scans/:id", ["GET", "HEAD"]);
   return app;
+}
+
+/** The "what changed" section and the history list of a report (none before a second scan). */
+async function historyParts(
+  deps: AppDeps,
+  domain: string,
+  stored: StoredScan | null,
+): Promise<VNode | null> {
+  if (!stored) return null;
+  const scans = await historyOf(deps.store, domain);
+  if (!scans.some((s) => s.id === stored.jobId)) return null;
+  const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
+  return (
+    <>
+      <ReportChanges domain={domain} diff={diff} currentId={stored.jobId} />
+      <ReportHistory domain={domain} scans={scans} currentId={stored.jobId} />
+    </>
+  );
 }
 
 function domainOf(input: string): string | null {
@@ -82,6 +137,8 @@ function reportPage(
   domain: string,
   stored: StoredScan | null,
   inflight: InflightMark | null,
+  history: VNode | null = null,
+  options: { kept?: boolean } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -92,6 +149,7 @@ function reportPage(
       component={ScanProgress}
       props={{
         domain,
+        statusUrl: scanStatusPath(inflight.jobId),
         knownScannedAt: stored?.record.scannedAt ?? null,
         elapsedMs: Math.max(0, now - inflight.since),
         steps: STEPS[service],
@@ -132,7 +190,9 @@ function reportPage(
   const meta: PageMeta = {
     title: "",
     description: "",
-    canonical: `${origin}${reportPagePath(domain)}`,
+    canonical: `${origin}${
+      options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
+    }`,
     image: `${origin}/static/og-${service}.png`,
   };
   let body: VNode;
@@ -155,18 +215,49 @@ function reportPage(
   }
   // A failed scan is not worth indexing; a report is.
   if (stored.record.status !== "ok") meta.noindex = true;
+  if (options.kept) {
+    meta.noindex = true;
+    meta.title = `${meta.title} (scan of ${formatUtc(stored.record.scannedAt)})`;
+  }
   return renderPage(
     c,
     meta,
     shell,
     <>
+      {options.kept && (
+        <p class="notice kept-scan">
+          This is the scan of {formatUtc(stored.record.scannedAt)}, kept as it was.{" "}
+          <a href={reportPagePath(domain)}>See the latest report of {domain}</a>.
+        </p>
+      )}
       {progress}
       {body}
+      {history}
     </>,
   );
 }
 
-function notFound(c: Context<AppEnv>, deps: AppDeps, domain: string | null): Response {
+function notFound(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  domain: string | null,
+  scanId?: string,
+): Response {
+  if (domain && scanId !== undefined) {
+    return renderPage(
+      c,
+      { title: `No such scan of ${domain}`, description: "No such scan.", noindex: true },
+      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      <>
+        <h1>No such scan of {domain}</h1>
+        <p class="lead">
+          This scan does not exist, or it is older than the scans this service keeps.{" "}
+          <a href={reportPagePath(domain)}>See the latest report of {domain}</a>.
+        </p>
+      </>,
+      404,
+    );
+  }
   return renderPage(
     c,
     {

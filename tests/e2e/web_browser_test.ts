@@ -153,24 +153,38 @@ browserTest(
       const card = page.locator(".progress-card");
       await card.waitFor();
       assert.match(await card.textContent() ?? "", /Scanning busy.example/);
-      await page.waitForResponse((r) => r.url().endsWith("/api/report/busy.example.json"));
+      // The card polls the scan's status URL: queued, it is on the first step.
+      const mark = (await s.env.store.getInflight("busy.example"))!;
+      await page.waitForResponse((r) => r.url().endsWith(`/api/scans/${mark.jobId}`));
+      assert.match(
+        await page.locator(".step.current").textContent() ?? "",
+        /Waiting for a free scanner/,
+      );
+      const job = {
+        kind: "scan" as const,
+        service: "visibility",
+        jobId: mark.jobId,
+        domain: "busy.example",
+        url: "https://busy.example/",
+        host: "busy.example",
+        credential: "pipeline" as const,
+        enqueuedAt: mark.since,
+      };
+      // The worker's part, by hand: the step it is on, then the record.
+      await s.env.store.setScanStep(
+        job,
+        "checking Wikidata, Wikipedia and Common Crawl",
+        mark.since,
+      );
+      await page.locator(".step.current", { hasText: "Wikidata" }).waitFor({ timeout: 10_000 });
+      assert.match(await card.textContent() ?? "", /Now: checking Wikidata/);
       await shoot(page, "progress");
       await page.reload();
       await card.waitFor();
+      await page.locator(".step.current", { hasText: "Wikidata" }).waitFor({ timeout: 10_000 });
       assert.match(await page.locator(".steps").textContent() ?? "", /Fetching the home page/);
-      // The worker's part, by hand: store the record and clear the in-flight mark.
-      const mark = (await s.env.store.getInflight("busy.example"))!;
       await s.env.store.finishScan(
-        {
-          kind: "scan",
-          service: "visibility",
-          jobId: mark.jobId,
-          domain: "busy.example",
-          url: "https://busy.example/",
-          host: "busy.example",
-          credential: "pipeline",
-          enqueuedAt: mark.since,
-        },
+        job,
         {
           record: {
             domain: "busy.example",
