@@ -13,6 +13,9 @@ import { scanPost, scanRoutes } from "../routes/api/scan.ts";
 import { validateRoutes } from "../routes/api/validate.ts";
 import { validatePageRoutes } from "../routes/validate.tsx";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
+import { reportExportRoutes } from "../routes/api/report/[domain]_export.ts";
+import { compareJsonRoutes } from "../routes/api/compare.json.ts";
+import { comparePageRoutes } from "../routes/compare.tsx";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
 import { staticRoutes } from "../routes/static.ts";
@@ -50,6 +53,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.route("/api/validate", validateRoutes(deps));
     app.route("/validate", validatePageRoutes(deps));
   }
+  if (deps.service.comparesSites) {
+    app.route("/api/compare.json", compareJsonRoutes(deps));
+    app.route("/compare", comparePageRoutes(deps));
+  }
   app.route("/api/challenge", challengeRoutes(deps));
   app.route("/static", staticRoutes());
   app.route("/", indexRoutes(deps));
@@ -58,6 +65,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/docs", docsRoutes(deps));
   app.route("/openapi.json", openApiRoutes(deps));
   app.route("/healthz", healthRoutes(deps));
+  app.route("/api/report", reportExportRoutes(deps));
   app.route("/api/report", reportRoutes(deps));
   app.route("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
@@ -172,8 +180,13 @@ function pathOf(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q);
 }
 
-/** The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. */
+/**
+ * The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. A download
+ * (`?download=1`, which adds Content-Disposition) is not the cached answer: it goes to the app.
+ */
 function reportDomainOf(url: string): string | null {
+  const q = url.indexOf("?");
+  if (q >= 0 && url.includes("download", q)) return null;
   const m = pathOf(url).match(REPORT_PATH);
   return m ? fastDomain(m[1]) : null;
 }
