@@ -150,7 +150,7 @@ function CompareTables(props: { comparison: Comparison }): VNode {
                   <td key={s.domain}>
                     {s.issueCount ?? "–"}
                     {s.onlyHere.length > 0 && (
-                      <span class="muted">({s.onlyHere.length} only this site has)</span>
+                      <span class="muted">{` (${s.onlyHere.length} only this site has)`}</span>
                     )}
                   </td>
                 ))}
@@ -159,7 +159,13 @@ function CompareTables(props: { comparison: Comparison }): VNode {
           </table>
         </div>
       </section>
-      {scored.length > 0 && (
+      {scored.length === 1 && (
+        <p>
+          Only one of these sites has a report, so there are no issues to compare yet. Scan the
+          others from their report pages, then come back.
+        </p>
+      )}
+      {scored.length > 1 && (
         <section aria-labelledby="compare-issues">
           <h2 id="compare-issues">Issues one site has and another does not</h2>
           {differing.length
