@@ -4,6 +4,7 @@
  * as "not scanned yet" (with a link to scan it), and answer a bad request with a clear 400.
  */
 import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { failedVisibilityRecord, storeRecord, visibilityRecord, XSS } from "./helpers/records.ts";
 import { schemaService } from "../lib/service.ts";
@@ -92,6 +93,12 @@ Deno.test("[compare] JSON: five domains side by side, one never scanned, one fai
       ],
     );
     assert.deepEqual(c.sites.map((s) => s.onlyHere), [[], ["access.search_crawlers"], [], [], []]);
+    // The body is what /openapi.json says it is.
+    const doc = await (await env.app.request("/openapi.json")).json();
+    assert.ok(doc.paths["/api/compare.json"].get);
+    const validate = new Ajv2020({ strict: false, allErrors: true })
+      .compile(doc.components.schemas.Comparison);
+    assert.ok(validate(c), JSON.stringify(validate.errors));
     // Nothing was scanned: no domain is in flight, nothing new was stored.
     for (const d of FIVE) assert.equal(await env.store.getInflight(d), null, d);
     assert.equal(await env.store.getScan("never.example"), null);

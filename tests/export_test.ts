@@ -284,9 +284,9 @@ Deno.test("[export] API: .md and .html downloads, the JSON download, 404 and 400
 
     await t.step("the report page links to the three downloads and to compare", async () => {
       const html = await (await env.app.request("/report/shop.example")).text();
-      assert.match(html, /href="\/api\/report\/shop.example.json\?download=1" download/);
-      assert.match(html, /href="\/api\/report\/shop.example.md" download/);
-      assert.match(html, /href="\/api\/report\/shop.example.html" download/);
+      assert.match(html, /href="\/api\/report\/shop.example.json\?download=1">JSON</);
+      assert.match(html, /href="\/api\/report\/shop.example.md">Markdown</);
+      assert.match(html, /href="\/api\/report\/shop.example.html">HTML</);
       assert.match(html, /href="\/compare\?d=shop.example"/);
     });
   } finally {
@@ -308,7 +308,7 @@ Deno.test("[export] schema service: exports served, no compare link", async () =
     const html = await (await env.app.request("/api/report/shop.example.html")).text();
     assertSelfContained(html, "schema HTML served");
     const page = await (await env.app.request("/report/shop.example")).text();
-    assert.match(page, /href="\/api\/report\/shop.example.md" download/);
+    assert.match(page, /href="\/api\/report\/shop.example.md">Markdown</);
     assert.doesNotMatch(page, /href="\/compare/);
   } finally {
     await env.close();

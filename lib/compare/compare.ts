@@ -4,6 +4,7 @@
  * not). It reads stored records only and never starts a scan; a domain never scanned is listed as
  * "not_scanned", not an error. GET /compare (the page) and GET /api/compare.json serve it.
  */
+import { z } from "zod";
 import { BadRequestError } from "../errors.ts";
 import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
 import type { Store } from "../storage/store.ts";
@@ -14,57 +15,53 @@ import { reportJsonPath, reportPagePath } from "../report_urls.ts";
 export const COMPARE_MAX_SITES = 5;
 
 /** One compared site: its latest record's headline, or why there is none. */
-export interface CompareSite {
-  domain: string;
-  /** "ok" and "failed" as the record says; "not_scanned" when no record is stored. */
-  status: "ok" | "failed" | "not_scanned";
-  scannedAt: string | null;
-  score: number | null;
-  grade: string | null;
-  label: string | null;
-  /** Why the latest scan failed (status "failed"). */
-  failure: string | null;
-  /** How many issues the record lists (null without a result). */
-  issueCount: number | null;
-  /** The ids of issues no other compared site (with a result) has. */
-  onlyHere: string[];
-  /** The report page: the record, or for a site never scanned the page with a form to scan it. */
-  reportPath: string;
-  /** The record's JSON (null when never scanned). */
-  jsonPath: string | null;
-}
+export const CompareSiteSchema = z.object({
+  domain: z.string(),
+  status: z.enum(["ok", "failed", "not_scanned"])
+    .describe('"ok" and "failed" as the record says; "not_scanned" when no record is stored.'),
+  scannedAt: z.string().nullable(),
+  score: z.number().nullable(),
+  grade: z.string().nullable(),
+  label: z.string().nullable(),
+  failure: z.string().nullable().describe('Why the latest scan failed (status "failed").'),
+  issueCount: z.number().int().nullable().describe("How many issues the record lists."),
+  onlyHere: z.array(z.string()).describe("Ids of issues no other compared site has."),
+  reportPath: z.string()
+    .describe("The report page; for a site never scanned, the page with a form to scan it."),
+  jsonPath: z.string().nullable().describe("The record's JSON (null when never scanned)."),
+});
+export type CompareSite = z.infer<typeof CompareSiteSchema>;
 
 /** One pillar across the sites: its score per domain (null: no result for that site). */
-export interface ComparePillar {
-  id: string;
-  title: string;
-  weight: number;
-  scores: Record<string, number | null>;
-}
+export const ComparePillarSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  weight: z.number(),
+  scores: z.record(z.string(), z.number().nullable()),
+});
+export type ComparePillar = z.infer<typeof ComparePillarSchema>;
 
 /** One issue across the sites with a result: who has it and who does not. */
-export interface CompareIssue {
-  id: string;
-  title: string;
-  /** The highest impact any site's record gives it. */
-  impact: Issue["impact"];
-  /** Domains whose latest record lists the issue. */
-  has: string[];
-  /** Domains with a result that do not list it. */
-  lacks: string[];
-  /** True when every site with a result has it. */
-  shared: boolean;
-}
+export const CompareIssueSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  impact: z.enum(["critical", "high", "medium", "low"])
+    .describe("The highest impact any site's record gives it."),
+  has: z.array(z.string()).describe("Domains whose latest record lists the issue."),
+  lacks: z.array(z.string()).describe("Domains with a result that do not list it."),
+  shared: z.boolean().describe("True when every site with a result has it."),
+});
+export type CompareIssue = z.infer<typeof CompareIssueSchema>;
 
-/** The comparison of GET /api/compare.json. */
-export interface Comparison {
-  /** The domains compared, normalised, in the order asked. */
-  domains: string[];
-  sites: CompareSite[];
-  pillars: ComparePillar[];
-  /** Issues that differ between sites first (most sites having it first), then shared ones. */
-  issues: CompareIssue[];
-}
+/** The body of GET /api/compare.json. */
+export const ComparisonSchema = z.object({
+  domains: z.array(z.string()).describe("The domains compared, normalised, in the order asked."),
+  sites: z.array(CompareSiteSchema),
+  pillars: z.array(ComparePillarSchema),
+  issues: z.array(CompareIssueSchema)
+    .describe("Issues that differ between sites first (most telling first), then shared ones."),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;
 
 const IMPACT_RANK: Record<Issue["impact"], number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
