@@ -3,8 +3,8 @@
  *
  *   --json          print the ScanRecord as JSON instead (same as --format json)
  *   --format F      print the record as json, md (Markdown) or html (self-contained) instead
- *   --out FILE      write the record to FILE (format from --format, else from FILE's extension)
- *                   and print the readable report
+ *   --out FILE      write the record to FILE (format from its extension .json/.md/.html, or
+ *                   --format); repeatable; stdout keeps the readable report (lib/export/cli_output.ts)
  *   --fail-under N  exit 1 when the score is below N (or the scan failed): for CI pipelines
  *   --all           list every signal, not only those that need attention
  *
@@ -15,12 +15,8 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidTargetError } from "./scan/domain.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
-import {
-  EXPORT_FORMATS,
-  type ExportFormat,
-  isExportFormat,
-  renderExport,
-} from "./export/export.ts";
+import { renderExport } from "./export/export.ts";
+import { exportPlan, writeExports } from "./export/cli_output.ts";
 
 const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--out FILE]
                        [--json] [--fail-under N] [--all]
@@ -28,8 +24,9 @@ const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
   --format F      print the record as json (the API's ScanRecord), md (a Markdown report)
                   or html (a self-contained HTML report) instead of the readable report
-  --out FILE      write the record to FILE in that format (without --format: from FILE's
-                  extension .json, .md or .html) and print the readable report
+  --out FILE      write the record to FILE, in the format its extension names (.json, .md,
+                  .html) or in --format; repeat it for several files; the readable report
+                  is still printed
   --json          the same as --format json
   --fail-under N  exit with status 1 when the score is below N or the scan fails
   --all           show every signal, not only those that need attention`;
@@ -44,7 +41,7 @@ export async function main(args: string[]): Promise<number> {
       options: {
         json: { type: "boolean", default: false },
         format: { type: "string" },
-        out: { type: "string" },
+        out: { type: "string", multiple: true },
         "fail-under": { type: "string" },
         all: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -71,7 +68,7 @@ export async function main(args: string[]): Promise<number> {
       return 2;
     }
   }
-  const output = outputOf(values.format, values.json, values.out);
+  const output = exportPlan(values.format, values.json, values.out ?? []);
   if (typeof output === "string") {
     console.error(output);
     return 2;
@@ -103,22 +100,18 @@ export async function main(args: string[]): Promise<number> {
     throw e;
   }
   progress("done");
-  const exported = (format: ExportFormat) =>
-    renderExport(
-      { service: "visibility", record: outcome.record, failure: outcome.failure },
-      format,
-    );
-  if (output.file) {
-    try {
-      await Deno.writeTextFile(output.file.path, exported(output.file.format));
-    } catch (e) {
-      console.error(`Cannot write ${output.file.path}: ${(e as Error).message}`);
-      return 2;
-    }
-    console.error(`Wrote the ${output.file.format} report to ${output.file.path}`);
+  const input = {
+    service: "visibility" as const,
+    record: outcome.record,
+    failure: outcome.failure,
+  };
+  const unwritten = await writeExports(output, input);
+  if (unwritten) {
+    console.error(unwritten);
+    return 2;
   }
   if (output.stdout) {
-    console.log(exported(output.stdout).replace(/\n$/, ""));
+    console.log(renderExport(input, output.stdout).replace(/\n$/, ""));
   } else {
     console.log(formatReport(outcome.record, { color, all: values.all, failure: outcome.failure }));
   }
@@ -132,30 +125,6 @@ export async function main(args: string[]): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-/**
- * Where the record goes: `stdout` in a format (else the readable report), and/or a file. A string
- * is a usage error.
- */
-function outputOf(
-  format: string | undefined,
-  json: boolean,
-  out: string | undefined,
-): { stdout: ExportFormat | null; file: { path: string; format: ExportFormat } | null } | string {
-  if (format !== undefined && !isExportFormat(format)) {
-    return `--format takes one of ${EXPORT_FORMATS.join(", ")}`;
-  }
-  if (json && format !== undefined && format !== "json") return "--json and --format differ";
-  const chosen: ExportFormat | null = format ?? (json ? "json" : null);
-  if (out === undefined) return { stdout: chosen, file: null };
-  if (out === "") return "--out takes a file name";
-  const ext = out.match(/\.(json|md|html)$/i)?.[1].toLowerCase();
-  const fileFormat = chosen ?? (ext && isExportFormat(ext) ? ext : null);
-  if (!fileFormat) {
-    return "--out needs --format json|md|html, or a file name ending in .json, .md or .html";
-  }
-  return { stdout: null, file: { path: out, format: fileFormat } };
 }
 
 if (import.meta.main) {

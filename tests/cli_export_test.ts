@@ -71,6 +71,18 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
       assert.equal(ScanRecordSchema.parse(JSON.parse(await Deno.readTextFile(file))).status, "ok");
     });
 
+    await t.step("--out repeated: one scan, each file in its extension's format", async () => {
+      const r = await run(
+        ["good.test", "--out", `${dir}/a.md`, "--out", `${dir}/a.html`, "--out", `${dir}/a.json`],
+        env.env,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(await Deno.readTextFile(`${dir}/a.md`), /^# AI visibility report: good\.test/);
+      assertSelfContained(await Deno.readTextFile(`${dir}/a.html`), "CLI HTML (several)");
+      const record = ScanRecordSchema.parse(JSON.parse(await Deno.readTextFile(`${dir}/a.json`)));
+      assert.equal(record.domain, "good.test");
+    });
+
     await t.step("--fail-under still gates when writing a file", async () => {
       const r = await run(
         ["blocks-search.test", "--out", `${dir}/gate.md`, "--fail-under", "50"],
@@ -89,7 +101,7 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
       assert.match(bad.stderr, /--format takes one of json, md, html/);
       const noExt = await run(["good.test", "--out", `${dir}/report.txt`], env.env);
       assert.equal(noExt.code, 2);
-      assert.match(noExt.stderr, /--out needs --format/);
+      assert.match(noExt.stderr, /add --format json\|md\|html, or end the file name in/);
       const clash = await run(["good.test", "--json", "--format", "md"], env.env);
       assert.equal(clash.code, 2);
       const unwritable = await run(["good.test", "--out", `${dir}/no/such/dir/r.md`], env.env);
