@@ -183,6 +183,11 @@ Deno.test("[compare] six domains, a bad domain, none: 400 JSON; the page says so
       assert.equal(page.status, 200);
       assert.match(await page.text(), /Compare AI visibility, side by side/);
     });
+    await t.step("one site with a report among others: no issue table, a word why", async () => {
+      const html = await (await env.app.request("/compare?d=alpha.example&d=never.example")).text();
+      assert.match(html, /Only one of these sites has a report, so there are no issues to compare/);
+      assert.doesNotMatch(html, /Issues one site has and another does not/);
+    });
     await t.step("other methods: 405", async () => {
       const res = await env.app.request("/api/compare.json?d=a.example", { method: "POST" });
       assert.equal(res.status, 405);

@@ -268,6 +268,16 @@ Deno.test("[export] API: .md and .html downloads, the JSON download, 404 and 400
       await after.body?.cancel();
     });
 
+    await t.step("HEAD: the same headers, no body", async () => {
+      const res = await env.app.request("/api/report/shop.example.md", { method: "HEAD" });
+      assert.equal(res.status, 200);
+      assert.match(
+        res.headers.get("content-disposition")!,
+        /^attachment; filename="shop\.example-/,
+      );
+      assert.equal(await res.text(), "");
+    });
+
     await t.step("never scanned: 404 JSON; not a domain: 400 JSON; POST: 405", async () => {
       for (const ext of ["md", "html"]) {
         const nf = await get(`/api/report/never.example.${ext}`);
