@@ -15,6 +15,9 @@ import { validatePageRoutes } from "../routes/validate.tsx";
 import { reportRoutes } from "../routes/api/report/[domain].ts";
 import { reportHistoryRoutes } from "../routes/api/report/history.ts";
 import { scanStatusRoutes } from "../routes/api/scans/[id].ts";
+import { reportExportRoutes } from "../routes/api/report/[domain]_export.ts";
+import { compareJsonRoutes } from "../routes/api/compare.json.ts";
+import { comparePageRoutes } from "../routes/compare.tsx";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { challengeRoutes } from "../routes/api/challenge.ts";
 import { staticRoutes } from "../routes/static.ts";
@@ -56,6 +59,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     mount("/api/validate", validateRoutes(deps));
     mount("/validate", validatePageRoutes(deps));
   }
+  if (deps.service.comparesSites) {
+    mount("/api/compare.json", compareJsonRoutes(deps));
+    mount("/compare", comparePageRoutes(deps));
+  }
   mount("/api/challenge", challengeRoutes(deps));
   mount("/static", staticRoutes());
   mount("/", indexRoutes(deps));
@@ -65,6 +72,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/openapi.json", openApiRoutes(deps));
   mount("/healthz", healthRoutes(deps));
   mount("/api/report", reportHistoryRoutes(deps));
+  mount("/api/report", reportExportRoutes(deps));
   mount("/api/report", reportRoutes(deps));
   mount("/api/scans", scanStatusRoutes(deps));
   mount("/mcp", mcpRoutes(deps));
@@ -180,8 +188,13 @@ function pathOf(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q);
 }
 
-/** The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. */
+/**
+ * The domain of a `/api/report/<domain>.json` URL in its normal spelling, or null. A download
+ * (`?download=1`, which adds Content-Disposition) is not the cached answer: it goes to the app.
+ */
 function reportDomainOf(url: string): string | null {
+  const q = url.indexOf("?");
+  if (q >= 0 && url.includes("download", q)) return null;
   const m = pathOf(url).match(REPORT_PATH);
   return m ? fastDomain(m[1]) : null;
 }

@@ -1,7 +1,10 @@
 /**
  * `deno task scan <url>`: scans a site from the command line and prints a readable report.
  *
- *   --json          print the ScanRecord as JSON instead
+ *   --json          print the ScanRecord as JSON instead (same as --format json)
+ *   --format F      print the record as json, md (Markdown) or html (self-contained) instead
+ *   --out FILE      write the record to FILE (format from its extension .json/.md/.html, or
+ *                   --format); repeatable; stdout keeps the readable report (lib/export/cli_output.ts)
  *   --fail-under N  exit 1 when the score is below N (or the scan failed): for CI pipelines
  *   --all           list every signal, not only those that need attention
  *   --baseline FILE compare with a saved record (JSON); exit 1 on a regression (a lower score or a
@@ -16,12 +19,19 @@ import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
 import type { BaseRecord } from "./service.ts";
+import { renderExport } from "./export/export.ts";
+import { exportPlan, writeExports } from "./export/cli_output.ts";
 
-const USAGE =
-  `Usage: deno task scan <domain-or-url> [--json] [--fail-under N] [--all] [--baseline FILE]
+const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--out FILE]
+                       [--json] [--fail-under N] [--all] [--baseline FILE]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
-  --json          print the ScanRecord (the API's JSON) instead of the report
+  --format F      print the record as json (the API's ScanRecord), md (a Markdown report)
+                  or html (a self-contained HTML report) instead of the readable report
+  --out FILE      write the record to FILE, in the format its extension names (.json, .md,
+                  .html) or in --format; repeat it for several files; the readable report
+                  is still printed
+  --json          the same as --format json
   --fail-under N  exit with status 1 when the score is below N or the scan fails
   --all           show every signal, not only those that need attention
   --baseline FILE compare with a saved record (from --json or GET /api/report/<domain>.json) and
@@ -36,6 +46,8 @@ export async function main(args: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         json: { type: "boolean", default: false },
+        format: { type: "string" },
+        out: { type: "string", multiple: true },
         "fail-under": { type: "string" },
         all: { type: "boolean", default: false },
         baseline: { type: "string" },
@@ -63,6 +75,11 @@ export async function main(args: string[]): Promise<number> {
       return 2;
     }
   }
+  const output = exportPlan(values.format, values.json, values.out ?? []);
+  if (typeof output === "string") {
+    console.error(output);
+    return 2;
+  }
   let baseline: BaseRecord | null = null;
   if (values.baseline !== undefined) {
     try {
@@ -85,7 +102,7 @@ export async function main(args: string[]): Promise<number> {
     }
     throw e;
   }
-  const color = !values.json && Deno.stdout.isTerminal() && !Deno.noColor;
+  const color = !output.stdout && Deno.stdout.isTerminal() && !Deno.noColor;
   const started = performance.now();
   const progress = (step: string) => {
     const s = ((performance.now() - started) / 1000).toFixed(1);
@@ -102,8 +119,18 @@ export async function main(args: string[]): Promise<number> {
     throw e;
   }
   progress("done");
-  if (values.json) {
-    console.log(JSON.stringify(outcome.record, null, 2));
+  const input = {
+    service: "visibility" as const,
+    record: outcome.record,
+    failure: outcome.failure,
+  };
+  const unwritten = await writeExports(output, input);
+  if (unwritten) {
+    console.error(unwritten);
+    return 2;
+  }
+  if (output.stdout) {
+    console.log(renderExport(input, output.stdout).replace(/\n$/, ""));
   } else {
     console.log(formatReport(outcome.record, { color, all: values.all, failure: outcome.failure }));
   }

@@ -12,6 +12,7 @@ import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
 import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";
 import { historyPaths, historySchemas } from "./openapi_history.ts";
+import { COMPARE_MAX_SITES, ComparisonSchema } from "./compare/compare.ts";
 
 /** `{ "error": string }`: every error response (lib/errors.ts). */
 export const ErrorBodySchema = z.object({
@@ -141,11 +142,24 @@ export function openApiDocument(options: {
             required: true,
             description: "The domain, e.g. example.com.",
             schema: { type: "string" },
+          }, {
+            name: "download",
+            in: "query",
+            required: false,
+            description: "Present (`?download=1`): the same body with a Content-Disposition " +
+              "attachment header, so a browser saves it as a file (the report page's Download JSON).",
+            schema: { type: "string" },
           }],
           responses: {
             "200": {
               description: "The stored record.",
-              headers: { ETag: { schema: { type: "string" } } },
+              headers: {
+                ETag: { schema: { type: "string" } },
+                "Content-Disposition": {
+                  description: 'With ?download: `attachment; filename="example.com-...json"`.',
+                  schema: { type: "string" },
+                },
+              },
               content: json("ScanRecord"),
             },
             "304": { description: "Unchanged since the ETag sent in If-None-Match." },
@@ -190,6 +204,9 @@ export function openApiDocument(options: {
         },
       },
       ...historyPaths(),
+      "/api/report/{domain}.md": exportPath("md"),
+      "/api/report/{domain}.html": exportPath("html"),
+      ...(service.comparesSites ? { "/api/compare.json": comparePath() } : {}),
       ...(service.validatesCode ? { "/api/validate": validatePath() } : {}),
       "/badge/{domain}.svg": {
         get: {
@@ -224,6 +241,7 @@ export function openApiDocument(options: {
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
         ...historySchemas(jsonSchema),
+        ...(service.comparesSites ? { Comparison: jsonSchema(ComparisonSchema, "output") } : {}),
         ...(service.validatesCode
           ? {
             ValidateRequest: jsonSchema(ValidateRequestSchema, "input"),
@@ -271,6 +289,81 @@ function validatePath(): Record<string, unknown> {
           description: "The IP's validation pool is full; see Retry-After.",
           content: json("RateLimited"),
         },
+      },
+    },
+  };
+}
+
+/** GET /api/report/{domain}.md or .html: the stored record as a downloadable report. */
+function exportPath(format: "md" | "html"): Record<string, unknown> {
+  const md = format === "md";
+  return {
+    get: {
+      tags: ["scans"],
+      operationId: md ? "getReportMarkdown" : "getReportHtml",
+      summary: md
+        ? "The stored record as a Markdown report"
+        : "The stored record as a self-contained HTML report",
+      description:
+        (md
+          ? "GitHub-flavoured Markdown: headings, tables, fenced code to paste. "
+          : "One file with its styles inlined, no script, nothing loaded; prints well. ") +
+        "Served as an attachment with a file name (`example.com-ai-visibility-2026-11-21-0900." +
+        `${format}\`). Text from the scanned page is escaped. No credentials.`,
+      security: [{}],
+      parameters: [{
+        name: "domain",
+        in: "path",
+        required: true,
+        description: "The domain, e.g. example.com.",
+        schema: { type: "string" },
+      }],
+      responses: {
+        "200": {
+          description: "The report.",
+          headers: {
+            "Content-Disposition": {
+              description: "`attachment; filename=...`",
+              schema: { type: "string" },
+            },
+          },
+          content: {
+            [md ? "text/markdown" : "text/html"]: { schema: { type: "string" } },
+          },
+        },
+        "400": errorResponse("Not a domain name."),
+        "404": errorResponse('Never scanned: `{"error":"Not found"}`.'),
+      },
+    },
+  };
+}
+
+/** GET /api/compare.json (services that compare sites): stored records side by side. */
+function comparePath(): Record<string, unknown> {
+  return {
+    get: {
+      tags: ["scans"],
+      operationId: "compareSites",
+      summary: `The latest stored records of up to ${COMPARE_MAX_SITES} sites, side by side`,
+      description: "Score and grade, each pillar's score per site, and each issue with the sites " +
+        "that have it and those that do not. Reads stored records only: it starts no scan, and " +
+        'a site never scanned is listed with status "not_scanned". No credentials.',
+      security: [{}],
+      parameters: [{
+        name: "d",
+        in: "query",
+        required: true,
+        description: `A domain or URL; repeat it (or separate with commas) for up to ` +
+          `${COMPARE_MAX_SITES} sites.`,
+        style: "form",
+        explode: true,
+        schema: { type: "array", items: { type: "string" }, minItems: 1 },
+      }],
+      responses: {
+        "200": { description: "The comparison.", content: json("Comparison") },
+        "400": errorResponse(
+          `No site, more than ${COMPARE_MAX_SITES} sites, or one that is not a domain name.`,
+        ),
       },
     },
   };

@@ -51,3 +51,27 @@ export function changesJsonPath(domain: string, from?: string, to?: string): str
 export function scanStatusPath(id: string): string {
   return `/api/scans/${encodeURIComponent(id)}`;
 }
+
+/**
+ * GET this path to download the record: the JSON as stored (`/api/report/example.com.json?download=1`,
+ * the JSON report plus a Content-Disposition), or the Markdown or HTML report
+ * (`/api/report/example.com.md`, `.html`).
+ */
+export function reportDownloadPath(domain: string, format: "json" | "md" | "html"): string {
+  const base = `/api/report/${encodeURIComponent(domain)}`;
+  return format === "json" ? `${base}.json?download=1` : `${base}.${format}`;
+}
+
+/** GET this path for the comparison page of these domains (`/compare?d=a.com&d=b.com`). */
+export function comparePagePath(domains: string[]): string {
+  return domains.length ? `/compare?${compareQuery(domains)}` : "/compare";
+}
+
+/** GET this path for the comparison as JSON (`/api/compare.json?d=a.com&d=b.com`). */
+export function compareJsonPath(domains: string[]): string {
+  return `/api/compare.json?${compareQuery(domains)}`;
+}
+
+function compareQuery(domains: string[]): string {
+  return domains.map((d) => `d=${encodeURIComponent(d)}`).join("&");
+}

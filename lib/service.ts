@@ -55,6 +55,11 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
   failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
   /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
   validatesCode?: boolean;
+  /**
+   * Serves GET /compare and /api/compare.json (lib/compare/): sites side by side. The schema
+   * service does not: its record is one page of a site, so two records are not two sites.
+   */
+  comparesSites?: boolean;
 }
 
 /** The AI Visibility Checker. */
@@ -65,6 +70,7 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   recordSchema: ScanRecordSchema,
   summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
   failedRecordFields: () => ({ offSite: null }),
+  comparesSites: true,
   run: async (target, { config, now, signal, onProgress }) => {
     const { record, failure } = await scanSite(target, { config, now, signal, onProgress });
     return { record, failure };

@@ -194,7 +194,7 @@ Deno.test("GET /report/:domain - a stored report: score, grade, issues in order,
     // The rescan form and the JSON.
     assert.match(html, /aria-label="Scan shop.example again"/);
     assert.match(html, /&quot;rescanUrl&quot;:&quot;shop.example&quot;/);
-    assert.match(html, /href="\/api\/report\/shop.example.json"/);
+    assert.match(html, /href="\/api\/report\/shop.example.json\?download=1">JSON</);
     // Off-site: a javascript: URL never becomes a link; a real one is nofollow and escaped.
     assert.match(html, /rel="nofollow noopener noreferrer"/);
     assert.match(

@@ -15,7 +15,7 @@ import type {
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
-import { reportJsonPath } from "../report_urls.ts";
+import { ExportLinks } from "./export_links.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -51,9 +51,7 @@ export function SchemaReport(
         result={record.result!}
         actions={
           <div class="report-actions">
-            <a class="button button-secondary" href={reportJsonPath(record.domain)}>
-              Download JSON
-            </a>
+            <ExportLinks domain={record.domain} />
             {props.rescan}
           </div>
         }

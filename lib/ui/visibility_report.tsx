@@ -13,7 +13,8 @@ import type { BaseRecord } from "../service.ts";
 import { gradeFor } from "../visibility/score.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
-import { badgePath, reportJsonPath, reportPagePath } from "../report_urls.ts";
+import { badgePath, reportPagePath } from "../report_urls.ts";
+import { ExportLinks } from "./export_links.tsx";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -117,9 +118,7 @@ export function VisibilityReport(
           </div>
         </div>
         <div class="report-actions">
-          <a class="button button-secondary" href={reportJsonPath(record.domain)}>
-            Download JSON
-          </a>
+          <ExportLinks domain={record.domain} compare />
           {props.rescan}
         </div>
       </section>

@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { etagMatches, readReport } from "../../../lib/storage/report_cache.ts";
+import { attachment, exportFilename } from "../../../lib/export/common.ts";
 
 /** The domain a report path names, or a typed error. */
 export function reportDomain(file: string): string {
@@ -37,6 +38,11 @@ export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Cache-Control", "public, max-age=0, must-revalidate");
     if (etagMatches(c.req.header("if-none-match"), report.etag)) return c.body(null, 304);
     c.header("Content-Type", "application/json");
+    // ?download=1 (the report page's "Download JSON"): the same body, saved under a file name.
+    if (c.req.query("download") !== undefined) {
+      const input = { service: deps.service.name, record: report.stored.record };
+      c.header("Content-Disposition", attachment(exportFilename(input, "json")));
+    }
     return c.body(report.body, 200);
   });
   return app;

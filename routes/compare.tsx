@@ -1,0 +1,65 @@
+/**
+ * GET /compare?d=a.com&d=b.com: the compare page (lib/ui/compare_page.tsx) over the same
+ * comparison as /api/compare.json (lib/compare/compare.ts). Without sites it shows the form; a
+ * request it cannot answer (not a domain name, more than 5 sites) gets the form again with a
+ * friendly message and a 400. Reads stored records only.
+ */
+import { type Context, Hono } from "hono";
+import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import { HttpError } from "../lib/errors.ts";
+import { compareDomains, compareSites } from "../lib/compare/compare.ts";
+import { ComparePage } from "../lib/ui/compare_page.tsx";
+import { siteOrigin } from "../lib/ui/format.ts";
+import { renderPage } from "../lib/ui/render.tsx";
+import { shellFor } from "../lib/ui/shell.ts";
+import { comparePagePath } from "../lib/report_urls.ts";
+import type { VNode } from "preact";
+
+/** The /compare page route (mounted by the services that compare sites). */
+export function comparePageRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const page = (c: Context<AppEnv>, title: string, body: VNode, status: 200 | 400, path: string) =>
+    renderPage(
+      c,
+      {
+        title,
+        description: "The latest AI visibility reports of up to five sites, side by side.",
+        canonical: `${siteOrigin(c, deps.config.trustProxy)}${path}`,
+        noindex: status !== 200,
+      },
+      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      body,
+      status,
+    );
+  app.get("/", async (c) => {
+    const raw = (c.req.queries("d") ?? []).map((v) => v.trim()).filter((v) => v !== "");
+    if (raw.length === 0) {
+      return page(
+        c,
+        "Compare sites",
+        <ComparePage domains={[]} comparison={null} />,
+        200,
+        "/compare",
+      );
+    }
+    let domains: string[];
+    try {
+      domains = compareDomains(raw);
+    } catch (e) {
+      if (!(e instanceof HttpError) || e.status !== 400) throw e;
+      const body = <ComparePage domains={[]} inputs={raw} comparison={null} error={e.message} />;
+      return page(c, "Compare sites", body, 400, "/compare");
+    }
+    const comparison = await compareSites(deps.store, domains);
+    c.header("Cache-Control", "no-cache");
+    return page(
+      c,
+      `Compare ${domains.join(", ")}`,
+      <ComparePage domains={domains} comparison={comparison} />,
+      200,
+      comparePagePath(domains),
+    );
+  });
+  allowOnly(app, "/", ["GET", "HEAD"]);
+  return app;
+}
