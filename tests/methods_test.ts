@@ -13,7 +13,15 @@ const PROBES = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** A concrete URL path for a route pattern (parameters and wildcards filled in). */
 function concrete(path: string): string {
-  return path.replace(/:[A-Za-z_]+/g, "k_test0001").replace(/\*/g, "x");
+  return path
+    // A parameter with its own pattern (`:file{.+\\.(?:md|html)}`) gets a value that matches it.
+    .replace(/:[A-Za-z_]+\{((?:[^{}]|\{[^{}]*\})+)\}/g, (_m, re: string) => {
+      const fits = ["k_test0001", "k_test0001.json", "k_test0001.md", "k_test0001.html"]
+        .find((v) => new RegExp(`^(?:${re})$`).test(v));
+      if (!fits) throw new Error(`no test value for the parameter pattern ${re}`);
+      return fits;
+    })
+    .replace(/:[A-Za-z_]+/g, "k_test0001").replace(/\*/g, "x");
 }
 
 Deno.test("methods - allowed methods are read from the route table (HEAD with GET; ALL paths left out)", async () => {
