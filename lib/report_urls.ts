@@ -18,3 +18,11 @@ export function reportJsonPath(domain: string): string {
 export function badgePath(domain: string): string {
   return `/badge/${encodeURIComponent(domain)}.svg`;
 }
+
+/** GET this path for the index of every check explained (`/learn`). */
+export const LEARN_INDEX_PATH = "/learn";
+
+/** GET this path for the explanation of one check (`/learn/access.edge`). */
+export function learnPath(signalId: string): string {
+  return `${LEARN_INDEX_PATH}/${encodeURIComponent(signalId)}`;
+}
