@@ -20,6 +20,7 @@ import { indexRoutes } from "../routes/index.tsx";
 import { reportPageRoutes } from "../routes/report/[domain].tsx";
 import { badgeRoutes } from "../routes/badge/[domain].svg.ts";
 import { docsRoutes } from "../routes/docs.tsx";
+import { learnRoutes } from "../routes/learn.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/report", reportPageRoutes(deps));
   app.route("/badge", badgeRoutes(deps));
   app.route("/docs", docsRoutes(deps));
+  app.route("/learn", learnRoutes(deps));
   app.route("/openapi.json", openApiRoutes(deps));
   app.route("/healthz", healthRoutes(deps));
   app.route("/api/report", reportRoutes(deps));

@@ -12,7 +12,7 @@ import { renderPage } from "../lib/ui/render.tsx";
 import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
 import { shellFor } from "../lib/ui/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
-import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
+import { PILLAR_PURPOSE } from "../lib/ui/report_texts.ts";
 
 /** The pillars and their weights, as the scorer defines them (lib/visibility/score.ts). */
 const PILLARS = SCORED_PILLARS.map(({ id, title, weight }) => ({ id, title, weight }));

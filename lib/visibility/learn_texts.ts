@@ -2,7 +2,7 @@
  * The texts behind "Learn more", keyed by signal id (see learn.ts for how they are served). Plain
  * words first: the reader may never have heard of robots.txt or JSON-LD.
  */
-import type { SourceKey } from "./learn.ts";
+import type { SourceKey } from "./learn_sources.ts";
 
 /** One check's explanation; `sources` name entries of SOURCES in learn.ts. */
 export interface LearnText {
@@ -68,7 +68,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   "access.indexing": {
     title: "Page may be indexed and quoted",
     what:
-      "A page can ask not to be indexed or quoted with a robots meta tag (`<meta name=\"robots\" content=\"noindex\">`) or an X-Robots-Tag header.",
+      'A page can ask not to be indexed or quoted with a robots meta tag (`<meta name="robots" content="noindex">`) or an X-Robots-Tag header.',
     why:
       "noindex keeps the page out of the indexes AI answers draw on; nosnippet and similar rules stop it being quoted.",
     how:
@@ -78,7 +78,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   "access.edge": {
     title: "Edge (CDN/firewall) lets AI crawlers through",
     what:
-      "Many sites sit behind a CDN or firewall that can block bots before robots.txt is even read, answering with an error or a \"checking your browser\" page.",
+      'Many sites sit behind a CDN or firewall that can block bots before robots.txt is even read, answering with an error or a "checking your browser" page.',
     why:
       "An AI crawler that gets a 403 or a challenge page sees no content at all, even when robots.txt allows it.",
     how:
@@ -92,7 +92,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
     why:
       "Most AI crawlers do not run JavaScript. Text that only appears after scripts run is invisible to them.",
     how:
-      "We count the words of visible text in the HTML as served (no JavaScript run) and look for empty app shells such as `<div id=\"root\"></div>`. Almost no text caps the score.",
+      'We count the words of visible text in the HTML as served (no JavaScript run) and look for empty app shells such as `<div id="root"></div>`. Almost no text caps the score.',
     sources: ["javascript", "aiFeatures"],
   },
   "content.headings": {
@@ -105,7 +105,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "content.lang": {
     title: "Language declared",
-    what: "`<html lang=\"en\">` states the language a page is written in.",
+    what: '`<html lang="en">` states the language a page is written in.',
     why: "It tells AI systems which audience and which questions the page serves.",
     how: "We read the lang attribute of the html element.",
     sources: ["helpful"],
@@ -137,7 +137,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   "structured.jsonld": {
     title: "JSON-LD structured data present and valid",
     what:
-      "JSON-LD is a block of machine-readable facts in the page (`<script type=\"application/ld+json\">`) that says, with schema.org words, who you are and what the page is.",
+      'JSON-LD is a block of machine-readable facts in the page (`<script type="application/ld+json">`) that says, with schema.org words, who you are and what the page is.',
     why:
       "It lets search engines and AI systems understand the page without guessing. Google recommends JSON-LD for structured data.",
     how: "We find every JSON-LD block on the home page and check that it parses.",
@@ -215,8 +215,10 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "trust.about_contact": {
     title: "About and contact pages linked",
-    what: "Links to an About page and a Contact page say who is behind the site and how to reach them.",
-    why: "Clear ownership is one of the signs search engines use to judge whether a source is trustworthy.",
+    what:
+      "Links to an About page and a Contact page say who is behind the site and how to reach them.",
+    why:
+      "Clear ownership is one of the signs search engines use to judge whether a source is trustworthy.",
     how: "We look for links to about and contact pages on the home page.",
     sources: ["helpful"],
   },
@@ -237,7 +239,8 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "trust.wikidata": {
     title: "Wikidata entity",
-    what: "Wikidata is the open database of entities (people, organisations, places) behind Wikipedia.",
+    what:
+      "Wikidata is the open database of entities (people, organisations, places) behind Wikipedia.",
     why:
       "Knowledge graphs and AI systems use it to tell who is who; an item with your official website (P856) ties your domain to the entity.",
     how: "We ask Wikidata for an item whose official website is this domain, then by name.",
@@ -259,7 +262,7 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "technical.status": {
     title: "Home page answers 200 with a short redirect chain",
-    what: "The home page should answer \"200 OK\", after at most a redirect or two.",
+    what: 'The home page should answer "200 OK", after at most a redirect or two.',
     why: "Crawlers give up on errors and long redirect chains.",
     how: "We follow the redirects of the home page and record each hop and the final status.",
     sources: ["googleCrawlers"],
@@ -280,14 +283,14 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "technical.description": {
     title: "Meta description",
-    what: "`<meta name=\"description\">` summarises the page in a sentence or two.",
+    what: '`<meta name="description">` summarises the page in a sentence or two.',
     why: "Search engines and assistants use it to describe the page when they link it.",
     how: "We check that it exists and is between 50 and 170 characters.",
     sources: ["snippet"],
   },
   "technical.canonical": {
     title: "Canonical URL",
-    what: "`<link rel=\"canonical\">` names the one address of a page that has several.",
+    what: '`<link rel="canonical">` names the one address of a page that has several.',
     why: "It makes crawlers credit one URL instead of splitting signals between copies.",
     how: "We read the canonical link and check that it points to this page on this site.",
     sources: ["canonical"],
@@ -303,7 +306,8 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
     title: "Fast first byte",
     what: "How long the server takes to start answering.",
     why: "AI crawlers and assistants fetching live work on tight time budgets.",
-    how: "We measure the time to the first byte of the home page: under 800 ms passes, over 2 s fails.",
+    how:
+      "We measure the time to the first byte of the home page: under 800 ms passes, over 2 s fails.",
     sources: ["googleCrawlers"],
   },
   "technical.page_size": {
@@ -315,8 +319,9 @@ export const LEARN_TEXTS: Record<string, LearnText> = {
   },
   "technical.viewport": {
     title: "Mobile viewport",
-    what: "`<meta name=\"viewport\">` makes a page fit a phone screen.",
-    why: "Google indexes the mobile version of pages; a page that is not mobile-ready is a weaker source.",
+    what: '`<meta name="viewport">` makes a page fit a phone screen.',
+    why:
+      "Google indexes the mobile version of pages; a page that is not mobile-ready is a weaker source.",
     how: "We look for the viewport meta tag.",
     sources: ["helpful"],
   },

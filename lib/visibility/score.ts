@@ -200,3 +200,32 @@ function impactOf(recoverable: number): Impact {
   if (recoverable >= 1.5) return "medium";
   return "low";
 }
+
+/** The gate that caps a result's score, where it sits, and what the score would be without it. */
+export interface CapInfo {
+  /** The gate's id (`edge_blocks_ai`). */
+  gateId: string;
+  cap: number;
+  /** The signal that carries the gate (`access.edge`), and its pillar (`access`). */
+  signalId: string;
+  pillarId: string;
+  /** The weighted score before any cap, rounded. */
+  uncapped: number;
+  /** True when the cap lowers the score (the weighted score is above it). */
+  binding: boolean;
+}
+
+/** The lowest gate of a result (the one that decides the cap), or null when none applies. */
+export function capOf(result: Pick<Result, "pillars">): CapInfo | null {
+  let best: Omit<CapInfo, "uncapped" | "binding"> | null = null;
+  for (const p of result.pillars) {
+    for (const s of p.signals) {
+      if (s.gate && (!best || s.gate.cap < best.cap)) {
+        best = { gateId: s.gate.id, cap: s.gate.cap, signalId: s.id, pillarId: p.id };
+      }
+    }
+  }
+  if (!best) return null;
+  const uncapped = Math.round(weightedScore(result.pillars));
+  return { ...best, uncapped, binding: uncapped > best.cap };
+}
