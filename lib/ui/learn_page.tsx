@@ -63,7 +63,8 @@ export function LearnArticle(props: { entry: LearnEntry }): VNode {
         <p>{e.why}</p>
         {gates.map(([, g]) => (
           <p class="gate">
-            <strong>This check can cap the whole score</strong> when {g.name}: {g.why}
+            <strong>This check caps the whole score when {g.name}.</strong>{" "}
+            <span class="gate-why">{g.why}</span>
           </p>
         ))}
       </section>

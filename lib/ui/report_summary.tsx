@@ -16,8 +16,13 @@ import { FixHow } from "./report_issues.tsx";
 /** How many fixes the first screen shows. */
 export const TOP_FIXES = 3;
 
-/** Score, cap and top fixes, then the report's actions. */
-export function ReportSummary(props: { record: ScanRecord; rescan?: VNode }): VNode {
+/**
+ * Score, cap and top fixes, then the report's actions. `example` (the home page's sample) leaves
+ * out the actions and the link to the rest of the report, and keeps element ids unique.
+ */
+export function ReportSummary(
+  props: { record: ScanRecord; rescan?: VNode; example?: boolean },
+): VNode {
   const r = props.record.result!;
   const score = Math.round(r.score);
   const cap = capOf(r);
@@ -47,7 +52,7 @@ export function ReportSummary(props: { record: ScanRecord; rescan?: VNode }): VN
             </ol>
           )
           : <p>Nothing to fix right now: no failing or weak signal has a fix to suggest.</p>}
-        {r.topIssues.length > TOP_FIXES && (
+        {!props.example && r.topIssues.length > TOP_FIXES && (
           <p class="more-fixes">
             <a href="#more-title">
               {r.topIssues.length - TOP_FIXES}{" "}
@@ -56,16 +61,18 @@ export function ReportSummary(props: { record: ScanRecord; rescan?: VNode }): VN
           </p>
         )}
       </section>
-      <div class="report-actions">
-        <a
-          class="button button-secondary"
-          href={reportJsonPath(props.record.domain)}
-          download={`${props.record.domain}.json`}
-        >
-          Download JSON
-        </a>
-        {props.rescan}
-      </div>
+      {!props.example && (
+        <div class="report-actions">
+          <a
+            class="button button-secondary"
+            href={reportJsonPath(props.record.domain)}
+            download={`${props.record.domain}.json`}
+          >
+            Download JSON
+          </a>
+          {props.rescan}
+        </div>
+      )}
     </>
   );
 }

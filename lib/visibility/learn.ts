@@ -33,7 +33,7 @@ export const GATE_TEXT: Record<string, { name: string; why: string }> = {
   blanket_disallow: {
     name: "robots.txt tells every crawler to stay out of the whole site",
     why:
-      "A `Disallow: /` for all crawlers asks ChatGPT, Perplexity, Claude and Google alike not to read any page, so none of them can quote it.",
+      'A "Disallow: /" for all crawlers asks ChatGPT, Perplexity, Claude and Google alike not to read any page, so none of them can quote it.',
   },
   search_crawlers_blocked: {
     name: "robots.txt blocks the crawlers of AI search engines",
