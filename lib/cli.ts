@@ -85,7 +85,12 @@ export async function main(args: string[]): Promise<number> {
   if (values.json) {
     console.log(JSON.stringify(outcome.record, null, 2));
   } else {
-    console.log(formatReport(outcome.record, { color, all: values.all, failure: outcome.failure }));
+    console.log(formatReport(outcome.record, {
+      color,
+      all: values.all,
+      failure: outcome.failure,
+      learnBase: config.publicUrl,
+    }));
   }
   const score = outcome.record.result?.score ?? null;
   if (failUnder !== null && (score === null || score < failUnder)) {

@@ -11,6 +11,15 @@ import { PILLARS } from "../visibility/score.ts";
 import { LEARN_INDEX_PATH, learnPath } from "../report_urls.ts";
 import { PILLAR_PURPOSE } from "./report_texts.ts";
 
+/** Text with `backticked` code, as the learn texts write it, with the code set as code. */
+export function Prose(props: { text: string }): VNode {
+  return (
+    <>
+      {props.text.split("`").map((part, i) => i % 2 ? <code>{part}</code> : part)}
+    </>
+  );
+}
+
 /** /learn: every check, grouped by pillar. */
 export function LearnIndex(): VNode {
   const entries = learnEntries();
@@ -33,7 +42,10 @@ export function LearnIndex(): VNode {
           <ul class="learn-list">
             {entries.filter((e) => e.pillar === p.id).map((e) => (
               <li>
-                <a href={learnPath(e.id)}>{e.title}</a> <span class="muted">{e.what}</span>
+                <a href={learnPath(e.id)}>{e.title}</a>{" "}
+                <span class="muted">
+                  <Prose text={e.what} />
+                </span>
               </li>
             ))}
           </ul>
@@ -56,11 +68,15 @@ export function LearnArticle(props: { entry: LearnEntry }): VNode {
           {pillar ? ` · ${pillar.title}` : ""}
         </p>
         <h1>{e.title}</h1>
-        <p class="lead">{e.what}</p>
+        <p class="lead">
+          <Prose text={e.what} />
+        </p>
       </header>
       <section class="card" aria-labelledby="learn-why">
         <h2 id="learn-why">Why AI systems care</h2>
-        <p>{e.why}</p>
+        <p>
+          <Prose text={e.why} />
+        </p>
         {gates.map(([, g]) => (
           <p class="gate">
             <strong>This check caps the whole score when {g.name}.</strong>{" "}
@@ -70,7 +86,9 @@ export function LearnArticle(props: { entry: LearnEntry }): VNode {
       </section>
       <section class="card" aria-labelledby="learn-how">
         <h2 id="learn-how">How we test it</h2>
-        <p>{e.how}</p>
+        <p>
+          <Prose text={e.how} />
+        </p>
         <p class="muted small">
           Check id: <code>{e.id}</code> (the <code>id</code> of the signal in the JSON report).
         </p>
