@@ -15,7 +15,7 @@ import { PILLAR_PURPOSE } from "./report_texts.ts";
 export function Prose(props: { text: string }): VNode {
   return (
     <>
-      {props.text.split("`").map((part, i) => i % 2 ? <code>{part}</code> : part)}
+      {props.text.split("`").map((part, i) => i % 2 ? <code key={i}>{part}</code> : part)}
     </>
   );
 }

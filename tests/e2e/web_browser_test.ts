@@ -300,7 +300,11 @@ browserTest(
       }
       assert.ok(onFix, "the first fix's 'How to fix it' is reached by Tab");
       await page.keyboard.press("Enter");
-      assert.ok(await page.evaluate(() => document.querySelector("#issue-1 details")?.open));
+      assert.ok(
+        await page.evaluate(() =>
+          document.querySelector<HTMLDetailsElement>("#issue-1 details")?.open
+        ),
+      );
       let onCopy = false;
       for (let i = 0; i < 40 && !onCopy; i++) {
         await page.keyboard.press("Tab");
