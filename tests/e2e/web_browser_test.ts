@@ -352,6 +352,8 @@ browserTest(
         ["report", "/report/no-llms.test"],
         ["report-js-shell", "/report/js-shell.test"],
         ["docs", "/docs"],
+        ["learn", "/learn"],
+        ["learn-check", "/learn/access.edge"],
         ["not-scanned", "/report/never.example"],
       ];
       for (const [name, path] of pages) {
