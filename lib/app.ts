@@ -25,6 +25,7 @@ import { indexRoutes } from "../routes/index.tsx";
 import { reportPageRoutes } from "../routes/report/[domain].tsx";
 import { badgeRoutes } from "../routes/badge/[domain].svg.ts";
 import { docsRoutes } from "../routes/docs.tsx";
+import { learnRoutes } from "../routes/learn.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/report", reportPageRoutes(deps));
   mount("/badge", badgeRoutes(deps));
   mount("/docs", docsRoutes(deps));
+  mount("/learn", learnRoutes(deps));
   mount("/openapi.json", openApiRoutes(deps));
   mount("/healthz", healthRoutes(deps));
   mount("/api/report", reportHistoryRoutes(deps));

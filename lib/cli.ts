@@ -132,7 +132,12 @@ export async function main(args: string[]): Promise<number> {
   if (output.stdout) {
     console.log(renderExport(input, output.stdout).replace(/\n$/, ""));
   } else {
-    console.log(formatReport(outcome.record, { color, all: values.all, failure: outcome.failure }));
+    console.log(formatReport(outcome.record, {
+      color,
+      all: values.all,
+      failure: outcome.failure,
+      learnBase: config.publicUrl,
+    }));
   }
   const score = outcome.record.result?.score ?? null;
   // The comparison goes to stderr, so `--json` output stays one record.

@@ -71,6 +71,12 @@ const EnvSchema = z.object({
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   ),
   CONTACT: optionalString,
+  SISTER_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
+  SOURCE_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
   MCP_ALLOWED_HOSTS: optionalString,
   MCP_ALLOWED_ORIGINS: optionalString,
   TURNSTILE_HOSTNAMES: optionalString,
@@ -134,6 +140,14 @@ export interface Config {
   publicUrl: string | undefined;
   /** An e-mail address or URL for operators of the sites and APIs we call (CONTACT). */
   contact: string | undefined;
+  /**
+   * The home page of the sister service (the Schema Markup Generator for the AI Visibility
+   * Checker, and the other way round): SISTER_URL, else, for a local instance (no PUBLIC_URL),
+   * the sister's default local port; undefined for a public one without SISTER_URL.
+   */
+  sisterUrl: string | undefined;
+  /** Where the source code is published (SOURCE_URL), linked from the home page. */
+  sourceUrl: string | undefined;
   /**
    * Host names /mcp accepts in the Host header (DNS-rebinding protection); null accepts any Host
    * (a public deployment bound to every interface with neither MCP_ALLOWED_HOSTS nor PUBLIC_URL).
@@ -366,6 +380,11 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     commonCrawlIndexUrl: e.COMMONCRAWL_INDEX_URL.replace(/\/+$/, ""),
     publicUrl: e.PUBLIC_URL,
     contact: e.CONTACT,
+    sisterUrl: e.SISTER_URL ??
+      (e.PUBLIC_URL
+        ? undefined
+        : `http://localhost:${DEFAULT_PORTS[e.SERVICE === "schema" ? "visibility" : "schema"]}/`),
+    sourceUrl: e.SOURCE_URL,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,
     mcpAllowedOrigins: withPublicOrigin(parseOrigins(e.MCP_ALLOWED_ORIGINS), e.PUBLIC_URL),

@@ -75,3 +75,11 @@ export function compareJsonPath(domains: string[]): string {
 function compareQuery(domains: string[]): string {
   return domains.map((d) => `d=${encodeURIComponent(d)}`).join("&");
 }
+
+/** GET this path for the index of every check explained (`/learn`). */
+export const LEARN_INDEX_PATH = "/learn";
+
+/** GET this path for the explanation of one check (`/learn/access.edge`). */
+export function learnPath(signalId: string): string {
+  return `${LEARN_INDEX_PATH}/${encodeURIComponent(signalId)}`;
+}

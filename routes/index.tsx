@@ -12,7 +12,9 @@ import { renderPage } from "../lib/ui/render.tsx";
 import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
 import { shellFor } from "../lib/ui/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
-import { PILLAR_PURPOSE } from "../lib/ui/visibility_report.tsx";
+import { PILLAR_PURPOSE } from "../lib/ui/report_texts.ts";
+import { ExampleReport } from "../lib/ui/example_report.tsx";
+import { LEARN_INDEX_PATH } from "../lib/report_urls.ts";
 
 /** The pillars and their weights, as the scorer defines them (lib/visibility/score.ts). */
 const PILLARS = SCORED_PILLARS.map(({ id, title, weight }) => ({ id, title, weight }));
@@ -70,6 +72,8 @@ function VisibilityHome(props: { deps: AppDeps }): VNode {
         </p>
       </section>
 
+      <ExampleReport />
+
       <section aria-labelledby="checks-title">
         <h2 id="checks-title">What we check</h2>
         <p>Six pillars, weighted by how much each matters to AI systems:</p>
@@ -83,6 +87,10 @@ function VisibilityHome(props: { deps: AppDeps }): VNode {
             </li>
           ))}
         </ul>
+        <p>
+          Every check explained in plain words, with the vendors' own documentation:{" "}
+          <a href={LEARN_INDEX_PATH}>what each check means</a>.
+        </p>
       </section>
 
       <section aria-labelledby="get-title">
@@ -134,7 +142,7 @@ function VisibilityHome(props: { deps: AppDeps }): VNode {
         </div>
       </section>
 
-      <DevelopersSection />
+      <DevelopersSection deps={props.deps} />
     </>
   );
 }
@@ -177,12 +185,22 @@ function SchemaHome(props: { deps: AppDeps }): VNode {
           </li>
         </ol>
       </section>
-      <DevelopersSection />
+      <DevelopersSection deps={props.deps} />
     </>
   );
 }
 
-function DevelopersSection(): VNode {
+function DevelopersSection(props: { deps: AppDeps }): VNode {
+  const { sisterUrl, sourceUrl } = props.deps.config;
+  const sister = props.deps.service.name === "schema"
+    ? {
+      name: "AI Visibility Checker",
+      what: "how visible a whole site is to AI search and assistants, with the fixes",
+    }
+    : {
+      name: "Schema Markup Generator",
+      what: "a page's structured data, what is wrong with it, and JSON-LD ready to paste",
+    };
   return (
     <section aria-labelledby="dev-title">
       <h2 id="dev-title">For developers and AI agents</h2>
@@ -190,6 +208,21 @@ function DevelopersSection(): VNode {
         The same scans are an HTTP API with free keys, and an MCP server that AI agents can call.
         Read the <a href="/docs">API and MCP documentation</a> or load the{" "}
         <a href="/openapi.json">OpenAPI document</a>.
+      </p>
+      {sisterUrl && (
+        <p>
+          Our sister service, the <a href={sisterUrl}>{sister.name}</a>, checks {sister.what}.
+        </p>
+      )}
+      <p>
+        Both services are one open-source program (MIT licence) that anyone can run on their own
+        machine{sourceUrl
+          ? (
+            <>
+              : read the <a href={sourceUrl}>source code</a>.
+            </>
+          )
+          : "."}
       </p>
     </section>
   );

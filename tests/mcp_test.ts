@@ -259,6 +259,13 @@ Deno.test("[worker] POST /mcp - an agent scans fixture sites and reads their rep
       // The fix's steps and code blocks reach the agent intact, fences included.
       assert.match(out.issue.fix.how, /\n```\nUser-agent: OAI-SearchBot\n/);
       assert.ok(text(result).includes(out.issue.fix.how), "the how text is passed on verbatim");
+      // What the check means: the same texts as the report page's /learn/<id>.
+      const learn = (result.structuredContent as {
+        learn: { what: string; path: string; sources: { url: string }[] };
+      }).learn;
+      assert.equal(learn.path, "/learn/access.search_crawlers");
+      assert.ok(learn.sources.some((s) => s.url === "https://developers.openai.com/api/docs/bots"));
+      assert.ok(text(result).includes(`About this check: ${learn.what}`));
     });
     await t.step("explain_issue with an unknown id lists the valid ids", async () => {
       const result = await call(inProc, "explain_issue", {

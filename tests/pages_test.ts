@@ -574,7 +574,7 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; reports stay under 50 KB of HTML", async (t) => {
+Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; reports stay under 60 KB of HTML", async (t) => {
   const env = await startAppEnv({ worker: true, challenge: "altcha" });
   try {
     await t.step("home page JavaScript at load", async () => {
@@ -600,7 +600,9 @@ Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; repo
         }
         const html = await (await env.app.request(`/report/${host}`)).text();
         assert.match(html, /id="issue-1"/);
-        assert.ok(html.length < 50 * 1024, `${host}: ${html.length} bytes of HTML`);
+        // 50 KB until issue 18 gave every issue and signal a link to its explanation (/learn/<id>)
+        // and the first screen its cap notice and top fixes: about 6 KB more on the weakest sites.
+        assert.ok(html.length < 60 * 1024, `${host}: ${html.length} bytes of HTML`);
       }
     });
   } finally {

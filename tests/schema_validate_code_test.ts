@@ -157,7 +157,7 @@ Deno.test("[validate code] POST /api/validate: 200, 400, 413, 415, its own pool,
       assert.match(html, /Merchant listing/);
       assert.ok(!html.includes("<img src=x"), "pasted code is escaped");
       const none = await (await form("<html><body><p>Plain</p></body></html>")).text();
-      assert.match(none, /Nothing to validate/);
+      assert.match(none, /No markup to validate/);
       assert.ok(!/status-pass[^>]*>\s*<strong>0<\/strong> error/.test(none));
       const cross = await env.app.request(
         new Request("http://generator.test/validate", {

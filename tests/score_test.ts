@@ -27,7 +27,7 @@ Deno.test("[score] grade bands cover 0-100 without gaps", () => {
   assert.deepEqual(GRADES.map((g) => g.grade), ["A", "B", "C", "D", "F"]);
 });
 
-Deno.test("[score] issues: gates first by cap, then points per effort", () => {
+Deno.test("[score] issues: gates first by cap, then by impact, then points per effort", () => {
   const issues = rankIssues([
     item(scored("a", "A", 4, "fail", "d", { fix: fix("big but large effort", "L") }), 8),
     item(scored("b", "B", 4, "fail", "d", { fix: fix("small quick win", "S") }), 3),
@@ -41,9 +41,20 @@ Deno.test("[score] issues: gates first by cap, then points per effort", () => {
     ),
     item(scored("e", "E", 4, "warn", "d", { fix: fix("medium", "M") }), 5),
   ]);
-  assert.deepEqual(issues.map((i) => i.id), ["d", "c", "b", "e", "a"]);
-  assert.equal(issues[0].impact, "critical");
-  assert.equal(issues[1].impact, "critical");
+  // e (high, 5 points for M) and a (high, 8 points for L) come before the quicker b (medium):
+  // the badges read critical, critical, high, high, medium, in the order they are listed.
+  assert.deepEqual(issues.map((i) => i.id), ["d", "c", "e", "a", "b"]);
+  assert.deepEqual(issues.map((i) => i.impact), ["critical", "critical", "high", "high", "medium"]);
+});
+
+Deno.test("[score] issues: a pillar's own impact places the issue among its peers", () => {
+  const issues = rankIssues([
+    item(scored("quick", "Q", 4, "fail", "d", { fix: fix("quick medium", "S") }), 3),
+    item(scored("sure", "S", 4, "fail", "d", { fix: fix("certain", "M"), impact: "high" }), 1),
+    item(scored("low", "L", 4, "warn", "d", { fix: fix("insurance", "S"), impact: "low" }), 5),
+  ]);
+  assert.deepEqual(issues.map((i) => i.id), ["sure", "quick", "low"]);
+  assert.deepEqual(issues.map((i) => i.impact), ["high", "medium", "low"]);
 });
 
 Deno.test("[score] passing, unscored and fix-less signals are not issues", () => {

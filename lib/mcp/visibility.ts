@@ -1,7 +1,8 @@
 /**
  * The AI Visibility Checker over MCP: how its report reads as text for an agent, and
  * `explain_issue`, which takes one issue of a stored report and gives everything needed to fix it
- * (the fix, why it matters, the signal's evidence, its pillar and its rank).
+ * (the fix, why it matters, the signal's evidence, its pillar, its rank, and what the check means:
+ * the same "learn more" texts as the report page's /learn/<id>, from lib/visibility/learn.ts).
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -23,6 +24,9 @@ import {
   toolError,
   toolResult,
 } from "./context.ts";
+import { GATE_TEXT, learnEntry } from "../visibility/learn.ts";
+import { capOf } from "../visibility/score.ts";
+import { learnPath } from "../report_urls.ts";
 
 /** The visibility service's MCP adapter. */
 export const visibilityMcp: McpServiceAdapter = {
@@ -42,7 +46,18 @@ export function summarise(record: ScanRecord, maxIssues = 5): string {
     return `${head}\nThe scan failed: the home page could not be fetched, so there is no score. ` +
       "Check that the site is up and publicly reachable, then scan again later.";
   }
-  const lines = [head, `Score ${r.score}/100, grade ${r.grade}: ${r.label}`, "", "Pillars:"];
+  const lines = [head, `Score ${r.score}/100, grade ${r.grade}: ${r.label}`];
+  const cap = capOf(r);
+  if (cap) {
+    const gate = GATE_TEXT[cap.gateId];
+    lines.push(
+      `What holds it back most: the score is capped at ${cap.cap} because ${
+        gate?.name ?? cap.gateId
+      }. ${gate?.why ?? ""} Fix that first` +
+        (cap.binding ? ` (without the cap the score would be ${cap.uncapped}).` : "."),
+    );
+  }
+  lines.push("", "Pillars:");
   for (const p of r.pillars) {
     lines.push(`- ${p.title}: ${p.score}/100 (weight ${p.weight})`);
   }
@@ -79,6 +94,15 @@ const PillarSummarySchema = z.object({
   weight: z.number().describe("Share of the overall score, 0-100."),
 });
 
+const LearnSchema = z.object({
+  what: z.string(),
+  why: z.string(),
+  how: z.string(),
+  sources: z.array(z.object({ by: z.string(), title: z.string(), url: z.string() })),
+  path: z.string().describe('The page on this server explaining the check ("/learn/<id>").'),
+  url: z.string().nullable().describe("The same page's full address, when PUBLIC_URL is set."),
+});
+
 /** Registers explain_issue. */
 export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
   server.registerTool("explain_issue", {
@@ -105,6 +129,10 @@ export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
       signal: SignalSchema.nullable()
         .describe("The signal behind the issue: points, evidence, and the score cap if any."),
       pillar: PillarSummarySchema.nullable().describe("The pillar the signal belongs to."),
+      learn: LearnSchema.nullable().describe(
+        "What the check means in plain words (the report page's /learn/<id>): what it is, why AI " +
+          "systems care, how it is tested, and the vendors' documentation it rests on.",
+      ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, ({ domain: input, issueId }) =>
@@ -146,8 +174,21 @@ export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
         }
         : null;
       const signal = found?.signal ?? null;
+      const entry = learnEntry(issue.id);
+      const learn = entry
+        ? {
+          what: entry.what,
+          why: entry.why,
+          how: entry.how,
+          sources: entry.sources,
+          path: learnPath(entry.id),
+          url: ctx.deps.config.publicUrl
+            ? new URL(learnPath(entry.id), ctx.deps.config.publicUrl).href
+            : null,
+        }
+        : null;
       return toolResult(
-        explainText(domain, issue, index, issues.length, signal, pillar),
+        explainText(domain, issue, index, issues.length, signal, pillar, learn),
         {
           domain,
           scannedAt: record.scannedAt,
@@ -156,6 +197,7 @@ export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
           issue,
           signal,
           pillar,
+          learn,
         },
       );
     }));
@@ -176,6 +218,7 @@ function explainText(
   count: number,
   signal: Signal | null,
   pillar: z.infer<typeof PillarSummarySchema> | null,
+  learn: z.infer<typeof LearnSchema> | null,
 ): string {
   const lines = [
     `${issue.title} (${issue.id}) on ${domain}`,
@@ -207,8 +250,17 @@ function explainText(
     `Why it matters: ${issue.fix.why}`,
     "How:",
     issue.fix.how,
-    "",
-    `The full report is the resource ${reportUri(domain)}.`,
   );
+  if (learn) {
+    lines.push(
+      "",
+      `About this check: ${learn.what}`,
+      `Why AI systems care: ${learn.why}`,
+      `How it is tested: ${learn.how}`,
+      ...learn.sources.map((src) => `Source: ${src.title} (${src.by}) ${src.url}`),
+      `Explained on the web at ${learn.url ?? learn.path}.`,
+    );
+  }
+  lines.push("", `The full report is the resource ${reportUri(domain)}.`);
   return lines.join("\n");
 }

@@ -90,7 +90,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
               </>
             )
             // Nothing to validate is not "valid": no green for a page without markup.
-            : <li class="status-info">Nothing to validate</li>}
+            : <li class="status-info">No markup to validate: the page has no structured data</li>}
           <li class={eligibleCount ? "status-pass" : "status-info"}>
             <strong>{eligibleCount}</strong> item{eligibleCount === 1 ? "" : "s"}{" "}
             eligible for rich results

@@ -1,72 +1,22 @@
 /**
- * The AI Visibility Checker's report page body, from a stored ScanRecord: the score and what it
- * means, the issues to fix first with their concrete fixes, every pillar with its signals, the
- * off-site presence and the badge. Everything from the record is rendered as text (escaped by
- * Preact); links taken from it must pass {@link safeHttpUrl}.
+ * The AI Visibility Checker's report page body, from a stored ScanRecord. The first screen answers
+ * three questions (report_summary.tsx): how visible is the site, what holds it back most, and what
+ * to do first. Everything else is one click away: the remaining fixes in order
+ * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence and the
+ * badge (report_extras.tsx). Everything from the record is rendered as text (escaped by Preact).
  */
 import type { ComponentChildren, VNode } from "preact";
-import { CopyButton } from "./copy_button.tsx";
-import { parseHow } from "../visibility/fix_text.ts";
-import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibility/record.ts";
-import { badgeFor, badgeSize } from "../badge.ts";
-import type { BaseRecord } from "../service.ts";
-import { gradeFor } from "../visibility/score.ts";
-import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
-import { ScoreBar, ScoreGauge } from "./gauge.tsx";
-import { badgePath, reportPagePath } from "../report_urls.ts";
-import { ExportLinks } from "./export_links.tsx";
+import type { ScanRecord } from "../visibility/record.ts";
+import { capOf } from "../visibility/score.ts";
+import { formatUtc, timeAgo } from "./format.ts";
+import { ReportSummary, TOP_FIXES } from "./report_summary.tsx";
+import { MoreFixes } from "./report_issues.tsx";
+import { PillarsSection } from "./report_pillars.tsx";
+import { BadgeSection, OffSiteSection } from "./report_extras.tsx";
 
-/** What each grade means, for someone who has never heard of robots.txt. */
-export const GRADE_MEANING: Record<string, string> = {
-  A: "AI search engines and assistants can find, read and understand this site, and are likely to cite it. Keep it that way.",
-  B: "AI systems can find and read this site. A few gaps make it less likely to be quoted or recommended: fix the issues below.",
-  C: "AI systems can reach this site but miss a lot of it. The issues below are the quickest ways to be understood and cited.",
-  D: "Many of the signals AI systems rely on are missing, so assistants are less likely to understand or cite this site. Start with the first issue below.",
-  F: "Most of the signals AI systems rely on are missing or blocked. When the score is capped, the first issue below is the cause.",
-};
-
-/** Plain-language purpose of each pillar. */
-export const PILLAR_PURPOSE: Record<string, string> = {
-  access:
-    "Can AI crawlers get in? robots.txt and page directives decide whether ChatGPT, Perplexity, Claude and Google may read the site.",
-  content:
-    "Can they read it? The text must be in the page the server sends, with clear headings and structure.",
-  structured:
-    "Do they understand what it is? Structured data (JSON-LD) tells machines who you are and what each page is about.",
-  discovery:
-    "Can they find everything? llms.txt and the sitemap point AI systems to your important pages.",
-  trust:
-    "Do they trust it? Clear ownership, About and Contact pages, authors and dates, and a presence on Wikidata and Wikipedia.",
-  technical:
-    "Are the basics right? HTTPS, a quick answer, a title, a description and a canonical address.",
-};
-
-const STATUS_TEXT: Record<Signal["status"], string> = {
-  pass: "Passed",
-  warn: "Needs work",
-  fail: "Failed",
-  info: "For information",
-  na: "Does not apply",
-  unknown: "Could not check",
-};
-
-const IMPACT_TEXT: Record<Issue["impact"], string> = {
-  critical: "Critical",
-  high: "High impact",
-  medium: "Medium impact",
-  low: "Low impact",
-};
-
-const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
-  S: "Quick fix: minutes",
-  M: "Some work: an hour or so",
-  L: "Bigger job: a day or more",
-};
-
-/** The grade letter a 0-100 score would get (for colouring pillar scores). */
-export function gradeOf(score: number): string {
-  return gradeFor(score).grade;
-}
+export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
+export { FixHow } from "./report_issues.tsx";
+export { BadgeSection } from "./report_extras.tsx";
 
 /** A one-line summary for meta descriptions and previews. */
 export function describeRecord(record: ScanRecord): string {
@@ -86,84 +36,30 @@ function clip(s: string, n: number): string {
   return s.length <= n ? s : s.slice(0, n - 1).trimEnd() + "…";
 }
 
-/** The report page body for an "ok" record. */
+/**
+ * The report page body for an "ok" record. `children` go between the first screen and the rest
+ * (e.g. what changed since the last scan).
+ */
 export function VisibilityReport(
-  props: { record: ScanRecord; now: number; rescan: VNode; origin: string },
+  props: {
+    record: ScanRecord;
+    now: number;
+    rescan: VNode;
+    origin: string;
+    children?: ComponentChildren;
+  },
 ): VNode {
   const { record } = props;
   const r = record.result!;
-  const first = r.topIssues[0];
   // A signal that is also an issue points to its fix instead of repeating it.
   const issueNumbers = new Map(r.topIssues.map((issue, i) => [issue.id, i + 1]));
   return (
     <article class="report">
       <ReportHead record={record} now={props.now} />
-      <section class="card summary" aria-labelledby="summary-title">
-        <div class="summary-grid">
-          <ScoreGauge score={r.score} grade={r.grade} />
-          <div>
-            <h2 id="summary-title" class="score-line">
-              <span class={`grade-${r.grade}`}>{Math.round(r.score)} / 100</span>
-              <span class="grade-chip">Grade {r.grade}</span>
-            </h2>
-            <p class="label">{r.label}</p>
-            <p>{GRADE_MEANING[r.grade] ?? ""}</p>
-            {first
-              ? (
-                <p class="first-step">
-                  <strong>Start here:</strong> <a href="#issue-1">{first.title}</a>
-                </p>
-              )
-              : <p class="first-step">Nothing to fix right now.</p>}
-          </div>
-        </div>
-        <div class="report-actions">
-          <ExportLinks domain={record.domain} compare />
-          {props.rescan}
-        </div>
-      </section>
-
-      <section aria-labelledby="issues-title">
-        <h2 id="issues-title">What to fix first</h2>
-        {r.topIssues.length
-          ? (
-            <>
-              <p class="muted">
-                In order: anything that caps the score first, then the most points for the least
-                effort. Each fix was written for this site; copy it and hand it to whoever runs the
-                site.
-              </p>
-              <ol class="issues">
-                {r.topIssues.map((issue, i) => (
-                  <IssueItem
-                    key={issue.id}
-                    issue={issue}
-                    n={i + 1}
-                  />
-                ))}
-              </ol>
-            </>
-          )
-          : <p>No failing or weak signal has a fix to suggest. Well done.</p>}
-      </section>
-
-      <section aria-labelledby="pillars-title">
-        <h2 id="pillars-title">Every check, by pillar</h2>
-        <p class="muted">
-          The score adds up six pillars, each weighted by how much it matters to AI systems. Checks
-          that could not be made or do not apply are left out of the sums.
-        </p>
-        <ul class="pillar-index">
-          {r.pillars.map((p) => (
-            <li>
-              <a href={`#pillar-${p.id}`}>{p.title}</a>{" "}
-              <span class={`grade-${gradeOf(p.score)}`}>{Math.round(p.score)}</span>
-            </li>
-          ))}
-        </ul>
-        {r.pillars.map((p) => <PillarCard key={p.id} pillar={p} issueNumbers={issueNumbers} />)}
-      </section>
-
+      <ReportSummary record={record} rescan={props.rescan} />
+      {props.children}
+      <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
+      <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
       <BadgeSection record={record} origin={props.origin} />
     </article>
@@ -241,270 +137,4 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
       </p>
     </header>
   );
-}
-
-function IssueItem(props: { issue: Issue; n: number }): VNode {
-  const { issue, n } = props;
-  return (
-    <li id={`issue-${n}`} class="card issue">
-      <p class="issue-tags">
-        <span class={`badge impact-${issue.impact}`}>{IMPACT_TEXT[issue.impact]}</span>
-        <span class="badge effort">{EFFORT_TEXT[issue.fix.effort]}</span>
-      </p>
-      <h3>
-        <span class="issue-n">{n}.</span> {issue.title}
-      </h3>
-      <p>{issue.detail}</p>
-      {issue.fix.what.trim() !== issue.title.trim() && (
-        <>
-          <h4>What to do</h4>
-          <p>{issue.fix.what}</p>
-        </>
-      )}
-      <p class="why">
-        <strong>Why it matters:</strong> {issue.fix.why}
-      </p>
-      <h4>How</h4>
-      <FixHow how={issue.fix.how} n={n} />
-    </li>
-  );
-}
-
-const CODE_LABEL: Record<string, string> = {
-  html: "HTML",
-  xml: "XML",
-  json: "JSON",
-  markdown: "Markdown",
-  robots: "robots.txt",
-};
-
-/**
- * A fix's `how`: its prose steps as paragraphs and each fenced code block as its own block with
- * its own Copy button, which copies exactly that code and nothing of the prose around it.
- */
-export function FixHow(props: { how: string; n: number }): VNode {
-  let k = 0;
-  return (
-    <div class="fix-steps">
-      {parseHow(props.how).map((part, i) => {
-        if (part.kind === "prose") {
-          return <p key={i} class="fix-step">{part.text}</p>;
-        }
-        k++;
-        const id = `fix-${props.n}-code-${k}`;
-        return (
-          <div key={i} class="code-with-copy">
-            <div class="how-head">
-              <span class="code-label">{CODE_LABEL[part.lang] ?? "Code"}</span>
-              <CopyButton target={id} what={`code ${k} of fix ${props.n}`} />
-            </div>
-            <pre class="code-block fix-how" tabIndex={0}><code id={id}>{part.code}</code></pre>
-          </div>
-        );
-      })}
-    </div>
-  );
-}
-
-function PillarCard(props: { pillar: Pillar; issueNumbers: Map<string, number> }): VNode {
-  const p = props.pillar;
-  const scored = p.signals.filter((s) => s.maxPoints > 0);
-  const passed = scored.filter((s) => s.status === "pass").length;
-  const grade = gradeOf(p.score);
-  // What needs attention is shown; what passed (or is informational) is one click away.
-  const attention = p.signals.filter((s) => s.status === "fail" || s.status === "warn");
-  const fine = p.signals.filter((s) => s.status !== "fail" && s.status !== "warn");
-  return (
-    <section class="card pillar" id={`pillar-${p.id}`} aria-labelledby={`pillar-${p.id}-title`}>
-      <div class="pillar-head">
-        <h3 id={`pillar-${p.id}-title`}>{p.title}</h3>
-        <p class={`pillar-score grade-${grade}`}>
-          {Math.round(p.score)}
-          <span class="muted">/100</span>
-        </p>
-      </div>
-      <ScoreBar value={p.score} class={`grade-${grade}`} />
-      <p class="muted pillar-purpose">
-        {PILLAR_PURPOSE[p.id] ?? ""} {passed} of {scored.length}{" "}
-        scored checks passed. This pillar counts for {p.weight}% of the score and earns{" "}
-        {round1(p.points)} of {p.weight} points.
-      </p>
-      {attention.length > 0 && (
-        <ul class="signals">
-          {attention.map((s) => (
-            <SignalItem key={s.id} signal={s} issue={props.issueNumbers.get(s.id)} />
-          ))}
-        </ul>
-      )}
-      {fine.length > 0 && (
-        <details class="passed">
-          <summary>
-            {fine.length} more check{fine.length === 1 ? "" : "s"}{" "}
-            {attention.length ? "that passed or are for information" : "(all fine)"}
-          </summary>
-          <ul class="signals">
-            {fine.map((s) => <SignalItem key={s.id} signal={s} />)}
-          </ul>
-        </details>
-      )}
-    </section>
-  );
-}
-
-/** Evidence lines shown per signal (the full list is in the JSON record). */
-const MAX_EVIDENCE = 6;
-
-function SignalItem(props: { signal: Signal; issue?: number }): VNode {
-  const s = props.signal;
-  return (
-    <li class={`signal signal-${s.status}`}>
-      <div class="signal-head">
-        <span class={`badge status-${s.status}`}>{STATUS_TEXT[s.status]}</span>
-        <strong class="signal-title">{s.title}</strong>
-        {s.maxPoints > 0 && (
-          <span class="points">
-            {round1(s.points)}/{round1(s.maxPoints)} pts
-          </span>
-        )}
-      </div>
-      {props.issue
-        ? (
-          <p class="signal-detail">
-            See <a href={`#issue-${props.issue}`}>issue {props.issue}</a>{" "}
-            for what we saw and the fix.
-          </p>
-        )
-        : <p class="signal-detail">{s.detail}</p>}
-      {s.gate && s.status !== "pass" && (
-        <p class="gate">This caps the whole score at {s.gate.cap}.</p>
-      )}
-      {s.evidence.length > 0 && s.status !== "pass" && s.status !== "na" && (
-        <details class="evidence">
-          <summary>What we saw ({s.evidence.length})</summary>
-          <ul>
-            {s.evidence.slice(0, MAX_EVIDENCE).map((e) => (
-              <li>
-                <code>{e}</code>
-              </li>
-            ))}
-            {s.evidence.length > MAX_EVIDENCE && (
-              <li class="muted">and {s.evidence.length - MAX_EVIDENCE} more in the JSON report</li>
-            )}
-          </ul>
-        </details>
-      )}
-    </li>
-  );
-}
-
-const OFFSITE: { key: "wikidata" | "wikipedia" | "commonCrawl"; name: string; why: string }[] = [
-  {
-    key: "wikidata",
-    name: "Wikidata",
-    why: "The open knowledge base many AI systems use to tell who is who.",
-  },
-  {
-    key: "wikipedia",
-    name: "Wikipedia",
-    why: "One of the most cited sources in AI answers and training data.",
-  },
-  {
-    key: "commonCrawl",
-    name: "Common Crawl",
-    why: "The public web archive most language models learn from.",
-  },
-];
-
-const OFFSITE_STATUS: Record<OffSiteCheck["status"], string> = {
-  found: "Found",
-  not_found: "Not found",
-  unknown: "Could not check",
-};
-
-function OffSiteSection(props: { record: ScanRecord }): VNode {
-  const off = props.record.offSite;
-  return (
-    <section aria-labelledby="offsite-title">
-      <h2 id="offsite-title">Presence beyond the site</h2>
-      <p class="muted">
-        AI systems weigh what other sources say about a site. These three matter most.
-      </p>
-      {off
-        ? (
-          <ul class="offsite grid">
-            {OFFSITE.map(({ key, name, why }) => {
-              const check = off[key];
-              const href = safeHttpUrl(check.url);
-              const status = check.status === "found"
-                ? "pass"
-                : check.status === "not_found"
-                ? "warn"
-                : "unknown";
-              return (
-                <li class="card">
-                  <h3>{name}</h3>
-                  <p>
-                    <span class={`badge status-${status}`}>{OFFSITE_STATUS[check.status]}</span>
-                  </p>
-                  <p>{check.detail}</p>
-                  <p class="muted">{why}</p>
-                  {href && (
-                    <p>
-                      <a href={href} rel="nofollow noopener noreferrer" class="external">
-                        Open on {name}
-                        <span class="visually-hidden">{` (${props.record.domain})`}</span>
-                      </a>
-                    </p>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        )
-        : <p>The off-site checks could not run for this scan.</p>}
-    </section>
-  );
-}
-
-/** The badge, and the snippets to embed it (shared by both services' report pages). */
-export function BadgeSection(
-  props: { record: BaseRecord; origin: string; service?: "visibility" | "schema" },
-): VNode {
-  const domain = props.record.domain;
-  const what = props.service === "schema" ? "Schema markup" : "AI visibility";
-  const size = badgeSize(badgeFor(props.service ?? "visibility", props.record));
-  const badge = `${props.origin}${badgePath(domain)}`;
-  const report = `${props.origin}${reportPagePath(domain)}`;
-  const markdown = `[![${what} of ${domain}](${badge})](${report})`;
-  const html = `<a href="${report}"><img src="${badge}" alt="${what} of ${domain}"></a>`;
-  return (
-    <section class="card no-print" aria-labelledby="badge-title">
-      <h2 id="badge-title">Show your score</h2>
-      <p>
-        <img
-          src={badgePath(domain)}
-          alt={`${what} badge of ${domain}`}
-          width={size.width}
-          height={size.height}
-        />
-      </p>
-      <p class="muted">
-        The badge always shows the latest result. Put it in a README or on your site:
-      </p>
-      <div class="how-head">
-        <h3>Markdown</h3>
-        <CopyButton target="badge-md" what="the Markdown" />
-      </div>
-      <pre class="code-block" tabIndex={0}><code id="badge-md">{markdown}</code></pre>
-      <div class="how-head">
-        <h3>HTML</h3>
-        <CopyButton target="badge-html" what="the HTML" />
-      </div>
-      <pre class="code-block" tabIndex={0}><code id="badge-html">{html}</code></pre>
-    </section>
-  );
-}
-
-function round1(n: number): string {
-  return String(Math.round(n * 10) / 10);
 }

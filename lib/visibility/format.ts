@@ -1,6 +1,9 @@
 /** The plain-text rendering of a visibility ScanRecord (used by the CLI). */
 import { parseHow } from "./fix_text.ts";
 import type { ScanRecord, SignalStatus } from "./record.ts";
+import { GATE_TEXT, learnEntry } from "./learn.ts";
+import { capOf, gradeFor } from "./score.ts";
+import { learnPath } from "../report_urls.ts";
 
 const MARK: Record<SignalStatus, string> = {
   pass: "✓",
@@ -13,10 +16,14 @@ const MARK: Record<SignalStatus, string> = {
 
 const COLORS = { red: 31, green: 32, yellow: 33, cyan: 36, gray: 90, bold: 1 } as const;
 
-/** Renders a record for a terminal. */
+/**
+ * Renders a record for a terminal. Each issue says what its check is about (lib/visibility/learn.ts,
+ * the texts behind the report page's "learn more"); with `learnBase` (a deployment's public URL) it
+ * also gives the address of the check's page.
+ */
 export function formatReport(
   record: ScanRecord,
-  options: { color?: boolean; all?: boolean; failure?: string | null } = {},
+  options: { color?: boolean; all?: boolean; failure?: string | null; learnBase?: string } = {},
 ): string {
   const c = (name: keyof typeof COLORS, s: string) =>
     options.color ? `\x1b[${COLORS[name]}m${s}\x1b[0m` : s;
@@ -46,6 +53,23 @@ export function formatReport(
       c(gradeColor, c("bold", r.grade))
     }   ${r.label}`,
   );
+  const cap = capOf(r);
+  if (cap) {
+    const gate = GATE_TEXT[cap.gateId];
+    out.push("");
+    out.push(
+      c("red", c("bold", `What holds it back most: capped at ${cap.cap}`)) +
+        ` because ${gate?.name ?? cap.gateId}.`,
+    );
+    if (gate) out.push(`  ${gate.why}`);
+    out.push(
+      cap.binding
+        ? `  Fix this first: without the cap the site would score ${cap.uncapped} (grade ${
+          gradeFor(cap.uncapped).grade
+        }).`
+        : "  Fix this first: nothing else counts while it stands.",
+    );
+  }
   out.push("");
   out.push(c("bold", "Pillars"));
   for (const p of r.pillars) {
@@ -81,6 +105,13 @@ export function formatReport(
     out.push(`     Why: ${issue.fix.why}`);
     out.push("     How:");
     out.push(...formatHow(issue.fix.how, c));
+    const learn = learnEntry(issue.id);
+    if (learn) {
+      out.push(`     About this check: ${learn.what}`);
+      if (options.learnBase) {
+        out.push(`     Learn more: ${options.learnBase.replace(/\/+$/, "")}${learnPath(issue.id)}`);
+      }
+    }
   });
   out.push("");
   out.push(c("bold", "Off-site presence"));

@@ -45,6 +45,18 @@ export function gradeFor(score: number): { grade: Grade; label: string } {
 
 const EFFORT_COST = { S: 1, M: 2, L: 4 } as const;
 
+/**
+ * The weighted sum of the pillars that had something to score (a pillar whose signals all left the
+ * denominator leaves it too), before any gate caps it: what the score would be without its caps.
+ */
+export function weightedScore(pillars: readonly Pillar[]): number {
+  const observable = pillars.filter((p) => p.signals.some((s) => s.maxPoints > 0));
+  const weightSum = observable.reduce((s, p) => s + p.weight, 0);
+  return weightSum > 0
+    ? observable.reduce((s, p) => s + (p.score * p.weight) / 100, 0) * (100 / weightSum)
+    : 0;
+}
+
 interface Scored {
   pillar: Pillar;
   checks: Check[];
@@ -95,10 +107,7 @@ export function scoreSite(ctx: ScanContext): Result {
   // A pillar with nothing observable leaves the denominator, like an unobservable signal does.
   const observable = scoredPillars.filter((p) => p.maxPoints > 0);
   const weightSum = observable.reduce((s, p) => s + p.pillar.weight, 0);
-  const raw = weightSum > 0
-    ? observable.reduce((s, p) => s + (p.pillar.score * p.pillar.weight) / 100, 0) *
-      (100 / weightSum)
-    : 0;
+  const raw = weightedScore(observable.map((p) => p.pillar));
   const gates = scoredPillars.flatMap((p) => p.pillar.signals).map((s) => s.gate).filter((g) =>
     !!g
   );
@@ -118,7 +127,7 @@ export function scoreSite(ctx: ScanContext): Result {
 
 /**
  * Every failing or warning signal that has a fix, ordered: gates first (lowest cap first), then by
- * overall points recoverable per unit of effort (S=1, M=2, L=4).
+ * impact, then by overall points recoverable per unit of effort (S=1, M=2, L=4).
  */
 function topIssues(pillars: Scored[], weightSum: number): Issue[] {
   return rankIssues(pillars.flatMap((p) =>
@@ -135,10 +144,11 @@ function topIssues(pillars: Scored[], weightSum: number): Issue[] {
 
 /**
  * Orders the checks worth fixing: those with a fix whose signal fails or warns and that either
- * recover points or lift a gate. Gates come first (the lowest cap first), then checks whose
- * pillar marked them high or critical (a certain consequence, such as a search crawler blocked by
- * robots.txt), then the points
- * recoverable per unit of effort (S=1, M=2, L=4), then the points, then the impact. Checks that
+ * recover points or lift a gate. Gates come first (the lowest cap first), then by impact
+ * (critical, high, medium, low: what the report's badges say, either set by the pillar for a
+ * certain consequence such as a search crawler blocked by robots.txt, or from the points at
+ * stake), and within one impact by the points recoverable per unit of effort (S=1, M=2, L=4),
+ * then the points. Checks that
  * share one remedy (no JSON-LD at all fails several structured-data signals with the same graph to
  * paste) become one issue carrying the points of all of them.
  */
@@ -166,12 +176,12 @@ export function rankIssues(items: { check: Check; recoverable: number }[]): Issu
     const ga = a.check.signal.gate?.cap ?? Infinity;
     const gb = b.check.signal.gate?.cap ?? Infinity;
     if (ga !== gb) return ga - gb;
-    // Then what has a certain consequence (a pillar marked it high or critical itself, e.g. a
-    // search crawler blocked by robots.txt): it outranks optional improvements such as llms.txt.
-    const ca = certain(a.check), cb = certain(b.check);
-    if (ca !== cb) return ca ? -1 : 1;
-    return b.ratio - a.ratio || b.recoverable - a.recoverable ||
-      IMPACT_RANK[a.impact] - IMPACT_RANK[b.impact];
+    // Then by the impact the badge shows (a pillar may mark a certain consequence high or
+    // critical itself, e.g. a search crawler blocked by robots.txt), so that the order and the
+    // badges agree: a "low" issue never comes before a "high" one.
+    const ia = IMPACT_RANK[a.impact], ib = IMPACT_RANK[b.impact];
+    if (ia !== ib) return ia - ib;
+    return b.ratio - a.ratio || b.recoverable - a.recoverable;
   });
   return list.map(({ check, impact }) => ({
     id: check.signal.id,
@@ -183,14 +193,39 @@ export function rankIssues(items: { check: Check; recoverable: number }[]): Issu
   }));
 }
 
-function certain(check: Check): boolean {
-  return check.impact === "high" || check.impact === "critical";
-}
-
 const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
 function impactOf(recoverable: number): Impact {
   if (recoverable >= 4) return "high";
   if (recoverable >= 1.5) return "medium";
   return "low";
+}
+
+/** The gate that caps a result's score, where it sits, and what the score would be without it. */
+export interface CapInfo {
+  /** The gate's id (`edge_blocks_ai`). */
+  gateId: string;
+  cap: number;
+  /** The signal that carries the gate (`access.edge`), and its pillar (`access`). */
+  signalId: string;
+  pillarId: string;
+  /** The weighted score before any cap, rounded. */
+  uncapped: number;
+  /** True when the cap lowers the score (the weighted score is above it). */
+  binding: boolean;
+}
+
+/** The lowest gate of a result (the one that decides the cap), or null when none applies. */
+export function capOf(result: Pick<Result, "pillars">): CapInfo | null {
+  let best: Omit<CapInfo, "uncapped" | "binding"> | null = null;
+  for (const p of result.pillars) {
+    for (const s of p.signals) {
+      if (s.gate && (!best || s.gate.cap < best.cap)) {
+        best = { gateId: s.gate.id, cap: s.gate.cap, signalId: s.id, pillarId: p.id };
+      }
+    }
+  }
+  if (!best) return null;
+  const uncapped = Math.round(weightedScore(result.pillars));
+  return { ...best, uncapped, binding: uncapped > best.cap };
 }

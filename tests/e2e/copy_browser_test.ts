@@ -69,7 +69,11 @@ browserTest(
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(String(e)));
       await page.goto(`${s.url}/report/${host}`);
-      await page.locator(".issues").waitFor();
+      await page.locator("#top-fixes").waitFor();
+      // Each fix is one click away: open them all, as a reader working down the list would.
+      for (const summary of await page.locator(".fix-details > summary").all()) {
+        await summary.click();
+      }
       // A text field to paste into, as a person would paste into their editor.
       await page.evaluate(() => {
         const ta = document.createElement("textarea");

@@ -17,7 +17,7 @@ if (import.meta.main) {
   const server = await startWebServer();
   const browser = await launchBrowser();
   try {
-    for (const domain of ["no-llms.test", "good.test"]) {
+    for (const domain of ["no-llms.test", "good.test", "edge-blocks-bots.test"]) {
       const res = await server.env.scan({ url: domain }, {
         ip: "203.0.113.10",
         auth: `Bearer ${PIPELINE}`,
@@ -30,6 +30,8 @@ if (import.meta.main) {
     const shots: [string, string][] = [
       ["report", "/report/no-llms.test"],
       ["report-good", "/report/good.test"],
+      ["report-capped", "/report/edge-blocks-bots.test"],
+      ["learn", "/learn/access.edge"],
       ["home", "/"],
     ];
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {

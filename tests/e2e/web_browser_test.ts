@@ -303,7 +303,22 @@ browserTest(
       await page.locator(".summary .score-gauge").waitFor({ timeout: 60_000 });
       assert.equal(await page.locator("h1").textContent(), "no-llms.test");
       await shoot(page, "report-issues");
-      // Tab through the page until a fix's copy button has focus, then press Enter.
+      // Tab to the first fix's "How to fix it" and open it with Enter (fixes are one click away),
+      // then on to its copy button and press Enter.
+      let onFix = false;
+      for (let i = 0; i < 40 && !onFix; i++) {
+        await page.keyboard.press("Tab");
+        onFix = await page.evaluate(() =>
+          document.activeElement?.matches("#issue-1 .fix-details > summary") ?? false
+        );
+      }
+      assert.ok(onFix, "the first fix's 'How to fix it' is reached by Tab");
+      await page.keyboard.press("Enter");
+      assert.ok(
+        await page.evaluate(() =>
+          document.querySelector<HTMLDetailsElement>("#issue-1 details")?.open
+        ),
+      );
       let onCopy = false;
       for (let i = 0; i < 40 && !onCopy; i++) {
         await page.keyboard.press("Tab");
@@ -351,6 +366,8 @@ browserTest(
         ["report", "/report/no-llms.test"],
         ["report-js-shell", "/report/js-shell.test"],
         ["docs", "/docs"],
+        ["learn", "/learn"],
+        ["learn-check", "/learn/access.edge"],
         ["not-scanned", "/report/never.example"],
       ];
       for (const [name, path] of pages) {

@@ -223,7 +223,7 @@ function offSiteChecks(ctx: ScanContext): Check[] {
   };
   if (!o) {
     return (["wikidata", "wikipedia", "commonCrawl"] as const).map((k) =>
-      unscored(`trust.${snake(k)}`, title[k], "unknown", "The off-site checks could not run.")
+      unscored(OFFSITE_IDS[k], title[k], "unknown", "The off-site checks could not run.")
     );
   }
   const name = displayName(ctx);
@@ -258,19 +258,22 @@ function offSiteChecks(ctx: ScanContext): Check[] {
   ];
 }
 
-function snake(k: string): string {
-  return k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
+/** The signal id of each off-site check (literal, so tests/learn_test.ts can find them). */
+const OFFSITE_IDS = {
+  wikidata: "trust.wikidata",
+  wikipedia: "trust.wikipedia",
+  commonCrawl: "trust.common_crawl",
+} as const;
 
 function offSite(
-  key: string,
+  key: keyof typeof OFFSITE_IDS,
   title: string,
   check: OffSiteCheck,
   maxPoints: number,
   fix: { what: string; why: string; how: string; effort: "S" | "M" | "L" },
   impact?: "low",
 ): Check {
-  const id = `trust.${snake(key)}`;
+  const id = OFFSITE_IDS[key];
   const evidence = check.url ? [check.url] : [];
   if (check.status === "unknown") return unscored(id, title, "unknown", check.detail, evidence);
   return scored(id, title, maxPoints, check.status === "found" ? "pass" : "warn", check.detail, {
