@@ -11,7 +11,8 @@ import type { Issue, OffSiteCheck, Pillar, ScanRecord, Signal } from "../visibil
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
 import { gradeFor } from "../visibility/score.ts";
-import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
+import { safeHttpUrl, timeAgo } from "./format.ts";
+import { LocalTime } from "./local_time.tsx";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
 import { badgePath, reportJsonPath, reportPagePath } from "../report_urls.ts";
 
@@ -117,7 +118,11 @@ export function VisibilityReport(
           </div>
         </div>
         <div class="report-actions">
-          <a class="button button-secondary" href={reportJsonPath(record.domain)}>
+          <a
+            class="button button-secondary"
+            href={reportJsonPath(record.domain)}
+            download
+          >
             Download JSON
           </a>
           {props.rescan}
@@ -235,8 +240,8 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
         {props.failed ? `We could not scan ${record.domain}` : record.domain}
       </h1>
       <p class="muted">
-        Scanned <time dateTime={record.scannedAt}>{formatUtc(record.scannedAt)}</time>{" "}
-        ({timeAgo(record.scannedAt, props.now)}). {props.failed
+        Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).{" "}
+        {props.failed
           ? "Fixed it? Scan again below."
           : "Changed the site since? Scan again to see the new score."}
       </p>
