@@ -304,12 +304,32 @@ async function challengeToken(form: HTMLFormElement): Promise<string | null> {
 
 let challengeLoad: Promise<unknown> | null = null;
 
-/** Loads the ALTCHA widget's script once, if the form's widget is lazy (data-altcha-src). */
+/**
+ * Loads the ALTCHA widget once, if the form's widget is lazy (data-altcha-src): first its
+ * stylesheet (data-altcha-css, linked with the id the widget looks for, so it injects no inline
+ * style, which the CSP forbids), then its script.
+ */
 function loadChallenge(form: HTMLFormElement): Promise<unknown> {
-  const src = form.querySelector<HTMLElement>("[data-altcha-src]")?.dataset.altchaSrc;
+  const lazy = form.querySelector<HTMLElement>("[data-altcha-src]");
+  const src = lazy?.dataset.altchaSrc;
   if (!src || customElements.get("altcha-widget")) return Promise.resolve();
-  challengeLoad ??= import(src).then(() => customElements.whenDefined("altcha-widget"));
+  challengeLoad ??= loadStylesheet(lazy?.dataset.altchaCss)
+    .then(() => import(src))
+    .then(() => customElements.whenDefined("altcha-widget"));
   return challengeLoad;
+}
+
+function loadStylesheet(href: string | undefined): Promise<void> {
+  if (!href || document.getElementById("altcha-css")) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.id = "altcha-css";
+    link.href = href;
+    // A stylesheet that fails only looks worse: the widget still works.
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
 }
 
 /** A token is spent once the server has checked it: get a fresh one for the next try. */

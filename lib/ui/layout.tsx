@@ -77,7 +77,11 @@ export function Document(
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/app.css" />
         {shell.styles?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {shell.challenge?.kind === "altcha" && (
+        {
+          /* A lazy widget's stylesheet comes with its script (ChallengeField's data-altcha-css):
+            15 KB of CSS that would otherwise block the first paint. */
+        }
+        {shell.challenge?.kind === "altcha" && shell.challengeScript !== "lazy" && (
           <link rel="stylesheet" id="altcha-css" href={assetUrl("altchaCss")} />
         )}
         {
@@ -194,7 +198,11 @@ export function ChallengeField(
     );
   }
   return (
-    <div class="challenge" data-altcha-src={props.lazy ? assetUrl("altcha") : undefined}>
+    <div
+      class="challenge"
+      data-altcha-src={props.lazy ? assetUrl("altcha") : undefined}
+      data-altcha-css={props.lazy ? assetUrl("altchaCss") : undefined}
+    >
       {/* @ts-ignore: a custom element from npm:altcha */}
       <altcha-widget
         challenge={props.widget.challengeUrl}
