@@ -23,6 +23,7 @@ import { docsRoutes } from "../routes/docs.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
+import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./ui/error_page.tsx";
 import { routeGroup } from "./web/groups.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
@@ -38,6 +39,8 @@ import { adminRoutes } from "../routes/admin/index.tsx";
 /** Builds the application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // First, so it sees every other middleware's headers (Cache-Control, Set-Cookie) on the way out.
+  app.use("*", compressPages());
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     // Deno.serve's connection info is Hono's `env` (absent under app.request() in tests).

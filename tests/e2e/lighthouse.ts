@@ -66,6 +66,11 @@ async function audit(
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const lhr = result.lhr;
+  // A broken trace (e.g. NO_NAVSTART on a machine under load) scores 0 without measuring
+  // anything: say so, so the run can be repeated rather than a 0 published.
+  if (lhr.runtimeError) {
+    return { scores: {}, failed: [`runtime error: ${lhr.runtimeError.code}`], json: "" };
+  }
   const scores: Record<string, number> = {};
   const failed: string[] = [];
   for (const id of CATEGORIES) {
@@ -109,7 +114,11 @@ if (import.meta.main) {
     console.log("| --- | --- | --- | --- | --- | --- |");
     for (const [name, url] of pages) {
       for (const formFactor of ["mobile", "desktop"] as const) {
-        const r = await audit(url, port, formFactor);
+        let r = await audit(url, port, formFactor);
+        for (let tries = 1; tries < 3 && r.failed[0]?.startsWith("runtime error"); tries++) {
+          console.log(`    ${r.failed[0]}: measuring again`);
+          r = await audit(url, port, formFactor);
+        }
         await Deno.writeTextFile(`${OUT}${name.replace(" ", "-")}-${formFactor}.json`, r.json);
         const s = r.scores;
         console.log(
