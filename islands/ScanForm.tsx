@@ -8,19 +8,23 @@
  * - 200 (a report younger than 24 h) or 202 (scan started): go to /report/<domain>, which shows
  *   the report, or the live progress while the scan runs (so a reload loses nothing);
  * - 400 / 403: say why, next to the field, and get a fresh challenge token;
- * - 429: count down from retryAfterSeconds (kept in sessionStorage, so a reload keeps it), then
- *   enable the button again.
+ * - 429: say when new scans are possible again ("in 56 minutes", kept in sessionStorage so a
+ *   reload and the other pages of the tab keep it). Only NEW scans are blocked: the home form stays
+ *   usable, because a site scanned in the last 24 hours is served from cache (200) and counts
+ *   toward no limit; the report pages' "Scan again" (always a new scan) waits.
+ * The typed address is kept in sessionStorage too, so a reload or a way back finds it again.
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { reportPagePath } from "../lib/report_urls.ts";
+import { waitText } from "../lib/ui/format.ts";
 
 export type ScanFormProps = {
-  /** Label of the URL field. */
-  label: string;
+  /** Label of the URL field (not needed with rescanUrl, which shows no field). */
+  label?: string;
   /** A short hint under the label. */
-  hint: string;
-  placeholder: string;
+  hint?: string;
+  placeholder?: string;
   /** Text of the submit button. */
   button: string;
   /** Rescan form: the domain (or, for the schema service, the page) to scan again; no URL field
@@ -34,10 +38,12 @@ type Status =
   | { kind: "sending" }
   | { kind: "leaving"; message: string }
   | { kind: "error"; message: string; field: boolean }
-  | { kind: "limited"; until: number; message: string }
+  /** `again`: a second 429 while already waiting (the site had no cached report either). */
+  | { kind: "limited"; until: number; message: string; again?: boolean }
   | { kind: "unlimited" };
 
 const RETRY_KEY = "scan-retry-until";
+const URL_KEY = "scan-typed-url";
 const TOKEN_WAIT_MS = 60_000;
 
 /** The URL field, the submit button and the status line of a scan form. */
@@ -47,12 +53,15 @@ export function ScanForm(props: ScanFormProps): VNode {
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const [now, setNow] = useState(0);
 
-  // A countdown started before a reload goes on.
+  // A wait started before a reload (or on another page of this tab) goes on; the address typed
+  // before it is back in the field.
   useEffect(() => {
     const until = Number(sessionStorage.getItem(RETRY_KEY) ?? 0);
     if (until > Date.now()) {
       setStatus({ kind: "limited", until, message: "Too many new scans from your network." });
     }
+    const typed = sessionStorage.getItem(URL_KEY);
+    if (typed && input.current && !input.current.value) input.current.value = typed;
   }, []);
 
   // Tick once a second while limited; enable the form again at zero.
@@ -100,9 +109,15 @@ export function ScanForm(props: ScanFormProps): VNode {
     return () => form.removeEventListener("submit", onSubmit, { capture: true });
   });
 
+  // A forced rescan is always a new scan: it waits for the limit. The home form does not: the
+  // site may have a cached report, which the server answers without counting it.
+  const blocked = status.kind === "limited" && !!props.rescanUrl;
+
   async function submit(form: HTMLFormElement) {
-    if (["verifying", "sending", "leaving", "limited"].includes(status.kind)) return;
+    if (["verifying", "sending", "leaving"].includes(status.kind) || blocked) return;
+    const limitedBefore = status.kind === "limited" ? status : null;
     const url = props.rescanUrl ?? input.current?.value.trim() ?? "";
+    if (!props.rescanUrl && url) sessionStorage.setItem(URL_KEY, url);
     if (!url) {
       setStatus({ kind: "error", field: true, message: "Enter a domain, such as example.com." });
       input.current?.focus();
@@ -142,6 +157,7 @@ export function ScanForm(props: ScanFormProps): VNode {
       return;
     }
     if ((res.status === 200 || res.status === 202) && body.domain) {
+      if (res.status === 202) sessionStorage.removeItem(RETRY_KEY);
       setStatus({
         kind: "leaving",
         message: res.status === 200 ? "Opening the report…" : "Scan started. Opening progress…",
@@ -159,7 +175,7 @@ export function ScanForm(props: ScanFormProps): VNode {
         /\s*Retry in \d+ seconds\.?$/,
         "",
       );
-      setStatus({ kind: "limited", until, message });
+      setStatus({ kind: "limited", until, message, again: limitedBefore !== null });
     } else if (res.status === 400) {
       setStatus({ kind: "error", field: true, message: body.error ?? "That address looks wrong." });
       input.current?.focus();
@@ -211,19 +227,19 @@ export function ScanForm(props: ScanFormProps): VNode {
       <button
         type="submit"
         class={props.rescanUrl ? "secondary" : undefined}
-        disabled={busy || status.kind === "limited"}
+        disabled={busy || blocked}
         aria-describedby={props.rescanUrl ? "scan-status" : undefined}
       >
         {busy ? "Working…" : props.button}
       </button>
       <div id="scan-status" class="scan-status" role="status" aria-live="polite">
-        <StatusLine status={status} now={now} />
+        <StatusLine status={status} now={now} rescan={!!props.rescanUrl} />
       </div>
     </div>
   );
 }
 
-function StatusLine(props: { status: Status; now: number }): VNode | null {
+function StatusLine(props: { status: Status; now: number; rescan: boolean }): VNode | null {
   const s = props.status;
   switch (s.kind) {
     case "verifying":
@@ -241,13 +257,16 @@ function StatusLine(props: { status: Status; now: number }): VNode | null {
       return (
         <div class="notice error limit-notice">
           <p>
-            <strong>Limit reached.</strong> {s.message}
+            <strong>Limit reached.</strong> {s.again
+              ? "That site has no report from the last 24 hours, so it needs a new scan."
+              : s.message}
           </p>
           <p>
-            You can scan again in{" "}
-            <span class="countdown" role="timer" aria-live="off">{formatClock(left)}</span>. Reports
-            scanned in the last 24 hours still open from their links, and a free API key has its
-            own, higher limit.
+            You can start new scans again{" "}
+            <span class="countdown" role="timer" aria-live="off">{waitText(left)}</span>.{" "}
+            {props.rescan
+              ? "This report, and any report scanned in the last 24 hours, still opens."
+              : "Until then, a site scanned in the last 24 hours still opens from this form, and a free API key has its own, higher limit."}
           </p>
         </div>
       );
@@ -255,14 +274,6 @@ function StatusLine(props: { status: Status; now: number }): VNode | null {
     default:
       return null;
   }
-}
-
-/** "12:34" or "1:02:03". */
-function formatClock(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
 type AltchaElement = HTMLElement & {
@@ -293,12 +304,32 @@ async function challengeToken(form: HTMLFormElement): Promise<string | null> {
 
 let challengeLoad: Promise<unknown> | null = null;
 
-/** Loads the ALTCHA widget's script once, if the form's widget is lazy (data-altcha-src). */
+/**
+ * Loads the ALTCHA widget once, if the form's widget is lazy (data-altcha-src): first its
+ * stylesheet (data-altcha-css, linked with the id the widget looks for, so it injects no inline
+ * style, which the CSP forbids), then its script.
+ */
 function loadChallenge(form: HTMLFormElement): Promise<unknown> {
-  const src = form.querySelector<HTMLElement>("[data-altcha-src]")?.dataset.altchaSrc;
+  const lazy = form.querySelector<HTMLElement>("[data-altcha-src]");
+  const src = lazy?.dataset.altchaSrc;
   if (!src || customElements.get("altcha-widget")) return Promise.resolve();
-  challengeLoad ??= import(src).then(() => customElements.whenDefined("altcha-widget"));
+  challengeLoad ??= loadStylesheet(lazy?.dataset.altchaCss)
+    .then(() => import(src))
+    .then(() => customElements.whenDefined("altcha-widget"));
   return challengeLoad;
+}
+
+function loadStylesheet(href: string | undefined): Promise<void> {
+  if (!href || document.getElementById("altcha-css")) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.id = "altcha-css";
+    link.href = href;
+    // A stylesheet that fails only looks worse: the widget still works.
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
 }
 
 /** A token is spent once the server has checked it: get a fresh one for the next try. */

@@ -1,4 +1,6 @@
-/** Browser entry of the public pages: the scan form, live progress and copy buttons. */
+/** Browser entry of the public pages: the scan form, live progress, copy buttons, and the
+ * theme toggle, local times and print (islands/comfort.ts). */
+import { enableComfort } from "./comfort.ts";
 import { enableCopyButtons } from "./copy.ts";
 import { ScanForm } from "./ScanForm.tsx";
 import { ScanProgress } from "./ScanProgress.tsx";
@@ -6,3 +8,4 @@ import { hydrateIslands } from "./hydrate.ts";
 
 hydrateIslands({ ScanForm, ScanProgress });
 enableCopyButtons();
+enableComfort();

@@ -29,6 +29,7 @@ import { learnRoutes } from "../routes/learn.tsx";
 import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
+import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./ui/error_page.tsx";
 import { routeGroup } from "./web/groups.ts";
 import { withMethodNotAllowed } from "./web/methods.ts";
@@ -45,6 +46,8 @@ import { adminRoutes } from "../routes/admin/index.tsx";
 /** Builds the application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // First, so it sees every other middleware's headers (Cache-Control, Set-Cookie) on the way out.
+  app.use("*", compressPages());
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     // Deno.serve's connection info is Hono's `env` (absent under app.request() in tests).
@@ -215,5 +218,5 @@ function toResponse(error: Error, c: Context, deps: AppDeps): Response {
 }
 
 // The names routes and tests imported from here before the web layer had its folder.
-export { allowOnly, type AppDeps, type AppEnv } from "./web/context.ts";
+export type { AppDeps, AppEnv } from "./web/context.ts";
 export { errorAnswer } from "./web/errors.ts";

@@ -7,6 +7,7 @@ const ENTRIES = {
   islandsPublic: "islands/client_public.ts",
   islandsAccount: "islands/client_account.ts",
   altcha: "islands/altcha_widget.ts",
+  comfort: "islands/client_comfort.ts",
 } as const;
 
 const root = new URL("../", import.meta.url).pathname;

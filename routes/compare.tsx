@@ -5,7 +5,7 @@
  * friendly message and a 400. Reads stored records only.
  */
 import { type Context, Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { compareDomains, compareSites } from "../lib/compare/compare.ts";
 import { ComparePage } from "../lib/ui/compare_page.tsx";
@@ -60,6 +60,5 @@ export function comparePageRoutes(deps: AppDeps): Hono<AppEnv> {
       comparePagePath(domains),
     );
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { GRADES as SCORE_GRADES, PILLARS as SCORED_PILLARS } from "../lib/visibility/score.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
@@ -51,7 +51,6 @@ export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
       schema ? <SchemaHome deps={deps} /> : <VisibilityHome deps={deps} />,
     );
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }
 

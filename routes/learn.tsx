@@ -4,7 +4,7 @@
  * lib/visibility/learn.ts, which the CLI and MCP serve too. An unknown id is a 404 page.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { learnEntry } from "../lib/visibility/learn.ts";
 import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
@@ -57,7 +57,5 @@ export function learnRoutes(deps: AppDeps): Hono<AppEnv> {
       <LearnArticle entry={entry} />,
     );
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
-  allowOnly(app, "/:id", ["GET", "HEAD"]);
   return app;
 }

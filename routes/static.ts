@@ -43,6 +43,8 @@ export function staticRoutes(): Hono<AppEnv> {
       "Cache-Control",
       rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
     );
+    // The length lets the gzip middleware (lib/web/compress.ts) leave tiny files as they are.
+    c.header("Content-Length", String(body.byteLength));
     return c.body(body as Uint8Array<ArrayBuffer>);
   });
   return app;

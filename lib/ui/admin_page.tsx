@@ -12,7 +12,7 @@ import { describeWait } from "../accounts/accounts.ts";
 import type { ActiveSession } from "../web/sessions.ts";
 import type { ApiKeyEntry } from "../storage/store.ts";
 import { ACCOUNT_STYLES } from "./error_page.tsx";
-import { formatWhen } from "./key_view.ts";
+import { LocalTimeMs } from "./local_time.tsx";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 
@@ -81,7 +81,9 @@ export function renderAdminPage(
                         </span>
                       </td>
                       <td data-label="Score">{s.score ?? "—"}</td>
-                      <td data-label="When">{formatWhen(s.finishedAt)}</td>
+                      <td data-label="When">
+                        <LocalTimeMs ms={s.finishedAt} />
+                      </td>
                       <td data-label="Credential">{s.credential}</td>
                     </tr>
                   ))}
@@ -103,8 +105,8 @@ export function renderAdminPage(
               <span class="account-email">{account.email}</span>{" "}
               <span class="muted">
                 · {keys.filter((k) => k.revokedAt === null).length} active of {keys.length}{" "}
-                keys · signed up {formatWhen(account.createdAt)} · last sign-in{" "}
-                {formatWhen(account.lastLoginAt)}
+                keys · signed up <LocalTimeMs ms={account.createdAt} /> · last sign-in{" "}
+                <LocalTimeMs ms={account.lastLoginAt} />
               </span>
             </summary>
             <KeyTable keys={keys} csrf={session.csrf} />
@@ -205,7 +207,11 @@ function KeyTable(props: { keys: ApiKeyEntry[]; csrf: string }): VNode {
               <td data-label="Status">
                 {k.revokedAt === null
                   ? <span class="badge status-pass">active</span>
-                  : <span class="badge status-fail">revoked {formatWhen(k.revokedAt)}</span>}
+                  : (
+                    <span class="badge status-fail">
+                      revoked <LocalTimeMs ms={k.revokedAt} />
+                    </span>
+                  )}
               </td>
               <td class="key-actions">
                 {k.revokedAt === null && (

@@ -1,7 +1,12 @@
 /** Where the built browser bundles are: read once from static/build/manifest.json (never written). */
 
 /** Bundle names the pages may load. */
-export type AssetName = "islandsPublic" | "islandsAccount" | "altcha" | "altchaCss";
+export type AssetName =
+  | "islandsPublic"
+  | "islandsAccount"
+  | "altcha"
+  | "altchaCss"
+  | "comfort";
 
 let manifest: Record<string, string> | null = null;
 

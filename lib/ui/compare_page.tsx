@@ -8,7 +8,7 @@ import type { VNode } from "preact";
 import type { CompareSite, Comparison } from "../compare/compare.ts";
 import { COMPARE_MAX_SITES } from "../compare/compare.ts";
 import { compareJsonPath } from "../report_urls.ts";
-import { formatUtc } from "./format.ts";
+import { LocalTime } from "./local_time.tsx";
 import { gradeOf } from "./visibility_report.tsx";
 
 /** The compare page: the form, an error when the request was not understood, the comparison. */
@@ -119,7 +119,7 @@ function CompareTables(props: { comparison: Comparison }): VNode {
               <tr>
                 <th scope="row">Scanned</th>
                 {sites.map((s) => (
-                  <td key={s.domain}>{s.scannedAt ? formatUtc(s.scannedAt) : "–"}</td>
+                  <td key={s.domain}>{s.scannedAt ? <LocalTime iso={s.scannedAt} /> : "–"}</td>
                 ))}
               </tr>
               {pillars.map((p) => {

@@ -76,3 +76,15 @@ export function clock(seconds: number): string {
   const sec = String(s % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
+
+/**
+ * When a wait of `seconds` ends, as people say it: "in 56 minutes", "in 1 minute", "in 40
+ * seconds" (never "56:10", which reads like a time of day). Minutes are rounded up, so the text
+ * never promises less than the wait.
+ */
+export function waitText(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 60) return s === 1 ? "in 1 second" : `in ${s} seconds`;
+  const m = Math.ceil(s / 60);
+  return m === 1 ? "in 1 minute" : `in ${m} minutes`;
+}

@@ -4,7 +4,7 @@
  * them.
  */
 import type { VNode } from "preact";
-import { formatWhen } from "./key_view.ts";
+import { LocalTimeMs } from "./local_time.tsx";
 
 /** The header row: name, key, created, last used, status, actions. */
 export function KeyTableHead(): VNode {
@@ -34,8 +34,12 @@ export function KeyCells(
       <td data-label="Key">
         <code>{props.prefix}…</code>
       </td>
-      <td data-label="Created">{formatWhen(props.createdAt)}</td>
-      <td data-label="Last used">{formatWhen(props.lastUsedAt)}</td>
+      <td data-label="Created">
+        <LocalTimeMs ms={props.createdAt} />
+      </td>
+      <td data-label="Last used">
+        <LocalTimeMs ms={props.lastUsedAt} />
+      </td>
     </>
   );
 }

@@ -6,6 +6,7 @@
 import type { ComponentChildren, ComponentType, VNode } from "preact";
 import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { assetUrl } from "./assets.ts";
+import { COMFORT_SCRIPT } from "./comfort_script.ts";
 
 /** Metadata of one page. */
 export interface PageMeta {
@@ -37,6 +38,11 @@ export interface ShellOptions {
   challengeScript?: "eager" | "lazy";
   /** Navigation state. */
   signedIn?: boolean;
+  /**
+   * The administrator's pages (/admin/*): the header links the overview (and says the
+   * administrator is signed in) instead of the client's "Sign in" / "Your keys".
+   */
+  admin?: "signed-in" | "signed-out";
   /** Path of the current page, to mark the nav link. */
   path?: string;
   /** Extra stylesheets of this page (e.g. "/static/report.css"). */
@@ -66,18 +72,32 @@ export function Document(
         {meta.image && <meta property="og:image" content={meta.image} />}
         <meta name="twitter:card" content={meta.image ? "summary_large_image" : "summary"} />
         <meta name="theme-color" content="#1d3fbb" />
+        {/* Before any stylesheet: the stored theme is set before the first paint. */}
+        <script dangerouslySetInnerHTML={{ __html: COMFORT_SCRIPT }} />
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/app.css" />
         {shell.styles?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {shell.challenge?.kind === "altcha" && (
+        {
+          /* A lazy widget's stylesheet comes with its script (ChallengeField's data-altcha-css):
+            15 KB of CSS that would otherwise block the first paint. */
+        }
+        {shell.challenge?.kind === "altcha" && shell.challengeScript !== "lazy" && (
           <link rel="stylesheet" id="altcha-css" href={assetUrl("altchaCss")} />
         )}
-        {shell.islands && (
-          <script
-            type="module"
-            src={assetUrl(shell.islands === "account" ? "islandsAccount" : "islandsPublic")}
-          />
-        )}
+        {
+          /* Each islands bundle includes the theme toggle, local times and print; a page
+            without islands loads those alone. */
+        }
+        <script
+          type="module"
+          src={assetUrl(
+            !shell.islands
+              ? "comfort"
+              : shell.islands === "account"
+              ? "islandsAccount"
+              : "islandsPublic",
+          )}
+        />
         {shell.challenge?.kind === "altcha" && shell.challengeScript !== "lazy" && (
           <script type="module" src={assetUrl("altcha")} />
         )}
@@ -93,9 +113,22 @@ export function Document(
             <nav aria-label="Main">
               <ul class="nav">
                 <NavLink href="/docs" path={shell.path}>API &amp; docs</NavLink>
-                {shell.signedIn
+                {shell.admin === "signed-in"
+                  ? <NavLink href="/admin" path={shell.path}>Administration</NavLink>
+                  : shell.admin === "signed-out"
+                  ? <NavLink href="/admin/login" path={shell.path}>Administration</NavLink>
+                  : shell.signedIn
                   ? <NavLink href="/account" path={shell.path}>Your keys</NavLink>
                   : <NavLink href="/account/login" path={shell.path}>Sign in</NavLink>}
+                <li class="theme-item">
+                  {
+                    /* Shown only with JavaScript (the inline script wires it); without, the page
+                      follows the system setting. */
+                  }
+                  <button type="button" class="theme-toggle" aria-pressed="false">
+                    <span class="theme-label">Dark mode</span>
+                  </button>
+                </li>
               </ul>
             </nav>
           </div>
@@ -165,7 +198,11 @@ export function ChallengeField(
     );
   }
   return (
-    <div class="challenge" data-altcha-src={props.lazy ? assetUrl("altcha") : undefined}>
+    <div
+      class="challenge"
+      data-altcha-src={props.lazy ? assetUrl("altcha") : undefined}
+      data-altcha-css={props.lazy ? assetUrl("altchaCss") : undefined}
+    >
       {/* @ts-ignore: a custom element from npm:altcha */}
       <altcha-widget
         challenge={props.widget.challengeUrl}

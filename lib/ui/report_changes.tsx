@@ -7,7 +7,7 @@ import type { VNode } from "preact";
 import type { ScanDiff } from "../history/diff.ts";
 import type { HistoryItem } from "../history/service.ts";
 import { changesJsonPath, historyJsonPath } from "../report_urls.ts";
-import { formatUtc } from "./format.ts";
+import { LocalTime } from "./local_time.tsx";
 import { TrendChart } from "./trend_chart.tsx";
 
 /** Kept scans listed on the page (the JSON lists them all). */
@@ -32,7 +32,7 @@ export function ReportChanges(
     <section class="card report-changes" aria-labelledby="changes-title">
       <h2 id="changes-title">What changed since the previous scan</h2>
       <p class="muted">
-        Compared with the scan of {formatUtc(d.from.scannedAt)}.{" "}
+        Compared with the scan of <LocalTime iso={d.from.scannedAt} />.{" "}
         <a href={changesJsonPath(props.domain, d.from.id ?? undefined, d.to.id ?? undefined)}>
           As JSON
         </a>
@@ -122,8 +122,16 @@ export function ReportHistory(
         {scans.slice(0, LISTED).map((s) => (
           <li key={s.id}>
             {s.id === props.currentId
-              ? <strong>{formatUtc(s.scannedAt)} (this scan)</strong>
-              : <a href={s.page}>{formatUtc(s.scannedAt)}</a>}
+              ? (
+                <strong>
+                  <LocalTime iso={s.scannedAt} /> (this scan)
+                </strong>
+              )
+              : (
+                <a href={s.page}>
+                  <LocalTime iso={s.scannedAt} />
+                </a>
+              )}
             {": "}
             {s.status === "failed"
               ? "failed"

@@ -32,8 +32,9 @@ export function ScanFormBlock(props: {
   rescanUrl?: string;
 }): VNode {
   const texts = scanFormTexts(props.service);
+  // The rescan form has no field: its island props (JSON in the page) carry no field texts.
   const island: ScanFormProps = props.rescanUrl
-    ? { ...texts, button: "Scan again", rescanUrl: props.rescanUrl }
+    ? { button: "Scan again", rescanUrl: props.rescanUrl }
     : texts;
   return (
     <form

@@ -12,7 +12,8 @@ import type {
   Result,
   SchemaScanRecord,
 } from "../schema/record.ts";
-import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
+import { safeHttpUrl, timeAgo } from "./format.ts";
+import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
 import { ExportLinks } from "./export_links.tsx";
@@ -290,8 +291,7 @@ function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boo
       <p class="muted">
         Page:{" "}
         {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
-        Scanned <time dateTime={record.scannedAt}>{formatUtc(record.scannedAt)}</time>{" "}
-        ({timeAgo(record.scannedAt, props.now)}).
+        Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
       </p>
     </header>
   );

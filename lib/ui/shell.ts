@@ -16,6 +16,9 @@ export function shellFor(
     siteName: deps.service.title,
     path: c.req.path,
     signedIn: c.get("signedIn") === true,
+    ...(c.req.path === "/admin" || c.req.path.startsWith("/admin/")
+      ? { admin: c.get("adminSession") ? "signed-in" as const : "signed-out" as const }
+      : {}),
     ...extra,
   };
 }

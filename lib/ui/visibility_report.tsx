@@ -8,7 +8,8 @@
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
 import { capOf } from "../visibility/score.ts";
-import { formatUtc, timeAgo } from "./format.ts";
+import { timeAgo } from "./format.ts";
+import { LocalTime } from "./local_time.tsx";
 import { ReportSummary, TOP_FIXES } from "./report_summary.tsx";
 import { MoreFixes } from "./report_issues.tsx";
 import { PillarsSection } from "./report_pillars.tsx";
@@ -130,8 +131,8 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
         {props.failed ? `We could not scan ${record.domain}` : record.domain}
       </h1>
       <p class="muted">
-        Scanned <time dateTime={record.scannedAt}>{formatUtc(record.scannedAt)}</time>{" "}
-        ({timeAgo(record.scannedAt, props.now)}). {props.failed
+        Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).{" "}
+        {props.failed
           ? "Fixed it? Scan again below."
           : "Changed the site since? Scan again to see the new score."}
       </p>

@@ -2,11 +2,9 @@
  * The web layer's context: what every route is built with (AppDeps), Hono's context variables
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
-import type { Hono } from "hono";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "./client_ip.ts";
 import type { Config } from "../config.ts";
-import { MethodNotAllowedError } from "../errors.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../service.ts";
@@ -58,17 +56,6 @@ export type AppEnv = {
     adminSession?: ActiveSession;
   };
 };
-
-/**
- * Registers a 405 for every method a path does not serve. Not needed any more: the app and the
- * route groups derive each route module's 405s from its own routes (lib/web/methods.ts). Kept for
- * the route modules that still call it (a path with a hand-written 405 is left as it is).
- */
-export function allowOnly(app: Hono<AppEnv>, path: string, allow: string[]): void {
-  app.all(path, () => {
-    throw new MethodNotAllowedError(allow);
-  });
-}
 
 export /**
  * The client IP of a request (lib/web/client_ip.ts): the connection's address, or with TRUST_PROXY

@@ -4,7 +4,7 @@
  * status "not_scanned". No credentials. Served by the services that compare sites.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { compareDomains, compareSites } from "../../lib/compare/compare.ts";
 
 /** The /api/compare.json route. */
@@ -16,6 +16,5 @@ export function compareJsonRoutes(deps: AppDeps): Hono<AppEnv> {
     const domains = compareDomains(c.req.queries("d") ?? []);
     return c.json(await compareSites(deps.store, domains));
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
   return app;
 }

@@ -7,11 +7,12 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import { allowOnly, type AppDeps, type AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { SchemaScanRecord } from "../../lib/schema/record.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
 import { siteOrigin } from "../../lib/ui/format.ts";
+import { LocalTime } from "../../lib/ui/local_time.tsx";
 import { Island, type PageMeta } from "../../lib/ui/layout.tsx";
 import { renderPage } from "../../lib/ui/render.tsx";
 import { ScanFormBlock } from "../../lib/ui/scan_form.tsx";
@@ -99,9 +100,6 @@ export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
       kept: true,
     });
   });
-  allowOnly(app, "/", ["GET", "HEAD"]);
-  allowOnly(app, "/:domain", ["GET", "HEAD"]);
-  allowOnly(app, "/:domain/scans/:id", ["GET", "HEAD"]);
   return app;
 }
 
@@ -226,7 +224,7 @@ function reportPage(
     <>
       {options.kept && (
         <p class="notice kept-scan">
-          This is the scan of {formatUtc(stored.record.scannedAt)}, kept as it was.{" "}
+          This is the scan of <LocalTime iso={stored.record.scannedAt} />, kept as it was.{" "}
           <a href={reportPagePath(domain)}>See the latest report of {domain}</a>.
         </p>
       )}

@@ -1,7 +1,8 @@
 /**
  * The screenshots in docs/screenshots/ (the README shows one): the app served on loopback with the
  * fixture sites, scanned through the API, photographed in Debian's Chromium at desktop and phone
- * width. Run again after changing the pages:
+ * width, in light and dark mode, and at 320 px (the narrowest phone, docs/comfort.md). Run again
+ * after changing the pages:
  *
  *   deno task screenshots
  */
@@ -11,6 +12,12 @@ import { PIPELINE } from "../helpers/app_env.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+/** Extra shots: [file suffix, viewport, colour scheme]. */
+const COMFORT = [
+  ["dark-desktop", VIEWPORTS.desktop, "dark"],
+  ["dark-phone", VIEWPORTS.phone, "dark"],
+  ["320", { width: 320, height: 640 }, "light"],
+] as const;
 
 if (import.meta.main) {
   await Deno.mkdir(OUT, { recursive: true });
@@ -41,6 +48,18 @@ if (import.meta.main) {
         await page.goto(`${server.url}${path}`);
         await page.waitForLoadState("networkidle");
         const file = `${OUT}${name}-${size}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
+      }
+      await context.close();
+    }
+    for (const [suffix, viewport, colorScheme] of COMFORT) {
+      const context = await browser.newContext({ viewport, colorScheme });
+      const page = await context.newPage();
+      for (const [name, path] of [...shots, ["docs", "/docs"]]) {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForLoadState("networkidle");
+        const file = `${OUT}${name}-${suffix}.png`;
         await page.screenshot({ path: file });
         console.log(file);
       }

@@ -19,12 +19,19 @@ export interface WebServer {
 
 /** Starts the app on a free loopback port. */
 export async function startWebServer(
-  options: { challenge?: "altcha" | "turnstile"; service?: ServiceDef; worker?: boolean } = {},
+  options: {
+    challenge?: "altcha" | "turnstile";
+    service?: ServiceDef;
+    worker?: boolean;
+    /** Extra environment (e.g. ADMIN_PASSWORD) for the config. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<WebServer> {
   const env = await startAppEnv({
     worker: options.worker ?? true,
     challenge: options.challenge ?? "altcha",
     service: options.service,
+    env: options.env,
   });
   // Real time plus whatever a test adds by setting clock.now.
   let offset = 0;

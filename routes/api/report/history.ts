@@ -7,7 +7,7 @@
  *                                              it, or ?from=<id>&to=<id>
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { changesOf, historyOf, scanOf } from "../../../lib/history/service.ts";
@@ -62,8 +62,5 @@ export function reportHistoryRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Content-Type", "application/json");
     return c.body(kept.json.slice().buffer, 200);
   });
-  for (const path of ["/:domain/history.json", "/:domain/changes.json", "/:domain/scans/:file"]) {
-    allowOnly(app, path, ["GET", "HEAD"]);
-  }
   return app;
 }

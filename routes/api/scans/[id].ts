@@ -3,7 +3,7 @@
  * the link of its own record). The status URL the 202 of POST /api/scan names.
  */
 import { Hono } from "hono";
-import { allowOnly, type AppDeps, type AppEnv } from "../../../lib/web/context.ts";
+import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
 import { scanStatusOf } from "../../../lib/history/service.ts";
 
 /** The /api/scans routes. */
@@ -14,6 +14,5 @@ export function scanStatusRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Cache-Control", "no-store");
     return c.json(await scanStatusOf(deps.store, c.req.param("id")));
   });
-  allowOnly(app, "/:id", ["GET", "HEAD"]);
   return app;
 }
