@@ -77,10 +77,15 @@ Deno.test("[comfort] pages: the theme before the first paint, the toggle, downlo
     }
     await t.step("Download JSON downloads", async () => {
       const html = await (await env.app.request("/report/no-llms.test")).text();
+      // The JSON link asks for the record as an attachment (Content-Disposition, checked in
+      // tests/export_test.ts), so it downloads in every browser.
       assert.match(
         html,
-        /<a class="button button-secondary" href="\/api\/report\/no-llms.test.json" download>Download JSON<\/a>/,
+        /Download <a href="\/api\/report\/no-llms.test.json\?download=1">JSON<\/a>/,
       );
+      const res = await env.app.request("/api/report/no-llms.test.json?download=1");
+      assert.match(res.headers.get("content-disposition") ?? "", /^attachment; filename=/);
+      await res.body?.cancel();
     });
   } finally {
     await env.close();
