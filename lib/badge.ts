@@ -4,6 +4,7 @@
  * grade. Every text is XML-escaped; colours come from a fixed table, never from a record.
  */
 import type { BaseRecord } from "./service.ts";
+import { SERVICE_WORDS, type ServiceName } from "./service_words.ts";
 
 /** What a badge says. */
 export interface BadgeSpec {
@@ -25,13 +26,18 @@ export const COLOURS = {
 } as const;
 
 /** The badge of a stored record (null: the domain was never scanned). */
-export function badgeFor(service: "visibility" | "schema", record: BaseRecord | null): BadgeSpec {
-  const label = service === "schema" ? "schema markup" : "AI visibility";
+export function badgeFor(service: ServiceName, record: BaseRecord | null): BadgeSpec {
+  const label = SERVICE_WORDS[service].badgeLabel;
   if (!record) return { label, message: "not scanned", colour: COLOURS.grey };
   if (record.status !== "ok" || !record.result) {
     return { label, message: "scan failed", colour: COLOURS.grey };
   }
-  if (service === "schema") {
+  return { label, ...MESSAGES[service](record) };
+}
+
+/** What each service's badge says of a scanned record, and in which colour. */
+const MESSAGES: Record<ServiceName, (record: BaseRecord) => Omit<BadgeSpec, "label">> = {
+  schema: (record) => {
     const summary = (record.result as {
       summary?: { errors?: unknown; warnings?: unknown; items?: unknown; eligible?: unknown };
     }).summary;
@@ -41,19 +47,17 @@ export function badgeFor(service: "visibility" | "schema", record: BaseRecord | 
     // Records made before eligibility existed have no `eligible` count.
     const eligible = typeof summary?.eligible === "number" ? summary.eligible : null;
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    if (errors) return { label, message: plural(errors, "error"), colour: COLOURS.F };
+    if (errors) return { message: plural(errors, "error"), colour: COLOURS.F };
     // A page without markup is not "valid": nothing was checked.
-    if (!items) return { label, message: "no markup", colour: COLOURS.grey };
+    if (!items) return { message: "no markup", colour: COLOURS.grey };
     if (eligible === 0) {
       return {
-        label,
         message: warnings ? `no rich result · ${plural(warnings, "warning")}` : "no rich result",
         colour: warnings ? COLOURS.C : COLOURS.grey,
       };
     }
     if (warnings) {
       return {
-        label,
         message: eligible ? `${eligible} eligible · ${plural(warnings, "warning")}` : plural(
           warnings,
           "warning",
@@ -62,22 +66,22 @@ export function badgeFor(service: "visibility" | "schema", record: BaseRecord | 
       };
     }
     return {
-      label,
       message: eligible ? `${eligible} eligible` : "valid",
       colour: COLOURS.A,
     };
-  }
-  const result = record.result as { score?: unknown; grade?: unknown };
-  const score = Math.round(Math.max(0, Math.min(100, Number(result.score) || 0)));
-  const grade = typeof result.grade === "string" && result.grade in COLOURS
-    ? result.grade as keyof typeof COLOURS
-    : null;
-  return {
-    label,
-    message: grade ? `${score}/100 · ${grade}` : `${score}/100`,
-    colour: grade ? COLOURS[grade] : COLOURS.grey,
-  };
-}
+  },
+  visibility: (record) => {
+    const result = record.result as { score?: unknown; grade?: unknown };
+    const score = Math.round(Math.max(0, Math.min(100, Number(result.score) || 0)));
+    const grade = typeof result.grade === "string" && result.grade in COLOURS
+      ? result.grade as keyof typeof COLOURS
+      : null;
+    return {
+      message: grade ? `${score}/100 · ${grade}` : `${score}/100`,
+      colour: grade ? COLOURS[grade] : COLOURS.grey,
+    };
+  },
+};
 
 /** Width of a text in Verdana 11px, approximately (enough to size the badge). */
 export function textWidth(text: string): number {

@@ -8,6 +8,7 @@
  * ```
  */
 import { z } from "zod";
+import { SERVICE_WORDS } from "./service_words.ts";
 
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
 export interface ResolveTarget {
@@ -383,7 +384,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     sisterUrl: e.SISTER_URL ??
       (e.PUBLIC_URL
         ? undefined
-        : `http://localhost:${DEFAULT_PORTS[e.SERVICE === "schema" ? "visibility" : "schema"]}/`),
+        : `http://localhost:${DEFAULT_PORTS[SERVICE_WORDS[e.SERVICE].sister]}/`),
     sourceUrl: e.SOURCE_URL,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,

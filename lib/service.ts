@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "./config.ts";
+import { SERVICE_WORDS, type ServiceName, type ServiceWords } from "./service_words.ts";
 import type { Target } from "./scan/domain.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
@@ -27,7 +28,9 @@ export interface RunOutcome<R extends BaseRecord = BaseRecord> {
 
 /** One of the two services. */
 export interface ServiceDef<R extends BaseRecord = BaseRecord> {
-  name: "visibility" | "schema";
+  name: ServiceName;
+  /** What pages, exports, badges, the form and the docs call this service's things. */
+  words: ServiceWords;
   /** Human name, for logs and pages. */
   title: string;
   /** API keys of this service start with it. */
@@ -53,6 +56,10 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
   summary?: string;
   /** The fields of a failed record beyond domain, status, scannedAt and result. */
   failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
+  /** What "Scan again" on a record's page scans (default: the record's domain). */
+  rescanTarget?(record: R): string;
+  /** Registers the MCP prompts (lib/mcp/resources.ts): the visibility action plan. */
+  mcpPrompts?: boolean;
   /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
   validatesCode?: boolean;
   /**
@@ -65,7 +72,9 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
 /** The AI Visibility Checker. */
 export const visibilityService: ServiceDef<ScanRecord> = {
   name: "visibility",
-  title: "AI Visibility Checker",
+  words: SERVICE_WORDS.visibility,
+  title: SERVICE_WORDS.visibility.title,
+  mcpPrompts: true,
   keyPrefix: "uvk_",
   recordSchema: ScanRecordSchema,
   summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
@@ -80,7 +89,9 @@ export const visibilityService: ServiceDef<ScanRecord> = {
 /** The Schema Markup Generator: scans the page the URL names (see lib/schema/). */
 export const schemaService: ServiceDef<SchemaScanRecord> = {
   name: "schema",
-  title: "Schema Markup Generator",
+  words: SERVICE_WORDS.schema,
+  title: SERVICE_WORDS.schema.title,
+  rescanTarget: (record) => record.url ?? record.domain,
   keyPrefix: "usk_",
   recordSchema: SchemaScanRecordSchema,
   run: async (target, { config, now, signal, onProgress }) => {

@@ -36,8 +36,8 @@ export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
 function Docs(props: { deps: AppDeps; origin: string }): VNode {
   const { deps, origin } = props;
   const prefix = deps.service.keyPrefix;
-  const schema = deps.service.name === "schema";
-  const example = schema ? "https://example.com/products/kettle" : "example.com";
+  const words = deps.service.words;
+  const example = words.exampleTarget;
   const scanCurl = `curl -s ${origin}/api/scan \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
@@ -54,11 +54,11 @@ if [ -z "$status" ]; then cp answer.json report.json; else  # 200: a cached repo
         [ "$s" != running ]; do sleep 2; done
   curl -sf ${origin}$(curl -sf ${origin}$status | jq -r .report.json) -o report.json
 fi
-jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}"}' report.json`;
+jq '${words.resultJq}' report.json`;
   const mcpJson = JSON.stringify(
     {
       mcpServers: {
-        [schema ? "schema-markup" : "ai-visibility"]: { type: "http", url: `${origin}/mcp` },
+        [words.mcpName]: { type: "http", url: `${origin}/mcp` },
       },
     },
     null,
@@ -176,8 +176,7 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
       <section aria-labelledby="scan">
         <h2 id="scan">POST /api/scan</h2>
         <p>
-          Body: <code>url</code> (required: {schema ? "the page" : "a domain or a URL"}),{" "}
-          <code>forceRescan</code>{" "}
+          Body: <code>url</code> (required: {words.targetWords}), <code>forceRescan</code>{" "}
           (scan even if a fresh report exists; uses a scan from your limit),{" "}
           <code>turnstileToken</code> (browser only).
         </p>
@@ -221,11 +220,7 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
         </p>
         <Code id="report-curl" what="the report command">{reportCurl}</Code>
         <p>
-          {schema
-            ? "The record holds the page that was read, every structured-data item found (JSON-LD, microdata, RDFa), the findings with severity and path, and the generated JSON-LD ready to paste."
-            : "The record holds the score (0-100), the grade (A-F) and its label, six pillars with every signal checked, the top issues in the order to fix them (each with what, why, how and effort), and the presence on Wikidata, Wikipedia and Common Crawl."}
-          {" "}
-          Its exact shape is in the{" "}
+          {words.recordWords} Its exact shape is in the{" "}
           <a href="/openapi.json">OpenAPI document</a>. The same report is readable at{" "}
           <code>{origin}/report/example.com</code>.
         </p>
@@ -259,8 +254,7 @@ jq '${schema ? ".result.summary" : "{score: .result.score, grade: .result.grade}
         <p>
           With Claude Code:{" "}
           <code>
-            claude mcp add --transport http {schema ? "schema-markup" : "ai-visibility"}{" "}
-            {origin}/mcp
+            claude mcp add --transport http {words.mcpName} {origin}/mcp
           </code>
         </p>
         <div class="table-wrap">

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { VNode } from "preact";
 import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { SERVICE_WORDS, type ServiceName } from "../lib/service_words.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { GRADES as SCORE_GRADES, PILLARS as SCORED_PILLARS } from "../lib/visibility/score.ts";
 import { siteOrigin } from "../lib/ui/format.ts";
@@ -26,19 +27,22 @@ const GRADES = SCORE_GRADES.map((g, i) => ({
   meaning: `${g.label}.`,
 }));
 
+/** Each service's home page body. */
+const HOMES: Record<ServiceName, (props: { deps: AppDeps }) => VNode> = {
+  visibility: (props) => <VisibilityHome {...props} />,
+  schema: (props) => <SchemaHome {...props} />,
+};
+
 /** The / route. */
 export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/", (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
-    const schema = deps.service.name === "schema";
     return renderPage(
       c,
       {
         title: deps.service.title,
-        description: schema
-          ? "Check a page's structured data: what schema.org markup it has, what is wrong with it, and JSON-LD ready to paste. Free, no account."
-          : "Check how visible your site is to AI search and assistants: a score, the issues that matter and the exact fixes. Free, no account.",
+        description: deps.service.words.homeDescription,
         canonical: `${origin}/`,
         image: `${origin}/static/og-${deps.service.name}.png`,
       },
@@ -48,7 +52,7 @@ export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
         challengeScript: "lazy",
         styles: ["/static/report.css"],
       }),
-      schema ? <SchemaHome deps={deps} /> : <VisibilityHome deps={deps} />,
+      HOMES[deps.service.name]({ deps }),
     );
   });
   return app;
@@ -191,15 +195,8 @@ function SchemaHome(props: { deps: AppDeps }): VNode {
 
 function DevelopersSection(props: { deps: AppDeps }): VNode {
   const { sisterUrl, sourceUrl } = props.deps.config;
-  const sister = props.deps.service.name === "schema"
-    ? {
-      name: "AI Visibility Checker",
-      what: "how visible a whole site is to AI search and assistants, with the fixes",
-    }
-    : {
-      name: "Schema Markup Generator",
-      what: "a page's structured data, what is wrong with it, and JSON-LD ready to paste",
-    };
+  const other = SERVICE_WORDS[props.deps.service.words.sister];
+  const sister = { name: other.title, what: other.sisterPitch };
   return (
     <section aria-labelledby="dev-title">
       <h2 id="dev-title">For developers and AI agents</h2>

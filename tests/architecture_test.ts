@@ -231,3 +231,19 @@ Deno.test("architecture - KV keys are laid out only in lib/storage/ (one module 
   }
   assertEquals(bad, []);
 });
+
+Deno.test("architecture - no module branches on a service's name (what differs lives in the service definition)", async () => {
+  // lib/service.ts and lib/service_words.ts define the services; every other module reads
+  // `service.words`, a ServiceDef field, or a table keyed by the name.
+  const branch =
+    /[!=]==?\s*["'](?:schema|visibility)["']|["'](?:schema|visibility)["']\s*[!=]==?|case\s+["'](?:schema|visibility)["']\s*:/;
+  const found: string[] = [];
+  for (const f of await programFiles()) {
+    if (f === "lib/service.ts" || f === "lib/service_words.ts") continue;
+    const lines = (await Deno.readTextFile(join(ROOT, f))).split("\n");
+    lines.forEach((line, i) => {
+      if (branch.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assertEquals(found, []);
+});

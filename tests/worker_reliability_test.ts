@@ -4,6 +4,7 @@
  * stored still ends the job; callers are served round-robin; a held job keeps its domain in
  * flight. In-process, over an in-memory KV and its queue, with stand-in scan runners.
  */
+import { SERVICE_WORDS } from "../lib/service_words.ts";
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
@@ -26,6 +27,7 @@ function okOutcome(domain: string, now: () => Date): RunOutcome {
 /** A visibility service that must not be called (scans go through the runner). */
 const unusedService: ServiceDef = {
   name: "visibility",
+  words: SERVICE_WORDS.visibility,
   title: "unused",
   keyPrefix: "uvk_",
   recordSchema: ScanRecordSchema as unknown as ServiceDef["recordSchema"],

@@ -2,6 +2,7 @@
  * Background scans: the queue worker end to end in-process against the fixture sites, its
  * idempotence and concurrency bound, and a server process killed mid-scan and restarted.
  */
+import { SERVICE_WORDS } from "../lib/service_words.ts";
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
@@ -78,6 +79,7 @@ function countingService(delayMs: number) {
   const stats = { running: 0, peak: 0, runs: 0 };
   const service: ServiceDef = {
     name: "visibility",
+    words: SERVICE_WORDS.visibility,
     title: "counting",
     keyPrefix: "uvk_",
     recordSchema: ScanRecordSchema as unknown as ServiceDef["recordSchema"],

@@ -4,6 +4,7 @@
  * the report page's links and the CLI all produce the same bytes from the same record.
  */
 import type { BaseRecord } from "../service.ts";
+import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
 
 /** The formats a record can be exported in. */
 export const EXPORT_FORMATS = ["json", "md", "html"] as const;
@@ -12,7 +13,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** A stored record to export, and what the export needs to know about it. */
 export interface ExportInput {
   /** Which service made the record (its shape differs). */
-  service: "visibility" | "schema";
+  service: ServiceName;
   record: BaseRecord;
   /** Why the scan failed, for a failed record (what the report page says). */
   failure: string | null;
@@ -34,7 +35,7 @@ export function isExportFormat(s: string): s is ExportFormat {
 
 /** The report's title: "AI visibility report: example.com" or "Structured data report: ...". */
 export function reportTitle(input: Pick<ExportInput, "service" | "record">): string {
-  const kind = input.service === "schema" ? "Structured data report" : "AI visibility report";
+  const kind = SERVICE_WORDS[input.service].reportKind;
   return `${kind}: ${input.record.domain}`;
 }
 
@@ -49,7 +50,7 @@ export function exportFilename(
 ): string {
   const domain = input.record.domain.toLowerCase().replace(/[^a-z0-9.-]+/g, "_")
     .replace(/^[.-]+/, "").slice(0, 200) || "report";
-  const kind = input.service === "schema" ? "structured-data" : "ai-visibility";
+  const kind = SERVICE_WORDS[input.service].fileKind;
   const m = input.record.scannedAt.match(/^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/);
   const when = m ? `-${m[1]}-${m[2]}${m[3]}` : "";
   return `${domain}-${kind}${when}.${format}`;

@@ -11,6 +11,7 @@ import type { SchemaScanRecord } from "../schema/record.ts";
 import { parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
+import type { ServiceName } from "../service_words.ts";
 
 /** The export's whole policy: inline styles, nothing else (no script, fetch, frame or form). */
 export const EXPORT_CSP =
@@ -35,12 +36,16 @@ footer{margin-top:2rem;font-size:.85rem;color:var(--muted)}
 @media print{body{margin:0;max-width:none;font-size:11pt}a{color:inherit}h2{break-after:avoid}h3{break-after:avoid}tr,pre{break-inside:avoid}}
 `;
 
+/** Each service's report body. */
+const BODIES: Record<ServiceName, (input: ExportInput) => VNode> = {
+  visibility: (input) => <VisibilityBody record={input.record as ScanRecord} input={input} />,
+  schema: (input) => <SchemaBody record={input.record as SchemaScanRecord} input={input} />,
+};
+
 /** The HTML report of a record of either service, as a complete document. */
 export function recordToHtml(input: ExportInput): string {
   const title = reportTitle(input);
-  const body = input.service === "schema"
-    ? <SchemaBody record={input.record as SchemaScanRecord} input={input} />
-    : <VisibilityBody record={input.record as ScanRecord} input={input} />;
+  const body = BODIES[input.service](input);
   return "<!doctype html>\n" + renderToString(
     <html lang="en">
       <head>

@@ -12,6 +12,7 @@ import type { SchemaScanRecord } from "../schema/record.ts";
 import { codeBlock, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
+import type { ServiceName } from "../service_words.ts";
 
 /**
  * Text for Markdown prose or a table cell: whitespace folded to single spaces, every ASCII
@@ -72,11 +73,15 @@ const MARK: Record<Signal["status"], string> = {
   unknown: "? unknown",
 };
 
+/** Each service's report body, as Markdown blocks. */
+const BODIES: Record<ServiceName, (input: ExportInput) => string[]> = {
+  visibility: (input) => visibilityMarkdown(input.record as ScanRecord, input),
+  schema: (input) => schemaMarkdown(input.record as SchemaScanRecord, input),
+};
+
 /** The Markdown report of a record of either service. */
 export function recordToMarkdown(input: ExportInput): string {
-  const out = input.service === "schema"
-    ? schemaMarkdown(input.record as SchemaScanRecord, input)
-    : visibilityMarkdown(input.record as ScanRecord, input);
+  const out = BODIES[input.service](input);
   return out.join("\n\n").replace(/\n{3,}/g, "\n\n") + "\n";
 }
 

@@ -57,7 +57,7 @@ export function registerReportResource(server: McpServer, ctx: McpContext): void
 
 /** Registers the improve_ai_visibility prompt. */
 export function registerPrompts(server: McpServer, ctx: McpContext): void {
-  if (ctx.deps.service.name !== "visibility") return;
+  if (!ctx.deps.service.mcpPrompts) return;
   server.registerPrompt("improve_ai_visibility", {
     title: "Improve a site's AI visibility",
     description: "Scan a site, then turn its top issues into a prioritised, concrete action plan.",

@@ -8,6 +8,7 @@ import { CopyButton } from "./copy_button.tsx";
 import type { OffSiteCheck, ScanRecord } from "../visibility/record.ts";
 import { badgeFor, badgeSize } from "../badge.ts";
 import type { BaseRecord } from "../service.ts";
+import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
 import { safeHttpUrl } from "./format.ts";
 import { badgePath, reportPagePath } from "../report_urls.ts";
 
@@ -83,10 +84,10 @@ export function OffSiteSection(props: { record: ScanRecord }): VNode {
 
 /** The badge, and the snippets to embed it (shared by both services' report pages). */
 export function BadgeSection(
-  props: { record: BaseRecord; origin: string; service?: "visibility" | "schema" },
+  props: { record: BaseRecord; origin: string; service?: ServiceName },
 ): VNode {
   const domain = props.record.domain;
-  const what = props.service === "schema" ? "Schema markup" : "AI visibility";
+  const what = SERVICE_WORDS[props.service ?? "visibility"].badgeAlt;
   const size = badgeSize(badgeFor(props.service ?? "visibility", props.record));
   const badge = `${props.origin}${badgePath(domain)}`;
   const report = `${props.origin}${reportPagePath(domain)}`;

@@ -7,22 +7,11 @@ import type { VNode } from "preact";
 import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { ScanForm, type ScanFormProps } from "../../islands/ScanForm.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
+import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
 
 /** Field texts per service. */
-export function scanFormTexts(service: "visibility" | "schema"): Omit<ScanFormProps, "rescanUrl"> {
-  return service === "schema"
-    ? {
-      label: "Page address",
-      hint: "A page of your site, e.g. example.com/products/blue-kettle",
-      placeholder: "example.com/page",
-      button: "Check markup",
-    }
-    : {
-      label: "Website",
-      hint: "A domain or a full address, e.g. example.com",
-      placeholder: "example.com",
-      button: "Check visibility",
-    };
+export function scanFormTexts(service: ServiceName): Omit<ScanFormProps, "rescanUrl"> {
+  return SERVICE_WORDS[service].form;
 }
 
 /** The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form). */

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { ServiceName } from "../../lib/service_words.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { SchemaScanRecord } from "../../lib/schema/record.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
@@ -160,7 +161,7 @@ function reportPage(
     challengeScript: "lazy",
     styles: ["/static/report.css"],
   });
-  const eyebrow = service === "schema" ? "Structured data report" : "AI visibility report";
+  const eyebrow = deps.service.words.reportKind;
   if (!stored) {
     return renderPage(
       c,
@@ -179,9 +180,7 @@ function reportPage(
       </article>,
     );
   }
-  const rescanUrl = service === "schema"
-    ? (stored.record as SchemaScanRecord).url ?? domain
-    : domain;
+  const rescanUrl = deps.service.rescanTarget?.(stored.record) ?? domain;
   const rescan = (
     <ScanFormBlock widget={deps.challenge.widget} service={service} rescanUrl={rescanUrl} />
   );
@@ -193,24 +192,10 @@ function reportPage(
     }`,
     image: `${origin}/static/og-${service}.png`,
   };
-  let body: VNode;
-  if (service === "schema") {
-    const record = stored.record as SchemaScanRecord;
-    meta.title = record.result ? `Structured data of ${domain}` : `Scan of ${domain} failed`;
-    meta.description = describeSchemaRecord(record);
-    body = record.result
-      ? <SchemaReport record={record} now={now} rescan={rescan} origin={origin} />
-      : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />;
-  } else {
-    const record = stored.record as ScanRecord;
-    meta.title = record.result
-      ? `${domain}: ${Math.round(record.result.score)}/100, grade ${record.result.grade}`
-      : `Scan of ${domain} failed`;
-    meta.description = describeRecord(record);
-    body = record.result
-      ? <VisibilityReport record={record} now={now} rescan={rescan} origin={origin} />
-      : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />;
-  }
+  const view = REPORT_VIEWS[service](stored, { now, rescan, origin });
+  meta.title = view.title;
+  meta.description = view.description;
+  const body = view.body;
   // A failed scan is not worth indexing; a report is.
   if (stored.record.status !== "ok") meta.noindex = true;
   if (options.kept) {
@@ -234,6 +219,38 @@ function reportPage(
     </>,
   );
 }
+
+/** What a stored record's page says: its title, description and body, per service. */
+type ReportView = { title: string; description: string; body: VNode };
+const REPORT_VIEWS: Record<
+  ServiceName,
+  (stored: StoredScan, props: { now: number; rescan: VNode; origin: string }) => ReportView
+> = {
+  visibility: (stored, { now, rescan, origin }) => {
+    const record = stored.record as ScanRecord;
+    const domain = record.domain;
+    return {
+      title: record.result
+        ? `${domain}: ${Math.round(record.result.score)}/100, grade ${record.result.grade}`
+        : `Scan of ${domain} failed`,
+      description: describeRecord(record),
+      body: record.result
+        ? <VisibilityReport record={record} now={now} rescan={rescan} origin={origin} />
+        : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
+    };
+  },
+  schema: (stored, { now, rescan, origin }) => {
+    const record = stored.record as SchemaScanRecord;
+    const domain = record.domain;
+    return {
+      title: record.result ? `Structured data of ${domain}` : `Scan of ${domain} failed`,
+      description: describeSchemaRecord(record),
+      body: record.result
+        ? <SchemaReport record={record} now={now} rescan={rescan} origin={origin} />
+        : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
+    };
+  },
+};
 
 function notFound(
   c: Context<AppEnv>,
