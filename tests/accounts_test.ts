@@ -515,7 +515,7 @@ Deno.test("[csrf] state-changing forms refuse cross-site posts and posts without
   try {
     const w = await signedIn(env);
     const csrf = await w.sessionToken();
-    const keyCount = async () => (await env.store.listKeys()).length;
+    const keyCount = async () => (await env.store.keys.listKeys()).length;
     const before = await keyCount();
     const refused = async (res: Response, json = false) => {
       assert.equal(res.status, 403);
@@ -557,7 +557,7 @@ Deno.test("[csrf] state-changing forms refuse cross-site posts and posts without
     await t.step("a revoke and a logout need the token too", async () => {
       const { entry } = await (await createKeyJson(w, "kept")).json();
       await refused(await w.request(`/account/keys/${entry.id}/revoke`, { form: {} }));
-      assert.equal((await env.store.getKeyById(entry.id))?.revokedAt, null);
+      assert.equal((await env.store.keys.getKeyById(entry.id))?.revokedAt, null);
       await refused(await w.request("/account/logout", { form: {} }));
       assert.equal((await w.page("/account")).res.status, 200, "still signed in");
     });
@@ -686,7 +686,7 @@ Deno.test("accounts - the schema service: its own title, `usk_` keys, and accoun
     const res = await createKeyJson(w, "schema key");
     const { key } = await res.json();
     assert.match(key, /^usk_[A-Za-z0-9_-]{43}$/);
-    const keys = await env.store.listKeys();
+    const keys = await env.store.keys.listKeys();
     assert.equal(keys.length, 1);
     // The same KV holds the visibility service's data under its own prefix: nothing of this
     // account is visible there.

@@ -312,7 +312,7 @@ Deno.test("[admin] the administrator session is separate from client sessions", 
     const revoke = await client.request(`/admin/keys/${key.id}/revoke`, { form: { csrf } });
     assert.equal(revoke.status, 303);
     assert.equal(revoke.headers.get("location"), "/admin/login");
-    assert.equal((await env.store.getKeyById(key.id))?.revokedAt, null);
+    assert.equal((await env.store.keys.getKeyById(key.id))?.revokedAt, null);
 
     const admin = await signedInAdmin(env);
     const toAccount = await admin.request("/account");

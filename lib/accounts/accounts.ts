@@ -246,13 +246,13 @@ export async function revokeKey(
   keyId: string,
   options: { accountId?: string } = {},
 ): Promise<ApiKeyEntry> {
-  const existing = await deps.store.getKeyById(keyId);
+  const existing = await deps.store.keys.getKeyById(keyId);
   if (!existing || (options.accountId !== undefined && existing.accountId !== options.accountId)) {
     throw new NotFoundError("No such key");
   }
   const now = deps.now();
   let revokedNow = false;
-  const entry = await deps.store.updateKey(keyId, (e) => {
+  const entry = await deps.store.keys.updateKey(keyId, (e) => {
     revokedNow = e.revokedAt === null;
     return revokedNow ? { ...e, revokedAt: now } : null;
   });

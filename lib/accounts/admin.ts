@@ -116,7 +116,7 @@ export async function adminOverview(
   const [scans, accounts, keys, windows, attempts] = await Promise.all([
     deps.store.recentScans(options.scans ?? 50),
     accountStore.listAccounts(options.accounts ?? 200),
-    deps.store.listKeys(),
+    deps.store.keys.listKeys(),
     deps.store.listLimitWindows(),
     accountStore.listAttempts(now, AUTH_ATTEMPTS.windowMs),
   ]);

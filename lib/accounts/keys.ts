@@ -42,7 +42,7 @@ export async function createApiKey(
       lastUsedAt: null,
     };
     // A collision of 256 random bits does not happen, but a unique key is checked, not assumed.
-    if (await store.createKey(entry)) return { key, entry };
+    if (await store.keys.createKey(entry)) return { key, entry };
   }
 }
 
@@ -52,7 +52,7 @@ export function revokeApiKey(
   id: string,
   now = Date.now(),
 ): Promise<ApiKeyEntry | null> {
-  return store.updateKey(id, (e) => (e.revokedAt ? null : { ...e, revokedAt: now }));
+  return store.keys.updateKey(id, (e) => (e.revokedAt ? null : { ...e, revokedAt: now }));
 }
 
 /** Looks up a presented key; null when unknown or revoked. */
@@ -65,7 +65,7 @@ export async function findActiveKeyByHash(
   store: Store,
   hash: string,
 ): Promise<ApiKeyEntry | null> {
-  const entry = await store.getKeyByHash(hash);
+  const entry = await store.keys.getKeyByHash(hash);
   return entry && entry.revokedAt === null ? entry : null;
 }
 
@@ -81,7 +81,7 @@ export async function touchKey(store: Store, entry: ApiKeyEntry, now: number): P
   const fresh = (e: ApiKeyEntry) =>
     e.lastUsedAt !== null && now - e.lastUsedAt < LAST_USED_PRECISION_MS && e.lastUsedAt <= now;
   if (fresh(entry)) return;
-  await store.updateKeyByHash(
+  await store.keys.updateKeyByHash(
     entry.hash,
     (e) => (fresh(e) || e.revokedAt ? null : { ...e, lastUsedAt: now }),
   );

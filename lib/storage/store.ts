@@ -1,5 +1,5 @@
 /**
- * The only module that knows the KV key layout. Every key starts with the service name, so both
+ * The KV key layout of scans (API keys: store_keys.ts; kept scans: history.ts). Every key starts with the service name, so both
  * services can share one store without touching each other's data:
  *
  *   [svc, "records", domain]              -> StoredScan      the latest record of a domain (or
@@ -9,9 +9,8 @@
  *                                                            unless renewed by its worker)
  *   [svc, "attempts", jobId]              -> number          starts of a job (expire after a day)
  *   [svc, "limits", pool, id]             -> number[]        admission times in the window (log)
- *   [svc, "keys", sha256(key)]            -> ApiKeyEntry     a client API key, by its hash
- *   [svc, "keys_by_id", keyId]            -> sha256(key)
- *   [svc, "keys_by_account", acct, keyId] -> sha256(key)
+ *   [svc, "keys" | "keys_by_id" | "keys_by_account", ...]   client API keys: see
+ *                                                            lib/storage/store_keys.ts
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
  *   [svc, "history" | "history_body" | "scan_status", ...]  every kept scan and the status of scans
  *                                                            in progress: see lib/storage/history.ts
@@ -25,13 +24,10 @@
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
-import type { BaseRecord } from "../service.ts";
 import { backoff, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
-import { FreshReads } from "./fresh_reads.ts";
 import { type Admission, admissionFor, type AdmissionStrategy } from "../limits/admission.ts";
 import type { PoolSpec } from "../limits/limiter.ts";
-import { gunzipSync, gzipSync } from "node:zlib";
 import {
   History,
   type HistoryBody,
@@ -41,125 +37,26 @@ import {
   summarise,
 } from "./history.ts";
 
-/** How the caller that started a scan authenticated. */
-export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
+export type {
+  ApiKeyEntry,
+  CredentialKind,
+  InflightMark,
+  ScanJob,
+  ScanLogEntry,
+  StoredScan,
+} from "./store_types.ts";
+import type { InflightMark, ScanJob, ScanLogEntry, StoredScan } from "./store_types.ts";
+import { KeyStore } from "./store_keys.ts";
+import { LOG_TTL_MS, type PurgeOptions, type PurgeReport, purgeScans } from "./store_purge.ts";
+import { deleteParts, packRecord, readParts, splitParts, writePartsAhead } from "./record_parts.ts";
+export { MAX_RECORD_JSON_BYTES, RECORD_PART_BYTES, RecordTooLargeError } from "./record_parts.ts";
 
-/** A stored scan: the public record and what only operators see. */
-export interface StoredScan {
-  record: BaseRecord;
-  failure: string | null;
-  credential: CredentialKind;
-  durationMs: number;
-  jobId: string;
-  /**
-   * Set on the head of a record stored in parts (see {@link Store.finishScan}); getScan returns
-   * the whole record, never a head.
-   */
-  parts?: RecordParts;
-}
-
-/** Where a large record's gzip-compressed JSON is: `count` parts under one id. */
-export interface RecordParts {
-  id: string;
-  count: number;
-  /** Compressed bytes in all. */
-  bytes: number;
-  /** The JSON's length in UTF-8 bytes. */
-  jsonBytes: number;
-}
-
-/** Marks a domain whose scan is queued or running. */
-export interface InflightMark {
-  jobId: string;
-  since: number;
-  credential: CredentialKind;
-  /** When the worker holding the job last renewed the mark (absent: never). */
-  renewedAt?: number;
-}
-
-/** A client API key (the key itself is never stored). */
-export interface ApiKeyEntry {
-  id: string;
-  hash: string;
-  /** The first characters of the key, to recognise it in a list (e.g. "uvk_3f9a2c"). */
-  prefix: string;
-  name: string;
-  accountId: string | null;
-  createdAt: number;
-  revokedAt: number | null;
-  lastUsedAt: number | null;
-}
-
-/** A queued scan. `service` lets any process of a shared store run it. */
-export interface ScanJob {
-  kind: "scan";
-  service: string;
-  jobId: string;
-  domain: string;
-  /** Where the scan starts (from normaliseTarget). */
-  url: string;
-  /** The page to scan when the service scans one page (Target.pageUrl); absent in older jobs. */
-  pageUrl?: string;
-  host: string;
-  credential: CredentialKind;
-  enqueuedAt: number;
-  /**
-   * Whom the scan is for, for fair scheduling (lib/scan/worker.ts): "key:<key id>", else the
-   * credential kind and the caller's address. Absent in older jobs (the credential kind then).
-   */
-  caller?: string;
-}
-
-export type { PoolSpec };
-
-/** The outcome of {@link Store.admitScan} (lib/limits/admission.ts). */
-export type { Admission };
-
-/** A line of the recent-scans log. */
-export interface ScanLogEntry {
-  domain: string;
-  status: "ok" | "failed";
-  score: number | null;
-  credential: CredentialKind;
-  finishedAt: number;
-}
+/** A limit pool, and the outcome of {@link Store.admitScan} (lib/limits/admission.ts). */
+export type { Admission, PoolSpec };
 
 const MAX_ATTEMPTS = 1000;
-const LOG_TTL_MS = 7 * 24 * 3600_000;
-/**
- * A stored scan whose V8 serialisation may exceed this is stored in parts: Deno KV refuses values
- * over 64 KiB. The estimate is the JSON's length x 2 (a string with any character past Latin-1 is
- * serialised two bytes per character), so a record stored whole is always under 64 KiB.
- */
-const INLINE_MAX_CHARS = 30 * 1024;
-/** Bytes of one part of a record stored in parts. */
-export const RECORD_PART_BYTES = 60_000;
-/**
- * Parts written in the record's own commit; more are written before it, in commits of this many
- * (Deno KV refuses a commit of more than 800 KiB).
- */
-const PARTS_PER_COMMIT = 11;
-/** Records whose JSON is larger than this are not stored; a failed record says so instead. */
-export const MAX_RECORD_JSON_BYTES = 64 * 1024 * 1024;
-/** Parts no head refers to are deleted by the clean-up once this old (a write may be under way). */
-const ORPHAN_PARTS_MS = 3600_000;
 /** How long a job's start count is kept. */
 const ATTEMPTS_TTL_MS = 24 * 3600_000;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Thrown when a record is too large to be stored at all ({@link MAX_RECORD_JSON_BYTES}). */
-export class RecordTooLargeError extends Error {
-  constructor(bytes: number) {
-    super(
-      `the report is too large to store (${Math.round(bytes / 1048576)} MiB of JSON, at most ${
-        MAX_RECORD_JSON_BYTES / 1048576
-      } MiB)`,
-    );
-    this.name = "RecordTooLargeError";
-  }
-}
 
 /** Options of a {@link Store}. */
 export interface StoreOptions {
@@ -181,12 +78,14 @@ export class Store {
   readonly limiter: Limiter;
   /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
-  #keyReads = new FreshReads<ApiKeyEntry | null>();
+  /** The client API keys (lib/storage/store_keys.ts). */
+  readonly keys: KeyStore;
   /** How scans are admitted: KV, in memory (StoreOptions.exclusive) or a shared limiter. */
   readonly #admission: AdmissionStrategy<ScanJob>;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
+    this.keys = new KeyStore(kv, service);
     this.limiter = options.limiter ?? new KvLimiter(
       kv,
       (pool, id) => [service, "limits", pool, id],
@@ -254,28 +153,19 @@ export class Store {
       const head = (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
       if (!head) return null;
       if (!head.parts) return { stored: head, recordJson: null };
-      const json = await this.#readParts(domain, head.parts);
+      const json = await readParts(
+        this.kv,
+        this.#k("record_parts", domain, head.parts.id),
+        head.parts,
+      );
       if (!json) continue;
       const { parts: _parts, ...rest } = head;
-      return { stored: { ...rest, record: JSON.parse(decoder.decode(json)) }, recordJson: json };
+      return {
+        stored: { ...rest, record: JSON.parse(new TextDecoder().decode(json)) },
+        recordJson: json,
+      };
     }
     throw new Error(`getScan: the record of ${domain} kept changing while it was read`);
-  }
-
-  /** A record's parts, joined and decompressed; null when some are missing (replaced meanwhile). */
-  async #readParts(domain: string, parts: RecordParts): Promise<Uint8Array | null> {
-    const chunks: Uint8Array[] = [];
-    for await (
-      const e of this.kv.list<Uint8Array>({ prefix: this.#k("record_parts", domain, parts.id) })
-    ) chunks.push(e.value);
-    if (chunks.length !== parts.count) return null;
-    const joined = new Uint8Array(parts.bytes);
-    let offset = 0;
-    for (const c of chunks) {
-      joined.set(c, offset);
-      offset += c.byteLength;
-    }
-    return new Uint8Array(gunzipSync(joined));
   }
 
   /**
@@ -387,63 +277,24 @@ export class Store {
    * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
    * record is never replaced by an older one, so redelivered jobs are harmless.
    *
-   * A record too large for one KV value (over ~60 KiB) is stored in parts: the record's JSON, gzip-
-   * compressed, cut into parts of {@link RECORD_PART_BYTES}, with a small head at the record's
-   * key naming them. Up to 11 parts go in the head's own commit; larger records write their parts
-   * first (unreferenced until the head's commit, which is the one atomic switch), and the parts of
-   * the record replaced are deleted afterwards. Throws {@link RecordTooLargeError} past
-   * {@link MAX_RECORD_JSON_BYTES}.
+   * A record too large for one KV value is stored in parts (lib/storage/record_parts.ts): the head's
+   * commit is the one atomic switch, and the parts of the record replaced are deleted afterwards.
    */
   async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {
     const recordKey = this.#k("records", job.domain);
     const inflightKey = this.#k("inflight", job.domain);
     const attemptsKey = this.#k("attempts", job.jobId);
     const finishedAt = Date.parse(stored.record.scannedAt);
-    const { parts: _drop, ...plain } = stored;
-    // The record is what grows; the rest of a stored scan is a few short fields.
-    const json = JSON.stringify(plain.record);
-    let value: StoredScan = plain;
-    let parts: Uint8Array[] = [];
-    let early = false;
-    const bytes = encoder.encode(json);
-    if (bytes.byteLength > MAX_RECORD_JSON_BYTES) throw new RecordTooLargeError(bytes.byteLength);
-    // The history keeps its own compressed copy of a record stored whole (lib/storage/history.ts),
-    // and refers to the parts of one stored in parts; a copy too large for one value means parts.
-    const zipped = gzipSync(bytes);
-    if (
-      json.length + (plain.failure?.length ?? 0) > INLINE_MAX_CHARS ||
-      zipped.byteLength > RECORD_PART_BYTES
-    ) {
-      for (let i = 0; i < zipped.byteLength; i += RECORD_PART_BYTES) {
-        parts.push(zipped.subarray(i, i + RECORD_PART_BYTES));
-      }
-      const id = `${finishedAt.toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
-      value = {
-        record: {
-          domain: stored.record.domain,
-          status: stored.record.status,
-          scannedAt: stored.record.scannedAt,
-          result: null,
-          // The schema service's servesCached reads the page's URL from a stored record.
-          ...("url" in stored.record ? { url: (stored.record as { url?: unknown }).url } : {}),
-        },
-        failure: stored.failure,
-        credential: stored.credential,
-        durationMs: stored.durationMs,
-        jobId: stored.jobId,
-        parts: { id, count: parts.length, bytes: zipped.byteLength, jsonBytes: bytes.byteLength },
-      };
-      if (parts.length > PARTS_PER_COMMIT) {
-        for (let i = 0; i < parts.length; i += PARTS_PER_COMMIT) {
-          const op = this.kv.atomic();
-          parts.slice(i, i + PARTS_PER_COMMIT).forEach((p, j) =>
-            op.set(this.#k("record_parts", job.domain, id, i + j), p)
-          );
-          await op.commit();
-        }
-        early = true;
-      }
-    }
+    const { value, zipped } = packRecord(stored, finishedAt);
+    let parts = value.parts ? splitParts(zipped) : [];
+    // Parts beyond one commit's worth are written first, unreferenced until the head's commit.
+    const early = value.parts
+      ? await writePartsAhead(
+        this.kv,
+        (i) => this.#k("record_parts", job.domain, value.parts!.id, i),
+        parts,
+      )
+      : false;
     const score = (stored.record.result as { score?: number } | null)?.score;
     const hk = historyKeys(this.service);
     const historyEntry = summarise(stored.record, job.jobId, value.parts?.id, stored.failure);
@@ -497,10 +348,14 @@ export class Store {
           older && replaced && replaced.id !== value.parts?.id &&
           !(await this.history.keepsParts(job.domain, current.value!.record.scannedAt, replaced.id))
         ) {
-          await this.#deleteParts(job.domain, replaced.id).catch(() => {});
+          await deleteParts(this.kv, this.#k("record_parts", job.domain, replaced.id)).catch(
+            () => {},
+          );
         }
         if (!older && !keep && value.parts && early) {
-          await this.#deleteParts(job.domain, value.parts.id).catch(() => {});
+          await deleteParts(this.kv, this.#k("record_parts", job.domain, value.parts.id)).catch(
+            () => {},
+          );
         }
         parts = [];
         return older ? "stored" : "superseded";
@@ -508,24 +363,6 @@ export class Store {
       await backoff(attempt);
     }
     throw new Error("finishScan: too much contention");
-  }
-
-  /** Deletes every part of one stored-in-parts record. */
-  async #deleteParts(domain: string, id: string): Promise<number> {
-    let n = 0;
-    let op = this.kv.atomic();
-    let batch = 0;
-    for await (const e of this.kv.list({ prefix: this.#k("record_parts", domain, id) })) {
-      op.delete(e.key);
-      n++;
-      if (++batch === 100) {
-        await op.commit();
-        op = this.kv.atomic();
-        batch = 0;
-      }
-    }
-    if (batch) await op.commit();
-    return n;
   }
 
   /** Clears the in-flight mark of a job that will not run (e.g. an unknown service). */
@@ -542,58 +379,11 @@ export class Store {
    * expireIn removes most of these lazily too; this makes it explicit and bounded. Every delete
    * checks the versionstamp it read, so nothing written meanwhile is lost.
    */
-  async purgeExpired(
+  purgeExpired(
     now: number,
-    options: { recordsBefore: number; inflightTtlMs: number; windowMs: number },
-  ): Promise<{ records: number; scanLog: number; inflight: number; limitWindows: number }> {
-    const out = { records: 0, scanLog: 0, inflight: 0, limitWindows: 0 };
-    const drop = async (e: Deno.KvEntry<unknown>) =>
-      (await this.kv.atomic().check(e).delete(e.key).commit()).ok;
-    const heads = new Map<string, string>();
-    // Parts the history keeps (lib/storage/history.ts) stay: they are the kept scans' records.
-    const keptParts = await this.history.referencedParts();
-    for await (const e of this.kv.list<StoredScan>({ prefix: this.#k("records") })) {
-      const at = Date.parse(e.value?.record?.scannedAt ?? "");
-      if (Number.isFinite(at) && at < options.recordsBefore && await drop(e)) {
-        out.records++;
-        const domain = String(e.key[2]);
-        if (e.value.parts && !keptParts.has(`${domain}\n${e.value.parts.id}`)) {
-          await this.#deleteParts(domain, e.value.parts.id);
-        }
-      } else if (e.value?.parts) heads.set(String(e.key[2]), e.value.parts.id);
-    }
-    // Parts no head refers to: left by a write that lost, or by a crash before the head's commit.
-    const orphans = new Set<string>();
-    for await (const e of this.kv.list({ prefix: this.#k("record_parts") })) {
-      const [domain, id] = [String(e.key[2]), String(e.key[3])];
-      const written = parseInt(id.split("-")[0], 36);
-      if (
-        heads.get(domain) !== id && !keptParts.has(`${domain}\n${id}`) &&
-        written < now - ORPHAN_PARTS_MS
-      ) {
-        orphans.add(`${domain}\n${id}`);
-      }
-    }
-    for (const o of orphans) {
-      const [domain, id] = o.split("\n");
-      await this.#deleteParts(domain, id);
-    }
-    for await (
-      const e of this.kv.list({
-        start: this.#k("scans_by_time", 0),
-        end: this.#k("scans_by_time", now - LOG_TTL_MS),
-      })
-    ) if (await drop(e)) out.scanLog++;
-    for await (const e of this.kv.list<InflightMark>({ prefix: this.#k("inflight") })) {
-      const alive = Math.max(e.value.since, e.value.renewedAt ?? 0);
-      if (alive <= now - options.inflightTtlMs && await drop(e)) out.inflight++;
-    }
-    for await (const e of this.kv.list<number[]>({ prefix: this.#k("limits") })) {
-      if ((e.value ?? []).every((t) => t <= now - options.windowMs) && await drop(e)) {
-        out.limitWindows++;
-      }
-    }
-    return out;
+    options: PurgeOptions,
+  ): Promise<PurgeReport> {
+    return purgeScans(this.kv, (...parts) => this.#k(...parts), this.history, now, options);
   }
 
   /** The most recent scans, newest first. */
@@ -606,78 +396,5 @@ export class Store {
       })
     ) out.push(e.value);
     return out;
-  }
-
-  /** Saves a new API key; fails if its hash or id already exists. */
-  async createKey(entry: ApiKeyEntry): Promise<boolean> {
-    const byHash = this.#k("keys", entry.hash);
-    const byId = this.#k("keys_by_id", entry.id);
-    const op = this.kv.atomic()
-      .check({ key: byHash, versionstamp: null }, { key: byId, versionstamp: null })
-      .set(byHash, entry)
-      .set(byId, entry.hash);
-    if (entry.accountId) op.set(this.#k("keys_by_account", entry.accountId, entry.id), entry.hash);
-    return (await op.commit()).ok;
-  }
-
-  /**
-   * A key by the SHA-256 of its full text, strongly consistent: a revocation committed before the
-   * call is seen. Concurrent lookups of one key share a read that started after they arrived
-   * (lib/storage/fresh_reads.ts), so a busy key costs a read per KV round trip, not one per request.
-   */
-  getKeyByHash(hash: string): Promise<ApiKeyEntry | null> {
-    return this.#keyReads.read(
-      hash,
-      async () =>
-        (await this.kv.get<ApiKeyEntry>(this.#k("keys", hash), { consistency: "strong" })).value,
-    );
-  }
-
-  /** A key by its id. */
-  async getKeyById(id: string): Promise<ApiKeyEntry | null> {
-    const hash = (await this.kv.get<string>(this.#k("keys_by_id", id))).value;
-    return hash ? await this.getKeyByHash(hash) : null;
-  }
-
-  /** Applies a change to a key with a versionstamp check, retrying on conflict. */
-  async updateKey(
-    id: string,
-    change: (entry: ApiKeyEntry) => ApiKeyEntry | null,
-  ): Promise<ApiKeyEntry | null> {
-    const hash = (await this.kv.get<string>(this.#k("keys_by_id", id))).value;
-    return hash ? await this.updateKeyByHash(hash, change) : null;
-  }
-
-  /** {@link updateKey} for a key whose hash is in hand (no lookup of its id). */
-  async updateKeyByHash(
-    hash: string,
-    change: (entry: ApiKeyEntry) => ApiKeyEntry | null,
-  ): Promise<ApiKeyEntry | null> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = await this.kv.get<ApiKeyEntry>(this.#k("keys", hash));
-      if (!current.value) return null;
-      const updated = change(current.value);
-      if (!updated) return current.value;
-      if ((await this.kv.atomic().check(current).set(current.key, updated).commit()).ok) {
-        return updated;
-      }
-      await backoff(attempt);
-    }
-    throw new Error("updateKey: too much contention");
-  }
-
-  /** Every key of an account (or, with no account, every key), oldest first. */
-  async listKeys(accountId?: string): Promise<ApiKeyEntry[]> {
-    const hashes: string[] = [];
-    const prefix = accountId ? this.#k("keys_by_account", accountId) : this.#k("keys_by_id");
-    for await (const e of this.kv.list<string>({ prefix })) hashes.push(e.value);
-    const out: ApiKeyEntry[] = [];
-    for (let i = 0; i < hashes.length; i += 10) {
-      const batch = await this.kv.getMany<ApiKeyEntry[]>(
-        hashes.slice(i, i + 10).map((h) => this.#k("keys", h)),
-      );
-      for (const e of batch) if (e.value) out.push(e.value);
-    }
-    return out.sort((a, b) => a.createdAt - b.createdAt);
   }
 }

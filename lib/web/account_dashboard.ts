@@ -24,6 +24,6 @@ export async function dashboardFor(
     await closeSession(c, deps, "client");
     return c.redirect("/account/login", 303);
   }
-  const keys = (await deps.store.listKeys(account.id)).map(keyView);
+  const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
   return renderDashboard(c, deps, { account, session, keys, ...extra }, status);
 }

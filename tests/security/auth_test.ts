@@ -151,7 +151,7 @@ Deno.test("[security/auth] revoked keys never pass, in any spelling", async () =
     }
     // Revoking again changes nothing; the key stays revoked.
     await revokeApiKey(env.store, id);
-    const entry = await env.store.getKeyById(id);
+    const entry = await env.store.keys.getKeyById(id);
     assert.ok(entry?.revokedAt);
   } finally {
     await env.close();

@@ -369,10 +369,11 @@ Deno.test("[security/faults] 200 concurrent requests: no over-admission, no lost
       await Promise.all(
         Array.from(
           { length: 200 },
-          () => env.store.updateKey(id, (e) => ({ ...e, lastUsedAt: (e.lastUsedAt ?? 0) + 1 })),
+          () =>
+            env.store.keys.updateKey(id, (e) => ({ ...e, lastUsedAt: (e.lastUsedAt ?? 0) + 1 })),
         ),
       );
-      assert.equal((await env.store.getKeyById(id))?.lastUsedAt, 200);
+      assert.equal((await env.store.keys.getKeyById(id))?.lastUsedAt, 200);
     });
 
     await t.step("200 concurrent creations of one key: exactly one wins", async () => {
@@ -387,7 +388,10 @@ Deno.test("[security/faults] 200 concurrent requests: no over-admission, no lost
         lastUsedAt: null,
       };
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => env.store.createKey({ ...entry, name: `dup ${i}` })),
+        Array.from(
+          { length: 200 },
+          (_, i) => env.store.keys.createKey({ ...entry, name: `dup ${i}` }),
+        ),
       );
       assert.equal(results.filter(Boolean).length, 1);
     });
