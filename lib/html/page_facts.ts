@@ -21,6 +21,7 @@ import {
   tagInfo,
 } from "./page_rules.ts";
 import { ScriptFacts } from "./script_facts.ts";
+import { MarkupCounts } from "./markup_counts.ts";
 import {
   collapseWhitespace,
   isQuestionHeading,
@@ -51,55 +52,9 @@ export function extractPageFacts(html: string, baseUrl: string): PageFacts {
 
 type Attribs = Record<string, string>;
 
-/** Context bits an element raises while open; kept on its frame to lower them at close. */
-const CTX_SVG = 1, CTX_TEMPLATE = 2, CTX_NOSCRIPT = 4, CTX_HIDDEN = 8;
-
-/** What an element's close has to finish. */
-const ROLE_NONE = 0,
-  ROLE_TITLE = 1,
-  ROLE_HEADING = 2,
-  ROLE_PARAGRAPH = 3,
-  ROLE_ANCHOR = 4,
-  ROLE_SCRIPT = 5,
-  ROLE_HEAD = 6;
-
-/** Non-blank test for text chunks. */
-const INK = /\S/;
-
-/** An open element. */
-interface Frame {
-  /** tagInfo() of the element. */
-  info: number;
-  ctx: number;
-  role: number;
-  /** Heading level. */
-  level: number;
-  /** Text collected for the role (title, heading, anchor). */
-  buf: TextBuffer | null;
-  /** Paragraph: the text stream it feeds and that stream's word count at its start. */
-  stream: TextStats | null;
-  startWords: number;
-  /** Anchor: href as written, rel, and aria-label/title (image alts come via anchorAlts). */
-  anchor: { href: string; rel: string; label: string | null } | null;
-  /** Whether this is a mount node (id root/app/...) that has shown no content yet. */
-  emptyMount: boolean;
-}
+import { ARIA_LANDMARKS, CTX, type Frame, INK, noSemantics, ROLE } from "./page_frames.ts";
 
 /** The SAX handler: accumulates facts as events arrive. */
-/** ARIA landmark roles and the semantic element each stands for. */
-const ARIA_LANDMARKS: Record<string, keyof PageFacts["semantic"]> = Object.assign(
-  Object.create(null),
-  {
-    main: "main",
-    article: "article",
-    navigation: "nav",
-    banner: "header",
-    contentinfo: "footer",
-    complementary: "aside",
-    region: "section",
-  },
-);
-
 class FactCollector implements Partial<Handler> {
   private readonly urls: UrlResolver;
   private readonly head: HeadFacts;
@@ -121,24 +76,13 @@ class FactCollector implements Partial<Handler> {
   private readonly openMounts: Frame[] = [];
   private readonly visibleText = new TextStats(LIMITS.textSample);
   private readonly noscriptText = new TextStats();
-  private readonly microdataTypes = new Set<string>();
+  private readonly markup = new MarkupCounts();
 
   private lang: string | null = null;
   private title: string | null = null;
   private titleCount = 0;
   private readonly headings: { level: number; text: string }[] = [];
-  private microdataItems = 0;
-  private rdfaItems = 0;
-  private readonly semantic: PageFacts["semantic"] = {
-    main: 0,
-    article: 0,
-    nav: 0,
-    header: 0,
-    footer: 0,
-    section: 0,
-    aside: 0,
-    time: 0,
-  };
+  private readonly semantic: PageFacts["semantic"] = noSemantics();
   private substantialParagraphs = 0;
   private lists = 0;
   private tables = 0;
@@ -166,7 +110,7 @@ class FactCollector implements Partial<Handler> {
     const frame: Frame = {
       info,
       ctx: 0,
-      role: ROLE_NONE,
+      role: ROLE.NONE,
       level: 0,
       buf: null,
       stream: null,
@@ -181,14 +125,14 @@ class FactCollector implements Partial<Handler> {
 
     if (this.svg > 0 || this.template > 0) {
       // Foreign or inert content: no facts, only the nesting that ends it.
-      if (code === TAG.svg) this.raise(frame, CTX_SVG);
-      else if (code === TAG.template) this.raise(frame, CTX_TEMPLATE);
+      if (code === TAG.svg) this.raise(frame, CTX.SVG);
+      else if (code === TAG.template) this.raise(frame, CTX.TEMPLATE);
       return;
     }
     if (this.headOpen && parent === this.headFrame && !(info & TAG_HEAD)) this.headOpen = false;
     this.onAnyElement(frame, attribs);
 
-    if (info & TAG_HIDDEN) this.raise(frame, CTX_HIDDEN);
+    if (info & TAG_HIDDEN) this.raise(frame, CTX.HIDDEN);
     if (info & TAG_SEMANTIC) this.semantic[name as keyof PageFacts["semantic"]]++;
     // ARIA landmark roles count as the element they stand for (<div role="main"> is a main).
     const landmark = attribs.role === undefined
@@ -204,7 +148,7 @@ class FactCollector implements Partial<Handler> {
         if (this.headFrame === null) {
           this.headFrame = frame;
           this.headOpen = true;
-          frame.role = ROLE_HEAD;
+          frame.role = ROLE.HEAD;
         }
         break;
       case TAG.body:
@@ -212,7 +156,7 @@ class FactCollector implements Partial<Handler> {
         this.headOpen = false;
         break;
       case TAG.title:
-        if (++this.titleCount === 1) this.collect(frame, ROLE_TITLE, 10_000, false);
+        if (++this.titleCount === 1) this.collect(frame, ROLE.TITLE, 10_000, false);
         break;
       case TAG.meta:
         this.head.onMeta(attribs);
@@ -228,25 +172,25 @@ class FactCollector implements Partial<Handler> {
         }
         break;
       case TAG.script:
-        frame.role = ROLE_SCRIPT;
+        frame.role = ROLE.SCRIPT;
         this.scripts.open(attribs);
         break;
       case TAG.noscript:
-        this.raise(frame, CTX_NOSCRIPT);
+        this.raise(frame, CTX.NOSCRIPT);
         break;
       case TAG.template:
-        this.raise(frame, CTX_TEMPLATE);
+        this.raise(frame, CTX.TEMPLATE);
         break;
       case TAG.svg:
-        this.raise(frame, CTX_SVG);
+        this.raise(frame, CTX.SVG);
         break;
       case TAG.heading:
         frame.level = name.charCodeAt(1) - 48;
-        this.collect(frame, ROLE_HEADING, 1000, true);
+        this.collect(frame, ROLE.HEADING, 1000, true);
         break;
       case TAG.p:
         // Words inside = growth of the page's word count while it is open: no second count.
-        frame.role = ROLE_PARAGRAPH;
+        frame.role = ROLE.PARAGRAPH;
         frame.stream = this.noscript > 0 ? this.noscriptText : this.visibleText;
         frame.startWords = frame.stream.words;
         break;
@@ -305,12 +249,12 @@ class FactCollector implements Partial<Handler> {
     const frame = this.frames.pop();
     if (frame === undefined) return;
     if (frame.ctx !== 0) {
-      if (frame.ctx & CTX_SVG) this.svg--;
-      if (frame.ctx & CTX_TEMPLATE) this.template--;
-      if (frame.ctx & CTX_NOSCRIPT) this.noscript--;
-      if (frame.ctx & CTX_HIDDEN) this.hidden--;
+      if (frame.ctx & CTX.SVG) this.svg--;
+      if (frame.ctx & CTX.TEMPLATE) this.template--;
+      if (frame.ctx & CTX.NOSCRIPT) this.noscript--;
+      if (frame.ctx & CTX.HIDDEN) this.hidden--;
     }
-    if (frame.role !== ROLE_NONE) this.finishRole(frame);
+    if (frame.role !== ROLE.NONE) this.finishRole(frame);
     if (frame.emptyMount) {
       // Still empty at its close: nothing was opened after it, so it is the last entry.
       this.openMounts.pop();
@@ -331,9 +275,7 @@ class FactCollector implements Partial<Handler> {
       ...this.linkFacts.fields(),
       headings: this.headings,
       jsonLd,
-      microdataItems: this.microdataItems,
-      microdataTypes: [...this.microdataTypes],
-      rdfaItems: this.rdfaItems,
+      ...this.markup.fields(),
       semantic: this.semantic,
       text: {
         words: visible.words,
@@ -358,9 +300,9 @@ class FactCollector implements Partial<Handler> {
 
   private raise(frame: Frame, bit: number): void {
     frame.ctx |= bit;
-    if (bit === CTX_SVG) this.svg++;
-    else if (bit === CTX_TEMPLATE) this.template++;
-    else if (bit === CTX_NOSCRIPT) this.noscript++;
+    if (bit === CTX.SVG) this.svg++;
+    else if (bit === CTX.TEMPLATE) this.template++;
+    else if (bit === CTX.NOSCRIPT) this.noscript++;
     else this.hidden++;
   }
 
@@ -393,31 +335,22 @@ class FactCollector implements Partial<Handler> {
       frame.emptyMount = true;
       this.openMounts.push(frame);
     }
-    const itemtype = attribs.itemtype;
-    if (attribs.itemscope !== undefined || itemtype !== undefined) this.microdataItems++;
-    if (itemtype !== undefined) {
-      for (const type of itemtype.trim().split(/\s+/)) {
-        if (type !== "" && this.microdataTypes.size < LIMITS.microdataTypes) {
-          this.microdataTypes.add(type);
-        }
-      }
-    }
-    if (attribs.typeof !== undefined || attribs.vocab !== undefined) this.rdfaItems++;
+    this.markup.scanAttributes(attribs);
   }
 
   /** Text inside script/style/title/iframe: only the element itself may want it. */
   private onHiddenText(data: string): void {
     // Hidden elements are raw text in HTML, so the innermost open element is the one.
     const frame = this.frames[this.frames.length - 1];
-    if (frame.role === ROLE_TITLE) frame.buf!.add(data);
-    else if (frame.role === ROLE_SCRIPT) this.scripts.text(data);
+    if (frame.role === ROLE.TITLE) frame.buf!.add(data);
+    else if (frame.role === ROLE.SCRIPT) this.scripts.text(data);
   }
 
   private onAnchor(frame: Frame, attribs: Attribs): void {
     const raw = attribs.href;
     if (raw === undefined) return;
     if (!this.linkFacts.wantsAnchors()) return;
-    this.collect(frame, ROLE_ANCHOR, 3 * LIMITS.linkText, true);
+    this.collect(frame, ROLE.ANCHOR, 3 * LIMITS.linkText, true);
     const label = attribs["aria-label"] ?? attribs.title ?? null;
     frame.anchor = { href: raw, rel: attribs.rel?.trim().toLowerCase() ?? "", label };
     this.anchorAlts.push(null);
@@ -436,28 +369,28 @@ class FactCollector implements Partial<Handler> {
   private finishRole(frame: Frame): void {
     const buf = frame.buf;
     switch (frame.role) {
-      case ROLE_HEAD:
+      case ROLE.HEAD:
         this.headOpen = false;
         return;
-      case ROLE_SCRIPT:
+      case ROLE.SCRIPT:
         this.scripts.close();
         return;
-      case ROLE_TITLE:
+      case ROLE.TITLE:
         this.title = buf!.text();
         return;
-      case ROLE_PARAGRAPH:
+      case ROLE.PARAGRAPH:
         if (frame.stream!.words - frame.startWords >= 20) this.substantialParagraphs++;
         return;
     }
     // Rendered collectors close in the order they opened (elements nest), so it is the last.
     this.activeBufs.pop();
-    if (frame.role === ROLE_HEADING) {
+    if (frame.role === ROLE.HEADING) {
       const text = buf!.text();
       if (isQuestionHeading(text)) this.questionHeadings++;
       if (this.headings.length < LIMITS.headings) {
         this.headings.push({ level: frame.level, text: truncate(text, LIMITS.headingText) });
       }
-    } else if (frame.role === ROLE_ANCHOR) {
+    } else if (frame.role === ROLE.ANCHOR) {
       const alt = this.anchorAlts.pop() ?? null;
       const { href, rel, label } = frame.anchor!;
       this.linkFacts.addAnchor({ href, rel, text: buf!.raw(), fallback: label ?? alt });
