@@ -178,7 +178,7 @@ export function analysePage(
   const text = statusOf(serverText);
   const jsShell = text === "fail" && facts.text.words < 80;
   if (jsShell) fails.push("JS shell");
-  else if (text !== "pass") fails.push("thin text");
+  else if (text === "fail") fails.push("thin text");
   if (statusOf(title) === "fail") fails.push("no title");
   if (statusOf(description) === "fail") fails.push("no description");
   const canonicalState = canonicalOf(facts, r.finalUrl, input.homeUrl, type);

@@ -4,11 +4,14 @@
  * ..."), and its fix addresses the template those pages share. With only the home page sampled,
  * only the `discovery.site_sample` note is given (the home page's own signals already cover it).
  */
-import { type Check, scored, unscored } from "../check.ts";
+import { type Check, scored } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
 import { codeBlock, howText } from "../fix_text.ts";
 import { pathShape } from "./sample.ts";
-import type { AuditPage, AuditResult, PageReport } from "./types.ts";
+import type { AuditResult, PageReport } from "./types.ts";
+import { examples, sampleNote, withDuplicates } from "./site_sample.ts";
+
+export { examples };
 
 /** Gates of the site audit: the pages that matter are blocked or empty, not only the home page. */
 export const SITE_GATES = {
@@ -17,12 +20,6 @@ export const SITE_GATES = {
 } as const;
 
 const SEARCH = CRAWLERS.filter((c) => c.role === "search");
-
-/** "/a, /b, /c and 4 more". */
-export function examples(pages: PageReport[], max = 3): string {
-  const shown = pages.slice(0, max).map((p) => p.path).join(", ");
-  return pages.length > max ? `${shown} and ${pages.length - max} more` : shown;
-}
 
 /** The templates (path shapes) a set of pages share: "/blog/*, /products/*". */
 function templates(pages: PageReport[]): string {
@@ -70,77 +67,9 @@ export function siteChecks(audit: AuditResult): Record<string, Check[]> {
   return out;
 }
 
-/** Adds "duplicate title/description" to the pages that share one with another page. */
-function withDuplicates(pages: PageReport[]): PageReport[] {
-  const count = (key: (p: PageReport) => string | null) => {
-    const m = new Map<string, number>();
-    for (const p of pages) {
-      const k = key(p);
-      if (k) m.set(k, (m.get(k) ?? 0) + 1);
-    }
-    return m;
-  };
-  const titleKey = (p: PageReport) => p.title?.trim().toLowerCase() || null;
-  const descKey = (p: PageReport) => p.description?.trim().toLowerCase() || null;
-  const titles = count(titleKey), descs = count(descKey);
-  return pages.map((p) => {
-    const fails = [...p.fails];
-    if ((titles.get(titleKey(p) ?? "") ?? 0) > 1) fails.push("duplicate title");
-    if ((descs.get(descKey(p) ?? "") ?? 0) > 1) fails.push("duplicate description");
-    return { ...p, fails };
-  });
-}
-
-/** The sampled-pages table and how the sample was read (not scored). */
-function sampleNote(audit: AuditResult, pages: PageReport[]): Check {
-  const read = pages.filter((p) => p.state === "read").length;
-  const notes: string[] = [];
-  if (audit.delayLimited) {
-    notes.push(
-      `robots.txt asks for a Crawl-delay of ${audit.crawlDelaySec} s, above the bound we wait, so only the home page was read`,
-    );
-  } else if (audit.crawlDelaySec) {
-    notes.push(`pages were read ${audit.crawlDelaySec} s apart, as robots.txt's Crawl-delay asks`);
-  }
-  if (audit.budgetHit) {
-    notes.push(
-      `the audit's time budget (${
-        (audit.budgetMs / 1000).toFixed(1)
-      } s) ran out: the report describes the ${read} pages that arrived`,
-    );
-  }
-  const robots = pages.filter((p) => p.state === "robots");
-  if (robots.length) notes.push(`robots.txt keeps our crawler from ${examples(robots)}`);
-  const detail = pages.length < 2
-    ? "Only the home page was sampled" +
-      (audit.candidates ? "." : ": no other page of the site was found in its sitemap or links.")
-    : `Read ${read} of ${pages.length} sampled pages (home page included), chosen from ${audit.candidates} candidate URLs across ${
-      new Set(pages.slice(1).map((p) => pathShape(p.url))).size
-    } templates${notes.length ? `; ${notes.join("; ")}` : ""}.`;
-  const check = unscored(
-    "discovery.site_sample",
-    "Pages sampled for the site audit",
-    "info",
-    pages.length < 2 && notes.length ? `${detail} (${notes.join("; ")})` : detail,
-    pages.map((p) =>
-      `${p.path} [${p.type}] ${p.httpStatus ?? p.state}${
-        p.fails.length ? `: ${p.fails.join(", ")}` : ""
-      }`
-    ),
-  );
-  const rows: AuditPage[] = pages.map((p) => ({
-    url: p.url,
-    type: p.type,
-    source: p.source,
-    state: p.state,
-    httpStatus: p.httpStatus,
-    fails: p.fails,
-  }));
-  return { ...check, signal: { ...check.signal, pages: rows } };
-}
-
 function crawlerShare(pages: PageReport[]): Check {
   const total = pages.length;
+  const unread = pages.filter((p) => p.state !== "read").length;
   const shares = SEARCH.map((c) => ({
     token: c.token,
     blocked: pages.filter((p) => p.blockedFor.includes(c.token)),
@@ -165,7 +94,11 @@ function crawlerShare(pages: PageReport[]): Check {
     6,
     status,
     status === "pass"
-      ? `Every AI search crawler may read all ${total} sampled pages (robots.txt rules per path and robots directives per agent).`
+      ? `Every AI search crawler may read all ${total} sampled pages (robots.txt rules per path${
+        unread
+          ? `; robots directives per agent on the ${total - unread} pages fetched`
+          : " and robots directives per agent"
+      }).`
       : gate
       ? `${
         share(hiddenFromAll.length, inner.length)
@@ -396,8 +329,10 @@ function canonicals(read: PageReport[]): Check {
 }
 
 function sitemapUrls(listed: PageReport[]): Check {
+  // Pages our crawler may not fetch (robots.txt) are judged by their robots rules only.
   const notOk = listed.filter((p) =>
-    p.httpStatus === null || p.httpStatus < 200 || p.httpStatus >= 300
+    p.state === "error" ||
+    (p.httpStatus !== null && (p.httpStatus < 200 || p.httpStatus >= 300))
   );
   const noindex = listed.filter((p) => p.noindex);
   const blocked = listed.filter((p) => p.blockedFor.length > 0 && !p.noindex);
