@@ -14,6 +14,7 @@ import { gradeFor } from "../visibility/score.ts";
 import { formatUtc, safeHttpUrl, timeAgo } from "./format.ts";
 import { ScoreBar, ScoreGauge } from "./gauge.tsx";
 import { badgePath, reportJsonPath, reportPagePath } from "../report_urls.ts";
+import { PagesTable } from "./pages_table.tsx";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -147,6 +148,8 @@ export function VisibilityReport(
           )
           : <p>No failing or weak signal has a fix to suggest. Well done.</p>}
       </section>
+
+      <PagesTable record={record} />
 
       <section aria-labelledby="pillars-title">
         <h2 id="pillars-title">Every check, by pillar</h2>

@@ -127,7 +127,9 @@ export function crawlDelayFor(robotsTxt: string, token: string): number | null {
       agents.push(productToken(value));
       continue;
     }
-    if (key === "allow" || key === "disallow") collecting = false;
+    // A rule or a Crawl-delay line belongs to the group above it: a User-agent line after it
+    // starts a new group.
+    if (key === "allow" || key === "disallow" || key === "crawl-delay") collecting = false;
     if (key !== "crawl-delay") continue;
     const n = Number(value);
     if (!Number.isFinite(n) || n <= 0) continue;
