@@ -103,7 +103,8 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
       const i = next++;
       const input = inputs[i];
       if (!robotsAllowUs(robots, ourToken, input.url, base.robotsServerError)) {
-        reports[i] = unreadPage(input, "robots", null, ["robots.txt disallows our crawler"]);
+        // The state says why it was not fetched; its fails list what it means for AI crawlers.
+        reports[i] = unreadPage(input, "robots");
         continue;
       }
       if (delayLimited || signal.aborted) {

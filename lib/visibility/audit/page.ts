@@ -99,6 +99,8 @@ export function unreadPage(
 function blockedLabel(tokens: string[]): string {
   return tokens.length === SEARCH.length
     ? "robots.txt blocks AI search"
+    : tokens.length > 3
+    ? `robots.txt blocks ${tokens.length} AI search crawlers`
     : `robots.txt blocks ${tokens.join(", ")}`;
 }
 
@@ -130,13 +132,14 @@ export function analysePage(
   outcome: FetchOutcome,
   known?: PageFacts,
 ): PageReport {
-  if (!outcome.ok) return unreadPage(input, "error", null, [`fetch failed: ${outcome.error.kind}`]);
+  // The table's status column says what happened; fails name the cause when it adds something.
+  if (!outcome.ok) return unreadPage(input, "error", null, [outcome.error.kind]);
   const r = outcome.result;
   if (r.status < 200 || r.status >= 300) {
-    return unreadPage(input, "read", r.status, [`HTTP ${r.status}`]);
+    return unreadPage(input, "read", r.status);
   }
   if (!looksLikeHtml(r.headers["content-type"], r.body)) {
-    return unreadPage(input, "not_html", r.status, ["not HTML"]);
+    return unreadPage(input, "not_html", r.status);
   }
   const facts = known ?? extractPageFacts(r.body, r.finalUrl);
   const jsonLdNodes = flattenJsonLd(facts.jsonLd);

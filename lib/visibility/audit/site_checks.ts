@@ -50,9 +50,13 @@ export function siteChecks(audit: AuditResult): Record<string, Check[]> {
     trust: [],
     technical: [],
   };
+  // AUDIT_PAGES=1 (or --pages 1): the operator asked for the home page alone; nothing to add.
+  if (audit.requested <= 1) return out;
   out.discovery.push(sampleNote(audit, pages));
   if (pages.length < 2) return out;
-  out.access.push(crawlerShare(pages));
+  // A home page closed to every AI search crawler has its own gates and fixes (access.*), which
+  // open the rest of the site too; the page table still shows what each page allows.
+  if (pages[0].blockedFor.length < SEARCH.length) out.access.push(crawlerShare(pages));
   const read = pages.filter(isRead);
   if (read.length >= 2) {
     out.content.push(serverRendered(read));
@@ -74,9 +78,11 @@ function crawlerShare(pages: PageReport[]): Check {
     token: c.token,
     blocked: pages.filter((p) => p.blockedFor.includes(c.token)),
   }));
-  const evidence = shares.map((s) =>
-    `${s.token}: may read ${share(total - s.blocked.length, total)}`
-  );
+  // One line per crawler whose share differs from the rest; one line when they all agree.
+  const counts = new Set(shares.map((s) => s.blocked.length));
+  const evidence = counts.size === 1
+    ? [`every AI search crawler: may read ${share(total - shares[0].blocked.length, total)}`]
+    : shares.map((s) => `${s.token}: may read ${share(total - s.blocked.length, total)}`);
   const worst = shares.reduce((a, b) => (b.blocked.length > a.blocked.length ? b : a));
   const inner = pages.slice(1);
   const hiddenFromAll = inner.filter((p) => p.blockedFor.length === SEARCH.length);

@@ -64,11 +64,8 @@ export function sampleNote(audit: AuditResult, pages: PageReport[]): Check {
     "Pages sampled for the site audit",
     "info",
     pages.length < 2 && notes.length ? `${detail} (${notes.join("; ")})` : detail,
-    pages.map((p) =>
-      `${p.path} [${p.type}] ${p.httpStatus ?? p.state}${
-        p.fails.length ? `: ${p.fails.join(", ")}` : ""
-      }`
-    ),
+    // The table itself is the `pages` field (no copy of it in the evidence).
+    [],
   );
   const rows: AuditPage[] = pages.map((p) => ({
     url: p.url,
