@@ -31,7 +31,7 @@ const TRACKING_PARAM =
   /^(utm_[a-z_]+|gclid|fbclid|msclkid|dclid|yclid|mc_cid|mc_eid|_hsenc|_hsmi|ref|ref_src|s|q|query|search|sessionid|sid|phpsessid|jsessionid)$/i;
 /** File extensions that are not HTML pages. */
 const FILE_EXT =
-  /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|rar|7z|mp[34]|m4a|mov|avi|webm|css|js|mjs|json|xml|txt|rss|atom|csv|xlsx?|docx?|pptx?|woff2?|ttf|eot|exe|dmg|apk)$/i;
+  /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|rar|7z|mp[34]|m4a|mov|avi|webm|css|js|mjs|json|xml|txt|md|markdown|rss|atom|csv|xlsx?|docx?|pptx?|woff2?|ttf|eot|exe|dmg|apk)$/i;
 
 /** The sitemap's `<url>` entries: loc and lastmod, in file order (bounded, linear). */
 export function sitemapEntries(body: string): { loc: string; lastmod: number | null }[] {
@@ -79,12 +79,18 @@ function safeDecode(s: string): string {
   }
 }
 
-/** Two URLs name the same page when they differ only by a trailing slash or the scheme. */
+/** A directory's index file names the directory: `/docs/index.html` is `/docs/`. */
+const INDEX_FILE = /\/(index|default)\.(html?|php|aspx?)$/i;
+
+/**
+ * Two URLs name the same page when they differ only by a trailing slash, a directory index file
+ * or the scheme.
+ */
 export function samePage(a: string, b: string): boolean {
   const norm = (s: string) => {
     try {
       const u = new URL(s);
-      return `${u.hostname}${u.pathname.replace(/\/+$/, "")}${u.search}`;
+      return `${u.hostname}${u.pathname.replace(INDEX_FILE, "/").replace(/\/+$/, "")}${u.search}`;
     } catch {
       return s;
     }
@@ -111,7 +117,7 @@ export function collectCandidates(
   const seen = new Set<string>();
   const key = (url: string) => {
     const u = new URL(url);
-    return `${u.pathname.replace(/\/+$/, "")}${u.search}`;
+    return `${u.pathname.replace(INDEX_FILE, "/").replace(/\/+$/, "")}${u.search}`;
   };
   const fromSitemap: Candidate[] = [];
   for (const body of sitemapBodies) {

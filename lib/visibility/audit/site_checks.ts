@@ -10,6 +10,7 @@ import { codeBlock, howText } from "../fix_text.ts";
 import { pathShape } from "./sample.ts";
 import type { AuditResult, PageReport } from "./types.ts";
 import { examples, sampleNote, withDuplicates } from "./site_sample.ts";
+import { llmsLinks, sitemapUrls } from "./site_discovery.ts";
 
 export { examples };
 
@@ -312,12 +313,18 @@ function canonicals(read: PageReport[]): Check {
     "technical.site_canonicals",
     "Canonicals point where they should",
     3,
-    wrong.length ? "fail" : missing.length ? "warn" : "pass",
-    parts.length
+    // A missing canonical is a minor gap (crawlers pick the URL they fetched, and the home page's
+    // own technical.canonical already asks for one); a wrong one hides pages: only that costs here.
+    wrong.length ? "fail" : "pass",
+    wrong.length
       ? `${parts.join("; ")}.`
+      : missing.length
+      ? `No canonical points elsewhere; ${
+        share(missing.length, n)
+      } declare none (crawlers then use the URL they fetched): ${examples(missing)}.`
       : `All ${n} pages read declare a canonical URL that fits.`,
     {
-      points: pointsFor(3, n - wrong.length - missing.length / 2, n),
+      points: pointsFor(3, n - wrong.length, n),
       evidence: [...wrong, ...missing].map((p) => `${p.path}: ${p.canonical}`),
       impact: home.length ? "high" : undefined,
       fix: {
@@ -328,80 +335,6 @@ function canonicals(read: PageReport[]): Check {
           "In the template, print the page's own URL as its canonical (not the site's root):",
           codeBlock('<link rel="canonical" href="{{ page.absolute_url }}">', "html"),
         ),
-        effort: "S",
-      },
-    },
-  );
-}
-
-function sitemapUrls(listed: PageReport[]): Check {
-  // Pages our crawler may not fetch (robots.txt) are judged by their robots rules only.
-  const notOk = listed.filter((p) =>
-    p.state === "error" ||
-    (p.httpStatus !== null && (p.httpStatus < 200 || p.httpStatus >= 300))
-  );
-  const noindex = listed.filter((p) => p.noindex);
-  const blocked = listed.filter((p) => p.blockedFor.length > 0 && !p.noindex);
-  const bad = new Set([...notOk, ...noindex, ...blocked]);
-  const n = listed.length;
-  const parts = [
-    notOk.length &&
-    `${share(notOk.length, n, "sitemap URLs")} sampled do not answer 200: ${examples(notOk)}`,
-    noindex.length &&
-    `${share(noindex.length, n, "sitemap URLs")} are noindex: ${examples(noindex)}`,
-    blocked.length &&
-    `${
-      share(blocked.length, n, "sitemap URLs")
-    } are blocked for AI search crawlers by robots.txt: ${examples(blocked)}`,
-  ].filter((x): x is string => !!x);
-  return scored(
-    "discovery.site_sitemap_urls",
-    "Sitemap URLs answer 200, are indexable and not blocked",
-    3,
-    !bad.size ? "pass" : bad.size * 2 >= n ? "fail" : "warn",
-    parts.length
-      ? `${parts.join("; ")}.`
-      : `All ${n} sitemap URLs sampled answer 200, are indexable and open to AI search crawlers.`,
-    {
-      points: pointsFor(3, n - bad.size, n),
-      evidence: [...bad].map((p) =>
-        `${p.path}: ${p.httpStatus ?? p.state}${p.noindex ? ", noindex" : ""}`
-      ),
-      fix: {
-        what: "List only live, indexable pages in the sitemap",
-        why:
-          "A sitemap is a promise of pages worth crawling: redirects, errors and noindex pages in it waste crawl budget and lower trust in the rest.",
-        how:
-          `Generate the sitemap from published, indexable pages only: drop URLs that redirect or fail (${
-            examples([...notOk])
-          }), noindex pages and paths robots.txt disallows, or change those pages so they qualify.`,
-        effort: "S",
-      },
-    },
-  );
-}
-
-function llmsLinks(audit: AuditResult): Check {
-  const l = audit.llmsLinks!;
-  const status = !l.broken.length ? "pass" : l.broken.length * 2 >= l.checked ? "fail" : "warn";
-  return scored(
-    "discovery.site_llms_links",
-    "llms.txt links resolve",
-    2,
-    status,
-    l.broken.length
-      ? `${l.broken.length} of ${l.checked} llms.txt links checked (of ${l.total}) do not answer 2xx: ${
-        l.broken.slice(0, 3).join(", ")
-      }.`
-      : `All ${l.checked} llms.txt links checked (of ${l.total}) answer 2xx.`,
-    {
-      points: pointsFor(2, l.checked - l.broken.length, l.checked),
-      evidence: l.broken,
-      fix: {
-        what: "Fix the broken links in llms.txt",
-        why:
-          "llms.txt is the reading list you hand to AI systems: a dead link there is a dead end.",
-        how: `Update or remove these links in /llms.txt: ${l.broken.join(", ")}.`,
         effort: "S",
       },
     },
