@@ -81,7 +81,8 @@ Deno.test("audit sample - spread across templates, About and Contact first, priv
     <a href="/pricing">Pricing</a></nav></body></html>`,
     home,
   );
-  const candidates = collectCandidates([sitemap], facts, home);
+  const { candidates, total } = collectCandidates([sitemap], facts, home);
+  assert.equal(total, candidates.length);
   const urls = candidates.map((c) => c.url);
   for (const bad of ["login", "search", "account", "utm_source", "guide.pdf", "other.test"]) {
     assert.ok(!urls.some((u) => u.includes(bad)), `${bad} must not be a candidate`);
@@ -93,6 +94,24 @@ Deno.test("audit sample - spread across templates, About and Contact first, priv
   assert.deepEqual(
     new Set(picked.slice(2).map((p) => pathShape(`https://s.test${p}`))),
     new Set(["/blog/*", "/products/*", "/docs/*", "/*"]),
+  );
+});
+
+Deno.test("audit sample - a huge sitemap keeps only the newest entries of each template", () => {
+  const home = "https://big.test/";
+  const body = `<urlset>${
+    Array.from({ length: 20_000 }, (_, i) =>
+      `<url><loc>https://big.test/${i % 2 ? "news" : "shop"}/item-${i}</loc><lastmod>${
+        new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString()
+      }</lastmod></url>`).join("")
+  }</urlset>`;
+  const facts = extractPageFacts("<html><body></body></html>", home);
+  const { candidates, total } = collectCandidates([body], facts, home);
+  assert.equal(total, 20_000);
+  assert.equal(candidates.length, 100, "50 per template");
+  assert.deepEqual(
+    candidates.slice(0, 2).map((c) => new URL(c.url).pathname),
+    ["/news/item-19999", "/shop/item-19998"],
   );
 });
 

@@ -70,11 +70,14 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
       deps.facts,
     ),
   ];
-  const candidates = collectCandidates(sitemapBodies(snapshot), deps.facts, homeUrl);
-  const homeInSitemap = sitemapBodies(snapshot).some((b) =>
-    [...b.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].some((m) => samePage(m[1], homeUrl))
-  );
-  pages[0].inSitemap = homeInSitemap;
+  const bodies = sitemapBodies(snapshot);
+  const { candidates, total } = collectCandidates(bodies, deps.facts, homeUrl);
+  pages[0].inSitemap = bodies.some((b) => {
+    for (const m of b.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)) {
+      if (samePage(m[1], homeUrl)) return true;
+    }
+    return false;
+  });
   const picked = pickSample(candidates, Math.max(0, deps.pages - 1));
   const crawlDelaySec = robotsBody ? crawlDelayFor(robotsBody, ourToken) : null;
   const delayMs = (crawlDelaySec ?? 0) * 1000;
@@ -131,7 +134,7 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
   return {
     requested: deps.pages,
     pages,
-    candidates: candidates.length,
+    candidates: total,
     crawlDelaySec,
     delayLimited,
     budgetHit,

@@ -22,6 +22,9 @@ export interface Candidate {
 const MAX_SITEMAP_ENTRIES = 50_000;
 /** Home-page links looked at. */
 const MAX_LINKS = 500;
+/** Sitemap entries kept per path shape (the newest), and path shapes kept. */
+const PER_SHAPE = 50;
+const MAX_SHAPES = 100;
 
 /** Path segments that name pages a crawler should not sample: sessions, carts, search. */
 const PRIVATE_SEGMENT =
@@ -33,18 +36,17 @@ const TRACKING_PARAM =
 const FILE_EXT =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|rar|7z|mp[34]|m4a|mov|avi|webm|css|js|mjs|json|xml|txt|md|markdown|rss|atom|csv|xlsx?|docx?|pptx?|woff2?|ttf|eot|exe|dmg|apk)$/i;
 
-/** The sitemap's `<url>` entries: loc and lastmod, in file order (bounded, linear). */
-export function sitemapEntries(body: string): { loc: string; lastmod: number | null }[] {
-  const out: { loc: string; lastmod: number | null }[] = [];
+/** The sitemap's `<url>` entries: loc and lastmod, in file order (bounded, linear, lazy). */
+export function* sitemapEntries(body: string): Generator<{ loc: string; lastmod: number | null }> {
+  let n = 0;
   for (const m of body.matchAll(/<url>([\s\S]*?)<\/url>/gi)) {
     const loc = m[1].match(/<loc>\s*([^<\s]+)\s*<\/loc>/i)?.[1];
     if (!loc) continue;
     const lm = m[1].match(/<lastmod>\s*([^<\s]+)\s*<\/lastmod>/i)?.[1];
     const t = lm ? Date.parse(lm) : NaN;
-    out.push({ loc: loc.replace(/&amp;/g, "&"), lastmod: Number.isNaN(t) ? null : t });
-    if (out.length >= MAX_SITEMAP_ENTRIES) break;
+    yield { loc: loc.replace(/&amp;/g, "&"), lastmod: Number.isNaN(t) ? null : t };
+    if (++n >= MAX_SITEMAP_ENTRIES) return;
   }
-  return out;
 }
 
 /**
@@ -108,28 +110,47 @@ export function pathShape(url: string): string {
   return `/${segments[0].toLowerCase()}${"/*".repeat(segments.length - 1)}`;
 }
 
-/** Candidates from the sitemaps' entries (newest first) and the home page's links (page order). */
+/**
+ * Candidates from the sitemaps' entries (newest first) and the home page's links (page order);
+ * `total` counts every sampleable URL seen, including sitemap entries not kept.
+ */
 export function collectCandidates(
   sitemapBodies: string[],
   facts: PageFacts,
   homeUrl: string,
-): Candidate[] {
+): { candidates: Candidate[]; total: number } {
   const seen = new Set<string>();
   const key = (url: string) => {
     const u = new URL(url);
     return `${u.pathname.replace(INDEX_FILE, "/").replace(/\/+$/, "")}${u.search}`;
   };
-  const fromSitemap: Candidate[] = [];
+  // Only the newest entries of each path shape are kept (at most PER_SHAPE of MAX_SHAPES
+  // shapes), so a 50,000-URL sitemap costs the same memory as a small one.
+  const byShape = new Map<string, { c: Candidate; i: number }[]>();
+  const newest = (a: { c: Candidate; i: number }, b: { c: Candidate; i: number }) =>
+    (b.c.lastmod ?? -Infinity) - (a.c.lastmod ?? -Infinity) || a.i - b.i;
+  let total = 0;
   for (const body of sitemapBodies) {
     for (const e of sitemapEntries(body)) {
       const url = sampleableUrl(e.loc, homeUrl);
-      if (!url || seen.has(key(url))) continue;
-      seen.add(key(url));
-      fromSitemap.push({ url, source: "sitemap", lastmod: e.lastmod, role: null });
+      if (!url) continue;
+      const shape = pathShape(url);
+      let list = byShape.get(shape);
+      if (!list) {
+        if (byShape.size >= MAX_SHAPES) continue;
+        byShape.set(shape, list = []);
+      }
+      const k = key(url);
+      if (list.some((x) => key(x.c.url) === k)) continue;
+      total++;
+      list.push({ c: { url, source: "sitemap", lastmod: e.lastmod, role: null }, i: total });
+      if (list.length > 2 * PER_SHAPE) list.sort(newest).length = PER_SHAPE;
     }
   }
   // Newest first; entries without a lastmod keep their file order after the dated ones.
-  fromSitemap.sort((a, b) => (b.lastmod ?? -Infinity) - (a.lastmod ?? -Infinity));
+  const fromSitemap = [...byShape.values()].flatMap((l) => l.sort(newest).slice(0, PER_SHAPE))
+    .sort(newest).map((x) => x.c);
+  for (const c of fromSitemap) seen.add(key(c.url));
   const fromLinks: Candidate[] = [];
   for (const link of facts.links.slice(0, MAX_LINKS)) {
     if (!link.internal || /(^|\s)nofollow(\s|$)/.test(link.rel)) continue;
@@ -147,7 +168,7 @@ export function collectCandidates(
     if (found) found.role = role;
     else all.push({ url, source: "links", lastmod: null, role });
   }
-  return all;
+  return { candidates: all, total: total + all.length - fromSitemap.length };
 }
 
 /**
