@@ -9,7 +9,8 @@
  * 3. Memory: a real server process (main.ts, `deno task start`'s V8 flags, scans in threads with
  *    SCAN_HEAP_MB) under 4 concurrent 50-page audits: peak RSS, budget 300 MB.
  *
- *   deno run -A tests/bench/audit_bench.ts [--quick]
+ *   deno run -A tests/bench/audit_bench.ts [--quick] [--only=wall|cpu|memory]
+ *     [--memory-pages=N] [--heap-mb=N]
  */
 import { loadConfig } from "../../lib/config.ts";
 import { extractPageFacts } from "../../lib/html/page_facts.ts";
@@ -30,6 +31,8 @@ const MEMORY_PAGES = Number(
   Deno.args.find((a) => a.startsWith("--memory-pages="))?.slice(15) ?? 50,
 );
 const part = (name: string) => !ONLY || ONLY === name;
+/** `--heap-mb=N`: the scan threads' heap cap in part 3 (SCAN_HEAP_MB; default the server's). */
+const HEAP_MB = Deno.args.find((a) => a.startsWith("--heap-mb="))?.slice(10);
 const results: Record<string, unknown> = {};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -247,6 +250,7 @@ if (part("memory")) {
       PORT: String(serverPort),
       KV_PATH: `${dir}/kv.sqlite3`,
       AUDIT_PAGES: String(MEMORY_PAGES),
+      ...(HEAP_MB ? { SCAN_HEAP_MB: HEAP_MB } : {}),
       SCAN_RESOLVE: [sites.scanResolve, ...offResolve].join(","),
     },
     stdout: "null",
