@@ -204,7 +204,8 @@ async function checkLlmsLinks(
     }
     if (signal.aborted) return;
     const outcome = await attempt(deps.fetcher, link, { signal, maxBytes: 1024 });
-    if (!outcome.ok && signal.aborted) return;
+    // Aborted by the budget, or no answer in time: not observed, so neither counted nor broken.
+    if (!outcome.ok && (signal.aborted || outcome.error.kind === "timeout")) return;
     checked++;
     if (!outcome.ok || outcome.result.status < 200 || outcome.result.status >= 300) {
       broken.push(link);

@@ -67,7 +67,8 @@ export function siteChecks(audit: AuditResult): Record<string, Check[]> {
     if (articles.length) out.trust.push(bylines(articles));
   }
   const fromSitemap = pages.filter((p) => p.inSitemap && p.state !== "budget");
-  if (fromSitemap.length) out.discovery.push(sitemapUrls(fromSitemap));
+  const sitemapCheck = fromSitemap.length ? sitemapUrls(fromSitemap) : null;
+  if (sitemapCheck) out.discovery.push(sitemapCheck);
   if (audit.llmsLinks && audit.llmsLinks.checked > 0) out.discovery.push(llmsLinks(audit));
   return out;
 }

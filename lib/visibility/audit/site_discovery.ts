@@ -16,12 +16,17 @@ function pointsFor(max: number, good: number, total: number): number {
   return total ? (max * good) / total : max;
 }
 
-export function sitemapUrls(listed: PageReport[]): Check {
-  // Pages our crawler may not fetch (robots.txt) are judged by their robots rules only.
+export function sitemapUrls(all: PageReport[]): Check | null {
+  // Pages our crawler may not fetch (robots.txt) are judged by their robots rules only; a page
+  // that did not answer in time was not observed (our budget, not proof it is down): left out.
+  const timedOut = (p: PageReport) => p.state === "error" && p.fails.includes("timeout");
+  const listed = all.filter((p) => !timedOut(p));
+  if (!listed.length) return null;
   const notOk = listed.filter((p) =>
     p.state === "error" ||
     (p.httpStatus !== null && (p.httpStatus < 200 || p.httpStatus >= 300))
   );
+
   const noindex = listed.filter((p) => p.noindex);
   const blocked = listed.filter((p) => p.blockedFor.length > 0 && !p.noindex);
   const bad = new Set([...notOk, ...noindex, ...blocked]);
