@@ -9,6 +9,7 @@
  *   --all           list every signal, not only those that need attention
  *   --baseline FILE compare with a saved record (JSON); exit 1 on a regression (a lower score or a
  *                   new critical issue): lib/history/baseline.ts
+ *   --pages N       pages the site audit samples, home page included (1-50; default AUDIT_PAGES)
  *
  * Progress goes to stderr so `--json` output can be piped.
  */
@@ -21,9 +22,11 @@ import { BaselineError, compareWithBaseline, readBaseline } from "./history/base
 import type { BaseRecord } from "./service.ts";
 import { renderExport } from "./export/export.ts";
 import { exportPlan, writeExports } from "./export/cli_output.ts";
+import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.ts";
 
 const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--out FILE]
                        [--json] [--fail-under N] [--all] [--baseline FILE]
+                       [--pages N]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
   --format F      print the record as json (the API's ScanRecord), md (a Markdown report)
@@ -35,7 +38,8 @@ Scans a site for AI visibility and prints its score, grade, pillars and top issu
   --fail-under N  exit with status 1 when the score is below N or the scan fails
   --all           show every signal, not only those that need attention
   --baseline FILE compare with a saved record (from --json or GET /api/report/<domain>.json) and
-                  exit with status 1 on a regression: a lower score or a new critical issue`;
+                  exit with status 1 on a regression: a lower score or a new critical issue
+  --pages N       pages the site audit samples, home page included (1-50; default 10)`;
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -51,6 +55,7 @@ export async function main(args: string[]): Promise<number> {
         "fail-under": { type: "string" },
         all: { type: "boolean", default: false },
         baseline: { type: "string" },
+        pages: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -72,6 +77,14 @@ export async function main(args: string[]): Promise<number> {
     failUnder = Number(values["fail-under"]);
     if (!Number.isFinite(failUnder) || failUnder < 0 || failUnder > 100) {
       console.error("--fail-under takes a number from 0 to 100");
+      return 2;
+    }
+  }
+  let pages: number | undefined;
+  if (values.pages !== undefined) {
+    pages = Number(values.pages);
+    if (!Number.isInteger(pages) || pages < 1 || pages > 50) {
+      console.error("--pages takes a whole number from 1 to 50");
       return 2;
     }
   }
@@ -110,7 +123,7 @@ export async function main(args: string[]): Promise<number> {
   };
   let outcome;
   try {
-    outcome = await scanSite(positionals[0], { config, onProgress: progress });
+    outcome = await scanSite(positionals[0], { config, onProgress: progress, pages });
   } catch (e) {
     if (e instanceof InvalidTargetError) {
       console.error(`Cannot scan "${positionals[0]}": ${e.message}`);
@@ -138,6 +151,8 @@ export async function main(args: string[]): Promise<number> {
       failure: outcome.failure,
       learnBase: config.publicUrl,
     }));
+    const sample = sampledPages(outcome.record);
+    if (sample && sample.length > 1) console.log(`\nSampled pages\n${formatPagesTable(sample)}`);
   }
   const score = outcome.record.result?.score ?? null;
   // The comparison goes to stderr, so `--json` output stays one record.

@@ -88,6 +88,9 @@ const EnvSchema = z.object({
   COMMONCRAWL_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).optional(),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  AUDIT_PAGES: int(10, 1, 50),
+  AUDIT_BUDGET_MS: int(12_000, 500, 120_000),
+  AUDIT_MAX_CRAWL_DELAY_S: int(5, 0, 60),
   ALTCHA_HMAC_KEY: optionalString,
   ADMIN_PASSWORD_HASH: optionalString,
   ADMIN_PASSWORD: optionalString,
@@ -184,6 +187,14 @@ export interface Config {
   onDeploy: boolean;
   /** Where scans run (SCAN_ISOLATION, SCAN_HEAP_MB, SCAN_THREAD_TIMEOUT_MS): lib/isolate/. */
   isolation: IsolationSettings;
+  /**
+   * The site audit (docs/site-audit.md): pages sampled per scan, home page included (AUDIT_PAGES,
+   * 1-50, default 10; 1 reads the home page only), the wall-time budget of the audit's page
+   * fetches (AUDIT_BUDGET_MS, default 12 s, never past 80% of the scan's deadline) and the longest
+   * robots.txt Crawl-delay waited between pages (AUDIT_MAX_CRAWL_DELAY_S, default 5 s; a longer
+   * one means fewer pages, never a faster crawl).
+   */
+  audit: { pages: number; budgetMs: number; maxCrawlDelayMs: number };
   /**
    * True when DENO_KV_ACCESS_TOKEN is set (Deno itself reads it to authenticate to a KV Connect
    * URL in KV_PATH; the value is never kept here).
@@ -406,6 +417,11 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    audit: {
+      pages: e.AUDIT_PAGES,
+      budgetMs: e.AUDIT_BUDGET_MS,
+      maxCrawlDelayMs: e.AUDIT_MAX_CRAWL_DELAY_S * 1000,
+    },
     altchaHmacKey: e.ALTCHA_HMAC_KEY,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,
     adminPassword: e.ADMIN_PASSWORD,

@@ -130,6 +130,10 @@ const SHARED_ACROSS_SERVICES = new Set<string>([
   "lib/visibility/fixes.ts -> lib/schema/generate.ts",
   "lib/visibility/jsonld.ts -> lib/schema/record.ts",
   "lib/visibility/scan.ts -> lib/schema/extract.ts",
+  // The site audit (issue 19) judges each sampled page's structured data with the schema
+  // service's own extraction and validator, as the issue asks (one validator for both services).
+  "lib/visibility/audit/page.ts -> lib/schema/extract.ts",
+  "lib/visibility/audit/page.ts -> lib/schema/validate.ts",
 ]);
 
 Deno.test("architecture - lib/visibility and lib/schema import each other only through shared modules", async () => {

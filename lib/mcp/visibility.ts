@@ -27,6 +27,7 @@ import {
 import { GATE_TEXT, learnEntry } from "../visibility/learn.ts";
 import { capOf } from "../visibility/score.ts";
 import { learnPath } from "../report_urls.ts";
+import { formatPagesTable, sampledPages } from "../visibility/audit/format_pages.ts";
 
 /** The visibility service's MCP adapter. */
 export const visibilityMcp: McpServiceAdapter = {
@@ -74,6 +75,14 @@ export function summarise(record: ScanRecord, maxIssues = 5): string {
       lines.push(`... and ${r.topIssues.length - maxIssues} more in the structured report.`);
     }
     lines.push("", "Call explain_issue with the domain and an issue id for the full fix.");
+  }
+  const sample = sampledPages(record);
+  if (sample && sample.length > 1) {
+    lines.push(
+      "",
+      `Sampled pages (${sample.length}, the checks each fails):`,
+      formatPagesTable(sample),
+    );
   }
   if (record.offSite) {
     const o = record.offSite;

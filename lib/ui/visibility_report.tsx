@@ -14,6 +14,7 @@ import { ReportSummary, TOP_FIXES } from "./report_summary.tsx";
 import { MoreFixes } from "./report_issues.tsx";
 import { PillarsSection } from "./report_pillars.tsx";
 import { BadgeSection, OffSiteSection } from "./report_extras.tsx";
+import { PagesTable } from "./pages_table.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -60,6 +61,7 @@ export function VisibilityReport(
       <ReportSummary record={record} rescan={props.rescan} />
       {props.children}
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
+      <PagesTable record={record} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
       <BadgeSection record={record} origin={props.origin} />

@@ -8,6 +8,7 @@ import type { PageFacts } from "../html/types.ts";
 import type { RobotsAnalysis } from "./robots.ts";
 import type { OffSite } from "./record.ts";
 import type { JsonLdNode } from "./jsonld.ts";
+import type { AuditResult } from "./audit/types.ts";
 
 /** How bad a problem is, as topIssues report it. */
 export type Impact = "critical" | "high" | "medium" | "low";
@@ -40,6 +41,8 @@ export interface ScanContext {
   offSite: OffSite | null;
   /** When the scan ran (injected, so tests control time). */
   now: Date;
+  /** The site audit's sample (lib/visibility/audit/); absent: the home page alone is scored. */
+  audit?: AuditResult;
 }
 
 /** A weighted pillar: its weights across all pillars sum to 100. */

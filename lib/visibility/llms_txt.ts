@@ -16,6 +16,25 @@ export interface LlmsTxtReport {
 
 const LINK_ITEM = /^\s*[-*]\s+\[([^\]]+)\]\(([^)\s]+)\)(?::\s*(.*))?$/;
 
+/** The http(s) URLs of an llms.txt's `- [name](url)` link items, in file order, deduplicated. */
+export function llmsTxtLinks(body: string, baseUrl: string): string[] {
+  const out: string[] = [];
+  for (const line of body.split(/\r\n|\r|\n/)) {
+    const m = line.match(LINK_ITEM);
+    if (!m) continue;
+    try {
+      const u = new URL(m[2], baseUrl);
+      u.hash = "";
+      if ((u.protocol === "http:" || u.protocol === "https:") && !out.includes(u.href)) {
+        out.push(u.href);
+      }
+    } catch {
+      // Not a URL: validateLlmsTxt reports it.
+    }
+  }
+  return out;
+}
+
 /**
  * Checks an llms.txt body. `valid` means an H1 comes first and at least one H2 section lists links;
  * everything else is reported as a problem to fix.

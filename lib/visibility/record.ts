@@ -4,6 +4,7 @@
  * documented on {@link SignalSchema} and in docs/scoring.md ("The ScanRecord").
  */
 import { z } from "zod";
+import { AuditPageSchema } from "./audit/types.ts";
 
 /** How a single check came out. */
 export const SignalStatusSchema = z.enum(["pass", "warn", "fail", "info", "na", "unknown"]);
@@ -31,6 +32,11 @@ export const SignalSchema = z.object({
   evidence: z.array(z.string()),
   /** Set when this signal failing caps the overall score: the cap that applied. */
   gate: z.object({ id: z.string(), cap: z.number() }).nullable(),
+  /**
+   * Only on `discovery.site_sample`: the sampled pages of the site audit, home page first (type,
+   * how the fetch went, HTTP status, the checks each fails). See docs/site-audit.md.
+   */
+  pages: z.array(AuditPageSchema).optional(),
 });
 export type Signal = z.infer<typeof SignalSchema>;
 

@@ -26,12 +26,20 @@ import { scoreSite } from "./score.ts";
 import { nameSources, pickSiteName } from "./site_name.ts";
 import { type ProgressFn, takeSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./snapshot_types.ts";
+import { auditSite } from "./audit/audit.ts";
+import { politeFetcher } from "./audit/polite.ts";
+import type { AuditResult } from "./audit/types.ts";
 
 /**
  * Scores a snapshot whose home page was fetched and parsed: the pure, synchronous part of a scan
  * (what the "analyse a 2 MB page" benchmark measures, together with the parse).
  */
-export function analyseSnapshot(snapshot: Snapshot, offSite: OffSite | null, now: Date): Result {
+export function analyseSnapshot(
+  snapshot: Snapshot,
+  offSite: OffSite | null,
+  now: Date,
+  audit?: AuditResult,
+): Result {
   const home = snapshot.home;
   if (!home.ok || !snapshot.facts) throw new Error("analyseSnapshot needs a parsed home page");
   const facts = snapshot.facts;
@@ -53,6 +61,7 @@ export function analyseSnapshot(snapshot: Snapshot, offSite: OffSite | null, now
     pageUrl: home.result.finalUrl,
     offSite,
     now,
+    audit,
   };
   return scoreSite(ctx);
 }
@@ -90,6 +99,8 @@ export interface ScanDeps {
   onProgress?: ProgressFn;
   /** Aborts the scan (in addition to config.scanTimeoutMs). */
   signal?: AbortSignal;
+  /** Pages the site audit samples, home included (1-50); defaults to config.audit.pages. */
+  pages?: number;
 }
 
 /** A finished scan: the public record, plus what the record does not carry. */
@@ -99,6 +110,8 @@ export interface ScanOutcome {
   failure: string | null;
   /** The snapshot the report was computed from (for the CLI and tests). */
   snapshot: Snapshot | null;
+  /** The site audit's sample (for the CLI and tests); null when the scan failed before it. */
+  audit?: AuditResult | null;
 }
 
 /**
@@ -117,9 +130,14 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     requestTimeoutMs: config.requestTimeoutMs,
     maxBodyBytes: config.maxBodyBytes,
   });
+  const scanStarted = performance.now();
   const signal = deps.signal
     ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
     : AbortSignal.timeout(config.scanTimeoutMs);
+  // Every request to the scanned site goes through the politeness limits (at most 2 in flight,
+  // Crawl-delay once known); the off-site lookups use the fetcher as it is.
+  const site = politeFetcher(fetcher, target.domain);
+  const pages = Math.min(50, Math.max(1, Math.floor(deps.pages ?? config.audit?.pages ?? 1)));
   const failed = (failure: string, snapshot: Snapshot | null): ScanOutcome => ({
     record: ScanRecordSchema.parse({
       domain: target.domain,
@@ -147,7 +165,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       }).catch(() => null);
     };
     const snapshot = await takeSnapshot(target, {
-      fetcher,
+      fetcher: site,
       signal,
       onProgress: progress,
       onParsed: startOffSite,
@@ -173,9 +191,30 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
         snapshot,
       );
     }
+    const facts = snapshot.facts;
+    const nodes = flattenJsonLd(facts.jsonLd);
+    // The sample is read while the off-site lookups run; one budget for all of it, ending well
+    // before the scan's own deadline so the report is built from what arrived.
+    const audit = await auditSite({
+      snapshot,
+      facts,
+      fetcher: site,
+      pages,
+      deadline: Math.min(
+        performance.now() + (config.audit?.budgetMs ?? 12_000),
+        scanStarted + config.scanTimeoutMs * 0.8,
+      ),
+      maxCrawlDelayMs: config.audit?.maxCrawlDelayMs ?? 5_000,
+      userAgent: config.userAgent,
+      maxBytes: config.maxBodyBytes,
+      siteName: pickSiteName(nameSources(facts, nodes, target.domain)),
+      now: now(),
+      signal,
+      onProgress: progress,
+    });
     const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
     progress("scoring");
-    const result = analyseSnapshot(snapshot, offSite, now());
+    const result = analyseSnapshot(snapshot, offSite, now(), audit);
     return {
       record: ScanRecordSchema.parse({
         domain: target.domain,
@@ -186,6 +225,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       }),
       failure: null,
       snapshot,
+      audit,
     };
   } finally {
     if (!deps.fetcher) await fetcher.close();

@@ -17,6 +17,7 @@ import { structuredPillar } from "./pillars/structured.ts";
 import { discoveryPillar } from "./pillars/discovery.ts";
 import { trustPillar } from "./pillars/trust.ts";
 import { technicalPillar } from "./pillars/technical.ts";
+import { siteChecks } from "./audit/site_checks.ts";
 
 /** Every pillar, in report order. Their weights sum to 100 (a test holds us to it). */
 export const PILLARS: readonly PillarDef[] = [
@@ -85,8 +86,10 @@ function safeChecks(def: PillarDef, ctx: ScanContext): Check[] {
 
 /** Runs every pillar's checks and turns them into the scored result. */
 export function scoreSite(ctx: ScanContext): Result {
+  // The site audit's checks join the pillar they belong to (lib/visibility/audit/site_checks.ts).
+  const site = ctx.audit ? siteChecks(ctx.audit) : {};
   const scoredPillars: Scored[] = PILLARS.map((def) => {
-    const checks = safeChecks(def, ctx);
+    const checks = [...safeChecks(def, ctx), ...(site[def.id] ?? [])];
     const signals = checks.map((c) => c.signal);
     const max = signals.reduce((s, x) => s + x.maxPoints, 0);
     const got = signals.reduce((s, x) => s + x.points, 0);

@@ -513,10 +513,21 @@ Deno.test({
         ) {
           record(`page ${what} -> loopback`, r.status === "ok", r.status);
         }
+        // The site audit (docs/site-audit.md) reads the page's own-host About and Contact links;
+        // nothing else on the site is fetched, and nothing anywhere else (the sentinels above).
         const paths = sites.requestsTo(worker.links).map((q) => q.path);
         assert.ok(
           paths.every((p) =>
-            ["/", "/robots.txt", "/sitemap.xml", "/llms.txt", "/llms-full.txt"].includes(p)
+            [
+              "/",
+              "/robots.txt",
+              "/sitemap.xml",
+              "/llms.txt",
+              "/llms-full.txt",
+              "/about",
+              "/contact",
+            ]
+              .includes(p)
           ),
           paths.join(" "),
         );

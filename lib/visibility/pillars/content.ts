@@ -22,7 +22,7 @@ export const contentPillar: PillarDef = {
   ],
 };
 
-function serverText(ctx: ScanContext): Check {
+export function serverText(ctx: ScanContext): Check {
   const { text, appShell, noscriptWords, scripts } = ctx.facts;
   const title = "Content is in the server HTML";
   const evidence = [

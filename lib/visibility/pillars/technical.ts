@@ -77,7 +77,7 @@ function https(ctx: ScanContext): Check {
   );
 }
 
-function title(ctx: ScanContext): Check {
+export function title(ctx: ScanContext): Check {
   const t = ctx.facts.title;
   const len = t?.length ?? 0;
   const good = len >= 10 && len <= 70;
@@ -102,7 +102,7 @@ function title(ctx: ScanContext): Check {
   );
 }
 
-function description(ctx: ScanContext): Check {
+export function description(ctx: ScanContext): Check {
   const d = ctx.facts.metaDescription;
   const len = d?.length ?? 0;
   const good = len >= 50 && len <= 170;
@@ -128,7 +128,7 @@ function description(ctx: ScanContext): Check {
   );
 }
 
-function canonical(ctx: ScanContext): Check {
+export function canonical(ctx: ScanContext): Check {
   const c = ctx.facts.canonical;
   const page = new URL(ctx.pageUrl);
   let status: "pass" | "warn" = "warn";

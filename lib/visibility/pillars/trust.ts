@@ -72,7 +72,7 @@ function aboutContact(ctx: ScanContext): Check {
   );
 }
 
-function authorDates(ctx: ScanContext): Check {
+export function authorDates(ctx: ScanContext): Check {
   const f = ctx.facts;
   const articles = nodesOfType(allNodes(ctx), [
     "Article",
