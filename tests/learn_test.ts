@@ -1,6 +1,6 @@
 /**
  * "Learn more": every signal id the pillars can emit has an explanation (walking the pillar sources
- * in lib/visibility/pillars/), every gate has its plain words, and /learn serves them all.
+ * in lib/visibility/pillars/ and the site audit's in lib/visibility/audit/), every gate has its plain words, and /learn serves them all.
  */
 import assert from "node:assert/strict";
 import { GATE_SIGNALS, GATE_TEXT, learnEntries, learnEntry } from "../lib/visibility/learn.ts";
@@ -9,7 +9,11 @@ import { EXAMPLE_RECORD } from "../lib/ui/example_report.tsx";
 import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 
-const PILLAR_DIR = new URL("../lib/visibility/pillars/", import.meta.url);
+/** Where signals are emitted: the pillars, and the site audit's site-level checks. */
+const SIGNAL_DIRS = [
+  new URL("../lib/visibility/pillars/", import.meta.url),
+  new URL("../lib/visibility/audit/", import.meta.url),
+];
 
 /** Every quoted "<pillar>.<name>" and every gate id written in the pillar sources. */
 async function pillarSources(): Promise<{ ids: Set<string>; gates: Set<string> }> {
@@ -17,11 +21,13 @@ async function pillarSources(): Promise<{ ids: Set<string>; gates: Set<string> }
   const idRe = new RegExp(`["'\`]((?:${pillarIds})\\.[a-z_]+)["'\`]`, "g");
   const ids = new Set<string>();
   const gates = new Set<string>();
-  for await (const f of Deno.readDir(PILLAR_DIR)) {
-    if (!f.name.endsWith(".ts")) continue;
-    const src = await Deno.readTextFile(new URL(f.name, PILLAR_DIR));
-    for (const m of src.matchAll(idRe)) ids.add(m[1]);
-    for (const m of src.matchAll(/\{\s*id:\s*"([a-z_]+)",\s*cap:\s*\d+\s*\}/g)) gates.add(m[1]);
+  for (const dir of SIGNAL_DIRS) {
+    for await (const f of Deno.readDir(dir)) {
+      if (!f.name.endsWith(".ts")) continue;
+      const src = await Deno.readTextFile(new URL(f.name, dir));
+      for (const m of src.matchAll(idRe)) ids.add(m[1]);
+      for (const m of src.matchAll(/\{\s*id:\s*"([a-z_]+)",\s*cap:\s*\d+\s*\}/g)) gates.add(m[1]);
+    }
   }
   return { ids, gates };
 }

@@ -5,7 +5,11 @@
  * themselves are in learn_texts.ts, keyed by signal id. tests/learn_test.ts holds every signal id
  * the pillars can emit to an entry here.
  */
-import { LEARN_TEXTS } from "./learn_texts.ts";
+import { LEARN_TEXTS as PAGE_TEXTS } from "./learn_texts.ts";
+import { SITE_LEARN_TEXTS } from "./learn_site_texts.ts";
+
+/** Every check's text: the home page's signals and the site audit's. */
+const LEARN_TEXTS = { ...PAGE_TEXTS, ...SITE_LEARN_TEXTS };
 import { type LearnSource, type SourceKey, SOURCES } from "./learn_sources.ts";
 
 export { type LearnSource, type SourceKey, SOURCES };
@@ -50,6 +54,16 @@ export const GATE_TEXT: Record<string, { name: string; why: string }> = {
     why:
       "When an AI crawler asks for the home page, the edge answers with an error or a challenge page instead of the page, so the crawler never sees the content, however good it is.",
   },
+  pages_blocked_for_ai_search: {
+    name: "most of the site's pages are closed to AI search crawlers",
+    why:
+      "The home page may be open, but the sampled articles, products or docs are blocked for AI search crawlers (robots.txt or page directives), so those pages cannot be cited.",
+  },
+  js_only_pages: {
+    name: "the site's pages only show their text after JavaScript runs",
+    why:
+      "Half or more of the sampled pages send an empty shell; most AI crawlers do not run JavaScript, so they see those pages as empty.",
+  },
   js_only_content: {
     name: "the page's text only appears after JavaScript runs",
     why:
@@ -64,6 +78,8 @@ export const GATE_SIGNALS: Record<string, readonly string[]> = {
   noindex: ["access.indexing"],
   edge_blocks_ai: ["access.edge"],
   js_only_content: ["content.server_text"],
+  pages_blocked_for_ai_search: ["access.site_pages"],
+  js_only_pages: ["content.site_server_text"],
 };
 
 /** The entry for signals a pillar could not compute (`<pillar>.not_evaluated`). */
