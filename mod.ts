@@ -34,10 +34,10 @@ export {
   type SchemaScanDeps,
   type SchemaScanOutcome,
 } from "./lib/schema/scan.ts";
-export type { SchemaScanRecord } from "./lib/schema/record.ts";
-export { type Extraction, extractPage } from "./lib/schema/extract.ts";
-export { validateItems, type Validation } from "./lib/schema/validate.ts";
-export { generateGraph, type GenerateInput } from "./lib/schema/generate.ts";
+export type { SchemaScanRecord } from "./lib/structured/record.ts";
+export { type Extraction, extractPage } from "./lib/structured/extract.ts";
+export { validateItems, type Validation } from "./lib/structured/validate.ts";
+export { generateGraph, type GenerateInput } from "./lib/structured/generate.ts";
 
 // Configuration, and the one guarded way out to the network (every outbound request uses it).
 export { type Config, ConfigError, loadConfig } from "./lib/config.ts";

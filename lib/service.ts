@@ -9,7 +9,7 @@ import { SERVICE_WORDS, type ServiceName, type ServiceWords } from "./service_wo
 import type { Target } from "./scan/domain.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "./schema/record.ts";
+import { type SchemaScanRecord, SchemaScanRecordSchema } from "./structured/record.ts";
 import { scanPage } from "./schema/scan.ts";
 
 /** The fields every service's ScanRecord has. */

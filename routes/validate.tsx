@@ -10,7 +10,7 @@ import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { field, readFormBody } from "../lib/web/http_form.ts";
-import type { Result } from "../lib/schema/record.ts";
+import type { Result } from "../lib/structured/record.ts";
 import { MAX_CODE_BYTES } from "../lib/schema/validate_code.ts";
 import { validateRequest } from "../lib/schema/validate_request.ts";
 import { siteOrigin } from "../lib/ui/format.ts";

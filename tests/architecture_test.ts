@@ -1,8 +1,8 @@
 /**
  * The shape of the code base, checked: the import graph of the program (main.ts, mod.ts, lib/,
  * routes/, islands/) has no cycle, route modules never import the server or each other, and the
- * two services' folders (lib/visibility, lib/schema) import each other only through the shared
- * modules allowed below.
+ * two services' folders (lib/visibility, lib/schema) never import each other (shared code is in
+ * lib/structured).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
@@ -115,40 +115,23 @@ Deno.test("architecture - routes import neither the server nor another route", a
 });
 
 /**
- * The imports across the two services' folders that exist today, each edge listed: the shared
- * structured-data extraction (JSON-LD, the site name, the page snapshot) and the visibility fixes'
- * use of the schema generator are not yet in a folder of their own (issue 20, item "shared
- * structured-data extraction"). A new edge across fails this test; moving these modules into a
- * shared folder removes their lines here.
+ * The two services' folders never import each other: what both use (structured-data extraction,
+ * validation and generation, the page's JSON-LD graph and site name) lives in lib/structured/,
+ * which imports neither service.
  */
-const SHARED_ACROSS_SERVICES = new Set<string>([
-  "lib/schema/facts.ts -> lib/visibility/jsonld.ts",
-  "lib/schema/facts.ts -> lib/visibility/site_name.ts",
-  "lib/schema/scan.ts -> lib/visibility/snapshot.ts",
-  "lib/visibility/fixes.ts -> lib/schema/extract.ts",
-  "lib/visibility/fixes.ts -> lib/schema/facts.ts",
-  "lib/visibility/fixes.ts -> lib/schema/generate.ts",
-  "lib/visibility/jsonld.ts -> lib/schema/record.ts",
-  "lib/visibility/scan.ts -> lib/schema/extract.ts",
-  // The site audit (issue 19) judges each sampled page's structured data with the schema
-  // service's own extraction and validator, as the issue asks (one validator for both services).
-  "lib/visibility/audit/page.ts -> lib/schema/extract.ts",
-  "lib/visibility/audit/page.ts -> lib/schema/validate.ts",
-]);
-
-Deno.test("architecture - lib/visibility and lib/schema import each other only through shared modules", async () => {
+Deno.test("architecture - lib/visibility and lib/schema never import each other; lib/structured imports neither", async () => {
   const graph = await importGraph();
+  const forbidden: Record<string, string[]> = {
+    "lib/visibility/": ["lib/schema/"],
+    "lib/schema/": ["lib/visibility/"],
+    "lib/structured/": ["lib/visibility/", "lib/schema/"],
+  };
   const bad: string[] = [];
   for (const [file, targets] of graph) {
-    const from = file.startsWith("lib/visibility/")
-      ? "lib/schema/"
-      : file.startsWith("lib/schema/")
-      ? "lib/visibility/"
-      : null;
+    const from = Object.keys(forbidden).find((dir) => file.startsWith(dir));
     if (!from) continue;
     for (const t of targets) {
-      const edge = `${file} -> ${t}`;
-      if (t.startsWith(from) && !SHARED_ACROSS_SERVICES.has(edge)) bad.push(edge);
+      if (forbidden[from].some((dir) => t.startsWith(dir))) bad.push(`${file} -> ${t}`);
     }
   }
   assertEquals(bad, []);

@@ -13,7 +13,7 @@ import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
 import type { BaseRecord } from "../lib/service.ts";
 import { schemaService } from "../lib/service.ts";
 import { type ScanRecord, ScanRecordSchema } from "../lib/visibility/record.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "../lib/schema/record.ts";
+import { type SchemaScanRecord, SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { ScanRequestSchema } from "../routes/api/scan.ts";
 import { badgeFor, renderBadge } from "../lib/badge.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LinearParser, PARSE_CAPS } from "../lib/html/linear_parser.ts";
-import { parseDom } from "../lib/schema/dom.ts";
+import { parseDom } from "../lib/structured/dom.ts";
 import { extractPageFacts } from "../lib/html/page_facts.ts";
 
 /** Parses `html`, counting events. */

@@ -5,13 +5,13 @@
  * instead of duplicating it, and the whole record validates against the zod schema.
  */
 import assert from "node:assert/strict";
-import { flattenJsonLd } from "../lib/visibility/jsonld.ts";
+import { flattenJsonLd } from "../lib/structured/page_graph.ts";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { extractPageFacts } from "../lib/html/page_facts.ts";
-import { referencesOf } from "../lib/schema/graph_tools.ts";
-import { type Result, SchemaScanRecordSchema } from "../lib/schema/record.ts";
+import { referencesOf } from "../lib/structured/graph_tools.ts";
+import { type Result, SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { analysePage } from "../lib/schema/scan.ts";
-import type { JsonObject, JsonValue } from "../lib/schema/terms.ts";
+import type { JsonObject, JsonValue } from "../lib/structured/terms.ts";
 import type { ScanContext } from "../lib/visibility/check.ts";
 import { jsonLdSnippet } from "../lib/visibility/fixes.ts";
 import {

@@ -3,15 +3,15 @@
  * is written for this test (patterns seen on real pages, not copies of them).
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/schema/extract.ts";
+import { extractPage } from "../lib/structured/extract.ts";
 import { analysePage } from "../lib/schema/scan.ts";
-import type { Result } from "../lib/schema/record.ts";
-import { isCalendarDate } from "../lib/schema/google_rules.ts";
-import { GOOGLE_FEATURES } from "../lib/schema/google_features.ts";
-import { validateItems } from "../lib/schema/validate.ts";
-import { linkRefs } from "../lib/schema/jsonld.ts";
-import type { DetectedItem } from "../lib/schema/record.ts";
-import type { JsonObject } from "../lib/schema/terms.ts";
+import type { Result } from "../lib/structured/record.ts";
+import { isCalendarDate } from "../lib/structured/google_rules.ts";
+import { GOOGLE_FEATURES } from "../lib/structured/google_features.ts";
+import { validateItems } from "../lib/structured/validate.ts";
+import { linkRefs } from "../lib/structured/jsonld.ts";
+import type { DetectedItem } from "../lib/structured/record.ts";
+import type { JsonObject } from "../lib/structured/terms.ts";
 import { fixtureNames } from "./helpers/schema_fixtures.ts";
 import { badgeFor } from "../lib/badge.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";

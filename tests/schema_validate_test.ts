@@ -4,9 +4,9 @@
  * vocabulary data itself.
  */
 import assert from "node:assert/strict";
-import { buildVocabulary } from "../lib/schema/build_vocabulary.ts";
-import vocabularyJson from "../lib/schema/vocabulary.json" with { type: "json" };
-import { closestTerm, isA, propertyInfo, typeInfo } from "../lib/schema/vocabulary.ts";
+import { buildVocabulary } from "../lib/structured/build_vocabulary.ts";
+import vocabularyJson from "../lib/structured/vocabulary.json" with { type: "json" };
+import { closestTerm, isA, propertyInfo, typeInfo } from "../lib/structured/vocabulary.ts";
 import { analysePage } from "../lib/schema/scan.ts";
 import { analyseFixture, HOME_FIXTURES } from "./helpers/schema_fixtures.ts";
 

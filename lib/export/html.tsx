@@ -7,7 +7,7 @@
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ScanRecord } from "../visibility/record.ts";
-import type { SchemaScanRecord } from "../schema/record.ts";
+import type { SchemaScanRecord } from "../structured/record.ts";
 import { parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";

@@ -8,7 +8,7 @@
  * into fences longer than any backtick run inside it; links are written only for http(s) URLs.
  */
 import type { ScanRecord, Signal } from "../visibility/record.ts";
-import type { SchemaScanRecord } from "../schema/record.ts";
+import type { SchemaScanRecord } from "../structured/record.ts";
 import { codeBlock, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";

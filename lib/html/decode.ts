@@ -221,3 +221,10 @@ function countFffdBytes(bytes: Uint8Array): number {
   }
   return n;
 }
+
+/** HTML by Content-Type, or by sniffing when the header is missing or generic. */
+export function looksLikeHtml(contentType: string | undefined, body: string): boolean {
+  if (contentType && /html|xml\+xhtml/i.test(contentType)) return true;
+  if (contentType && !/text\/plain|octet-stream/i.test(contentType)) return false;
+  return /^\s*(<!doctype html|<html|<head|<body|<!--)/i.test(body.slice(0, 1024));
+}

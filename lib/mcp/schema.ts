@@ -13,7 +13,7 @@ import {
   FindingSchema,
   GeneratedSchema,
   type SchemaScanRecord,
-} from "../schema/record.ts";
+} from "../structured/record.ts";
 import { LIMITS, VALIDATE_LIMIT } from "../limits/limits.ts";
 import { CodeInputError, MAX_CODE_BYTES } from "../schema/validate_code.ts";
 import { validateRequest } from "../schema/validate_request.ts";

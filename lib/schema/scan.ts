@@ -16,11 +16,15 @@ import type { Config } from "../config.ts";
 import { normaliseTarget, type Target } from "../scan/domain.ts";
 import { createGuardedFetcher } from "../net/guarded_fetch.ts";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../net/types.ts";
-import { looksLikeHtml } from "../visibility/snapshot.ts";
-import { allItems, type Extraction, extractPage } from "./extract.ts";
-import { generateGraph } from "./generate.ts";
-import { type Result, type SchemaScanRecord, SchemaScanRecordSchema } from "./record.ts";
-import { validateItems } from "./validate.ts";
+import { looksLikeHtml } from "../html/decode.ts";
+import { allItems, type Extraction, extractPage } from "../structured/extract.ts";
+import { generateGraph } from "../structured/generate.ts";
+import {
+  type Result,
+  type SchemaScanRecord,
+  SchemaScanRecordSchema,
+} from "../structured/record.ts";
+import { validateItems } from "../structured/validate.ts";
 
 /** What a scan needs besides the target. */
 export interface SchemaScanDeps {

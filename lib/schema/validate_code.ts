@@ -11,7 +11,7 @@
  * ```
  */
 import { analysePage } from "./scan.ts";
-import type { Result } from "./record.ts";
+import type { Result } from "../structured/record.ts";
 
 /** The largest code accepted, in UTF-8 bytes (the API answers 413 above it). */
 export const MAX_CODE_BYTES = 1024 * 1024;

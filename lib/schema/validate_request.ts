@@ -7,7 +7,7 @@ import { BadRequestError, PayloadTooLargeError, RateLimitedError } from "../erro
 import { rateLimitHeaders, validatePool } from "../limits/limits.ts";
 import type { Store } from "../storage/store.ts";
 import { z } from "zod";
-import { type Result, ResultSchema } from "./record.ts";
+import { type Result, ResultSchema } from "../structured/record.ts";
 import {
   type CodeInput,
   CodeInputError,

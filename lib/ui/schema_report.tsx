@@ -11,7 +11,7 @@ import type {
   Finding,
   Result,
   SchemaScanRecord,
-} from "../schema/record.ts";
+} from "../structured/record.ts";
 import { safeHttpUrl, timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";

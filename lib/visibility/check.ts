@@ -7,7 +7,7 @@ import type { Snapshot } from "./snapshot_types.ts";
 import type { PageFacts } from "../html/types.ts";
 import type { RobotsAnalysis } from "./robots.ts";
 import type { OffSite } from "./record.ts";
-import type { JsonLdNode } from "./jsonld.ts";
+import type { JsonLdNode } from "../structured/page_graph.ts";
 import type { AuditResult } from "./audit/types.ts";
 
 /** How bad a problem is, as topIssues report it. */

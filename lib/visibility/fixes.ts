@@ -2,13 +2,13 @@
  * Concrete fix text generated for the scanned site: robots.txt lines, JSON-LD, llms.txt and
  * sitemap skeletons built from what the page itself says, so a fix can be pasted as it is.
  */
-import { detectFromPageFacts } from "../schema/extract.ts";
-import { buildFacts } from "../schema/facts.ts";
-import { generateGraph } from "../schema/generate.ts";
+import { detectFromPageFacts } from "../structured/extract.ts";
+import { buildFacts } from "../structured/facts.ts";
+import { generateGraph } from "../structured/generate.ts";
 import type { ScanContext } from "./check.ts";
 import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
-import { ORGANIZATION_TYPES } from "./jsonld.ts";
+import { ORGANIZATION_TYPES } from "../structured/page_graph.ts";
 import { robotsAllowFix, robotsFixHow } from "./robots_fix.ts";
 import { identityLinks, ownName, SAME_AS_FILL_IN } from "./same_as.ts";
 import { contentPages, llmsTxt, sitemapXml } from "./skeletons.ts";
@@ -161,7 +161,7 @@ export function starterRobotsTxt(ctx: ScanContext): string {
 
 /**
  * The JSON-LD graph this site's home page should carry, built by the Schema Markup Generator
- * (lib/schema/generate.ts) from what the page says and merged with the JSON-LD it already has.
+ * (lib/structured/generate.ts) from what the page says and merged with the JSON-LD it already has.
  * Values the page does not state are left out, and the note says what to add by hand.
  */
 export function jsonLdSnippet(ctx: ScanContext): string {

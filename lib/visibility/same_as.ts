@@ -9,8 +9,8 @@
  * about, not who runs the site, and is left out.
  */
 import type { ScanContext } from "./check.ts";
-import { nodesOfType, ORGANIZATION_TYPES, stringValues } from "./jsonld.ts";
-import { nameKey } from "./site_name.ts";
+import { nodesOfType, ORGANIZATION_TYPES, stringValues } from "../structured/page_graph.ts";
+import { nameKey } from "../structured/site_name.ts";
 
 /** Where an identity link came from. */
 export type IdentitySource = "markup" | "rel-me" | "handle";

@@ -9,6 +9,8 @@ import type { PageFacts } from "../html/types.ts";
 import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
 import { parseRobotsTxt } from "./robots.ts";
 import { readSitemap, sitemapKind } from "./sitemap.ts";
+import { looksLikeHtml } from "../html/decode.ts";
+export { looksLikeHtml } from "../html/decode.ts";
 import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
 
 /** Progress callback: a short human-readable step name. */
@@ -191,11 +193,4 @@ function sitemapLines(body: string, base: string): string[] {
 function isUsableSitemap(outcome: FetchOutcome): boolean {
   if (!outcome.ok || !isOk(outcome)) return false;
   return sitemapKind(outcome.result.body) !== "invalid" && /<loc>/i.test(outcome.result.body);
-}
-
-/** HTML by Content-Type, or by sniffing when the header is missing or generic. */
-export function looksLikeHtml(contentType: string | undefined, body: string): boolean {
-  if (contentType && /html|xml\+xhtml/i.test(contentType)) return true;
-  if (contentType && !/text\/plain|octet-stream/i.test(contentType)) return false;
-  return /^\s*(<!doctype html|<html|<head|<body|<!--)/i.test(body.slice(0, 1024));
 }

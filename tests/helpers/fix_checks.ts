@@ -9,8 +9,8 @@ import type { Issue } from "../../lib/visibility/record.ts";
 import { codeBlocksOf, parseHow } from "../../lib/visibility/fix_text.ts";
 import { readSitemap } from "../../lib/visibility/sitemap.ts";
 import { validateLlmsTxt } from "../../lib/visibility/llms_txt.ts";
-import { extractPage } from "../../lib/schema/extract.ts";
-import { validateItems } from "../../lib/schema/validate.ts";
+import { extractPage } from "../../lib/structured/extract.ts";
+import { validateItems } from "../../lib/structured/validate.ts";
 import { crawlersByRole } from "../../lib/visibility/crawlers.ts";
 import {
   pathsToCheck,
@@ -27,7 +27,7 @@ import {
   ORGANIZATION_TYPES,
   PAGE_TYPES,
   stringValues,
-} from "../../lib/visibility/jsonld.ts";
+} from "../../lib/structured/page_graph.ts";
 
 /** URLs a sitemap or llms.txt must never list. */
 export const NOT_CONTENT_URL =

@@ -6,9 +6,9 @@
 import { extractPageFacts } from "../../lib/html/page_facts.ts";
 import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
 import type { ScanContext } from "../../lib/visibility/check.ts";
-import { flattenJsonLd } from "../../lib/visibility/jsonld.ts";
+import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
-import { nameSources, pickSiteName } from "../../lib/visibility/site_name.ts";
+import { nameSources, pickSiteName } from "../../lib/structured/site_name.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { Result } from "../../lib/visibility/record.ts";
 import { scoreSite } from "../../lib/visibility/score.ts";

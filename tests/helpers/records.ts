@@ -5,7 +5,7 @@
 import type { AppEnv } from "./app_env.ts";
 import type { BaseRecord } from "../../lib/service.ts";
 import { type ScanRecord, ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "../../lib/schema/record.ts";
+import { type SchemaScanRecord, SchemaScanRecordSchema } from "../../lib/structured/record.ts";
 
 /** Markup that must never come out of an export or a page as markup. */
 export const XSS =

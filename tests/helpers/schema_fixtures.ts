@@ -5,7 +5,7 @@
  * `https://schema.test/<name>`.
  */
 import { analysePage } from "../../lib/schema/scan.ts";
-import type { Result } from "../../lib/schema/record.ts";
+import type { Result } from "../../lib/structured/record.ts";
 
 const DIR = new URL("../fixtures/schema/", import.meta.url);
 

@@ -14,7 +14,7 @@ import { createApiKey } from "../../lib/accounts/keys.ts";
 import { Store } from "../../lib/storage/store.ts";
 import { TOO_COMPLEX } from "../../lib/isolate/scan_threads.ts";
 import { ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { SchemaScanRecordSchema } from "../../lib/schema/record.ts";
+import { SchemaScanRecordSchema } from "../../lib/structured/record.ts";
 import { type StartedServer, startLikeStartTask } from "../helpers/start_task_server.ts";
 
 const PIPELINE = "pipeline-token-for-isolation-tests-0123456789";

@@ -7,12 +7,12 @@
  */
 import { extractPageFacts } from "../../html/page_facts.ts";
 import type { PageFacts } from "../../html/types.ts";
-import { detectFromPageFacts, extractPage } from "../../schema/extract.ts";
-import { validateItems } from "../../schema/validate.ts";
+import { detectFromPageFacts, extractPage } from "../../structured/extract.ts";
+import { validateItems } from "../../structured/validate.ts";
 import type { ScanContext } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
 import { forbidsIndexing, readDirectives, whoIsForbidden } from "../directives.ts";
-import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../jsonld.ts";
+import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../../structured/page_graph.ts";
 import { serverText } from "../pillars/content.ts";
 import { canonical, description, title } from "../pillars/technical.ts";
 import { authorDates } from "../pillars/trust.ts";

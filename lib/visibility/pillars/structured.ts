@@ -5,7 +5,12 @@
 import { allNodes, type Check, type PillarDef, type ScanContext, scored } from "../check.ts";
 import { jsonLdSnippet, sameAsHow } from "../fixes.ts";
 import { codeBlock, howText } from "../fix_text.ts";
-import { nodesOfType, ORGANIZATION_TYPES, PAGE_TYPES, stringValues } from "../jsonld.ts";
+import {
+  nodesOfType,
+  ORGANIZATION_TYPES,
+  PAGE_TYPES,
+  stringValues,
+} from "../../structured/page_graph.ts";
 
 export const structuredPillar: PillarDef = {
   id: "structured",

@@ -13,8 +13,13 @@ import {
 } from "../check.ts";
 import { displayName, escapeHtml, homeUrl } from "../fixes.ts";
 import { codeBlock, howText } from "../fix_text.ts";
-import { type JsonLdNode, nodesOfType, personNames, stringValues } from "../jsonld.ts";
-import { brandKey, nameKey, nameSources } from "../site_name.ts";
+import {
+  type JsonLdNode,
+  nodesOfType,
+  personNames,
+  stringValues,
+} from "../../structured/page_graph.ts";
+import { brandKey, nameKey, nameSources } from "../../structured/site_name.ts";
 import type { OffSiteCheck } from "../record.ts";
 
 export const trustPillar: PillarDef = {

