@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { MAX_ACTIVE_KEYS } from "../lib/accounts/accounts.ts";
 import { Store } from "../lib/storage/store.ts";
 import { accountsOf } from "../lib/storage/store_accounts.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, ORIGIN, WebClient } from "./helpers/web_client.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
 
@@ -17,9 +17,12 @@ const GOOD = { turnstileToken: "good-token" };
 let ipCounter = 1;
 /** A fresh client IP, so tests do not share the sign-in attempt window. */
 const freshIp = () => `198.51.100.${ipCounter++ % 250}`;
-const client = (env: AppEnv) => new WebClient(env, freshIp());
+const client = (env: TestEnv) => new WebClient(env, freshIp());
 
-async function signedIn(env: AppEnv, email = `user${crypto.randomUUID().slice(0, 8)}@example.com`) {
+async function signedIn(
+  env: TestEnv,
+  email = `user${crypto.randomUUID().slice(0, 8)}@example.com`,
+) {
   const w = client(env);
   const res = await w.signUp(email, PASSWORD);
   assert.equal(res.status, 303, await res.clone().text());
@@ -32,7 +35,7 @@ async function createKeyJson(w: WebClient, name: string) {
 }
 
 /** Every KV entry's key and value, as one string (to prove a secret is not stored). */
-async function dumpKv(env: AppEnv): Promise<string> {
+async function dumpKv(env: TestEnv): Promise<string> {
   const parts: string[] = [];
   for await (const e of env.kv.list({ prefix: [] })) parts.push(JSON.stringify([e.key, e.value]));
   return parts.join("\n");

@@ -9,14 +9,14 @@ import { AUTH_ATTEMPTS } from "../lib/accounts/accounts.ts";
 import { adminSetup } from "../lib/accounts/admin.ts";
 import { hashPassword } from "../lib/accounts/password.ts";
 import type { CredentialKind } from "../lib/storage/store.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
 
 const ADMIN_PASSWORD = "the site owner's long passphrase";
 const PASSWORD = "correct horse battery staple";
 const ADMIN_HASH = await hashPassword(ADMIN_PASSWORD);
 let n = 1;
-const newClient = (env: AppEnv) => new WebClient(env, `100.64.0.${n++ % 250}`);
+const newClient = (env: TestEnv) => new WebClient(env, `100.64.0.${n++ % 250}`);
 
 function adminEnv(extra: Record<string, string> = {}) {
   return startAppEnv({ env: { ADMIN_PASSWORD_HASH: ADMIN_HASH, ...extra } });
@@ -26,14 +26,14 @@ async function adminLogin(w: WebClient, password = ADMIN_PASSWORD, token = "good
   return await w.submit("/admin/login", "/admin/login", { password, turnstileToken: token });
 }
 
-async function signedInAdmin(env: AppEnv): Promise<WebClient> {
+async function signedInAdmin(env: TestEnv): Promise<WebClient> {
   const w = newClient(env);
   const res = await adminLogin(w);
   assert.equal(res.status, 303, await res.clone().text());
   return w;
 }
 
-async function storeScan(env: AppEnv, domain: string, credential: CredentialKind, score: number) {
+async function storeScan(env: TestEnv, domain: string, credential: CredentialKind, score: number) {
   await env.store.finishScan({
     kind: "scan",
     service: "visibility",

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { schemaService, visibilityService } from "../lib/service.ts";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -79,7 +79,7 @@ Deno.test("cross-site - the check finds a state-changing route that serves a cro
 
 for (const service of [visibilityService, schemaService]) {
   Deno.test(`cross-site - every state-changing route of the ${service.name} app refuses a cross-site post`, async () => {
-    const env: AppEnv = await startAppEnv({
+    const env: TestEnv = await startAppEnv({
       service,
       env: { SERVICE: service.name, ADMIN_PASSWORD: "admin-password-for-tests-0123" },
     });

@@ -12,7 +12,7 @@
  * (tests/helpers/redis_env.ts); without redis-server they are skipped, loudly.
  */
 import assert from "node:assert/strict";
-import { type AppEnv, PIPELINE, startAppEnv } from "./helpers/app_env.ts";
+import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { hasRedisServer, startRedisEnv, warnNoRedis } from "./helpers/redis_env.ts";
 
 const HOUR = 3600_000;
@@ -41,7 +41,7 @@ function test(
 async function limitEnv(
   backend: Backend,
   options: Parameters<typeof startAppEnv>[0] = {},
-): Promise<AppEnv> {
+): Promise<TestEnv> {
   if (backend === "kv") return await startAppEnv({ ...options, exclusive: true });
   if (backend === "kv-shared") return await startAppEnv({ ...options, exclusive: false });
   const redis = await startRedisEnv();

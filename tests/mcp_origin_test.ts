@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { checkOrigin, hostNameOf, originPolicyFor } from "../lib/mcp/http.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 const V = "2025-11-25";
 const init = {
@@ -18,7 +18,7 @@ const init = {
 };
 
 function post(
-  env: AppEnv,
+  env: TestEnv,
   body: unknown,
   headers: Record<string, string> = {},
   url = "http://localhost/mcp",
@@ -37,7 +37,7 @@ function post(
   ));
 }
 
-async function withEnv(env: Record<string, string>, run: (e: AppEnv) => Promise<void>) {
+async function withEnv(env: Record<string, string>, run: (e: TestEnv) => Promise<void>) {
   const e = await startAppEnv({ env });
   try {
     await run(e);

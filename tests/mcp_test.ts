@@ -17,7 +17,7 @@ import { HttpError } from "../lib/errors.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { PRODUCT } from "../lib/config.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
-import { type AppEnv, fakeLookup, PIPELINE, startAppEnv } from "./helpers/app_env.ts";
+import { fakeLookup, PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -42,7 +42,7 @@ async function connect(fetch: Fetch, url = "http://localhost/mcp"): Promise<Clie
  * The /mcp routes alone, mounted like lib/app.ts does but with a short scan wait, on the env's
  * store and clock: for tests where no worker runs, so scan_site answers "running" at once.
  */
-function shortWaitApp(env: AppEnv, scanWaitMs = 0) {
+function shortWaitApp(env: TestEnv, scanWaitMs = 0) {
   const app = new Hono<HonoEnv>();
   app.use("*", async (c, next) => {
     c.set("clientIp", c.req.header("x-forwarded-for") ?? "unknown");
@@ -75,7 +75,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return await client.callTool({ name, arguments: args }) as CallToolResult;
 }
 
-function storeRecord(env: AppEnv, domain: string) {
+function storeRecord(env: TestEnv, domain: string) {
   const record = {
     domain,
     status: "ok" as const,
@@ -95,7 +95,7 @@ function storeRecord(env: AppEnv, domain: string) {
   }, { record, failure: null, credential: "pipeline", durationMs: 1, jobId: "x" });
 }
 
-async function releaseInflight(env: AppEnv, domain: string) {
+async function releaseInflight(env: TestEnv, domain: string) {
   const mark = (await env.store.getInflight(domain))!;
   await env.store.releaseInflight({
     kind: "scan",

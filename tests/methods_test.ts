@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { allowedMethods, withMethodNotAllowed } from "../lib/web/methods.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { schemaService, visibilityService } from "../lib/service.ts";
 
 const PROBES = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -77,7 +77,7 @@ const GROUP_MEMBER_PATH = /^\/(account|admin)\/[a-z]+(\/\*)?$/;
 
 for (const service of [visibilityService, schemaService]) {
   Deno.test(`methods - every path of the ${service.name} app answers 405 with a correct Allow to a method it does not serve`, async () => {
-    const env: AppEnv = await startAppEnv({
+    const env: TestEnv = await startAppEnv({
       service,
       env: { SERVICE: service.name, ADMIN_PASSWORD: "admin-password-for-tests-0123" },
     });

@@ -5,7 +5,7 @@
  * the polled job queue used where KV has no queues (KV Connect).
  */
 import assert from "node:assert/strict";
-import { type AppEnv, PIPELINE, startAppEnv } from "./helpers/app_env.ts";
+import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { hasRedisServer, startRedisEnv } from "./helpers/redis_env.ts";
 import { createHandler } from "../lib/app.ts";
 import { ReportCache } from "../lib/storage/report_cache.ts";
@@ -458,7 +458,7 @@ Deno.test("[ops] passwords without FFI: WASM argon2id in a worker, interchangeab
 });
 
 Deno.test("[ops] polled job queue (KV Connect has no queues): a scan runs end to end", async () => {
-  const env: AppEnv = await startAppEnv({ worker: true, queue: "poll" });
+  const env: TestEnv = await startAppEnv({ worker: true, queue: "poll" });
   try {
     const res = await env.scan({ url: "good.test" }, { auth: `Bearer ${PIPELINE}` });
     assert.equal(res.status, 202);

@@ -9,14 +9,14 @@ import { admitAuthAttempt, createAccountKey, revokeKey, signUp } from "../lib/ac
 import { clientIp, ipv6Prefix48 } from "../lib/web/client_ip.ts";
 import { RateLimitedError } from "../lib/errors.ts";
 import { CAPS, LIMITS, poolsFor } from "../lib/limits/limits.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 const PASSWORD = "correct horse battery staple";
 
 /** A /64 inside the /48 2001:db8:aa::/48, as lib/web/client_ip.ts writes it. */
 const in48 = (n: number) => clientIp(`2001:db8:aa:${n.toString(16)}::1`, undefined, false);
 
-async function withEnv(run: (env: AppEnv) => Promise<void>) {
+async function withEnv(run: (env: TestEnv) => Promise<void>) {
   const env = await startAppEnv({ exclusive: true });
   try {
     await run(env);
@@ -25,14 +25,14 @@ async function withEnv(run: (env: AppEnv) => Promise<void>) {
   }
 }
 
-async function account(env: AppEnv, n: number, ip = `198.51.100.${n}`) {
+async function account(env: TestEnv, n: number, ip = `198.51.100.${n}`) {
   return await signUp(
     { email: `user${n}@example.org`, password: PASSWORD, turnstileToken: "good-token", ip },
     env.deps,
   );
 }
 
-async function scanWithKey(env: AppEnv, key: string, n: number): Promise<number> {
+async function scanWithKey(env: TestEnv, key: string, n: number): Promise<number> {
   const res = await env.scan({ url: `https://site${n}.example/` }, { auth: `Bearer ${key}` });
   await res.body?.cancel();
   return res.status;

@@ -6,14 +6,14 @@ import assert from "node:assert/strict";
 import { sha256Hex } from "../lib/accounts/crypto.ts";
 import { SESSION_TTL_MS } from "../lib/web/sessions.ts";
 import { accountsOf } from "../lib/storage/store_accounts.ts";
-import { type AppEnv, startAppEnv } from "./helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
 
 const PASSWORD = "correct horse battery staple";
 let n = 1;
-const newClient = (env: AppEnv) => new WebClient(env, `192.0.2.${n++ % 250}`);
+const newClient = (env: TestEnv) => new WebClient(env, `192.0.2.${n++ % 250}`);
 
-async function signUp(env: AppEnv, email = `s${crypto.randomUUID().slice(0, 8)}@example.com`) {
+async function signUp(env: TestEnv, email = `s${crypto.randomUUID().slice(0, 8)}@example.com`) {
   const w = newClient(env);
   const res = await w.signUp(email, PASSWORD);
   assert.equal(res.status, 303);

@@ -1,6 +1,6 @@
 /** The `<meta>` and `<link>` share of PageFacts, fed by the page-facts SAX handler. */
 import { mimeEssence } from "./json_ld.ts";
-import { FEED_TYPES, isRobotsMetaName, LIMITS, META_KEEP } from "./page_rules.ts";
+import { FEED_TYPES, isRobotsMetaName, META_KEEP, PAGE_CAPS } from "./page_rules.ts";
 import { collapseWhitespace } from "./text_tools.ts";
 import type { PageFacts } from "./types.ts";
 import type { UrlResolver } from "./url_tools.ts";
@@ -71,12 +71,12 @@ export class HeadFacts {
     }
     if (!rel.includes("alternate") || !href) return;
     const lang = attribs.hreflang?.trim();
-    if (lang && this.hreflang.length < LIMITS.hreflang) {
+    if (lang && this.hreflang.length < PAGE_CAPS.hreflang) {
       const url = this.urls.http(href, false);
       if (url) this.hreflang.push({ lang, href: url.href });
     }
     const type = attribs.type === undefined ? "" : mimeEssence(attribs.type);
-    if (FEED_TYPES.has(type) && this.feeds.size < LIMITS.feeds) {
+    if (FEED_TYPES.has(type) && this.feeds.size < PAGE_CAPS.feeds) {
       const url = this.urls.http(href, false);
       if (url) this.feeds.add(url.href);
     }

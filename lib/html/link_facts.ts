@@ -1,5 +1,5 @@
 /** The links, images and trust-page share of PageFacts, fed by the page-facts SAX handler. */
-import { LIMITS, TRUST_HINT, type TrustKind, trustKind } from "./page_rules.ts";
+import { PAGE_CAPS, TRUST_HINT, type TrustKind, trustKind } from "./page_rules.ts";
 import { collapseWhitespace, truncate } from "./text_tools.ts";
 import type { PageFacts, PageLink } from "./types.ts";
 import type { HttpUrl, UrlResolver } from "./url_tools.ts";
@@ -43,13 +43,13 @@ export class LinkFacts {
   /** Whether another anchor could still change anything (else its text need not be kept). */
   wantsAnchors(): boolean {
     const t = this.trustOwn;
-    return this.links.length < LIMITS.links ||
+    return this.links.length < PAGE_CAPS.links ||
       t.about === null || t.contact === null || t.privacy === null;
   }
 
   /** One `<a href>`, at its close. */
   addAnchor(anchor: AnchorSeen): void {
-    const full = this.links.length >= LIMITS.links;
+    const full = this.links.length >= PAGE_CAPS.links;
     // Past the cap only trust links matter: a cheap raw test spares most anchors the rest.
     if (
       full && !TRUST_HINT.test(anchor.href) && !TRUST_HINT.test(anchor.text) &&
@@ -57,7 +57,7 @@ export class LinkFacts {
     ) return;
     const text = truncate(
       collapseWhitespace(anchor.text) || collapseWhitespace(anchor.fallback ?? ""),
-      LIMITS.linkText,
+      PAGE_CAPS.linkText,
     );
     const url = this.urls.http(anchor.href, true);
     if (url === null) return;
@@ -75,7 +75,7 @@ export class LinkFacts {
 
   /** One `<img>` (the caller leaves out those that are lazy-load fallbacks or pixels). */
   addImage(attribs: Attribs): void {
-    if (this.images.length >= LIMITS.images) return;
+    if (this.images.length >= PAGE_CAPS.images) return;
     const url = this.imageUrl(attribs);
     if (url === null) return;
     const alt = attribs.alt === undefined ? null : collapseWhitespace(attribs.alt);

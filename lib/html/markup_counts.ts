@@ -1,8 +1,8 @@
 /**
  * Microdata and RDFa seen in a page's attributes during the SAX pass (lib/html/page_facts.ts):
- * how many items of each, and the microdata types (capped at LIMITS.microdataTypes).
+ * how many items of each, and the microdata types (capped at PAGE_CAPS.microdataTypes).
  */
-import { LIMITS } from "./page_rules.ts";
+import { PAGE_CAPS } from "./page_rules.ts";
 import type { PageFacts } from "./types.ts";
 
 /** Counts microdata items and types and RDFa items from elements' attributes. */
@@ -17,7 +17,7 @@ export class MarkupCounts {
     if (attribs.itemscope !== undefined || itemtype !== undefined) this.#microdataItems++;
     if (itemtype !== undefined) {
       for (const type of itemtype.trim().split(/\s+/)) {
-        if (type !== "" && this.#microdataTypes.size < LIMITS.microdataTypes) {
+        if (type !== "" && this.#microdataTypes.size < PAGE_CAPS.microdataTypes) {
           this.#microdataTypes.add(type);
         }
       }

@@ -4,15 +4,15 @@
  * A SAX pass (htmlparser2's Parser) instead of a DOM: no tree is built, memory holds only the
  * facts kept, and on the 2 MB page of tests/bench/parse_bench.ts all the extraction below costs
  * less than linkedom's parse alone. State lives in an explicit stack of frames, never in
- * recursion, so nesting depth cannot overflow the call stack; every list is capped (LIMITS).
+ * recursion, so nesting depth cannot overflow the call stack; every list is capped (PAGE_CAPS).
  */
 import type { Handler } from "htmlparser2";
 import { HeadFacts } from "./head_facts.ts";
 import { LinearParser } from "./linear_parser.ts";
 import { LinkFacts } from "./link_facts.ts";
 import {
-  LIMITS,
   MOUNT_IDS,
+  PAGE_CAPS,
   TAG,
   TAG_HEAD,
   TAG_HIDDEN,
@@ -32,7 +32,7 @@ import {
 import type { PageFacts } from "./types.ts";
 import { UrlResolver } from "./url_tools.ts";
 
-export { LIMITS as PAGE_FACTS_LIMITS } from "./page_rules.ts";
+export { PAGE_CAPS as PAGE_FACTS_LIMITS } from "./page_rules.ts";
 
 /**
  * Extracts every {@link PageFacts} field from `html` in a single SAX pass. `baseUrl` is the
@@ -74,7 +74,7 @@ class FactCollector implements Partial<Handler> {
   private readonly anchorAlts: (string | null)[] = [];
   /** Mount nodes still empty; any element or text inside them empties this list. */
   private readonly openMounts: Frame[] = [];
-  private readonly visibleText = new TextStats(LIMITS.textSample);
+  private readonly visibleText = new TextStats(PAGE_CAPS.textSample);
   private readonly noscriptText = new TextStats();
   private readonly markup = new MarkupCounts();
 
@@ -218,7 +218,7 @@ class FactCollector implements Partial<Handler> {
       case TAG.time: {
         this.semantic.time++;
         const datetime = attribs.datetime?.trim();
-        if (datetime && this.times.length < LIMITS.times) this.times.push(datetime);
+        if (datetime && this.times.length < PAGE_CAPS.times) this.times.push(datetime);
         break;
       }
     }
@@ -350,7 +350,7 @@ class FactCollector implements Partial<Handler> {
     const raw = attribs.href;
     if (raw === undefined) return;
     if (!this.linkFacts.wantsAnchors()) return;
-    this.collect(frame, ROLE.ANCHOR, 3 * LIMITS.linkText, true);
+    this.collect(frame, ROLE.ANCHOR, 3 * PAGE_CAPS.linkText, true);
     const label = attribs["aria-label"] ?? attribs.title ?? null;
     frame.anchor = { href: raw, rel: attribs.rel?.trim().toLowerCase() ?? "", label };
     this.anchorAlts.push(null);
@@ -387,8 +387,8 @@ class FactCollector implements Partial<Handler> {
     if (frame.role === ROLE.HEADING) {
       const text = buf!.text();
       if (isQuestionHeading(text)) this.questionHeadings++;
-      if (this.headings.length < LIMITS.headings) {
-        this.headings.push({ level: frame.level, text: truncate(text, LIMITS.headingText) });
+      if (this.headings.length < PAGE_CAPS.headings) {
+        this.headings.push({ level: frame.level, text: truncate(text, PAGE_CAPS.headingText) });
       }
     } else if (frame.role === ROLE.ANCHOR) {
       const alt = this.anchorAlts.pop() ?? null;

@@ -2,7 +2,7 @@
 import { mimeEssence } from "./json_ld.ts";
 
 /** Caps on every list in PageFacts, so a hostile page cannot make a record grow without bound. */
-export const LIMITS = {
+export const PAGE_CAPS = {
   links: 2000,
   linkText: 200,
   images: 500,

@@ -3,7 +3,7 @@ import { isJsonLdType, parseJsonLd } from "./json_ld.ts";
 import {
   attributeMarker,
   isExecutableScriptType,
-  LIMITS,
+  PAGE_CAPS,
   SCRIPT_ID_MARKERS,
   SCRIPT_MARKER_TAIL,
   SCRIPT_TEXT_MARKERS,
@@ -42,7 +42,7 @@ export class ScriptFacts {
     if (attribs.src !== undefined) {
       this.external++;
     } else if (isJsonLdType(attribs.type)) {
-      if (this.jsonLd.length < LIMITS.jsonLd) {
+      if (this.jsonLd.length < PAGE_CAPS.jsonLd) {
         this.use = "jsonld";
         this.json = new TextBuffer(Infinity);
       }
@@ -57,7 +57,7 @@ export class ScriptFacts {
       this.json!.add(data);
     } else if (this.use === "code") {
       this.inlineBytes += utf8Length(data);
-      if (this.markers.size < LIMITS.markers) {
+      if (this.markers.size < PAGE_CAPS.markers) {
         const text = this.tail + data;
         for (const [needle, marker] of SCRIPT_TEXT_MARKERS) {
           if (text.includes(needle)) this.addMarker(marker);
@@ -76,7 +76,7 @@ export class ScriptFacts {
 
   /** Framework markers in any element's attribute names. */
   scanAttributes(attribs: Attribs): void {
-    if (this.markers.size >= LIMITS.markers) return;
+    if (this.markers.size >= PAGE_CAPS.markers) return;
     for (const key in attribs) {
       const first = key.charCodeAt(0);
       // Markers all start with d(ata-), n(g-) or q(:); skip the lookups for other names.
@@ -89,7 +89,7 @@ export class ScriptFacts {
 
   /** Adds a framework marker found elsewhere (e.g. an element name). */
   addMarker(marker: string): void {
-    if (this.markers.size < LIMITS.markers) this.markers.add(marker);
+    if (this.markers.size < PAGE_CAPS.markers) this.markers.add(marker);
   }
 
   /** The collected fields. */

@@ -7,11 +7,11 @@
  *   deno run -A tests/e2e/web_server.ts     # serves until stopped; prints the URL
  */
 import type { ServiceDef } from "../../lib/service.ts";
-import { type AppEnv, startAppEnv } from "../helpers/app_env.ts";
+import { startAppEnv, type TestEnv } from "../helpers/app_env.ts";
 
 /** A running server. */
 export interface WebServer {
-  env: AppEnv;
+  env: TestEnv;
   /** e.g. "http://127.0.0.1:41234" */
   url: string;
   close(): Promise<void>;

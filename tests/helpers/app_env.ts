@@ -42,7 +42,7 @@ export const fakeLookup: LookupFunction = (hostname) => {
 };
 
 /** A running test API. */
-export interface AppEnv {
+export interface TestEnv {
   app: Server["app"];
   /** What the app was built with. */
   deps: AppDeps;
@@ -88,7 +88,7 @@ export async function startAppEnv(options: {
   exclusive?: boolean;
   /** Wraps the in-memory KV (e.g. to make its writes fail as a full disk does). */
   wrapKv?: (kv: Deno.Kv) => Deno.Kv;
-} = {}): Promise<AppEnv> {
+} = {}): Promise<TestEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
   const resolve = [turnstile.resolveEntry, scanEnv?.env.SCAN_RESOLVE].filter(Boolean).join(",");
@@ -138,7 +138,7 @@ export async function startAppEnv(options: {
     runner: null,
   });
   const { app, handler, deps, store, service, worker } = server;
-  const env: AppEnv = {
+  const env: TestEnv = {
     app,
     kv,
     store,

@@ -2,7 +2,7 @@
  * Real-looking stored records for the export and compare tests, built by hand and checked by the
  * services' own zod schemas, with an option to make every string a scanned page controls hostile.
  */
-import type { AppEnv } from "./app_env.ts";
+import type { TestEnv } from "./app_env.ts";
 import type { BaseRecord } from "../../lib/service.ts";
 import { type ScanRecord, ScanRecordSchema } from "../../lib/visibility/record.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "../../lib/structured/record.ts";
@@ -13,7 +13,7 @@ export const XSS =
 
 /** Stores `record` as the latest of its domain, as the worker would. */
 export async function storeRecord(
-  env: Pick<AppEnv, "store" | "service">,
+  env: Pick<TestEnv, "store" | "service">,
   record: BaseRecord,
   failure: string | null = null,
 ): Promise<void> {

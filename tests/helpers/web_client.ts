@@ -3,7 +3,7 @@
  * same-origin form post (Origin, Sec-Fetch-Site), the client IP (X-Forwarded-For with
  * TRUST_PROXY=1), and helpers to read a page's form token and post forms.
  */
-import type { AppEnv } from "./app_env.ts";
+import type { TestEnv } from "./app_env.ts";
 
 /** The origin of `app.request("/path")` (its URL is http://localhost/path). */
 export const ORIGIN = "http://localhost";
@@ -58,7 +58,7 @@ export interface RequestOptions {
 export class WebClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly env: AppEnv, readonly ip = "198.51.100.7") {}
+  constructor(readonly env: TestEnv, readonly ip = "198.51.100.7") {}
 
   /** Sends a request with the jar's cookies and keeps the cookies of the answer. */
   async request(path: string, options: RequestOptions = {}): Promise<Response> {
