@@ -216,7 +216,3 @@ function toResponse(error: Error, c: Context, deps: AppDeps): Response {
   // c.json keeps the headers the route had set (e.g. Access-Control-Allow-Origin on a 404).
   return c.json(a.body, a.status as 400, a.headers);
 }
-
-// The names routes and tests imported from here before the web layer had its folder.
-export type { AppDeps, AppEnv } from "./web/context.ts";
-export { errorAnswer } from "./web/errors.ts";

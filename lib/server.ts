@@ -6,7 +6,8 @@
  * exercise is what production wires.
  */
 import type { Hono } from "hono";
-import { type AppDeps, type AppEnv, createApp, createHandler } from "./app.ts";
+import { createApp, createHandler } from "./app.ts";
+import type { AppDeps, AppEnv } from "./web/context.ts";
 import { Altcha, sharedSecret } from "./accounts/altcha.ts";
 import {
   type ChallengeProvider,

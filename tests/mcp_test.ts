@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
-import type { AppEnv as HonoEnv } from "../lib/app.ts";
+import type { AppEnv as HonoEnv } from "../lib/web/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { PRODUCT } from "../lib/config.ts";

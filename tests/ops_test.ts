@@ -11,7 +11,7 @@ import { createHandler } from "../lib/app.ts";
 import { ReportCache } from "../lib/storage/report_cache.ts";
 import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/log.ts";
 import { checkHealth, storeWriteHealth } from "../lib/health.ts";
-import { errorAnswer } from "../lib/app.ts";
+import { errorAnswer } from "../lib/web/errors.ts";
 import { KvOpenError, openKv } from "../lib/storage/kv_open.ts";
 import { cleanUp } from "../lib/storage/cleanup.ts";
 import { Store } from "../lib/storage/store.ts";

@@ -3,7 +3,7 @@
  * verifier reached through the real guarded fetcher, and optionally the queue worker running the
  * real scanner against the fixture sites.
  */
-import type { AppDeps } from "../../lib/app.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
 import { challengeProvider, turnstileVerifier } from "../../lib/accounts/challenge.ts";
 import { Altcha } from "../../lib/accounts/altcha.ts";
 import { type Config, loadConfig } from "../../lib/config.ts";

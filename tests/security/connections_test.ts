@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { errorAnswer } from "../../lib/app.ts";
+import { errorAnswer } from "../../lib/web/errors.ts";
 import { readCappedBody } from "../../lib/web/http_body.ts";
 import { startConnGuard } from "../../lib/net/conn_guard.ts";
 import { startServer, startTaskV8Flags } from "./helpers/server_process.ts";
