@@ -133,6 +133,14 @@ Deno.test("[history] a forced rescan is followed to ITS completion while the old
     // The report page shows the history with links to each kept scan.
     const reportPage = await (await env.app.request("/report/good.test")).text();
     assert.ok(reportPage.includes(scanPagePath("good.test", first.scanId as string)));
+    // A kept scan's page downloads that scan's record, not the latest one.
+    const keptPage =
+      await (await env.app.request(scanPagePath("good.test", first.scanId as string)))
+        .text();
+    const keptJson = scanJsonPath("good.test", first.scanId as string);
+    assert.ok(keptPage.includes(`href="${keptJson}"`), "the kept scan's JSON is its download");
+    assert.ok(!keptPage.includes('href="/api/report/good.test.json?download=1"'));
+    assert.deepEqual(await json(await env.app.request(keptJson)), oldRecord);
   } finally {
     gated.open();
     await env.close();

@@ -5,11 +5,24 @@
  * server's Content-Disposition makes each a download without a `download` attribute.
  */
 import type { VNode } from "preact";
-import { comparePagePath, reportDownloadPath } from "../report_urls.ts";
+import { comparePagePath, reportDownloadPath, scanJsonPath } from "../report_urls.ts";
 
 /** "Download JSON, Markdown, HTML" and optionally "Compare sites". */
-export function ExportLinks(props: { domain: string; compare?: boolean }): VNode {
+export function ExportLinks(
+  props: { domain: string; compare?: boolean; scanId?: string },
+): VNode {
   const { domain } = props;
+  if (props.scanId) {
+    // A kept scan's page downloads that scan's record, never the latest one.
+    return (
+      <p class="export-links">
+        Download{" "}
+        <a href={scanJsonPath(domain, props.scanId)} download={`${domain}-${props.scanId}.json`}>
+          the JSON of this scan
+        </a>
+      </p>
+    );
+  }
   return (
     <p class="export-links">
       Download <a href={reportDownloadPath(domain, "json")}>JSON</a>,{" "}

@@ -22,7 +22,7 @@ export const TOP_FIXES = 3;
  * out the actions and the link to the rest of the report, and keeps element ids unique.
  */
 export function ReportSummary(
-  props: { record: ScanRecord; rescan?: VNode; example?: boolean },
+  props: { record: ScanRecord; rescan?: VNode; example?: boolean; scanId?: string },
 ): VNode {
   const r = props.record.result!;
   const score = Math.round(r.score);
@@ -64,7 +64,7 @@ export function ReportSummary(
       </section>
       {!props.example && (
         <div class="report-actions">
-          <ExportLinks domain={props.record.domain} compare />
+          <ExportLinks domain={props.record.domain} compare scanId={props.scanId} />
           {props.rescan}
         </div>
       )}

@@ -42,7 +42,7 @@ export function describeSchemaRecord(record: SchemaScanRecord): string {
 
 /** The result page body for an "ok" schema record. */
 export function SchemaReport(
-  props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string },
+  props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string; scanId?: string },
 ): VNode {
   const { record } = props;
   return (
@@ -52,7 +52,7 @@ export function SchemaReport(
         result={record.result!}
         actions={
           <div class="report-actions">
-            <ExportLinks domain={record.domain} />
+            <ExportLinks domain={record.domain} scanId={props.scanId} />
             {props.rescan}
           </div>
         }

@@ -48,6 +48,8 @@ export function VisibilityReport(
     now: number;
     rescan: VNode;
     origin: string;
+    /** On a kept scan's page: its id (its downloads are that scan's record). */
+    scanId?: string;
     children?: ComponentChildren;
   },
 ): VNode {
@@ -58,7 +60,7 @@ export function VisibilityReport(
   return (
     <article class="report">
       <ReportHead record={record} now={props.now} />
-      <ReportSummary record={record} rescan={props.rescan} />
+      <ReportSummary record={record} rescan={props.rescan} scanId={props.scanId} />
       {props.children}
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
       <PagesTable record={record} />

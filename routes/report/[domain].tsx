@@ -192,7 +192,8 @@ function reportPage(
     }`,
     image: `${origin}/static/og-${service}.png`,
   };
-  const view = REPORT_VIEWS[service](stored, { now, rescan, origin });
+  const scanId = options.kept ? stored.jobId : undefined;
+  const view = REPORT_VIEWS[service](stored, { now, rescan, origin, scanId });
   meta.title = view.title;
   meta.description = view.description;
   const body = view.body;
@@ -224,9 +225,12 @@ function reportPage(
 type ReportView = { title: string; description: string; body: VNode };
 const REPORT_VIEWS: Record<
   ServiceName,
-  (stored: StoredScan, props: { now: number; rescan: VNode; origin: string }) => ReportView
+  (
+    stored: StoredScan,
+    props: { now: number; rescan: VNode; origin: string; scanId?: string },
+  ) => ReportView
 > = {
-  visibility: (stored, { now, rescan, origin }) => {
+  visibility: (stored, { now, rescan, origin, scanId }) => {
     const record = stored.record as ScanRecord;
     const domain = record.domain;
     return {
@@ -235,18 +239,34 @@ const REPORT_VIEWS: Record<
         : `Scan of ${domain} failed`,
       description: describeRecord(record),
       body: record.result
-        ? <VisibilityReport record={record} now={now} rescan={rescan} origin={origin} />
+        ? (
+          <VisibilityReport
+            record={record}
+            now={now}
+            rescan={rescan}
+            origin={origin}
+            scanId={scanId}
+          />
+        )
         : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
     };
   },
-  schema: (stored, { now, rescan, origin }) => {
+  schema: (stored, { now, rescan, origin, scanId }) => {
     const record = stored.record as SchemaScanRecord;
     const domain = record.domain;
     return {
       title: record.result ? `Structured data of ${domain}` : `Scan of ${domain} failed`,
       description: describeSchemaRecord(record),
       body: record.result
-        ? <SchemaReport record={record} now={now} rescan={rescan} origin={origin} />
+        ? (
+          <SchemaReport
+            record={record}
+            now={now}
+            rescan={rescan}
+            origin={origin}
+            scanId={scanId}
+          />
+        )
         : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
     };
   },
