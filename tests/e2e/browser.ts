@@ -39,3 +39,26 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 
 /** Where screenshots go (kept out of git). */
 export const SCREENSHOTS = new URL("../output/screenshots/", import.meta.url).pathname;
+
+/** Viewports the browser tests use. */
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+export const NARROW = { width: 320, height: 640 };
+
+/** A browser test: skipped without Chromium, given a fresh browser that is closed afterwards. */
+export function browserTest(name: string, fn: (b: Browser) => Promise<void>): void {
+  Deno.test({
+    name: `[browser] ${name}`,
+    ignore: !hasChromium(),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: async () => {
+      const browser = await launchBrowser();
+      try {
+        await fn(browser);
+      } finally {
+        await browser.close();
+      }
+    },
+  });
+}

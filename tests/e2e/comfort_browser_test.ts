@@ -12,33 +12,12 @@
  */
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { WebClient } from "../helpers/web_client.ts";
 import { schemaService } from "../../lib/service.ts";
-import { hasChromium, launchBrowser, SCREENSHOTS } from "./browser.ts";
+import { browserTest, DESKTOP, NARROW, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const NARROW = { width: 320, height: 640 };
-
-function browserTest(name: string, fn: (b: Browser) => Promise<void>) {
-  Deno.test({
-    name: `[browser] ${name}`,
-    ignore: !hasChromium(),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const browser = await launchBrowser();
-      try {
-        await fn(browser);
-      } finally {
-        await browser.close();
-      }
-    },
-  });
-}
 
 /** Admits a scan by API (pipeline token) as if from `ip`, and waits for its record. */
 async function scanned(s: WebServer, url: string, domain = url, ip = "203.0.113.10") {

@@ -5,29 +5,11 @@
  * that are plain advice have no Copy button at all.
  */
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { codeBlocksOf } from "../../lib/visibility/fix_text.ts";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
-import { hasChromium, launchBrowser } from "./browser.ts";
+import { browserTest, hasChromium } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
-
-function browserTest(name: string, fn: (b: Browser) => Promise<void>) {
-  Deno.test({
-    name: `[browser] ${name}`,
-    ignore: !hasChromium(),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const browser = await launchBrowser();
-      try {
-        await fn(browser);
-      } finally {
-        await browser.close();
-      }
-    },
-  });
-}
 
 if (!hasChromium()) {
   console.error("!!! /usr/bin/chromium is missing: the Copy button browser test is SKIPPED");

@@ -10,11 +10,8 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
-import { hasChromium, launchBrowser } from "./browser.ts";
+import { DESKTOP, hasChromium, launchBrowser, PHONE } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 
 function browserTest(name: string, fn: (b: Browser, s: WebServer) => Promise<void>) {
   Deno.test({

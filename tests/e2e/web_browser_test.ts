@@ -14,31 +14,11 @@
  */
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { schemaService } from "../../lib/service.ts";
-import { hasChromium, launchBrowser, SCREENSHOTS } from "./browser.ts";
+import { browserTest, DESKTOP, hasChromium, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-function browserTest(name: string, fn: (b: Browser) => Promise<void>) {
-  Deno.test({
-    name: `[browser] ${name}`,
-    ignore: !hasChromium(),
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const browser = await launchBrowser();
-      try {
-        await fn(browser);
-      } finally {
-        await browser.close();
-      }
-    },
-  });
-}
 
 if (!hasChromium()) {
   console.error("!!! /usr/bin/chromium is missing: the web browser tests are SKIPPED");
