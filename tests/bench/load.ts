@@ -334,8 +334,13 @@ const slowConfig = loadConfig({
   ...env,
   SCAN_RESOLVE: [slowSites.scanResolve, ...resolve.slice(1)].join(","),
 });
+// Since the site audit (issue 19) every request of a scan to the site goes through one limit of 2
+// in flight, so the scan's floor is its request count over 2, in 100 ms rounds. The budget keeps the
+// old one's slack over that floor (500 ms was one 100 ms round + 400 ms for the scan's own work).
 const walls: number[] = [];
+let scanRequests = 0;
 for (let i = 0; i < 5; i++) {
+  slowSites.requests.length = 0;
   const t0 = performance.now();
   // The home-page scan (pages: 1); the site audit's own wall-time ratio is tests/bench/audit_bench.ts.
   const o = await scanSite("good.test", {
@@ -345,15 +350,22 @@ for (let i = 0; i < 5; i++) {
   });
   if (o.record.status !== "ok") throw new Error("slow scan failed");
   walls.push(performance.now() - t0);
+  scanRequests = Math.max(scanRequests, slowSites.requests.length);
 }
 walls.sort((a, b) => a - b);
+const scanFloorMs = Math.ceil(scanRequests / 2) * 100;
 line(
   "one home-page scan (pages: 1), every response 100 ms late (median of 5)",
-  `${walls[2].toFixed(0)} ms`,
-  "< 500 ms",
-  walls[2] < 500,
+  `${walls[2].toFixed(0)} ms (${scanRequests} requests, floor ${scanFloorMs} ms)`,
+  `< floor + 400 ms = ${scanFloorMs + 400} ms`,
+  walls[2] < scanFloorMs + 400,
 );
-results.scanWall = { medianMs: walls[2], runsMs: walls };
+results.scanWall = {
+  medianMs: walls[2],
+  runsMs: walls,
+  requests: scanRequests,
+  floorMs: scanFloorMs,
+};
 await slowSites.close();
 
 // ---------------------------------------------------------------- the queue: 500 scans
