@@ -241,6 +241,36 @@ browserTest(
   },
 );
 
+browserTest(
+  "honest progress: while a slow home page loads, the card stays on the fetching step",
+  async (browser) => {
+    // slow.test sends its home page one byte a second: the real worker is stuck fetching it until
+    // the request's deadline, set long enough for the page to be watched meanwhile.
+    const s = await startWebServer({
+      env: { REQUEST_TIMEOUT_MS: "12000", SCAN_TIMEOUT_MS: "20000" },
+    });
+    try {
+      assert.equal(await apiScan(s, "slow.test"), 202);
+      const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+      await page.goto(`${s.url}/report/slow.test`);
+      const current = page.locator(".step.current");
+      await current.filter({ hasText: "Fetching the home page" }).waitFor({ timeout: 15_000 });
+      // The step comes from the worker, through the status URL: it says the worker is fetching.
+      const mark = (await s.env.store.getInflight("slow.test"))!;
+      const status = await (await s.env.app.request(`/api/scans/${mark.jobId}`)).json();
+      assert.equal(status.status, "running");
+      assert.match(String(status.step), /starting|fetching|home page/i);
+      assert.doesNotMatch(await current.textContent() ?? "", /Wikidata|Scoring/);
+      // The home page never arrives in time: the card lands on the failed report, which says so.
+      await page.locator("h1", { hasText: "We could not scan slow.test" }).waitFor({
+        timeout: 90_000,
+      });
+    } finally {
+      await s.close();
+    }
+  },
+);
+
 browserTest("the report of a failed scan says what went wrong", async (browser) => {
   const s = await startWebServer();
   try {
