@@ -2,31 +2,8 @@
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
-import { startScanEnv } from "./helpers/scan_env.ts";
+import { runCli, startScanEnv } from "./helpers/scan_env.ts";
 import { assertSelfContained } from "./helpers/export_checks.ts";
-
-const CLI = new URL("../lib/cli.ts", import.meta.url).pathname;
-
-async function run(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    // The permissions of `deno task scan` (deno.json).
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-sys",
-      CLI,
-      ...args,
-    ],
-    env: { ...env, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
 
 Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", async (t) => {
   const env = await startScanEnv();
@@ -36,7 +13,7 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
       "--format md --out FILE writes Markdown and prints the readable report",
       async () => {
         const file = `${dir}/report.md`;
-        const r = await run(["blocks-search.test", "--format", "md", "--out", file], env.env);
+        const r = await runCli(["blocks-search.test", "--format", "md", "--out", file], env.env);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, new RegExp(`Wrote the md report to ${file}`));
         assert.match(r.stdout, /Score \d+\/100\s+Grade F/, "the log still shows the report");
@@ -52,27 +29,27 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
 
     await t.step("--out FILE.html takes the format from the extension", async () => {
       const file = `${dir}/report.html`;
-      const r = await run(["good.test", "--out", file], env.env);
+      const r = await runCli(["good.test", "--out", file], env.env);
       assert.equal(r.code, 0, r.stderr);
       assertSelfContained(await Deno.readTextFile(file), "CLI HTML");
     });
 
     await t.step("--format json prints the record; --json stays an alias", async () => {
-      const a = await run(["good.test", "--format", "json"], env.env);
+      const a = await runCli(["good.test", "--format", "json"], env.env);
       assert.equal(a.code, 0, a.stderr);
-      const b = await run(["good.test", "--json"], env.env);
+      const b = await runCli(["good.test", "--json"], env.env);
       const ra = ScanRecordSchema.parse(JSON.parse(a.stdout));
       const rb = ScanRecordSchema.parse(JSON.parse(b.stdout));
       assert.equal(ra.domain, "good.test");
       assert.equal(rb.domain, "good.test");
       const file = `${dir}/r.json`;
-      const c = await run(["good.test", "--json", "--out", file], env.env);
+      const c = await runCli(["good.test", "--json", "--out", file], env.env);
       assert.equal(c.code, 0, c.stderr);
       assert.equal(ScanRecordSchema.parse(JSON.parse(await Deno.readTextFile(file))).status, "ok");
     });
 
     await t.step("--out repeated: one scan, each file in its extension's format", async () => {
-      const r = await run(
+      const r = await runCli(
         ["good.test", "--out", `${dir}/a.md`, "--out", `${dir}/a.html`, "--out", `${dir}/a.json`],
         env.env,
       );
@@ -84,7 +61,7 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
     });
 
     await t.step("--fail-under still gates when writing a file", async () => {
-      const r = await run(
+      const r = await runCli(
         ["blocks-search.test", "--out", `${dir}/gate.md`, "--fail-under", "50"],
         env.env,
       );
@@ -96,15 +73,15 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
     });
 
     await t.step("bad usage exits 2 with a reason", async () => {
-      const bad = await run(["good.test", "--format", "pdf"], env.env);
+      const bad = await runCli(["good.test", "--format", "pdf"], env.env);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--format takes one of json, md, html/);
-      const noExt = await run(["good.test", "--out", `${dir}/report.txt`], env.env);
+      const noExt = await runCli(["good.test", "--out", `${dir}/report.txt`], env.env);
       assert.equal(noExt.code, 2);
       assert.match(noExt.stderr, /add --format json\|md\|html, or end the file name in/);
-      const clash = await run(["good.test", "--json", "--format", "md"], env.env);
+      const clash = await runCli(["good.test", "--json", "--format", "md"], env.env);
       assert.equal(clash.code, 2);
-      const unwritable = await run(["good.test", "--out", `${dir}/no/such/dir/r.md`], env.env);
+      const unwritable = await runCli(["good.test", "--out", `${dir}/no/such/dir/r.md`], env.env);
       assert.equal(unwritable.code, 2);
       assert.match(unwritable.stderr, /Cannot write/);
     });

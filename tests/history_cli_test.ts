@@ -1,31 +1,18 @@
 /** `deno task scan --baseline FILE`: the regression exit code a CI pipeline relies on. */
 import assert from "node:assert/strict";
-import { startScanEnv } from "./helpers/scan_env.ts";
-
-const CLI = new URL("../lib/cli.ts", import.meta.url).pathname;
-
-async function run(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-read", "--allow-env", "--allow-sys", CLI, ...args],
-    env: { ...env, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { runCli, startScanEnv } from "./helpers/scan_env.ts";
 
 Deno.test("[cli] --baseline exits 1 on a regression and 0 without one", async (t) => {
   const env = await startScanEnv();
   const dir = await Deno.makeTempDir();
   try {
     const good = `${dir}/good.json`;
-    const saved = await run(["good.test", "--json"], env.env);
+    const saved = await runCli(["good.test", "--json"], env.env);
     assert.equal(saved.code, 0, saved.stderr);
     await Deno.writeTextFile(good, saved.stdout);
 
     await t.step("the same site again: no regression, exit 0", async () => {
-      const r = await run(["good.test", "--json", "--baseline", good], env.env);
+      const r = await runCli(["good.test", "--json", "--baseline", good], env.env);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /No regression against the baseline/);
       JSON.parse(r.stdout); // stdout stays one record
@@ -34,7 +21,7 @@ Deno.test("[cli] --baseline exits 1 on a regression and 0 without one", async (t
     await t.step(
       "search crawlers blocked: a lower score and a new critical issue, exit 1",
       async () => {
-        const r = await run(["blocks-search.test", "--baseline", good], env.env);
+        const r = await runCli(["blocks-search.test", "--baseline", good], env.env);
         assert.equal(r.code, 1, r.stderr);
         assert.match(r.stderr, /The score went down from \d+ to \d+/);
         assert.match(
@@ -46,9 +33,9 @@ Deno.test("[cli] --baseline exits 1 on a regression and 0 without one", async (t
 
     await t.step("an improvement against a worse baseline passes", async () => {
       const worse = `${dir}/worse.json`;
-      const w = await run(["blocks-search.test", "--json"], env.env);
+      const w = await runCli(["blocks-search.test", "--json"], env.env);
       await Deno.writeTextFile(worse, w.stdout);
-      const r = await run(["good.test", "--baseline", worse], env.env);
+      const r = await runCli(["good.test", "--baseline", worse], env.env);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /Fixed \(\d+\)/);
     });
@@ -56,11 +43,11 @@ Deno.test("[cli] --baseline exits 1 on a regression and 0 without one", async (t
     await t.step(
       "a baseline that is missing or not a record is a usage error, exit 2",
       async () => {
-        const missing = await run(["good.test", "--baseline", `${dir}/nope.json`], env.env);
+        const missing = await runCli(["good.test", "--baseline", `${dir}/nope.json`], env.env);
         assert.equal(missing.code, 2);
         assert.match(missing.stderr, /Cannot read the baseline/);
         await Deno.writeTextFile(`${dir}/bad.json`, '{"hello":1}');
-        const bad = await run(["good.test", "--baseline", `${dir}/bad.json`], env.env);
+        const bad = await runCli(["good.test", "--baseline", `${dir}/bad.json`], env.env);
         assert.equal(bad.code, 2);
         assert.match(bad.stderr, /is not a scan record/);
       },

@@ -85,3 +85,29 @@ export async function startScanEnv(
     },
   };
 }
+
+const CLI = new URL("../../lib/cli.ts", import.meta.url).pathname;
+
+/** Runs `lib/cli.ts` with the permissions of `deno task scan` (deno.json); returns its output. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys",
+      CLI,
+      ...args,
+    ],
+    env: { ...env, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
