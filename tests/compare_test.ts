@@ -133,6 +133,13 @@ Deno.test("[compare] page: the table, 'not scanned yet' with a link to scan, esc
       html.includes("Fix access.search_crawlers &lt;script>alert(1)&lt;/script>"),
       "escaped",
     );
+    // Every link into a report's section lands on a section that exists there.
+    const fragments = [...html.matchAll(/href="(\/report\/[^"#]+)#([^"]+)"/g)];
+    assert.ok(fragments.length > 0, "links to the fixes");
+    for (const [, path, id] of fragments) {
+      const report = await (await env.app.request(path)).text();
+      assert.ok(report.includes(`id="${id}"`), `${path} has #${id}`);
+    }
     // The only inline script is the theme's, allowed by its hash (no 'unsafe-inline').
     assertInlineScriptsHashed(html, res.headers.get("content-security-policy")!);
     assert.ok(html.includes(`href="${compareJsonPath(FIVE).replaceAll("&", "&amp;")}"`));

@@ -212,7 +212,7 @@ function IssueTable(
                   ? (
                     <td key={s.domain}>
                       <span class="badge status-fail">Has it</span>{" "}
-                      <a href={`${s.reportPath}#issues-title`}>see the fix</a>
+                      <a href={`${s.reportPath}#top-fixes`}>see the fix</a>
                     </td>
                   )
                   : (
