@@ -12,6 +12,7 @@
  *   deno run -A tests/bench/audit_bench.ts [--quick] [--only=wall|cpu|memory]
  *     [--memory-pages=N] [--heap-mb=N]
  */
+import { rssSampler, untilHealthy } from "./server_probe.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { extractPageFacts } from "../../lib/html/page_facts.ts";
 import { OffSiteCache } from "../../lib/offsite/cache.ts";
@@ -256,22 +257,10 @@ if (part("memory")) {
     stdout: "null",
     stderr: "null",
   }).spawn();
-  const rssOf = async () => {
-    const status = await Deno.readTextFile(`/proc/${server.pid}/status`).catch(() => "");
-    return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024;
-  };
   const base = `http://127.0.0.1:${serverPort}`;
-  for (let i = 0; i < 150; i++) {
-    try {
-      await (await fetch(`${base}/healthz`)).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const rssIdle = await rssOf();
-  let rssPeak = rssIdle;
-  const sampler = setInterval(async () => rssPeak = Math.max(rssPeak, await rssOf()), 25);
+  await untilHealthy(base, 150);
+  const rss = await rssSampler(server.pid, 25);
+  const rssIdle = rss.idle;
   const hosts = ["many1.test", "many2.test", "many3.test", "many4.test"];
   const t0 = performance.now();
   await Promise.all(hosts.map(async (h) => {
@@ -305,7 +294,7 @@ if (part("memory")) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  clearInterval(sampler);
+  const rssPeak = rss.stop();
   const totalMs = performance.now() - t0;
   server.kill("SIGKILL");
   await server.status;

@@ -8,6 +8,7 @@
  * Baselines: a bare Deno.serve answering a fixed small JSON body, the same with a body as large as
  * a real report (the limit for that payload), and a plain Hono route with no work.
  */
+import { rssSampler, untilHealthy } from "./server_probe.ts";
 import { Hono } from "hono";
 import { loadConfig } from "../../lib/config.ts";
 import { createApiKey } from "../../lib/accounts/keys.ts";
@@ -419,22 +420,10 @@ const server = new Deno.Command(Deno.execPath(), {
   stdout: "null",
   stderr: "null",
 }).spawn();
-const rssOf = async () => {
-  const status = await Deno.readTextFile(`/proc/${server.pid}/status`).catch(() => "");
-  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024;
-};
 const base = `http://127.0.0.1:${serverPort}`;
-for (let i = 0; i < 100; i++) {
-  try {
-    await (await fetch(`${base}/healthz`)).body?.cancel();
-    break;
-  } catch {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const rssIdle = await rssOf();
-let rssPeak = rssIdle;
-const sampler = setInterval(async () => rssPeak = Math.max(rssPeak, await rssOf()), 50);
+await untilHealthy(base, 100);
+const rss = await rssSampler(server.pid, 50);
+const rssIdle = rss.idle;
 const t0 = performance.now();
 await Promise.all(Array.from({ length: 8 }, async (_, lane) => {
   for (let i = lane; i < N; i += 8) {
@@ -469,7 +458,7 @@ while (pending.size && Date.now() < deadline) {
   if (pending.size) await new Promise((r) => setTimeout(r, 100));
 }
 const totalMs = performance.now() - t0;
-clearInterval(sampler);
+const rssPeak = rss.stop();
 line(
   `queue: ${N} scans of fixture sites, all stored`,
   `${done}/${N} ok in ${(totalMs / 1000).toFixed(1)} s`,
