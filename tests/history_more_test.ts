@@ -2,25 +2,12 @@
  * Every scan kept, continued (tests/history_test.ts): the MCP tools, the scan thread's steps, the
  * one-commit write of a record and its history entry, and the schema service's per-page history.
  */
+import { scanJob } from "./helpers/records.ts";
 import assert from "node:assert/strict";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
-import type { ScanJob } from "../lib/storage/store.ts";
 import { scanJsonPath } from "../lib/report_urls.ts";
-
-function job(domain: string, id: string, at: number): ScanJob {
-  return {
-    kind: "scan",
-    service: "visibility",
-    jobId: id,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
-    credential: "pipeline",
-    enqueuedAt: at,
-  };
-}
 
 Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", async () => {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -42,7 +29,7 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
       const id = crypto.randomUUID();
       ids.push(id);
       // The same site's record twice, as if it was fixed between the two scans.
-      await env.store.finishScan(job("shop.example", id, t0), {
+      await env.store.finishScan(scanJob("shop.example", id, t0), {
         record: { ...record, domain: "shop.example" },
         failure: null,
         credential: "pipeline",
@@ -157,16 +144,19 @@ Deno.test("[history] a record and its history entry are one commit: a failed wri
     });
     const id = crypto.randomUUID();
     failCommits = true;
-    await assert.rejects(() => store.finishScan(job("a.test", id, at), stored(id)), /disk full/);
+    await assert.rejects(
+      () => store.finishScan(scanJob("a.test", id, at), stored(id)),
+      /disk full/,
+    );
     assert.equal(await store.getScan("a.test"), null);
     assert.deepEqual(await store.history.list("a.test"), []);
     assert.equal(await store.history.get(id), null);
     failCommits = false;
-    await store.finishScan(job("a.test", id, at), stored(id));
+    await store.finishScan(scanJob("a.test", id, at), stored(id));
     assert.equal((await store.getScan("a.test"))?.jobId, id);
     assert.deepEqual((await store.history.list("a.test")).map((e) => e.id), [id]);
     // Delivered again (at least once): one entry, still.
-    await store.finishScan(job("a.test", id, at), stored(id));
+    await store.finishScan(scanJob("a.test", id, at), stored(id));
     assert.equal((await store.history.list("a.test")).length, 1);
   } finally {
     raw.close();
@@ -193,7 +183,7 @@ Deno.test("[history] schema service: each page has its own history, compared pag
       const id = crypto.randomUUID();
       const scannedAt = new Date(t0 + i * 60_000).toISOString();
       const errors = findings.filter((f) => f.severity === "error").length;
-      return store.finishScan({ ...job("shop.test", id, t0 + i * 60_000), service: "schema" }, {
+      return store.finishScan({ ...scanJob("shop.test", id, t0 + i * 60_000), service: "schema" }, {
         record: {
           domain: "shop.test",
           url,

@@ -3,6 +3,7 @@
  * status URL while the old record is still served, permanent links, unknown ids, what changed
  * between two real records, and the retention of the hourly clean-up (injected clock).
  */
+import { scanJob } from "./helpers/records.ts";
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { type ServiceDef, visibilityService } from "../lib/service.ts";
@@ -10,7 +11,6 @@ import { scanSite } from "../lib/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { diffRecords } from "../lib/history/diff.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
-import type { ScanJob } from "../lib/storage/store.ts";
 import { scanJsonPath, scanPagePath, scanStatusPath } from "../lib/report_urls.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
@@ -222,19 +222,6 @@ Deno.test("[history] the diff of two real records: score, pillars, fixed, new an
   }
 });
 
-function job(domain: string, id: string, at: number): ScanJob {
-  return {
-    kind: "scan",
-    service: "visibility",
-    jobId: id,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
-    credential: "pipeline",
-    enqueuedAt: at,
-  };
-}
-
 Deno.test("[history] retention: the hourly clean-up keeps the configured days and count", async () => {
   const env = await startAppEnv({ env: { HISTORY_RETENTION_DAYS: "10", HISTORY_MAX_SCANS: "3" } });
   try {
@@ -246,7 +233,7 @@ Deno.test("[history] retention: the hourly clean-up keeps the configured days an
       const id = crypto.randomUUID();
       ids.push(id);
       const at = t0 + i * day;
-      await env.store.finishScan(job("kept.test", id, at), {
+      await env.store.finishScan(scanJob("kept.test", id, at), {
         record: {
           domain: "kept.test",
           status: "ok",

@@ -2,6 +2,7 @@
  * Real-looking stored records for the export and compare tests, built by hand and checked by the
  * services' own zod schemas, with an option to make every string a scanned page controls hostile.
  */
+import type { ScanJob } from "../../lib/storage/store.ts";
 import type { TestEnv } from "./app_env.ts";
 import type { BaseRecord } from "../../lib/service.ts";
 import { type ScanRecord, ScanRecordSchema } from "../../lib/visibility/record.ts";
@@ -225,4 +226,18 @@ export function schemaRecord(domain: string, hostile = false): SchemaScanRecord 
       },
     },
   });
+}
+
+/** A visibility scan job of `domain` with id `id`, queued at `at` (as the store's writers take). */
+export function scanJob(domain: string, id: string, at: number): ScanJob {
+  return {
+    kind: "scan",
+    service: "visibility",
+    jobId: id,
+    domain,
+    url: `https://${domain}/`,
+    host: domain,
+    credential: "pipeline",
+    enqueuedAt: at,
+  };
 }
