@@ -1,57 +1,51 @@
 /**
- * "Learn more": every signal id the pillars can emit has an explanation (walking the pillar sources
- * in lib/visibility/pillars/ and the site audit's in lib/visibility/audit/), every gate has its plain words, and /learn serves them all.
+ * "Learn more", walking the signal registry (lib/visibility/signals/registry.ts): every registered
+ * signal has its explanation with dated https sources, every gate a registered signal can raise has
+ * its plain words, condition and what lifts it, every id a real scan emits is registered, and
+ * /learn serves them all.
  */
 import assert from "node:assert/strict";
-import { GATE_SIGNALS, GATE_TEXT, learnEntries, learnEntry } from "../lib/visibility/learn.ts";
+import { gateText, gateTexts, learnEntries, learnEntry } from "../lib/visibility/learn.ts";
 import { PILLARS } from "../lib/visibility/score.ts";
 import { EXAMPLE_RECORD } from "../lib/ui/example_report.tsx";
 import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 
-/** Where signals are emitted: the pillars, and the site audit's site-level checks. */
-const SIGNAL_DIRS = [
-  new URL("../lib/visibility/pillars/", import.meta.url),
-  new URL("../lib/visibility/audit/", import.meta.url),
-];
+const signals = PILLARS.flatMap((p) => p.signals.map((s) => ({ pillar: p.id, s })));
 
-/** Every quoted "<pillar>.<name>" and every gate id written in the pillar sources. */
-async function pillarSources(): Promise<{ ids: Set<string>; gates: Set<string> }> {
-  const pillarIds = PILLARS.map((p) => p.id).join("|");
-  const idRe = new RegExp(`["'\`]((?:${pillarIds})\\.[a-z_]+)["'\`]`, "g");
-  const ids = new Set<string>();
-  const gates = new Set<string>();
-  for (const dir of SIGNAL_DIRS) {
-    for await (const f of Deno.readDir(dir)) {
-      if (!f.name.endsWith(".ts")) continue;
-      const src = await Deno.readTextFile(new URL(f.name, dir));
-      for (const m of src.matchAll(idRe)) ids.add(m[1]);
-      for (const m of src.matchAll(/\{\s*id:\s*"([a-z_]+)",\s*cap:\s*\d+\s*\}/g)) gates.add(m[1]);
-    }
+Deno.test("[learn] every registered signal is explained once, in the pillar it names", () => {
+  assert.ok(signals.length >= 47, `${signals.length} signals registered`);
+  const ids = signals.map(({ s }) => s.id);
+  assert.deepEqual([...new Set(ids)], ids, "no id is registered twice");
+  for (const { pillar, s } of signals) {
+    assert.equal(s.pillar, pillar, `${s.id} is listed under its own pillar`);
+    assert.equal(s.id.split(".")[0], pillar, `${s.id} starts with its pillar`);
+    const e = learnEntry(s.id);
+    assert.ok(e, `${s.id} has a learn entry`);
+    assert.equal(e.title, s.title);
+    assert.equal(e.pillar, pillar);
   }
-  return { ids, gates };
-}
-
-Deno.test("[learn] every signal id the pillars emit has an explanation, and no entry is stale", async () => {
-  const { ids } = await pillarSources();
-  assert.ok(ids.size >= 35, `${ids.size} ids found in the pillar sources`);
-  for (const id of ids) assert.ok(learnEntry(id), `${id} has a learn entry`);
+  assert.deepEqual(learnEntries().map((e) => e.id), ids, "the entries are the registry, in order");
   for (const p of PILLARS) {
     assert.ok(learnEntry(`${p.id}.not_evaluated`), `${p.id}.not_evaluated (a pillar that failed)`);
   }
-  for (const e of learnEntries()) assert.ok(ids.has(e.id), `${e.id} is a signal a pillar emits`);
-  // And what a real scan emits (the off-site checks included).
+  assert.equal(learnEntry("access.nope"), null);
+  // And what a real scan emits (the off-site checks included) is registered.
   for (const p of EXAMPLE_RECORD.result!.pillars) {
-    for (const s of p.signals) assert.ok(learnEntry(s.id), s.id);
+    for (const s of p.signals) assert.ok(ids.includes(s.id), s.id);
   }
 });
 
-Deno.test("[learn] every entry says what, why and how, and cites https documentation", () => {
+Deno.test("[learn] every entry says what, why and how, and cites dated https documentation", () => {
   for (const e of learnEntries()) {
     assert.ok(e.what.length > 20 && e.why.length > 20 && e.how.length > 20, e.id);
     assert.ok(e.sources.length >= 1, `${e.id} cites its sources`);
-    for (const s of e.sources) assert.match(s.url, /^https:\/\//, `${e.id}: ${s.url}`);
-    assert.equal(e.pillar, e.id.split(".")[0]);
+    for (const s of e.sources) {
+      assert.match(s.url, /^https:\/\//, `${e.id}: ${s.url}`);
+      assert.ok(s.by && s.title, `${e.id}: ${s.url} names its publisher and title`);
+      assert.match(s.checked, /^\d{4}-\d{2}-\d{2}$/, `${e.id}: ${s.url} has a checked-on date`);
+      assert.ok(!Number.isNaN(Date.parse(s.checked)), `${e.id}: ${s.checked} is a date`);
+    }
   }
   const cited = new Set(learnEntries().flatMap((e) => e.sources.map((s) => s.url)));
   for (
@@ -64,14 +58,27 @@ Deno.test("[learn] every entry says what, why and how, and cites https documenta
   ) assert.ok(cited.has(must), must);
 });
 
-Deno.test("[learn] every gate the pillars set has plain words and points at its signals", async () => {
-  const { gates, ids } = await pillarSources();
-  assert.ok(gates.size >= 5, [...gates].join(", "));
+Deno.test("[learn] every gate has plain words, a cap, its condition and what lifts it", () => {
+  const gates = gateTexts();
+  assert.ok(gates.length >= 7, gates.map((g) => g.id).join(", "));
   for (const g of gates) {
-    assert.ok(GATE_TEXT[g]?.name && GATE_TEXT[g]?.why, `${g} explained`);
-    assert.ok(GATE_SIGNALS[g]?.length, `${g} has signals`);
-    for (const id of GATE_SIGNALS[g]) assert.ok(ids.has(id), `${g} -> ${id}`);
+    assert.ok(g.name && g.why && g.when && g.lift, `${g.id} explained`);
+    assert.ok(g.cap > 0 && g.cap < 100, `${g.id} caps below 100`);
+    assert.ok(g.signals.length >= 1, `${g.id} has signals`);
+    for (const id of g.signals) {
+      const s = signals.find((x) => x.s.id === id)!.s;
+      // A gate shared by two signals is one definition (the owner's), not two that may drift.
+      assert.equal(s.gate?.id, g.id);
+      const { signals: _, ...def } = gates.find((x) => x.id === g.id)!;
+      assert.deepEqual({ ...s.gate }, def);
+      assert.equal(learnEntry(id)!.gate?.id, g.id);
+    }
   }
+  assert.deepEqual(gateText("blanket_disallow")!.signals, [
+    "access.robots_txt",
+    "access.blanket_disallow",
+  ]);
+  assert.equal(gateText("no_such_gate"), null);
 });
 
 Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is a 404", async () => {
@@ -89,9 +96,11 @@ Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is
       assert.match(page, /Why AI systems care/);
       assert.match(page, /How we test it/);
       for (const s of e.sources) assert.ok(page.includes(`href="${s.url}"`), `${e.id}: ${s.url}`);
+      if (e.gate) {
+        assert.ok(page.includes(`caps the whole score at ${e.gate.cap}`), `${e.id}: its gate`);
+        assert.ok(page.includes("It lifts when"), `${e.id}: what lifts it`);
+      }
     }
-    const gate = await (await env.app.request(learnPath("access.edge"))).text();
-    assert.match(gate, /caps the whole score/);
     const missing = await env.app.request(learnPath("access.nope"));
     assert.equal(missing.status, 404);
     await missing.body?.cancel();
@@ -103,16 +112,19 @@ Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is
   }
 });
 
-Deno.test("[learn] the CLI says what caps the score and what each issue's check is about", async () => {
+Deno.test("[learn] the CLI says what caps the score, its evidence, what lifts it, and what each issue's check is about", async () => {
   const { formatReport } = await import("../lib/visibility/format.ts");
   const record = structuredClone(EXAMPLE_RECORD);
   const r = record.result!;
   const edge = r.pillars[0].signals.find((s) => s.id === "access.edge")!;
   edge.status = "fail";
   edge.gate = { id: "edge_blocks_ai", cap: 35 };
+  edge.evidence = ["OAI-SearchBot User-Agent: HTTP 403"];
   r.score = 35;
   const out = formatReport(record, { learnBase: "https://checker.example.org/" });
   assert.match(out, /capped at 35 because the site's CDN or firewall turns AI crawlers away/);
+  assert.match(out, /Evidence: OAI-SearchBot User-Agent: HTTP 403\./);
+  assert.ok(out.includes(`It lifts when: ${gateText("edge_blocks_ai")!.lift}`));
   assert.match(out, /without the cap the site would score \d+/);
   const first = r.topIssues[0];
   assert.ok(out.includes(`About this check: ${learnEntry(first.id)!.what}`));

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
-import { GATE_TEXT } from "../lib/visibility/learn.ts";
+import { gateText } from "../lib/visibility/learn.ts";
 import { learnPath } from "../lib/report_urls.ts";
 
 const IMPACT_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
@@ -57,7 +57,7 @@ Deno.test({
         assert.ok(note, "the cap notice is on the first screen");
         const text = note.textContent!.replace(/\s+/g, " ");
         assert.match(text, /capped at 35/);
-        assert.ok(text.includes(GATE_TEXT.edge_blocks_ai.name), text);
+        assert.ok(text.includes(gateText("edge_blocks_ai")!.name), text);
         assert.match(text, /Fix this first/);
         assert.match(text, /would score \d+/);
         assert.equal(note.querySelector('a[href="#issue-1"]')?.textContent, "How to fix it");

@@ -13,7 +13,7 @@ import { type Result, SchemaScanRecordSchema } from "../lib/structured/record.ts
 import { analysePage } from "../lib/schema/scan.ts";
 import type { JsonObject, JsonValue } from "../lib/structured/terms.ts";
 import type { ScanContext } from "../lib/visibility/check.ts";
-import { jsonLdSnippet } from "../lib/visibility/fixes.ts";
+import { jsonLdSnippet } from "../lib/visibility/jsonld_fix.ts";
 import {
   analyseFixture,
   fixtureHtml,

@@ -1,5 +1,39 @@
 import assert from "node:assert/strict";
-import { type Check, scored, unscored } from "../lib/visibility/check.ts";
+import type { Check, Impact } from "../lib/visibility/check.ts";
+import type { Fix, SignalStatus } from "../lib/visibility/record.ts";
+
+/** A scored check as a signal would give it: all points for pass, half for warn, none for fail. */
+function scored(
+  id: string,
+  title: string,
+  maxPoints: number,
+  status: "pass" | "warn" | "fail",
+  detail: string,
+  options: { fix?: Fix; gate?: { id: string; cap: number }; impact?: Impact } = {},
+): Check {
+  return {
+    signal: {
+      id,
+      title,
+      status,
+      points: status === "pass" ? maxPoints : status === "warn" ? maxPoints / 2 : 0,
+      maxPoints,
+      detail,
+      evidence: [],
+      gate: status === "pass" ? null : options.gate ?? null,
+    },
+    fix: status === "pass" ? null : options.fix ?? null,
+    impact: options.impact,
+  };
+}
+
+/** A check out of the score (info, na, unknown). */
+function unscored(id: string, title: string, status: SignalStatus, detail: string): Check {
+  return {
+    signal: { id, title, status, points: 0, maxPoints: 0, detail, evidence: [], gate: null },
+    fix: null,
+  };
+}
 import { gradeFor, GRADES, rankIssues } from "../lib/visibility/score.ts";
 
 const fix = (what: string, effort: "S" | "M" | "L" = "S", how = `how to ${what}`) => ({

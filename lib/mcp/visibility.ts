@@ -24,7 +24,7 @@ import {
   toolError,
   toolResult,
 } from "./context.ts";
-import { GATE_TEXT, learnEntry } from "../visibility/learn.ts";
+import { gateText, learnEntry } from "../visibility/learn.ts";
 import { capOf } from "../visibility/score.ts";
 import { learnPath } from "../report_urls.ts";
 import { formatPagesTable, sampledPages } from "../visibility/audit/format_pages.ts";
@@ -50,13 +50,15 @@ export function summarise(record: ScanRecord, maxIssues = 5): string {
   const lines = [head, `Score ${r.score}/100, grade ${r.grade}: ${r.label}`];
   const cap = capOf(r);
   if (cap) {
-    const gate = GATE_TEXT[cap.gateId];
+    const gate = gateText(cap.gateId);
     lines.push(
       `What holds it back most: the score is capped at ${cap.cap} because ${
         gate?.name ?? cap.gateId
       }. ${gate?.why ?? ""} Fix that first` +
         (cap.binding ? ` (without the cap the score would be ${cap.uncapped}).` : "."),
     );
+    if (cap.evidence.length) lines.push(`Evidence: ${cap.evidence.join("; ")}.`);
+    if (gate) lines.push(`It lifts when: ${gate.lift}`);
   }
   lines.push("", "Pillars:");
   for (const p of r.pillars) {

@@ -6,7 +6,6 @@
  */
 import type { VNode } from "preact";
 import { learnEntries, type LearnEntry } from "../visibility/learn.ts";
-import { GATE_SIGNALS, GATE_TEXT } from "../visibility/learn.ts";
 import { PILLARS } from "../visibility/score.ts";
 import { LEARN_INDEX_PATH, learnPath } from "../report_urls.ts";
 import { PILLAR_PURPOSE } from "./report_texts.ts";
@@ -59,7 +58,7 @@ export function LearnIndex(): VNode {
 export function LearnArticle(props: { entry: LearnEntry }): VNode {
   const e = props.entry;
   const pillar = PILLARS.find((p) => p.id === e.pillar);
-  const gates = Object.entries(GATE_TEXT).filter(([id]) => GATE_SIGNALS[id]?.includes(e.id));
+  const gates = e.gate ? [e.gate] : [];
   return (
     <article class="learn">
       <header class="report-head">
@@ -77,10 +76,11 @@ export function LearnArticle(props: { entry: LearnEntry }): VNode {
         <p>
           <Prose text={e.why} />
         </p>
-        {gates.map(([, g]) => (
+        {gates.map((g) => (
           <p class="gate">
-            <strong>This check caps the whole score when {g.name}.</strong>{" "}
-            <span class="gate-why">{g.why}</span>
+            <strong>This check caps the whole score at {g.cap} when {g.name}.</strong>{" "}
+            <span class="gate-why">{g.why}</span>{" "}
+            <span class="gate-lift">It lifts when: {g.lift}</span>
           </p>
         ))}
       </section>

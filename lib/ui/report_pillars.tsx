@@ -6,7 +6,7 @@
 import type { VNode } from "preact";
 import type { Pillar, Signal } from "../visibility/record.ts";
 import type { CapInfo } from "../visibility/score.ts";
-import { GATE_TEXT } from "../visibility/learn.ts";
+import { gateText } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { ScoreBar } from "./gauge.tsx";
 import { gradeOf, PILLAR_PURPOSE, round1, STATUS_TEXT } from "./report_texts.ts";
@@ -61,7 +61,7 @@ function PillarCard(
             This pillar caps the whole score at {Math.min(...gates.map((s) => s.gate!.cap))}
           </strong>
           {": "}
-          {gates.map((s) => GATE_TEXT[s.gate!.id]?.name ?? s.gate!.id).join("; ")}. Its own score
+          {gates.map((s) => gateText(s.gate!.id)?.name ?? s.gate!.id).join("; ")}. Its own score
           counts only once that is fixed.
         </p>
       )}

@@ -7,7 +7,7 @@
 import type { VNode } from "preact";
 import type { Issue, ScanRecord } from "../visibility/record.ts";
 import { type CapInfo, capOf, gradeFor } from "../visibility/score.ts";
-import { GATE_TEXT } from "../visibility/learn.ts";
+import { gateText } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { ExportLinks } from "./export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
@@ -75,7 +75,7 @@ export function ReportSummary(
 /** What caps the score, in plain words: which gate, why it matters, and that it comes first. */
 function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
   const { cap } = props;
-  const gate = GATE_TEXT[cap.gateId];
+  const gate = gateText(cap.gateId);
   const n = props.issues.findIndex((i) => i.id === cap.signalId) + 1;
   return (
     <div class="cap-notice" id="cap-notice" role="note">
@@ -86,6 +86,8 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
         </strong>{" "}
         {gate?.why}
       </p>
+      {cap.evidence.length > 0 && <p class="cap-evidence">Evidence: {cap.evidence.join("; ")}.</p>}
+      {gate && <p class="cap-lift">It lifts when: {gate.lift}</p>}
       <p>
         {cap.binding
           ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped} (grade ${

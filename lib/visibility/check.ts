@@ -1,6 +1,7 @@
 /**
- * The building blocks pillars are made of: a {@link Check} is a signal plus what to do about it.
- * Pillar modules export a {@link PillarDef}; scoring and issue ordering live in score.ts.
+ * What every signal reads ({@link ScanContext}) and what scoring ranks ({@link Check}: a signal of
+ * the report plus what to do about it). Signals themselves are lib/visibility/signal.ts's
+ * SignalDef, one module each under lib/visibility/signals/.
  */
 import type { Fix, Signal } from "./record.ts";
 import type { Snapshot } from "./snapshot_types.ts";
@@ -43,72 +44,6 @@ export interface ScanContext {
   now: Date;
   /** The site audit's sample (lib/visibility/audit/); absent: the home page alone is scored. */
   audit?: AuditResult;
-}
-
-/** A weighted pillar: its weights across all pillars sum to 100. */
-export interface PillarDef {
-  id: string;
-  title: string;
-  weight: number;
-  checks(ctx: ScanContext): Check[];
-}
-
-interface ScoredOptions {
-  /** Points earned; defaults to all for pass, half for warn, none for fail. */
-  points?: number;
-  evidence?: string[];
-  fix?: Fix | null;
-  gate?: { id: string; cap: number } | null;
-  impact?: Impact;
-}
-
-/** A signal that counts towards the pillar's score. */
-export function scored(
-  id: string,
-  title: string,
-  maxPoints: number,
-  status: "pass" | "warn" | "fail",
-  detail: string,
-  options: ScoredOptions = {},
-): Check {
-  const points = options.points ??
-    (status === "pass" ? maxPoints : status === "warn" ? maxPoints / 2 : 0);
-  return {
-    signal: {
-      id,
-      title,
-      status,
-      points: round1(Math.min(maxPoints, Math.max(0, points))),
-      maxPoints,
-      detail,
-      evidence: options.evidence ?? [],
-      gate: status === "pass" ? null : options.gate ?? null,
-    },
-    fix: status === "pass" ? null : options.fix ?? null,
-    impact: options.impact,
-  };
-}
-
-/**
- * A signal that is reported but leaves the denominator: `info` (observed, not scored),
- * `na` (does not apply) or `unknown` (could not be observed).
- */
-export function unscored(
-  id: string,
-  title: string,
-  status: "info" | "na" | "unknown",
-  detail: string,
-  evidence: string[] = [],
-): Check {
-  return {
-    signal: { id, title, status, points: 0, maxPoints: 0, detail, evidence, gate: null },
-    fix: null,
-  };
-}
-
-/** Rounds to one decimal place. */
-export function round1(n: number): number {
-  return Math.round(n * 10) / 10;
 }
 
 /** Shortens a string for evidence and details. */

@@ -71,3 +71,11 @@ export function parseHow(how: string): HowPart[] {
 export function codeBlocksOf(how: string): string[] {
   return parseHow(how).flatMap((p) => p.kind === "code" ? [p.code] : []);
 }
+
+/** Escapes text for an HTML attribute value or element text (what a page said goes in code). */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
+    /"/g,
+    "&quot;",
+  );
+}

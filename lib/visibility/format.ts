@@ -1,7 +1,7 @@
 /** The plain-text rendering of a visibility ScanRecord (used by the CLI). */
 import { parseHow } from "./fix_text.ts";
 import type { ScanRecord, SignalStatus } from "./record.ts";
-import { GATE_TEXT, learnEntry } from "./learn.ts";
+import { gateText, learnEntry } from "./learn.ts";
 import { capOf, gradeFor } from "./score.ts";
 import { learnPath } from "../report_urls.ts";
 
@@ -55,13 +55,15 @@ export function formatReport(
   );
   const cap = capOf(r);
   if (cap) {
-    const gate = GATE_TEXT[cap.gateId];
+    const gate = gateText(cap.gateId);
     out.push("");
     out.push(
       c("red", c("bold", `What holds it back most: capped at ${cap.cap}`)) +
         ` because ${gate?.name ?? cap.gateId}.`,
     );
     if (gate) out.push(`  ${gate.why}`);
+    if (cap.evidence.length) out.push(`  Evidence: ${cap.evidence.join("; ")}.`);
+    if (gate) out.push(`  It lifts when: ${gate.lift}`);
     out.push(
       cap.binding
         ? `  Fix this first: without the cap the site would score ${cap.uncapped} (grade ${

@@ -2,32 +2,13 @@
  * From checks to the report: pillar scores, the overall score with its gates, the grade, and the
  * top issues ordered by points recoverable per unit of effort (gates first).
  */
-import {
-  type Check,
-  type Impact,
-  type PillarDef,
-  round1,
-  type ScanContext,
-  unscored,
-} from "./check.ts";
+import type { Check, Impact, ScanContext } from "./check.ts";
 import type { Grade, Issue, Pillar, Result } from "./record.ts";
-import { accessPillar } from "./pillars/access.ts";
-import { contentPillar } from "./pillars/content.ts";
-import { structuredPillar } from "./pillars/structured.ts";
-import { discoveryPillar } from "./pillars/discovery.ts";
-import { trustPillar } from "./pillars/trust.ts";
-import { technicalPillar } from "./pillars/technical.ts";
-import { siteChecks } from "./audit/site_checks.ts";
+import { evaluate, round1 } from "./signal.ts";
+import { type PillarDef, PILLARS } from "./signals/registry.ts";
 
-/** Every pillar, in report order. Their weights sum to 100 (a test holds us to it). */
-export const PILLARS: readonly PillarDef[] = [
-  accessPillar,
-  contentPillar,
-  structuredPillar,
-  discoveryPillar,
-  trustPillar,
-  technicalPillar,
-];
+/** Every pillar, in report order (the registry's); their weights sum to 100 (tested). */
+export { type PillarDef, PILLARS };
 
 /** Grade bands: the lowest score of each grade, and its label. */
 export const GRADES: readonly { grade: Grade; min: number; label: string }[] = [
@@ -65,31 +46,36 @@ interface Scored {
 }
 
 /**
- * A pillar's checks; a bug tripped by some site's input costs that pillar (reported as not
- * evaluated, out of the score), never the report.
+ * A pillar's signals, evaluated in registry order (those that do not apply to this scan left out);
+ * a bug tripped by some site's input costs that pillar (reported as not evaluated, out of the
+ * score), never the report.
  */
-function safeChecks(def: PillarDef, ctx: ScanContext): Check[] {
+function pillarChecks(def: PillarDef, ctx: ScanContext): Check[] {
   try {
-    return def.checks(ctx);
+    return def.signals.map((s) => evaluate(s, ctx)).filter((c): c is Check => c !== null);
   } catch (error) {
     console.error(`pillar ${def.id} failed on ${ctx.pageUrl}:`, error);
-    return [
-      unscored(
-        `${def.id}.not_evaluated`,
-        `${def.title} could not be evaluated`,
-        "unknown",
-        "This part of the report could not be computed for this page (a defect on our side, not a problem of the site); it is left out of the score.",
-      ),
-    ];
+    return [{
+      signal: {
+        id: `${def.id}.not_evaluated`,
+        title: `${def.title} could not be evaluated`,
+        status: "unknown",
+        points: 0,
+        maxPoints: 0,
+        detail:
+          "This part of the report could not be computed for this page (a defect on our side, not a problem of the site); it is left out of the score.",
+        evidence: [],
+        gate: null,
+      },
+      fix: null,
+    }];
   }
 }
 
-/** Runs every pillar's checks and turns them into the scored result. */
+/** Runs every pillar's signals and turns them into the scored result. */
 export function scoreSite(ctx: ScanContext): Result {
-  // The site audit's checks join the pillar they belong to (lib/visibility/audit/site_checks.ts).
-  const site = ctx.audit ? siteChecks(ctx.audit) : {};
   const scoredPillars: Scored[] = PILLARS.map((def) => {
-    const checks = [...safeChecks(def, ctx), ...(site[def.id] ?? [])];
+    const checks = pillarChecks(def, ctx);
     const signals = checks.map((c) => c.signal);
     const max = signals.reduce((s, x) => s + x.maxPoints, 0);
     const got = signals.reduce((s, x) => s + x.points, 0);
@@ -216,6 +202,8 @@ export interface CapInfo {
   uncapped: number;
   /** True when the cap lowers the score (the weighted score is above it). */
   binding: boolean;
+  /** The evidence that raised it: the gated signal's evidence. */
+  evidence: string[];
 }
 
 /** The lowest gate of a result (the one that decides the cap), or null when none applies. */
@@ -224,7 +212,13 @@ export function capOf(result: Pick<Result, "pillars">): CapInfo | null {
   for (const p of result.pillars) {
     for (const s of p.signals) {
       if (s.gate && (!best || s.gate.cap < best.cap)) {
-        best = { gateId: s.gate.id, cap: s.gate.cap, signalId: s.id, pillarId: p.id };
+        best = {
+          gateId: s.gate.id,
+          cap: s.gate.cap,
+          signalId: s.id,
+          pillarId: p.id,
+          evidence: s.evidence,
+        };
       }
     }
   }

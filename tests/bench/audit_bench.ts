@@ -18,7 +18,6 @@ import { extractPageFacts } from "../../lib/html/page_facts.ts";
 import { OffSiteCache } from "../../lib/offsite/cache.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 import { analysePage, type PageInput } from "../../lib/visibility/audit/page.ts";
-import { siteChecks } from "../../lib/visibility/audit/site_checks.ts";
 import type { AuditResult } from "../../lib/visibility/audit/types.ts";
 import { analyseSnapshot, scanSite } from "../../lib/visibility/scan.ts";
 import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
@@ -190,7 +189,6 @@ if (part("cpu")) {
       llmsLinks: null,
       maxInFlight: 2,
     };
-    siteChecks(audit);
     return analyseSnapshot(snapshot, null, now, audit);
   };
   const time = (fn: () => unknown, n: number) => {

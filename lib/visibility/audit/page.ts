@@ -1,7 +1,8 @@
 /**
  * Analysing one sampled page with the same code as the home page: the one-pass extraction
- * (lib/html/page_facts.ts), the same page signals (content.server_text, trust.author_dates,
- * technical.title/description/canonical run on a context for this page), the same robots.txt
+ * (lib/html/page_facts.ts), the same JavaScript-shell rule as the home page (client_rendering.ts),
+ * the same page signals (trust.author_dates, technical.title/description/canonical run on a
+ * context for this page), the same robots.txt
  * matcher and meta/header directive reader, and the schema service's validator for its structured
  * data. The HTML is dropped as soon as this returns: only a {@link PageReport} is kept.
  */
@@ -13,9 +14,12 @@ import type { ScanContext } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
 import { forbidsIndexing, readDirectives, whoIsForbidden } from "../directives.ts";
 import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../../structured/page_graph.ts";
-import { serverText } from "../pillars/content.ts";
-import { canonical, description, title } from "../pillars/technical.ts";
-import { authorDates } from "../pillars/trust.ts";
+import { readRendering } from "../client_rendering.ts";
+import type { SignalDef } from "../signal.ts";
+import { canonical } from "../signals/technical/canonical.ts";
+import { description } from "../signals/technical/description.ts";
+import { title } from "../signals/technical/title.ts";
+import { authorDates } from "../signals/trust/author_dates.ts";
 import { type ParsedRobotsTxt, robotsVerdict } from "../robots.ts";
 import { looksLikeHtml } from "../snapshot.ts";
 import type { FetchOutcome, Snapshot } from "../snapshot_types.ts";
@@ -89,7 +93,7 @@ export function unreadPage(
     canonical: null,
     blockedFor,
     noindex: false,
-    jsShell: false,
+    rendering: null,
     structured: null,
     author: null,
     date: null,
@@ -158,9 +162,9 @@ export function analysePage(
     now: input.now,
   };
   const fails: string[] = [];
-  const statusOf = (check: (c: ScanContext) => { signal: { status: string } }) => {
+  const statusOf = (signal: SignalDef) => {
     try {
-      return check(ctx).signal.status;
+      return signal.check(ctx)?.status ?? "unknown";
     } catch {
       return "unknown";
     }
@@ -178,10 +182,10 @@ export function analysePage(
     fails.push(`noindex for ${[...noindexFor.agents.keys()].join(", ")}`);
   }
   if (robotsFor.length) fails.push(blockedLabel(robotsFor));
-  const text = statusOf(serverText);
-  const jsShell = text === "fail" && facts.text.words < 80;
-  if (jsShell) fails.push("JS shell");
-  else if (text === "fail") fails.push("thin text");
+  // One rule for the home page and every sampled page: a shell needs little text AND signs of
+  // client rendering; a short page without them is thin, never a shell.
+  const rendering = readRendering(facts);
+  if (rendering.kind !== "text") fails.push("JS shell");
   if (statusOf(title) === "fail") fails.push("no title");
   if (statusOf(description) === "fail") fails.push("no description");
   const canonicalState = canonicalOf(facts, r.finalUrl, input.homeUrl, type);
@@ -195,8 +199,7 @@ export function analysePage(
   let author: boolean | null = null;
   let date: boolean | null = null;
   if (type === "article") {
-    const check = authorDates(ctx);
-    const ev = check.signal.evidence;
+    const ev = authorDates.check(ctx)?.evidence ?? [];
     author = ev.some((e) => e.startsWith("author: "));
     date = ev.some((e) => e.startsWith("date: "));
     if (!author) fails.push("no author");
@@ -216,7 +219,7 @@ export function analysePage(
     canonical: canonicalState,
     blockedFor,
     noindex,
-    jsShell,
+    rendering,
     structured: structured.state,
     author,
     date,

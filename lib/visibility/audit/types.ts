@@ -5,6 +5,7 @@
  * in the scan and never reaches the record.
  */
 import { z } from "zod";
+import type { Rendering } from "../client_rendering.ts";
 
 /** What kind of page a sampled URL is (its template, as far as we can tell). */
 export const PageTypeSchema = z.enum([
@@ -39,7 +40,7 @@ export const AuditPageSchema = z.object({
   state: PageStateSchema,
   /** The final HTTP status, or null when there was no answer. */
   httpStatus: z.number().nullable(),
-  /** Short names of the checks this page fails (e.g. "no author", "JS shell", "noindex"). */
+  /** Short names of the checks this page fails (e.g. "no author", "JS shell", "thin text", "noindex"). */
   fails: z.array(z.string()),
 });
 export type AuditPage = z.infer<typeof AuditPageSchema>;
@@ -58,8 +59,11 @@ export interface PageReport extends AuditPage {
   blockedFor: string[];
   /** noindex (or none) for every robot. */
   noindex: boolean;
-  /** Server HTML holds only a JavaScript shell. */
-  jsShell: boolean;
+  /**
+   * How the server HTML renders (client_rendering.ts): a JavaScript shell, thin, or text; null
+   * for a page not read.
+   */
+  rendering: Rendering | null;
   /** Structured data: none, present and valid, present with errors. */
   structured: "none" | "valid" | "invalid" | null;
   /** Article-like page: its author and date as found (null when absent). */

@@ -1,0 +1,164 @@
+/**
+ * `access.indexing`: the home page's robots meta tags and X-Robots-Tag header let AI search index
+ * and quote it. Owns the `noindex` gate (noindex for all robots, or for every AI search crawler).
+ */
+import { CRAWLERS } from "../../crawlers.ts";
+import {
+  describeDirective,
+  forbidsIndexing,
+  forbidsSnippets,
+  readDirectives,
+  type RobotsDirective,
+  searchAgents,
+  whoIsForbidden,
+} from "../../directives.ts";
+import { codeBlock, howText } from "../../fix_text.ts";
+import type { ScanContext } from "../../check.ts";
+import type { Fix } from "../../record.ts";
+import type { GateDef, SignalDef } from "../../signal.ts";
+import { SOURCES } from "../../sources.ts";
+
+/** The page asks every AI search crawler not to index it. */
+export const NOINDEX_GATE: GateDef = {
+  id: "noindex",
+  cap: 25,
+  name: "the home page asks not to be indexed (noindex)",
+  why:
+    "A noindex rule keeps the page out of the indexes AI answers are built from, whatever else the page does well.",
+  when:
+    '`noindex`/`none` for all robots (`<meta name="robots">`, unscoped `X-Robots-Tag`), or for every search crawler we score',
+  lift:
+    "The home page's robots meta tags and X-Robots-Tag header no longer say noindex (or none) to all robots or to every AI search crawler we check.",
+};
+
+/** What the fix removes: the noindex directives found and who they name. */
+interface Data {
+  kind: "noindex" | "noindex_some" | "nosnippet";
+  directives: RobotsDirective[];
+  who: string[];
+}
+
+const TITLE = "Page may be indexed and quoted";
+
+export const indexing: SignalDef<Data> = {
+  id: "access.indexing",
+  pillar: "access",
+  title: TITLE,
+  points: 5,
+  scope: "page",
+  gate: NOINDEX_GATE,
+  learn: {
+    what:
+      'A page can ask not to be indexed or quoted with a robots meta tag (`<meta name="robots" content="noindex">`) or an X-Robots-Tag header.',
+    why:
+      "noindex keeps the page out of the indexes AI answers draw on; nosnippet and similar rules stop it being quoted.",
+    how:
+      "We read the robots meta tags and the X-Robots-Tag header of the home page, including rules aimed at a named crawler. noindex caps the score.",
+    sources: [SOURCES.robotsMeta, SOURCES.blockIndexing],
+  },
+  check(ctx) {
+    const home = ctx.snapshot.home;
+    const header = home.ok ? home.result.headers["x-robots-tag"] ?? "" : "";
+    const directives = readDirectives(ctx.facts.metaRobots, header);
+    const sources = [
+      ...(header ? [`X-Robots-Tag header: ${header}`] : []),
+      ...Object.entries(ctx.facts.metaRobots).map(([n, c]) => `<meta name="${n}">: ${c}`),
+    ];
+    const agents = searchAgents();
+    const noindex = whoIsForbidden(directives, forbidsIndexing);
+    const nosnippet = whoIsForbidden(directives, forbidsSnippets);
+    const names = (m: Map<string, unknown>) =>
+      CRAWLERS.filter((c) => m.has(c.token.toLowerCase())).map((c) => c.token);
+    const everyAgent = (m: Map<string, unknown>) => agents.every((a) => m.has(a));
+    const noindexAll = [...noindex.all, ...[...noindex.agents.values()].flat()];
+    if (noindex.all.length || (noindex.agents.size && everyAgent(noindex.agents))) {
+      return {
+        status: "fail",
+        detail:
+          "The home page tells crawlers not to index it (noindex): search engines and AI search will drop it.",
+        evidence: noindexAll.map(describeDirective),
+        gated: true,
+        data: { kind: "noindex", directives: noindexAll, who: [] },
+      };
+    }
+    const other = [...noindex.other, ...nosnippet.other].map(describeDirective);
+    if (noindex.agents.size) {
+      const who = names(noindex.agents);
+      return {
+        status: "warn",
+        detail: `The home page tells ${who.join(", ")} not to index it (noindex for ${
+          who.length === 1 ? "that crawler" : "those crawlers"
+        } only): the search and AI answers they feed will drop it; the other AI search crawlers may index it.`,
+        points: 5 * (1 - noindex.agents.size / agents.length),
+        evidence: [...[...noindex.agents.values()].flat().map(describeDirective), ...other],
+        impact: "high",
+        data: { kind: "noindex_some", directives: noindexAll, who },
+      };
+    }
+    const snippetAll = nosnippet.all.length > 0 || everyAgent(nosnippet.agents);
+    if (snippetAll || nosnippet.agents.size) {
+      const who = names(nosnippet.agents);
+      return {
+        status: "warn",
+        detail: snippetAll
+          ? "The page may be indexed but forbids snippets (nosnippet / max-snippet:0), so AI answers cannot quote it."
+          : `The page may be indexed but forbids snippets to ${
+            who.join(", ")
+          } (nosnippet / max-snippet:0), so their answers cannot quote it.`,
+        points: snippetAll ? 2.5 : 5 - 2.5 * (nosnippet.agents.size / agents.length),
+        evidence: [...nosnippet.all, ...[...nosnippet.agents.values()].flat()].map(
+          describeDirective,
+        ),
+        data: { kind: "nosnippet", directives: [], who },
+      };
+    }
+    return {
+      status: "pass",
+      detail: other.length
+        ? `Robots directives allow the AI search crawlers we check to index and quote the page; directives for other agents (${
+          other.join("; ")
+        }) do not concern them.`
+        : sources.length
+        ? "Robots directives allow indexing and snippets."
+        : "No noindex or nosnippet directive in meta tags or headers.",
+      evidence: sources,
+    };
+  },
+  fix(_ctx: ScanContext, found) {
+    const data = found.data!;
+    if (data.kind === "nosnippet") {
+      return {
+        what: "Allow snippets",
+        why:
+          "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
+        how: howText(
+          "Remove nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header (to keep a passage out of snippets, put data-nosnippet on its element instead). The tag then reads:",
+          codeBlock('<meta name="robots" content="index, follow, max-snippet:-1">', "html"),
+        ),
+        effort: "S",
+      };
+    }
+    return noindexFix(
+      data.kind === "noindex"
+        ? "Remove noindex from the home page"
+        : `Remove noindex for ${data.who.join(", ")}`,
+      data.directives,
+    );
+  },
+};
+
+function noindexFix(what: string, directives: RobotsDirective[]): Fix {
+  return {
+    what,
+    why:
+      "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+    how: howText(
+      `Remove ${
+        [...new Set(directives.map((d) => d.source))].join(" and ")
+      } noindex (for the header: stop sending X-Robots-Tag: noindex), or let the page be indexed explicitly:`,
+      codeBlock('<meta name="robots" content="index, follow">', "html"),
+      'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+    ),
+    effort: "S",
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * `access.site_pages`: per AI search crawler, the share of the sampled pages it may read (robots.txt
+ * rules per path, noindex for all or for that agent). Owns the `pages_blocked_for_ai_search` gate:
+ * the pages that matter are closed, not only the home page.
+ */
+import { CRAWLERS } from "../../crawlers.ts";
+import { codeBlock, howText } from "../../fix_text.ts";
+import type { GateDef, SignalDef } from "../../signal.ts";
+import { SOURCES } from "../../sources.ts";
+import type { PageReport } from "../../audit/types.ts";
+import {
+  examples,
+  pointsFor,
+  SAMPLE_HOW,
+  sampledSite,
+  share,
+  templates,
+} from "../../audit/site_view.ts";
+
+const SEARCH = CRAWLERS.filter((c) => c.role === "search");
+
+/** Most sampled pages beyond the home page are closed to every AI search crawler. */
+export const PAGES_BLOCKED_GATE: GateDef = {
+  id: "pages_blocked_for_ai_search",
+  cap: 35,
+  name: "most of the site's pages are closed to AI search crawlers",
+  why:
+    "The home page may be open, but the sampled articles, products or docs are blocked for AI search crawlers (robots.txt or page directives), so those pages cannot be cited.",
+  when:
+    "more than half of the sampled pages beyond the home page (at least 2) are closed to every AI search crawler (robots.txt for their paths, or noindex)",
+  lift:
+    "At least half of the sampled pages beyond the home page are open to an AI search crawler: robots.txt lets it read their paths and they carry no noindex.",
+};
+
+/** The crawler that may read fewest pages, and those pages. */
+interface Data {
+  worst: PageReport[];
+  tokens: string[];
+}
+
+export const sitePages: SignalDef<Data> = {
+  id: "access.site_pages",
+  pillar: "access",
+  title: "AI search crawlers may read the sampled pages",
+  points: 6,
+  scope: "site",
+  gate: PAGES_BLOCKED_GATE,
+  learn: {
+    what:
+      "robots.txt rules can allow the home page but block whole sections, such as /blog/ or /products/, for some crawlers; pages can also carry their own noindex or per-crawler directives.",
+    why:
+      "AI search engines cite articles, product pages and documentation far more often than home pages. A section closed to a search crawler cannot appear in that engine's answers.",
+    how:
+      `${SAMPLE_HOW}, then evaluate robots.txt for each AI search crawler on every sampled path, with the pages' robots meta tags and X-Robots-Tag headers. When most sampled pages are closed to AI search, the score is capped.`,
+    sources: [
+      SOURCES.openai,
+      SOURCES.perplexity,
+      SOURCES.anthropic,
+      SOURCES.rfc9309,
+      SOURCES.robotsMeta,
+    ],
+  },
+  check(ctx) {
+    const site = sampledSite(ctx, 0);
+    // A home page closed to every AI search crawler has its own gates and fixes (access.*), which
+    // open the rest of the site too; the page table still shows what each page allows.
+    if (!site || site.pages[0].blockedFor.length >= SEARCH.length) return null;
+    const { pages } = site;
+    const total = pages.length;
+    const unread = pages.filter((p) => p.state !== "read").length;
+    const shares = SEARCH.map((c) => ({
+      token: c.token,
+      blocked: pages.filter((p) => p.blockedFor.includes(c.token)),
+    }));
+    // One line per crawler whose share differs from the rest; one line when they all agree.
+    const counts = new Set(shares.map((s) => s.blocked.length));
+    const evidence = counts.size === 1
+      ? [`every AI search crawler: may read ${share(total - shares[0].blocked.length, total)}`]
+      : shares.map((s) => `${s.token}: may read ${share(total - s.blocked.length, total)}`);
+    const worst = shares.reduce((a, b) => (b.blocked.length > a.blocked.length ? b : a));
+    const inner = pages.slice(1);
+    const hiddenFromAll = inner.filter((p) => p.blockedFor.length === SEARCH.length);
+    const gate = inner.length >= 2 && hiddenFromAll.length * 2 > inner.length;
+    const avg = shares.reduce((s, x) => s + (total - x.blocked.length), 0) / shares.length;
+    const status = worst.blocked.length === 0
+      ? "pass"
+      : worst.blocked.length * 2 >= total
+      ? "fail"
+      : "warn";
+    return {
+      status,
+      detail: status === "pass"
+        ? `Every AI search crawler may read all ${total} sampled pages (robots.txt rules per path${
+          unread
+            ? `; robots directives per agent on the ${total - unread} pages fetched`
+            : " and robots directives per agent"
+        }).`
+        : gate
+        ? `${
+          share(hiddenFromAll.length, inner.length)
+        } sampled beyond the home page are closed to every AI search crawler (robots.txt or noindex): ${
+          examples(hiddenFromAll)
+        }.`
+        : `${worst.token} may not read ${share(worst.blocked.length, total)}: ${
+          examples(worst.blocked)
+        } (robots.txt rules for their paths, or noindex).`,
+      points: pointsFor(6, avg, total),
+      evidence,
+      gated: gate,
+      impact: "high",
+      data: {
+        worst: worst.blocked,
+        tokens: shares.filter((s) => s.blocked.length).map((s) => s.token),
+      },
+    };
+  },
+  fix(_ctx, found) {
+    const { worst, tokens } = found.data!;
+    return {
+      what: `Let AI search crawlers read your ${templates(worst)} pages`,
+      why:
+        "AI assistants cite articles, products and docs, not home pages: a path rule or a noindex in a template hides every page made from it.",
+      how: howText(
+        `In robots.txt, remove the Disallow rules that match these paths in the groups of ${
+          tokens.join(", ")
+        } (or add a longer Allow rule for them), and remove noindex from the template of ${
+          templates(worst)
+        }. For example:`,
+        codeBlock(tokens.map((t) => `User-agent: ${t}`).join("\n") + "\nAllow: /", "robots"),
+      ),
+      effort: "S",
+    };
+  },
+};

@@ -1,0 +1,105 @@
+/**
+ * `content.site_server_text`: the sampled pages carry their text in the server HTML. A page is a
+ * JavaScript shell by the same rule as the home page (client_rendering.ts: little text AND signs
+ * of client rendering); a short page without those signs is thin, a warning with its own words.
+ * Owns the `js_only_pages` gate (half or more of the pages read are shells).
+ */
+import { LITTLE_TEXT_WORDS } from "../../client_rendering.ts";
+import type { GateDef, SignalDef } from "../../signal.ts";
+import { SOURCES } from "../../sources.ts";
+import type { PageReport } from "../../audit/types.ts";
+import {
+  examples,
+  pointsFor,
+  SAMPLE_HOW,
+  sampledSite,
+  share,
+  templates,
+} from "../../audit/site_view.ts";
+
+/** Half or more of the pages read are JavaScript shells. */
+export const JS_ONLY_PAGES_GATE: GateDef = {
+  id: "js_only_pages",
+  cap: 40,
+  name: "the site's pages only show their text after JavaScript runs",
+  why:
+    "Half or more of the sampled pages send an empty shell; most AI crawlers do not run JavaScript, so they see those pages as empty.",
+  when:
+    `at least half of the pages read are JavaScript shells: under ${LITTLE_TEXT_WORDS} words **and** a sign of client rendering (short pages without one are thin, and never count)`,
+  lift:
+    `Fewer than half of the sampled pages are JavaScript shells: serve those templates' text in the server HTML (${LITTLE_TEXT_WORDS} words or more), by server-side rendering, static generation or a prerender step.`,
+};
+
+/** The pages the fix addresses. */
+interface Data {
+  shells: PageReport[];
+  thin: PageReport[];
+}
+
+export const siteServerText: SignalDef<Data> = {
+  id: "content.site_server_text",
+  pillar: "content",
+  title: "Sampled pages carry their text in the server HTML",
+  points: 4,
+  scope: "site",
+  gate: JS_ONLY_PAGES_GATE,
+  learn: {
+    what:
+      "Some templates send an empty shell and build the page's text in the browser with JavaScript.",
+    why:
+      "Most AI crawlers read the HTML the server sends and do not run JavaScript, so they see those pages as empty.",
+    how:
+      `${SAMPLE_HOW}, and count the words each page's server HTML holds, outside scripts and templates. A page is a JavaScript shell when it holds under ${LITTLE_TEXT_WORDS} words and shows a sign of client rendering (an empty app mount node, script bundles, <noscript> text, a framework's hydration data), the same rule as for the home page; a short page without any is thin. When half of the pages read are shells, the score is capped.`,
+    sources: [SOURCES.javascript, SOURCES.helpful],
+  },
+  check(ctx) {
+    const site = sampledSite(ctx);
+    if (!site) return null;
+    const { read } = site;
+    const shells = read.filter((p) => p.rendering !== null && p.rendering.kind !== "text");
+    const status = shells.length === 0
+      ? "pass"
+      : shells.length * 2 >= read.length
+      ? "fail"
+      : "warn";
+    return {
+      status,
+      detail: shells.length
+        ? `${
+          share(shells.length, read.length)
+        } read are JavaScript shells with no server-rendered text: ${
+          examples(shells)
+        }. AI crawlers that do not run JavaScript see them empty.`
+        : `All ${read.length} pages read carry their text in the server HTML.`,
+      points: pointsFor(4, read.length - shells.length, read.length),
+      evidence: shells.map((p) => p.path),
+      gated: status === "fail",
+      data: { shells, thin: [] },
+    };
+  },
+  fix(_ctx, found) {
+    const { shells, thin } = found.data!;
+    if (!shells.length) {
+      return {
+        what: `Say more, in text, on the ${templates(thin)} pages`,
+        why:
+          "Thin pages give AI systems little to quote or cite; a page meant to be found needs a few paragraphs of its own.",
+        how: `Where these pages should be cited (${
+          examples(thin)
+        }), add a few paragraphs of plain HTML text: who you are, what you offer, for whom, where, and the facts people ask about. A short contact page is fine as it is.`,
+        effort: "M",
+      };
+    }
+    return {
+      what: `Render the ${templates(shells)} template on the server`,
+      why:
+        "AI crawlers read the HTML the server sends; a section rendered only in the browser looks empty to them.",
+      how: `Serve pre-rendered HTML for ${
+        templates(shells)
+      } (server-side rendering or static generation in your framework, or a prerender step), then check that \`curl -s <page> | grep -c '<p'\` prints more than 0 for ${
+        shells[0].path
+      }.`,
+      effort: "L",
+    };
+  },
+};
