@@ -185,7 +185,8 @@ export function analysePage(
   // One rule for the home page and every sampled page: a shell needs little text AND signs of
   // client rendering; a short page without them is thin, never a shell.
   const rendering = readRendering(facts);
-  if (rendering.kind !== "text") fails.push("JS shell");
+  if (rendering.kind === "shell") fails.push("JS shell");
+  else if (rendering.kind === "thin") fails.push("thin text");
   if (statusOf(title) === "fail") fails.push("no title");
   if (statusOf(description) === "fail") fails.push("no description");
   const canonicalState = canonicalOf(facts, r.finalUrl, input.homeUrl, type);

@@ -72,10 +72,11 @@ export const edge: SignalDef = {
         status: "fail",
         detail:
           `The home page loads for a browser but answers an AI search crawler's User-Agent with ${searchBlock}: your CDN or firewall blocks AI search whatever robots.txt says.`,
+        // The evidence that raises the gate names what the edge answered, a challenge included.
         evidence: [
-          `OAI-SearchBot User-Agent: HTTP ${edgeSearch.result.status}`,
+          `OAI-SearchBot User-Agent: ${searchBlock}`,
           edgeTraining.ok
-            ? `GPTBot User-Agent: HTTP ${edgeTraining.result.status}`
+            ? `GPTBot User-Agent: ${trainingBlock ?? `HTTP ${edgeTraining.result.status}`}`
             : "GPTBot probe failed",
         ],
         gated: true,

@@ -46,7 +46,8 @@ export const robotsTxt: SignalDef = {
           status: "fail",
           detail:
             `robots.txt answered ${r.httpStatus}. Under RFC 9309 a server error means "assume complete disallow": compliant crawlers will not crawl the site at all.`,
-          evidence: [r.url],
+          // The evidence that raises the gate: the file and the status it answered.
+          evidence: [`${r.url}: HTTP ${r.httpStatus}`],
           gated: true,
         };
       case "invalid":

@@ -5,7 +5,7 @@
  * JavaScript shell.
  */
 import { codeBlock, howText } from "../../fix_text.ts";
-import { EMPTY_MOUNT_SIGN, LITTLE_TEXT_WORDS } from "../../client_rendering.ts";
+import { EMPTY_MOUNT_SIGN, LITTLE_TEXT_WORDS, readRendering } from "../../client_rendering.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -44,7 +44,8 @@ export const serverText: SignalDef<Data> = {
     sources: [SOURCES.javascript, SOURCES.aiFeatures],
   },
   check(ctx) {
-    const { text, appShell, scripts, noscriptWords } = ctx.facts;
+    const { text, appShell, scripts } = ctx.facts;
+    const rendering = readRendering(ctx.facts);
     const evidence = [
       `${text.words} words of visible text`,
       `${scripts.count} scripts (${scripts.external} external)`,
@@ -60,14 +61,15 @@ export const serverText: SignalDef<Data> = {
         evidence,
       };
     }
-    const jsOnly = text.words < 80 && (appShell.emptyMountNode || scripts.external > 0 ||
-      noscriptWords > 0);
-    if (jsOnly) {
+    if (rendering.kind === "shell") {
       return {
         status: "fail",
         detail:
-          `The server HTML holds only ${text.words} words; the content appears only after JavaScript runs. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
-        evidence,
+          `The server HTML holds only ${text.words} words and shows signs of client rendering: ${
+            rendering.signs.join("; ")
+          }. The content appears only after JavaScript runs. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
+        // The evidence that raises the gate: how little text, and each sign of client rendering.
+        evidence: [`${text.words} words of visible text`, ...rendering.signs],
         gated: true,
         data: { shell: true },
       };

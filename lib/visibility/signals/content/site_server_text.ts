@@ -36,6 +36,14 @@ interface Data {
   thin: PageReport[];
 }
 
+/** "/products/p1: 12 words; empty app mount node ...". */
+function pageEvidence(p: PageReport): string {
+  const r = p.rendering!;
+  return r.kind === "shell"
+    ? `${p.path}: ${r.words} words; ${r.signs.join("; ")}`
+    : `${p.path}: ${r.words} words, no sign of client rendering`;
+}
+
 export const siteServerText: SignalDef<Data> = {
   id: "content.site_server_text",
   pillar: "content",
@@ -56,12 +64,20 @@ export const siteServerText: SignalDef<Data> = {
     const site = sampledSite(ctx);
     if (!site) return null;
     const { read } = site;
-    const shells = read.filter((p) => p.rendering !== null && p.rendering.kind !== "text");
-    const status = shells.length === 0
-      ? "pass"
-      : shells.length * 2 >= read.length
+    const shells = read.filter((p) => p.rendering?.kind === "shell");
+    const thin = read.filter((p) => p.rendering?.kind === "thin");
+    const status = shells.length * 2 >= read.length && shells.length
       ? "fail"
-      : "warn";
+      : shells.length || thin.length
+      ? "warn"
+      : "pass";
+    const thinNote = thin.length
+      ? `${
+        share(thin.length, read.length)
+      } read carry under ${LITTLE_TEXT_WORDS} words of text and no sign of client rendering (thin pages, with little for an answer to quote): ${
+        examples(thin)
+      }.`
+      : "";
     return {
       status,
       detail: shells.length
@@ -69,12 +85,19 @@ export const siteServerText: SignalDef<Data> = {
           share(shells.length, read.length)
         } read are JavaScript shells with no server-rendered text: ${
           examples(shells)
-        }. AI crawlers that do not run JavaScript see them empty.`
+        }. AI crawlers that do not run JavaScript see them empty. The evidence on ${
+          shells[0].path
+        }: ${shells[0].rendering!.words} words; ${shells[0].rendering!.signs.join("; ")}.${
+          thinNote ? ` ${thinNote}` : ""
+        }`
+        : thin.length
+        ? thinNote
         : `All ${read.length} pages read carry their text in the server HTML.`,
-      points: pointsFor(4, read.length - shells.length, read.length),
-      evidence: shells.map((p) => p.path),
+      // A thin page costs half of its share (a warning), a shell all of it.
+      points: pointsFor(4, read.length - shells.length - thin.length / 2, read.length),
+      evidence: [...shells, ...thin].map(pageEvidence),
       gated: status === "fail",
-      data: { shells, thin: [] },
+      data: { shells, thin },
     };
   },
   fix(_ctx, found) {

@@ -1,0 +1,41 @@
+/** access.indexing: robots meta tags and X-Robots-Tag, for all robots or named crawlers. */
+import assert from "node:assert/strict";
+import { indexing } from "../../../../lib/visibility/signals/access/indexing.ts";
+import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+
+Deno.test("access.indexing - no directive passes", () => {
+  const s = reported(indexing, pageCtx());
+  assert.equal(s.status, "pass");
+  assert.equal(s.detail, "No noindex or nosnippet directive in meta tags or headers.");
+});
+
+Deno.test("access.indexing - noindex for all robots fails, raises the gate and names the directive", () => {
+  const ctx = pageCtx({ html: page('<meta name="robots" content="noindex, follow">') });
+  const s = reported(indexing, ctx);
+  assert.equal(s.status, "fail");
+  assert.deepEqual(s.gate, { id: "noindex", cap: 25 });
+  assert.ok(
+    s.evidence.length >= 1 && s.evidence.every((e) => /noindex/.test(e)),
+    s.evidence.join(),
+  );
+  const fix = fixOf(indexing, ctx)!;
+  assert.equal(fix.what, "Remove noindex from the home page");
+  assert.match(fix.how, /<meta name="robots" content="index, follow">/);
+});
+
+Deno.test("access.indexing - noindex for one search crawler warns with points in proportion, no gate", () => {
+  const ctx = pageCtx({ homeHeaders: { "x-robots-tag": "bingbot: noindex" } });
+  const s = reported(indexing, ctx);
+  assert.equal(s.status, "warn");
+  assert.equal(s.gate, null);
+  assert.ok(s.points > 4 && s.points < 5, `${s.points}`);
+  assert.equal(fixOf(indexing, ctx)!.what, "Remove noindex for Bingbot");
+});
+
+Deno.test("access.indexing - nosnippet warns and the fix allows snippets", () => {
+  const ctx = pageCtx({ html: page('<meta name="robots" content="nosnippet">') });
+  const s = reported(indexing, ctx);
+  assert.equal(s.status, "warn");
+  assert.equal(s.points, 2.5);
+  assert.equal(fixOf(indexing, ctx)!.what, "Allow snippets");
+});

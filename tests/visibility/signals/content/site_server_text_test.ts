@@ -1,0 +1,73 @@
+/**
+ * content.site_server_text: sampled pages judged by the same JavaScript-shell rule as the home
+ * page; thin pages are a warning of their own, never a shell, never a gate.
+ */
+import assert from "node:assert/strict";
+import { siteServerText } from "../../../../lib/visibility/signals/content/site_server_text.ts";
+import type { Rendering } from "../../../../lib/visibility/client_rendering.ts";
+import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
+
+const shell: Rendering = {
+  kind: "shell",
+  words: 0,
+  signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle (<script src>)"],
+};
+const thin: Rendering = { kind: "thin", words: 45, signs: [] };
+
+Deno.test("content.site_server_text - all pages with text pass", () => {
+  const s = evaluate(siteServerText, siteCtx([pageReport("/"), pageReport("/a")]))!.signal;
+  assert.equal(s.status, "pass");
+});
+
+Deno.test("content.site_server_text - short static pages are thin: a warning that never mentions JavaScript or gates", () => {
+  const ctx = siteCtx([
+    pageReport("/"),
+    pageReport("/about", { rendering: thin }),
+    pageReport("/contact", { rendering: { ...thin, words: 20 } }),
+  ]);
+  const s = evaluate(siteServerText, ctx)!.signal;
+  assert.equal(s.status, "warn");
+  assert.equal(s.gate, null);
+  assert.doesNotMatch(s.detail, /javascript/i);
+  assert.match(s.detail, /^2 of 3 pages read carry under 80 words of text/);
+  assert.deepEqual(s.evidence, [
+    "/about: 45 words, no sign of client rendering",
+    "/contact: 20 words, no sign of client rendering",
+  ]);
+  // Half a page's share each: 4 * (3 - 1) / 3.
+  assert.equal(s.points, 2.7);
+  const fix = fixOf(siteServerText, ctx)!;
+  assert.doesNotMatch(`${fix.what} ${fix.why} ${fix.how}`, /javascript|render/i);
+});
+
+Deno.test("content.site_server_text - half the pages shells raise the gate, each shell with its evidence", () => {
+  const ctx = siteCtx([
+    pageReport("/"),
+    pageReport("/products/a", { rendering: shell }),
+    pageReport("/products/b", { rendering: shell }),
+    pageReport("/about", { rendering: thin }),
+  ]);
+  const s = evaluate(siteServerText, ctx)!.signal;
+  assert.equal(s.status, "fail");
+  assert.deepEqual(s.gate, { id: "js_only_pages", cap: 40 });
+  assert.ok(s.evidence.includes(
+    '/products/a: 0 words; empty app mount node (e.g. <div id="root"></div>); 1 script bundle (<script src>)',
+  ));
+  assert.match(s.detail, /^2 of 4 pages read are JavaScript shells/);
+  assert.match(s.detail, /1 of 4 pages read carry under 80 words/);
+  assert.equal(fixOf(siteServerText, ctx)!.what, "Render the /products/* template on the server");
+});
+
+Deno.test("content.site_server_text - one shell among many warns without a gate; no sample, no signal", () => {
+  const ctx = siteCtx([
+    pageReport("/"),
+    pageReport("/products/a", { rendering: shell }),
+    pageReport("/b"),
+    pageReport("/c"),
+  ]);
+  const s = evaluate(siteServerText, ctx)!.signal;
+  assert.equal(s.status, "warn");
+  assert.equal(s.gate, null);
+  assert.equal(siteServerText.check(pageCtx()), null);
+});

@@ -1,0 +1,21 @@
+/** trust.author_dates: who wrote the page and when, in any form it states them. */
+import assert from "node:assert/strict";
+import { authorDates, splitPeople } from "../../../../lib/visibility/signals/trust/author_dates.ts";
+import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+
+Deno.test("trust.author_dates - a byline meta and a time element pass; each person counted once", () => {
+  const html = page(
+    '<meta name="author" content="Jane Doe, Bob Roe and Jane Doe">',
+    '<time datetime="2026-11-01">1 Nov</time>',
+  );
+  const s = reported(authorDates, pageCtx({ html }));
+  assert.equal(s.status, "pass");
+  assert.deepEqual(s.evidence, ["author: Jane Doe", "author: Bob Roe", "date: 2026-11-01"]);
+});
+
+Deno.test("trust.author_dates - neither fails (low impact) and the fix is a byline template", () => {
+  const ctx = pageCtx();
+  assert.equal(reported(authorDates, ctx).status, "fail");
+  assert.match(fixOf(authorDates, ctx)!.how, /FILL-IN: author/);
+  assert.deepEqual(splitPeople("By Ann Poe & Bo Li"), ["Ann Poe", "Bo Li"]);
+});
