@@ -5,8 +5,13 @@
  */
 import type { LearnSource } from "./signal.ts";
 
-/** The day the entries below marked so were last read against the live page's stored copy. */
+/**
+ * When each entry was last checked: re-read on 2026-11-26 (a stored copy of the page, through the
+ * project's search tool) for the entries marked `CHECKED`; the others were checked to exist when
+ * they were first cited (2026-11-25, commit 165fbe8) and not re-read since.
+ */
 const CHECKED = "2026-11-26";
+const FIRST_CITED = "2026-11-25";
 
 /** The documentation the signals cite. */
 export const SOURCES = {
@@ -21,7 +26,7 @@ export const SOURCES = {
     title: "Does Anthropic crawl data from the web, and how can site owners block the crawler?",
     url:
       "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   perplexity: {
     by: "Perplexity",
@@ -57,7 +62,7 @@ export const SOURCES = {
     by: "Google Search Central",
     title: "Block Search indexing with noindex",
     url: "https://developers.google.com/search/docs/crawling-indexing/block-indexing",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   aiFeatures: {
     by: "Google Search Central",
@@ -83,13 +88,13 @@ export const SOURCES = {
     title: "Introduction to structured data markup in Google Search",
     url:
       "https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   organization: {
     by: "Google Search Central",
     title: "Organization structured data",
     url: "https://developers.google.com/search/docs/appearance/structured-data/organization",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   siteNames: {
     by: "Google Search Central",
@@ -101,13 +106,13 @@ export const SOURCES = {
     by: "Google Search Central",
     title: "Breadcrumb (BreadcrumbList) structured data",
     url: "https://developers.google.com/search/docs/appearance/structured-data/breadcrumb",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   sameAs: {
     by: "schema.org",
     title: "The sameAs property",
     url: "https://schema.org/sameAs",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   llmstxt: {
     by: "llmstxt.org",
@@ -119,19 +124,19 @@ export const SOURCES = {
     by: "sitemaps.org",
     title: "Sitemaps XML format",
     url: "https://www.sitemaps.org/protocol.html",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   buildSitemap: {
     by: "Google Search Central",
     title: "Build and submit a sitemap",
     url: "https://developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   canonical: {
     by: "Google Search Central",
     title: "How to specify a canonical URL",
     url: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   titleLink: {
     by: "Google Search Central",
@@ -149,12 +154,12 @@ export const SOURCES = {
     by: "Wikidata",
     title: "Wikidata:Notability",
     url: "https://www.wikidata.org/wiki/Wikidata:Notability",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
   commonCrawl: {
     by: "Common Crawl",
     title: "CCBot",
     url: "https://commoncrawl.org/ccbot",
-    checked: CHECKED,
+    checked: FIRST_CITED,
   },
 } as const satisfies Record<string, LearnSource>;
