@@ -60,6 +60,10 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
       webhookFormat: z.enum(["json", "slack", "discord"]).optional()
         .describe("json (signed event, default), slack or discord incoming webhook."),
     },
+    outputSchema: {
+      watch: z.record(z.string(), z.unknown()).describe("The watch (GET /api/watches shape)."),
+      webhookSecret: z.string().nullable().describe("The signing secret, shown only now."),
+    },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   }, (args) =>
     guarded(ctx, "watch_site", async () => {
@@ -72,7 +76,7 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
           `Now watching ${watch.target} (${watch.schedule}); next run ${view.nextRunAt}. ` +
             `Feed: ${view.feed}` +
             (webhookSecret ? `\nWebhook signing secret (shown once): ${webhookSecret}` : ""),
-          { watch: view, webhookSecret },
+          { watch: view as unknown as Record<string, unknown>, webhookSecret },
         );
       } catch (error) {
         return refused(error) ?? Promise.reject(error);
@@ -84,6 +88,10 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
     description: "The account's watched sites with their schedule, last run and last alert, " +
       `their public feeds, and the last webhook deliveries with the answers. ${NEEDS_KEY}`,
     inputSchema: {},
+    outputSchema: {
+      watches: z.array(z.record(z.string(), z.unknown())),
+      deliveries: z.array(z.record(z.string(), z.unknown())),
+    },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, () =>
     guarded(ctx, "list_watches", async () => {
@@ -115,6 +123,10 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
     inputSchema: {
       id: z.string().trim().max(100).optional().describe("The watch's id."),
       url: z.string().trim().max(2048).optional().describe("Or the domain or page watched."),
+    },
+    outputSchema: {
+      deleted: z.boolean(),
+      watch: z.record(z.string(), z.unknown()),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, ({ id, url }) =>
