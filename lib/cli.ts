@@ -174,7 +174,7 @@ export async function main(args: string[]): Promise<number> {
     );
     return 1;
   }
-  return regressed?.diff.regression ? 1 : 0;
+  return regressed?.regression ? 1 : 0;
 }
 
 if (import.meta.main) {

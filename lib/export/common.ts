@@ -5,11 +5,18 @@
  */
 import type { BaseRecord } from "../service.ts";
 import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
-import type { SarifOptions } from "./sarif.ts";
 
 /** The formats a record can be exported in. */
 export const EXPORT_FORMATS = ["json", "md", "html", "sarif"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** How a SARIF export places its results (lib/export/sarif.ts). */
+export interface SarifOptions {
+  /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
+  learnBase?: string;
+  /** Prepended to every result's path: the folder the site's files live in ("public/"). */
+  pathPrefix?: string;
+}
 
 /** A stored record to export, and what the export needs to know about it. */
 export interface ExportInput {

@@ -22,18 +22,12 @@ import type { SchemaScanRecord } from "../structured/record.ts";
 import { learnEntry } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
-import type { ExportInput } from "./common.ts";
+import type { ExportInput, SarifOptions } from "./common.ts";
+
+export type { SarifOptions };
 
 /** The schema URI GitHub's examples use for SARIF 2.1.0. */
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
-
-/** How a SARIF export places its results. */
-export interface SarifOptions {
-  /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
-  learnBase?: string;
-  /** Prepended to every result's path: the folder the site's files live in ("public/"). */
-  pathPrefix?: string;
-}
 
 interface Rule {
   id: string;

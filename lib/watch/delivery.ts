@@ -16,7 +16,6 @@ import { FetchError } from "../net/types.ts";
 import type { Delivery, DeliveryAttempt } from "../storage/watch_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { signatureHeaders } from "./signature.ts";
-import type { TickReport } from "./scheduler.ts";
 
 /** The waits before the 2nd, 3rd, 4th and 5th attempts. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000] as const;
@@ -29,12 +28,20 @@ const ANSWER_CHARS = 300;
 /** Deliveries sent at once. */
 const PARALLEL = 8;
 
-/** Sends up to `limit` deliveries due at `now`. */
+/** What the attempts of one tick came to. */
+export interface DeliveryCounts {
+  delivered: number;
+  failed: number;
+  /** Attempts that failed and will be tried again. */
+  retried: number;
+}
+
+/** Sends up to `limit` deliveries due at `now`, adding their outcomes to `report`. */
 export async function deliverDue(
   deps: WatchDeps,
   now: number,
   limit: number,
-  report: Pick<TickReport, "delivered" | "failed" | "retried">,
+  report: DeliveryCounts,
 ): Promise<void> {
   const due = await deps.watches.outbox(now, limit);
   for (let i = 0; i < due.length; i += PARALLEL) {

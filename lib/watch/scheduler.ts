@@ -20,7 +20,7 @@ import { feedPath } from "./feed.ts";
 import { type EventScan, regressionEvent, renderBody } from "./payload.ts";
 import { findRegressions } from "./regressions.ts";
 import { nextSlot } from "./schedule.ts";
-import { deliverDue } from "./delivery.ts";
+import { deliverDue, type DeliveryCounts } from "./delivery.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
@@ -29,15 +29,16 @@ export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
 export const LIMITED_RETRY_MS = 10 * 60_000;
 
 /** What one tick did. */
-export interface TickReport {
+export interface TickReport extends DeliveryCounts {
+  /** Watches that queued (or joined) a scan. */
   ran: number;
+  /** Watches that used a record younger than the cache age. */
   fresh: number;
+  /** Watches whose pools were full (tried again later). */
   limited: number;
+  /** Finished scans compared with the watch's last one. */
   evaluated: number;
   alerts: number;
-  delivered: number;
-  failed: number;
-  retried: number;
 }
 
 /** Runs one tick at `deps.now()`. */
