@@ -26,7 +26,7 @@ if (cronAvailable) {
   Deno.cron("clean-up expired records sessions and counters", "17 * * * *", async () => {
     await runCleanUp?.();
   });
-  Deno.cron("watches: scheduled rescans, alerts and webhook deliveries", "* * * * *", async () => {
+  Deno.cron("watches - scheduled rescans alerts and webhook deliveries", "* * * * *", async () => {
     await runWatchTick?.();
   });
 }

@@ -288,7 +288,17 @@ export async function createServer(
         throw error;
       }
     },
-    watchTick: () => watchTick(watch),
+    watchTick: async () => {
+      try {
+        const report = await watchTick(watch);
+        // A line when the tick did something (an idle minute says nothing).
+        if (Object.values(report).some((n) => n > 0)) log({ event: "watch.tick", ...report });
+        return report;
+      } catch (error) {
+        log({ event: "watch.tick_failed", error: String(error) });
+        throw error;
+      }
+    },
     close: async () => {
       await watch.fetcher.close();
       await worker?.stop();
