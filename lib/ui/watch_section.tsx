@@ -105,6 +105,7 @@ export function WatchSection(
             <input
               id="watch-url"
               name="url"
+              type="text"
               required
               maxLength={2048}
               value={panel.form?.url ?? ""}
@@ -129,7 +130,7 @@ export function WatchSection(
               <option value="slack">Slack incoming webhook</option>
               <option value="discord">Discord webhook</option>
             </select>
-            {panel.form?.error && <p class="field-error" role="alert">{panel.form.error}</p>}
+            {panel.form?.error && <p class="error-text" role="alert">{panel.form.error}</p>}
             <button type="submit">Add watch</button>
           </form>
         )}
