@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { WebClient } from "./helpers/web_client.ts";
-import { visibilityRecord } from "./helpers/records.ts";
+import { storeRecord, visibilityRecord } from "./helpers/records.ts";
 import { deliverDue } from "../lib/watch/delivery.ts";
 import { watchOf } from "../lib/watch/context.ts";
 import { startReceiver } from "./helpers/watch_env.ts";
@@ -204,19 +204,6 @@ Deno.test("watch API - a removed watch stops at once: it never runs again and it
     await receiver.close();
   }
 });
-
-async function storeRecord(env: TestEnv, record: ReturnType<typeof visibilityRecord>) {
-  await env.store.finishScan({
-    kind: "scan",
-    service: "visibility",
-    jobId: crypto.randomUUID(),
-    domain: record.domain,
-    url: `https://${record.domain}/`,
-    host: record.domain,
-    credential: "pipeline",
-    enqueuedAt: Date.parse(record.scannedAt),
-  }, { record, failure: null, credential: "pipeline", durationMs: 1, jobId: crypto.randomUUID() });
-}
 
 function mcpClient(env: TestEnv, auth?: string) {
   const client = new Client({ name: "watch-test", version: "1.0.0" });

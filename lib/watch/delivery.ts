@@ -16,6 +16,8 @@ import { FetchError } from "../net/types.ts";
 import type { Delivery, DeliveryAttempt } from "../storage/watch_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { signatureHeaders } from "./signature.ts";
+import { renderBody, type WatchEvent } from "./payload.ts";
+import type { Watch } from "../storage/watch_types.ts";
 
 /** The waits before the 2nd, 3rd, 4th and 5th attempts. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000] as const;
@@ -27,6 +29,24 @@ export const LEASE_MS = 2 * 60_000;
 const ANSWER_CHARS = 300;
 /** Deliveries sent at once. */
 const PARALLEL = 8;
+
+/** A new delivery of `event` to the watch's webhook, due at once (null without a webhook). */
+export function newDelivery(w: Watch, event: WatchEvent, now: number): Delivery | null {
+  if (!w.webhook) return null;
+  return {
+    id: event.id,
+    watchId: w.id,
+    accountId: w.accountId,
+    target: w.target,
+    event: event.type,
+    createdAt: now,
+    format: w.webhook.format,
+    body: renderBody(event, w.webhook.format),
+    state: "pending",
+    attempts: [],
+    nextAttemptAt: now,
+  };
+}
 
 /** What the attempts of one tick came to. */
 export interface DeliveryCounts {

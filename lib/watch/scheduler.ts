@@ -17,10 +17,10 @@ import type { ScanJob } from "../storage/store.ts";
 import type { Delivery, Watch } from "../storage/watch_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { feedPath } from "./feed.ts";
-import { type EventScan, regressionEvent, renderBody } from "./payload.ts";
+import { type EventScan, regressionEvent } from "./payload.ts";
 import { findRegressions } from "./regressions.ts";
 import { nextSlot } from "./schedule.ts";
-import { deliverDue, type DeliveryCounts } from "./delivery.ts";
+import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
@@ -242,21 +242,7 @@ async function evaluateWatch(
       domain: w.domain,
       kinds: found.regressions.map((r) => r.kind),
     });
-    if (w.webhook) {
-      delivery = {
-        id: deliveryId,
-        watchId: w.id,
-        accountId: w.accountId,
-        target: w.target,
-        event: "watch.regression",
-        createdAt: now,
-        format: w.webhook.format,
-        body: renderBody(event, w.webhook.format),
-        state: "pending",
-        attempts: [],
-        nextAttemptAt: now,
-      };
-    }
+    delivery = newDelivery(w, event, now);
   }
   await deps.watches.save(
     entry as Deno.KvEntry<Watch>,

@@ -18,10 +18,10 @@ import { isSchedule, nextSlot, type Schedule, SCHEDULES } from "./schedule.ts";
 import {
   isWebhookFormat,
   regressionEvent,
-  renderBody,
   WEBHOOK_FORMATS,
   type WebhookFormat,
 } from "./payload.ts";
+import { newDelivery } from "./delivery.ts";
 import { changesJsonPath, reportPagePath } from "../report_urls.ts";
 import { checkWebhookUrl, webhookDisplay } from "./webhook_url.ts";
 import { newSigningSecret } from "./signature.ts";
@@ -298,19 +298,7 @@ export async function sendTestDelivery(
       feed: `${deps.origin}${feedPath(w.domain)}`,
     },
   });
-  const delivery: Delivery = {
-    id: deliveryId,
-    watchId: w.id,
-    accountId,
-    target: w.target,
-    event: "watch.ping",
-    createdAt: now,
-    format: w.webhook.format,
-    body: renderBody(event, w.webhook.format),
-    state: "pending",
-    attempts: [],
-    nextAttemptAt: now,
-  };
+  const delivery = newDelivery(w, event, now)!;
   if (
     !(await deps.watches.save(
       entry as Deno.KvEntry<Watch>,
