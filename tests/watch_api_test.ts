@@ -275,3 +275,61 @@ Deno.test("watch MCP - watch_site, list_watches and unwatch_site act for the key
     await env.close();
   }
 });
+
+Deno.test("watch scheduler - a fresh record someone else made is compared, not rescanned; scans count in the account's pool", async () => {
+  const env = await startAppEnv();
+  try {
+    const { key } = await accountKey(env);
+    const auth = `Bearer ${key}`;
+    const at = (ms: number) => new Date(ms).toISOString();
+    await storeRecord(
+      env,
+      visibilityRecord("example.com", {
+        score: 90,
+        grade: "A",
+        pillarScores: [90, 90, 90],
+        issues: [],
+        scannedAt: at(env.clock.now - 60_000),
+      }),
+    );
+    const { watch } = await (await api(env, auth, "POST", "/api/watches", { url: "example.com" }))
+      .json();
+    const slot = Date.parse(watch.nextRunAt);
+    // An hour before the watch's slot someone scans it, and the score fell.
+    await storeRecord(
+      env,
+      visibilityRecord("example.com", {
+        score: 70,
+        grade: "C",
+        pillarScores: [70, 70, 70],
+        issues: [],
+        scannedAt: at(slot - 3600_000),
+      }),
+    );
+    env.clock.now = slot;
+    const report = await env.server.watchTick();
+    assert.deepEqual([report.ran, report.fresh, report.evaluated, report.alerts], [0, 1, 1, 1]);
+    assert.equal(await env.store.getInflight("example.com"), null, "nothing was scanned");
+    const after = (await (await api(env, auth, "GET", `/api/watches/${watch.id}`)).json()).watch;
+    assert.equal(after.lastRun.outcome, "fresh");
+    assert.deepEqual(after.lastAlert.texts, [
+      "The grade went from A to C.",
+      "The score dropped from 90 to 70 (-20).",
+    ]);
+
+    // At the next slot that record is past the cache age: a scan, counted in the account's pool.
+    env.clock.now = Date.parse(after.nextRunAt);
+    const next = await env.server.watchTick();
+    assert.equal(next.ran, 1);
+    const mark = await env.store.getInflight("example.com");
+    assert.equal(mark?.credential, "watch");
+    const accountId = (await watchOf(env.deps).watches.getById(watch.id))!.value!.accountId;
+    const pool = (p: string, id: string, limit: number) =>
+      env.store.poolUsage({ pool: p, id, limit, windowMs: 3600_000 }, env.clock.now);
+    assert.equal((await pool("account", accountId, 120)).used, 1);
+    assert.equal((await pool("domain", "example.com", 3)).used, 1);
+    assert.equal((await pool("ip", "203.0.113.10", 8)).used, 0, "no address pool");
+  } finally {
+    await env.close();
+  }
+});
