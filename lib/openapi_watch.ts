@@ -103,6 +103,7 @@ export function watchPaths(): Record<string, unknown> {
           "400": error("The watch has no webhook."),
           ...refused,
           "404": error("Not a watch of this account."),
+          "429": error("A test of this watch was queued less than 5 minutes ago (Retry-After)."),
         },
       },
     },

@@ -184,6 +184,9 @@ Deno.test("watch API - a removed watch stops at once: it never runs again and it
     assert.equal(watch.baseline.scannedAt, new Date(env.clock.now - 60_000).toISOString());
     assert.ok(Date.parse(watch.nextRunAt) > env.clock.now);
     assert.equal((await api(env, auth, "POST", `/api/watches/${watch.id}/test`)).status, 202);
+    const again = await api(env, auth, "POST", `/api/watches/${watch.id}/test`);
+    assert.equal(again.status, 429, "one test per watch per 5 minutes: tests do not pile up");
+    assert.equal(again.headers.get("retry-after"), "300");
     const del = await api(env, auth, "DELETE", `/api/watches/${watch.id}`);
     assert.equal(del.status, 200);
     assert.equal((await api(env, auth, "DELETE", `/api/watches/${watch.id}`)).status, 404);

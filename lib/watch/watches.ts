@@ -6,7 +6,7 @@
  * (lib/mcp/watch_tools.ts).
  */
 import { z } from "zod";
-import { BadRequestError, HttpError, NotFoundError } from "../errors.ts";
+import { BadRequestError, HttpError, NotFoundError, RateLimitedError } from "../errors.ts";
 import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
 import { findResolveTarget, resolvePublicAddresses } from "../net/guarded_fetch.ts";
 import { FetchError } from "../net/types.ts";
@@ -266,6 +266,9 @@ export async function recentDeliveries(
   return await deps.watches.deliveries(accountId, limit);
 }
 
+/** At most one test delivery per watch this often. */
+export const TEST_INTERVAL_MS = 5 * 60_000;
+
 /**
  * Queues a test delivery ("watch.ping") to the watch's webhook, sent at the next tick, so the
  * receiver's signature check can be tried before a real alert. @throws NotFoundError,
@@ -281,6 +284,19 @@ export async function sendTestDelivery(
   if (!w) throw new NotFoundError("No such watch");
   if (!w.webhook) throw new BadRequestError("This watch has no webhook to test.");
   const now = deps.now();
+  // One test per watch per interval: deliveries are kept 30 days, so tests must not pile up.
+  const last = (await deps.watches.deliveries(accountId, 50)).find((d) =>
+    d.watchId === id && d.event === "watch.ping" && now - d.createdAt < TEST_INTERVAL_MS
+  );
+  if (last) {
+    const seconds = Math.max(1, Math.ceil((last.createdAt + TEST_INTERVAL_MS - now) / 1000));
+    throw new RateLimitedError(
+      `A test delivery of this watch was queued less than ${
+        TEST_INTERVAL_MS / 60_000
+      } minutes ago. Retry in ${seconds} seconds.`,
+      seconds,
+    );
+  }
   const deliveryId = crypto.randomUUID();
   const event = regressionEvent({
     type: "watch.ping",
