@@ -16,6 +16,8 @@ import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
 let runCleanUp: (() => Promise<void>) | null = null;
+/** What the watch scheduler runs each minute (lib/watch/scheduler.ts); set once started. */
+let runWatchTick: (() => Promise<unknown>) | null = null;
 
 // Deno Deploy picks up cron jobs registered at the top level of the entry module, before the
 // server starts; locally Deno.cron needs "cron" in deno.json's "unstable" list.
@@ -23,6 +25,9 @@ const cronAvailable = typeof Deno.cron === "function";
 if (cronAvailable) {
   Deno.cron("clean-up expired records sessions and counters", "17 * * * *", async () => {
     await runCleanUp?.();
+  });
+  Deno.cron("watches - scheduled rescans alerts and webhook deliveries", "* * * * *", async () => {
+    await runWatchTick?.();
   });
 }
 
@@ -89,6 +94,13 @@ export function describeConfig(config: Config): string[] {
     cronAvailable
       ? `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days, history ${config.historyRetentionDays} days (at most ${config.historyMaxScans} scans per target)`
       : 'Clean-up: off (Deno.cron needs --unstable-cron or "cron" in deno.json\'s unstable list)',
+    !cronAvailable || config.watch.maxPerAccount === 0
+      ? "Watches: off (WATCH_MAX_PER_ACCOUNT=0, or no Deno.cron)"
+      : `Watches: up to ${config.watch.maxPerAccount} per account, ${
+        config.watch.schedules.join(" or ")
+      }; webhook secrets sealed with ${
+        config.watch.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
+      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
     config.logRequests
       ? "Logs: one JSON line per request and per scan"
       : "Logs: one JSON line per scan (LOG_REQUESTS=0)",
@@ -129,6 +141,7 @@ if (import.meta.main) {
   const { fetcher, log } = server;
   console.log(server.isolation);
   runCleanUp = server.cleanUp;
+  runWatchTick = server.watchTick;
   for (const line of describeConfig(config)) console.log(line);
   if (config.turnstileSecretKey && config.turnstileSiteKey) {
     // In the background: a slow verifier must not delay the start.

@@ -38,6 +38,9 @@ import { loginRoutes } from "../routes/account/login.tsx";
 import { logoutRoutes } from "../routes/account/logout.ts";
 import { accountKeyRoutes } from "../routes/account/keys.ts";
 import { accountRoutes } from "../routes/account/index.tsx";
+import { accountWatchRoutes } from "../routes/account/watches.ts";
+import { watchRoutes } from "../routes/api/watches.ts";
+import { reportFeedRoutes } from "../routes/api/report/[domain]_feed.ts";
 import { adminLoginRoutes } from "../routes/admin/login.tsx";
 import { adminLogoutRoutes } from "../routes/admin/logout.ts";
 import { adminKeyRoutes } from "../routes/admin/keys.ts";
@@ -76,10 +79,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/learn", learnRoutes(deps));
   mount("/openapi.json", openApiRoutes(deps));
   mount("/healthz", healthRoutes(deps));
+  mount("/api/report", reportFeedRoutes(deps));
   mount("/api/report", reportHistoryRoutes(deps));
   mount("/api/report", reportExportRoutes(deps));
   mount("/api/report", reportRoutes(deps));
   mount("/api/scans", scanStatusRoutes(deps));
+  mount("/api/watches", watchRoutes(deps));
   mount("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
   // its signed-in routes need (lib/web/groups.ts).
@@ -93,6 +98,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         { path: "/login", routes: loginRoutes },
         { path: "/logout", routes: logoutRoutes },
         { path: "/keys", routes: accountKeyRoutes, signedIn: ["POST"] },
+        { path: "/watches", routes: accountWatchRoutes, signedIn: ["POST"] },
         { path: "/", routes: accountRoutes, signedIn: ["GET", "HEAD"] },
       ],
     }),

@@ -2,14 +2,16 @@
  * `deno task scan <url>`: scans a site from the command line and prints a readable report.
  *
  *   --json          print the ScanRecord as JSON instead (same as --format json)
- *   --format F      print the record as json, md (Markdown) or html (self-contained) instead
- *   --out FILE      write the record to FILE (format from its extension .json/.md/.html, or
+ *   --format F      print the record as json, md (Markdown), html (self-contained) or sarif
+ *                   (SARIF 2.1.0 for code scanning: lib/export/sarif.ts) instead
+ *   --out FILE      write the record to FILE (format from its extension .json/.md/.html/.sarif, or
  *                   --format); repeatable; stdout keeps the readable report (lib/export/cli_output.ts)
  *   --fail-under N  exit 1 when the score is below N (or the scan failed): for CI pipelines
  *   --all           list every signal, not only those that need attention
  *   --baseline FILE compare with a saved record (JSON); exit 1 on a regression (a lower score or a
  *                   new critical issue): lib/history/baseline.ts
  *   --pages N       pages the site audit samples, home page included (1-50; default AUDIT_PAGES)
+ *   --sarif-path-prefix P  the folder the site's files live in, before SARIF results' paths
  *
  * Progress goes to stderr so `--json` output can be piped.
  */
@@ -24,22 +26,26 @@ import { renderExport } from "./export/export.ts";
 import { exportPlan, writeExports } from "./export/cli_output.ts";
 import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.ts";
 
-const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--out FILE]
+const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html|sarif] [--out FILE]
                        [--json] [--fail-under N] [--all] [--baseline FILE]
-                       [--pages N]
+                       [--pages N] [--sarif-path-prefix P]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
-  --format F      print the record as json (the API's ScanRecord), md (a Markdown report)
-                  or html (a self-contained HTML report) instead of the readable report
+  --format F      print the record as json (the API's ScanRecord), md (a Markdown report),
+                  html (a self-contained HTML report) or sarif (SARIF 2.1.0, for code
+                  scanning) instead of the readable report
   --out FILE      write the record to FILE, in the format its extension names (.json, .md,
-                  .html) or in --format; repeat it for several files; the readable report
-                  is still printed
+                  .html, .sarif) or in --format; repeat it for several files; the readable
+                  report is still printed
   --json          the same as --format json
   --fail-under N  exit with status 1 when the score is below N or the scan fails
   --all           show every signal, not only those that need attention
   --baseline FILE compare with a saved record (from --json or GET /api/report/<domain>.json) and
                   exit with status 1 on a regression: a lower score or a new critical issue
-  --pages N       pages the site audit samples, home page included (1-50; default 10)`;
+  --pages N       pages the site audit samples, home page included (1-50; default 10)
+  --sarif-path-prefix P
+                  the folder the site's files live in (e.g. public/): SARIF results point to
+                  P + the URL's path (/robots.txt -> public/robots.txt)`;
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -56,6 +62,7 @@ export async function main(args: string[]): Promise<number> {
         all: { type: "boolean", default: false },
         baseline: { type: "string" },
         pages: { type: "string" },
+        "sarif-path-prefix": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -136,6 +143,7 @@ export async function main(args: string[]): Promise<number> {
     service: "visibility" as const,
     record: outcome.record,
     failure: outcome.failure,
+    sarif: { learnBase: config.publicUrl, pathPrefix: values["sarif-path-prefix"] },
   };
   const unwritten = await writeExports(output, input);
   if (unwritten) {
@@ -166,7 +174,7 @@ export async function main(args: string[]): Promise<number> {
     );
     return 1;
   }
-  return regressed?.diff.regression ? 1 : 0;
+  return regressed?.regression ? 1 : 0;
 }
 
 if (import.meta.main) {

@@ -100,6 +100,16 @@ const EnvSchema = z.object({
   RECORD_RETENTION_DAYS: int(30, 1, 3650),
   HISTORY_RETENTION_DAYS: int(90, 1, 3650),
   HISTORY_MAX_SCANS: int(1000, 1, 100_000),
+  WATCH_SCHEDULES: z.string().trim().default("daily,weekly").pipe(
+    z.string().regex(/^(daily|weekly)(\s*,\s*(daily|weekly))*$/, {
+      error: 'must list "daily" and/or "weekly", comma-separated',
+    }),
+  ),
+  WATCH_MAX_PER_ACCOUNT: int(10, 0, 1000),
+  WATCH_SECRET_KEY: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  ),
+  WEBHOOK_RESOLVE: z.string().optional(),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", ""]).default("1"),
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
@@ -304,6 +314,12 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     historyMaxScans: e.HISTORY_MAX_SCANS,
+    watch: {
+      schedules: [...new Set(list(e.WATCH_SCHEDULES))] as ("daily" | "weekly")[],
+      maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
+      secretKey: e.WATCH_SECRET_KEY,
+      webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
+    },
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
       guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true"),
@@ -315,6 +331,15 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
       keepAliveTimeoutMs: e.KEEPALIVE_TIMEOUT_MS,
     },
   };
+}
+
+/** {@link parseScanResolve} for another setting of the same form, its errors naming it. */
+function parseResolveSetting(name: string, value: string | undefined): Map<string, ResolveTarget> {
+  try {
+    return parseScanResolve(value);
+  } catch (e) {
+    throw new ConfigError((e as Error).message.replaceAll("SCAN_RESOLVE", name));
+  }
 }
 
 function readEnv(): Record<string, string | undefined> {

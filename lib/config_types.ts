@@ -118,6 +118,18 @@ export interface Config {
   /** At most this many kept scans per target (domain, or page for the schema service). */
   historyMaxScans: number;
   /**
+   * Watches (docs/watch.md): the schedules users may pick (WATCH_SCHEDULES, default
+   * "daily,weekly"), the most watches per account (WATCH_MAX_PER_ACCOUNT, default 10; 0 turns
+   * watches off), the key that seals webhook URLs and secrets (WATCH_SECRET_KEY; unset: a key kept
+   * in KV), and WEBHOOK_RESOLVE (tests only: webhook hosts reached at a loopback address).
+   */
+  watch: {
+    schedules: ("daily" | "weekly")[];
+    maxPerAccount: number;
+    secretKey: string | undefined;
+    webhookResolve: Map<string, ResolveTarget>;
+  };
+  /**
    * How jobs reach the worker (lib/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
    */

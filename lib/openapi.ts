@@ -12,6 +12,7 @@ import { MAX_CODE_BYTES } from "./schema/validate_code.ts";
 import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate_request.ts";
 import type { ServiceDef } from "./service.ts";
 import { historyPaths, historySchemas } from "./openapi_history.ts";
+import { watchPaths, watchSchemas } from "./openapi_watch.ts";
 import { COMPARE_MAX_SITES, ComparisonSchema } from "./compare/compare.ts";
 
 /** `{ "error": string }`: every error response (lib/errors.ts). */
@@ -82,6 +83,7 @@ export function openApiDocument(options: {
     tags: [
       { name: "scans", description: "Start scans and read reports." },
       { name: "mcp", description: "The Model Context Protocol endpoint for AI agents." },
+      { name: "watches", description: "Scheduled rescans and regression alerts of an account." },
     ],
     paths: {
       "/api/scan": {
@@ -204,6 +206,7 @@ export function openApiDocument(options: {
         },
       },
       ...historyPaths(),
+      ...watchPaths(),
       "/api/report/{domain}.md": exportPath("md"),
       "/api/report/{domain}.html": exportPath("html"),
       ...(service.comparesSites ? { "/api/compare.json": comparePath() } : {}),
@@ -241,6 +244,7 @@ export function openApiDocument(options: {
         Error: jsonSchema(ErrorBodySchema, "output"),
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
         ...historySchemas(jsonSchema),
+        ...watchSchemas(jsonSchema),
         ...(service.comparesSites ? { Comparison: jsonSchema(ComparisonSchema, "output") } : {}),
         ...(service.validatesCode
           ? {

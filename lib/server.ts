@@ -31,6 +31,8 @@ import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
 import { Store } from "./storage/store.ts";
 import { accountsOf } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
+import { createWatchDeps } from "./watch/service.ts";
+import { type TickReport, watchTick } from "./watch/scheduler.ts";
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
 export class StartupConfigError extends Error {
@@ -107,6 +109,8 @@ export interface Server {
   isolation: string;
   /** The hourly clean-up of expired records, sessions and counters. */
   cleanUp(): Promise<void>;
+  /** One tick of the watch scheduler (Deno.cron, every minute: lib/watch/scheduler.ts). */
+  watchTick(): Promise<TickReport>;
   /** Stops the worker and threads, closes the KV and the fetcher. */
   close(): Promise<void>;
 }
@@ -171,7 +175,17 @@ export async function createServer(
   const accounts = Object.fromEntries(
     Object.entries(stores).map(([name, store]) => [name, accountsOf(store)]),
   );
+  const watch = createWatchDeps({
+    kv,
+    store: stores[service.name],
+    service,
+    config,
+    now,
+    lookup: overrides.lookup,
+    log,
+  });
   const deps: AppDeps = {
+    watch,
     reportCache,
     config,
     store: stores[service.name],
@@ -274,7 +288,19 @@ export async function createServer(
         throw error;
       }
     },
+    watchTick: async () => {
+      try {
+        const report = await watchTick(watch);
+        // A line when the tick did something (an idle minute says nothing).
+        if (Object.values(report).some((n) => n > 0)) log({ event: "watch.tick", ...report });
+        return report;
+      } catch (error) {
+        log({ event: "watch.tick_failed", error: String(error) });
+        throw error;
+      }
+    },
     close: async () => {
+      await watch.fetcher.close();
       await worker?.stop();
       await worker?.idle();
       await runner?.close();

@@ -93,7 +93,8 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
   });
 
   async function answer(request: Request, message: unknown, ip: string): Promise<Response> {
-    const server = createMcpServer(deps, { ip }, options);
+    const authorization = request.headers.get("authorization");
+    const server = createMcpServer(deps, { ip, authorization }, options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -78,7 +78,7 @@ Deno.test("[cli] --format and --out write the Markdown, HTML and JSON exports", 
       assert.match(bad.stderr, /--format takes one of json, md, html/);
       const noExt = await runCli(["good.test", "--out", `${dir}/report.txt`], env.env);
       assert.equal(noExt.code, 2);
-      assert.match(noExt.stderr, /add --format json\|md\|html, or end the file name in/);
+      assert.match(noExt.stderr, /add --format json\|md\|html\|sarif, or end the file name in/);
       const clash = await runCli(["good.test", "--json", "--format", "md"], env.env);
       assert.equal(clash.code, 2);
       const unwritable = await runCli(["good.test", "--out", `${dir}/no/such/dir/r.md`], env.env);

@@ -131,14 +131,19 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
       "explain_issue",
       "get_report",
       "list_scans",
+      "list_watches",
       "scan_site",
+      "unwatch_site",
+      "watch_site",
     ]);
+    // The watch tools change an account's watch list (tests/watch_api_test.ts).
+    const changing = new Set(["watch_site", "unwatch_site"]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema?.type, "object", `${tool.name} has an output schema`);
-      assert.equal(tool.annotations?.readOnlyHint, true);
-      assert.equal(tool.annotations?.destructiveHint, false);
+      assert.equal(tool.annotations?.readOnlyHint, !changing.has(tool.name), tool.name);
+      assert.equal(tool.annotations?.destructiveHint, tool.name === "unwatch_site", tool.name);
     }
     assert.deepEqual(byName.scan_site.inputSchema.required, ["url"]);
     assert.deepEqual(Object.keys(byName.scan_site.inputSchema.properties!).sort(), [
@@ -628,8 +633,11 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
         "generate_schema",
         "get_report",
         "list_scans",
+        "list_watches",
         "scan_site",
+        "unwatch_site",
         "validate_code",
+        "watch_site",
       ]);
     });
     await t.step("a page without JSON-LD gets a graph generated from its content", async () => {

@@ -34,14 +34,14 @@ export function exportPlan(
   const files: ExportPlan["files"] = [];
   for (const path of outs) {
     if (path === "") return "--out takes a file name";
-    const ext = path.match(/\.(json|md|html)$/i)?.[1].toLowerCase() ?? null;
+    const ext = path.match(/\.(json|md|html|sarif)$/i)?.[1].toLowerCase() ?? null;
     const fileFormat = outs.length === 1 && chosen
       ? chosen
       : ext && isExportFormat(ext)
       ? ext
       : chosen;
     if (!fileFormat) {
-      return `--out ${path}: add --format json|md|html, or end the file name in .json, .md or .html`;
+      return `--out ${path}: add --format json|md|html|sarif, or end the file name in .json, .md, .html or .sarif`;
     }
     files.push({ path, format: fileFormat });
   }

@@ -7,8 +7,16 @@ import type { BaseRecord } from "../service.ts";
 import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
 
 /** The formats a record can be exported in. */
-export const EXPORT_FORMATS = ["json", "md", "html"] as const;
+export const EXPORT_FORMATS = ["json", "md", "html", "sarif"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** How a SARIF export places its results (lib/export/sarif.ts). */
+export interface SarifOptions {
+  /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
+  learnBase?: string;
+  /** Prepended to every result's path: the folder the site's files live in ("public/"). */
+  pathPrefix?: string;
+}
 
 /** A stored record to export, and what the export needs to know about it. */
 export interface ExportInput {
@@ -19,6 +27,8 @@ export interface ExportInput {
   failure: string | null;
   /** The absolute URL of the live report page, linked from the export when known. */
   reportUrl?: string;
+  /** Where SARIF results point and their rules' help links (lib/export/sarif.ts). */
+  sarif?: SarifOptions;
 }
 
 /** The media type each format is served with. */
@@ -26,6 +36,7 @@ export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
   json: "application/json",
   md: "text/markdown; charset=utf-8",
   html: "text/html; charset=utf-8",
+  sarif: "application/sarif+json",
 };
 
 /** Whether a string names an export format. */

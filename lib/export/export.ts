@@ -4,6 +4,7 @@
 import { type ExportFormat, type ExportInput } from "./common.ts";
 import { recordToMarkdown } from "./markdown.ts";
 import { recordToHtml } from "./html.tsx";
+import { recordToSarif } from "./sarif.ts";
 
 export {
   attachment,
@@ -16,8 +17,8 @@ export {
 } from "./common.ts";
 
 /**
- * The record in `format`: pretty JSON (the ScanRecord, unchanged), the Markdown report, or the
- * self-contained HTML report.
+ * The record in `format`: pretty JSON (the ScanRecord, unchanged), the Markdown report, the
+ * self-contained HTML report, or SARIF 2.1.0 (code scanning).
  */
 export function renderExport(input: ExportInput, format: ExportFormat): string {
   switch (format) {
@@ -27,5 +28,8 @@ export function renderExport(input: ExportInput, format: ExportFormat): string {
       return recordToMarkdown(input);
     case "html":
       return recordToHtml(input);
+    case "sarif":
+      // The rules' help links go to this instance's learn pages when its address is known.
+      return recordToSarif(input, { learnBase: input.reportUrl, ...input.sarif });
   }
 }

@@ -5,7 +5,8 @@
  */
 import { ScanRecordSchema } from "../visibility/record.ts";
 import type { BaseRecord } from "../service.ts";
-import { diffRecords, type ScanDiff } from "./diff.ts";
+import type { ScanDiff } from "./diff.ts";
+import { findRegressions, type Regression } from "../watch/regressions.ts";
 
 /** A baseline file that cannot be used, with a message that says why. */
 export class BaselineError extends Error {
@@ -39,19 +40,31 @@ export async function readBaseline(path: string): Promise<BaseRecord> {
   return parsed.data;
 }
 
-/** The comparison of a fresh record with the baseline, as the CLI prints it. */
+/**
+ * The comparison of a fresh record with the baseline, as the CLI prints it. A regression is the
+ * diff's (a lower score, a failed scan, a new critical issue) or a watch alert's
+ * (lib/watch/regressions.ts: a crawler newly blocked, a new score cap, a rich result lost...), so
+ * CI and the watch alerts fail on the same things.
+ */
 export function compareWithBaseline(
   baseline: BaseRecord,
   fresh: BaseRecord,
-): { diff: ScanDiff; lines: string[] } {
-  const diff = diffRecords(baseline, fresh);
+): { diff: ScanDiff; regressions: Regression[]; regression: boolean; lines: string[] } {
+  const { diff, regressions } = findRegressions(baseline, fresh, {
+    minScoreDrop: Number.MIN_VALUE,
+  });
+  const reasons = [
+    ...diff.regressionReasons,
+    // What the diff's reasons do not already say (a gate is a new critical issue there).
+    ...regressions.filter((r) => r.kind === "crawler_blocked" || r.kind === "rich_result_lost")
+      .map((r) => r.text.replace(/\.$/, "")),
+  ];
+  const regression = diff.regression || regressions.length > 0;
   const lines = [
     `Compared with the baseline scanned ${baseline.scannedAt}` +
     (baseline.domain !== fresh.domain ? ` (of ${baseline.domain})` : "") + ":",
     ...diff.summary.map((s) => `  ${s}`),
-    diff.regression
-      ? `Regression: ${diff.regressionReasons.join("; ")}.`
-      : "No regression against the baseline.",
+    regression ? `Regression: ${reasons.join("; ")}.` : "No regression against the baseline.",
   ];
-  return { diff, lines };
+  return { diff, regressions, regression, lines };
 }

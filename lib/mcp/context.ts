@@ -13,11 +13,14 @@ import type { ScanServiceDeps } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";
+import type { WatchDeps } from "../watch/context.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
+  /** The watch feature (lib/watch/): the watch tools act for the account of the request's key. */
+  watch?: WatchDeps;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */
@@ -45,8 +48,10 @@ export const DEFAULT_POLL_INTERVAL_MS = 250;
 /** One MCP request's view of the service: who calls (anonymous, by IP) and what they can use. */
 export interface McpContext {
   deps: McpDeps;
-  /** The caller's IP (set by the app's middleware): the only identity an MCP caller has. */
+  /** The caller's IP (set by the app's middleware): the identity of every tool but the watch tools. */
   ip: string;
+  /** The request's Authorization header: only the watch tools read it (lib/mcp/watch_tools.ts). */
+  authorization: string | null;
   scanWaitMs: number;
   pollIntervalMs: number;
 }

@@ -27,6 +27,7 @@ import {
 import { registerPrompts, registerReportResource } from "./resources.ts";
 import { registerCommonTools } from "./tools.ts";
 import { registerHistoryTools } from "./history_tools.ts";
+import { registerWatchTools } from "./watch_tools.ts";
 import { visibilityMcp } from "./visibility.ts";
 import { schemaMcp } from "./schema.ts";
 
@@ -48,7 +49,7 @@ const MAX_TOOL_INPUT_ELEMENTS = 64;
 /** The MCP server of `deps.service` for one caller. */
 export function createMcpServer(
   deps: McpDeps,
-  caller: { ip: string },
+  caller: { ip: string; authorization?: string | null },
   options: McpOptions = {},
 ): McpServer {
   const service = deps.service;
@@ -56,6 +57,7 @@ export function createMcpServer(
   const ctx: McpContext = {
     deps,
     ip: caller.ip,
+    authorization: caller.authorization ?? null,
     scanWaitMs: options.scanWaitMs ?? DEFAULT_SCAN_WAIT_MS,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
   };
@@ -69,6 +71,7 @@ export function createMcpServer(
   registerCommonTools(server, ctx, adapter);
   registerHistoryTools(server, ctx);
   adapter.registerTools(server, ctx);
+  if (deps.watch) registerWatchTools(server, ctx);
   registerReportResource(server, ctx);
   registerPrompts(server, ctx);
   withoutListChanged(server);
@@ -98,12 +101,14 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
   const ctx: McpContext = {
     deps,
     ip: "",
+    authorization: null,
     scanWaitMs: DEFAULT_SCAN_WAIT_MS,
     pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
   };
   registerCommonTools(recorder, ctx, adapter);
   registerHistoryTools(recorder, ctx);
   adapter.registerTools(recorder, ctx);
+  if (deps.watch) registerWatchTools(recorder, ctx);
   return tools;
 }
 

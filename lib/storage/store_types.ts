@@ -5,8 +5,8 @@
  */
 import type { BaseRecord } from "../service.ts";
 
-/** How the caller that started a scan authenticated. */
-export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp";
+/** How the caller that started a scan authenticated ("watch": a scheduled rescan, lib/watch/). */
+export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp" | "watch";
 
 /** A stored scan: the public record and what only operators see. */
 export interface StoredScan {

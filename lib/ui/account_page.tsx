@@ -17,6 +17,8 @@ import type { KeyView } from "./key_view.ts";
 import { Island } from "./layout.tsx";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
+import type { CreatedWatch, WatchForm, WatchPanel } from "../watch/panel.ts";
+import { WatchSection } from "./watch_section.tsx";
 
 /** What the dashboard shows. */
 export interface DashboardState {
@@ -27,6 +29,10 @@ export interface DashboardState {
   notice?: Notice | null;
   nameValue?: string;
   nameError?: string | null;
+  /** The account's watches (lib/watch/panel.ts). */
+  watch?: WatchPanel;
+  watchCreated?: CreatedWatch | null;
+  watchForm?: WatchForm;
 }
 
 /** Renders the dashboard (status 400/409 when a no-JS key form was refused). */
@@ -82,6 +88,13 @@ curl ${origin}${reportJsonPath("example.com")}`;
             nameError: state.nameError ?? null,
           }}
         />
+        {state.watch && (
+          <WatchSection
+            panel={state.watch}
+            csrf={state.session.csrf}
+            created={state.watchCreated ?? null}
+          />
+        )}
         <section aria-labelledby="use-heading">
           <h2 id="use-heading">Using a key</h2>
           <p>

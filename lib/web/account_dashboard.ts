@@ -4,9 +4,10 @@ import type { AppDeps, AppEnv } from "./context.ts";
 import { type ActiveSession, closeSession } from "./sessions.ts";
 import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
 import { keyView } from "../ui/key_view.ts";
+import { watchPanel } from "../watch/panel.ts";
 
 /** What a form post leaves for the next dashboard view. */
-export type DashboardFlash = Pick<DashboardState, "created" | "notice">;
+export type DashboardFlash = Pick<DashboardState, "created" | "notice" | "watchCreated">;
 
 /**
  * Renders the dashboard of a session's account with `extra` (a refused form's name and reason),
@@ -25,5 +26,6 @@ export async function dashboardFor(
     return c.redirect("/account/login", 303);
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
-  return renderDashboard(c, deps, { account, session, keys, ...extra }, status);
+  const watch = deps.watch ? await watchPanel(deps.watch, account.id, extra.watchForm) : undefined;
+  return renderDashboard(c, deps, { account, session, keys, watch, ...extra }, status);
 }

@@ -10,6 +10,7 @@ import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../service.ts";
 import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
+import type { WatchDeps } from "../watch/context.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -42,6 +43,8 @@ export interface AppDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
   reportCache?: ReportCache;
+  /** The watch list, alerts and feeds (lib/watch/), built in createServer. */
+  watch?: WatchDeps;
 }
 
 /** Hono's context variables set by our middleware. */

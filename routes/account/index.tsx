@@ -18,6 +18,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     return await dashboardFor(c, deps, session, {
       created: flash?.created ?? null,
       notice: flash?.notice ?? null,
+      watchCreated: flash?.watchCreated ?? null,
     });
   });
   return app;

@@ -88,10 +88,17 @@ export async function startAppEnv(options: {
   exclusive?: boolean;
   /** Wraps the in-memory KV (e.g. to make its writes fail as a full disk does). */
   wrapKv?: (kv: Deno.Kv) => Deno.Kv;
+  /** More SCAN_RESOLVE entries ("host=127.0.0.1:port"), e.g. a test's own site server. */
+  extraResolve?: string[];
 } = {}): Promise<TestEnv> {
   const turnstile = startFakeTurnstile();
   const scanEnv = options.worker ? await startScanEnv() : null;
-  const resolve = [turnstile.resolveEntry, scanEnv?.env.SCAN_RESOLVE].filter(Boolean).join(",");
+  const resolve = [
+    turnstile.resolveEntry,
+    scanEnv?.env.SCAN_RESOLVE,
+    ...(options.extraResolve ?? []),
+  ]
+    .filter(Boolean).join(",");
   const config = loadConfig({
     ...(scanEnv?.env ?? {}),
     SCAN_RESOLVE: resolve,

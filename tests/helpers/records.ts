@@ -18,18 +18,20 @@ export async function storeRecord(
   record: BaseRecord,
   failure: string | null = null,
 ): Promise<void> {
+  // One id for the job and the stored scan, as the worker does (the kept scan's id is the job's).
+  const jobId = crypto.randomUUID();
   const outcome = await env.store.finishScan(
     {
       kind: "scan",
       service: env.service.name,
-      jobId: crypto.randomUUID(),
+      jobId,
       domain: record.domain,
       url: `https://${record.domain}/`,
       host: record.domain,
       credential: "pipeline",
       enqueuedAt: Date.parse(record.scannedAt),
     },
-    { record, failure, credential: "pipeline", durationMs: 1, jobId: crypto.randomUUID() },
+    { record, failure, credential: "pipeline", durationMs: 1, jobId },
   );
   if (outcome !== "stored") throw new Error(`record of ${record.domain} not stored: ${outcome}`);
 }

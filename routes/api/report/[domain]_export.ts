@@ -1,6 +1,7 @@
 /**
- * GET /api/report/:domain.md and /api/report/:domain.html: the stored record of a domain as a
- * Markdown or a self-contained HTML report (lib/export/), served as a download with a file name.
+ * GET /api/report/:domain.md, .html and .sarif: the stored record of a domain as a Markdown or a
+ * self-contained HTML report, or as SARIF 2.1.0 for code scanning (lib/export/), served as a
+ * download with a file name.
  * Reads the stored record only; a domain never scanned is a 404 like the JSON report. The JSON
  * itself stays at /api/report/:domain.json (routes/api/report/[domain].ts).
  */
@@ -19,8 +20,8 @@ import { siteOrigin } from "../../../lib/ui/format.ts";
 import { reportPagePath } from "../../../lib/report_urls.ts";
 
 /** `example.com.md` -> the domain and the format; anything else is not this route's. */
-function exportTarget(file: string): { domain: string; format: "md" | "html" } {
-  const m = file.match(/^(.+)\.(md|html)$/);
+function exportTarget(file: string): { domain: string; format: "md" | "html" | "sarif" } {
+  const m = file.match(/^(.+)\.(md|html|sarif)$/);
   if (!m) throw new NotFoundError();
   try {
     return { domain: normaliseTarget(decodeURIComponent(m[1])).domain, format: m[2] as "md" };
@@ -35,7 +36,7 @@ function exportTarget(file: string): { domain: string; format: "md" | "html" } {
 /** The export routes, mounted on /api/report before the JSON report's. */
 export function reportExportRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/:file{.+\\.(?:md|html)}", async (c) => {
+  app.get("/:file{.+\\.(?:md|html|sarif)}", async (c) => {
     const { domain, format } = exportTarget(c.req.param("file"));
     c.header("Access-Control-Allow-Origin", "*");
     c.header("Cache-Control", "no-cache");

@@ -82,6 +82,8 @@ export function lookupSpy(
 /** A running environment. */
 export interface SecurityEnv {
   app: Server["app"];
+  /** What the routes were built with (the watch feature: `deps.watch`). */
+  deps: Server["deps"];
   kv: Deno.Kv;
   store: Store;
   config: Config;
@@ -197,6 +199,7 @@ export async function startSecurityEnv(options: SecurityEnvOptions): Promise<Sec
   const { app, store, worker } = server;
   const env: SecurityEnv = {
     app,
+    deps: server.deps,
     kv,
     store,
     config,

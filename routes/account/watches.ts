@@ -1,0 +1,80 @@
+/**
+ * The watch forms of the dashboard, for a signed-in client account (lib/watch/watches.ts):
+ * - POST /account/watches (`url`, `schedule`, `webhookUrl`, `webhookFormat`, `csrf`): adds a watch;
+ *   a form post is redirected 303 to /account, where the webhook's signing secret is shown once
+ *   (through the session's encrypted one-time flash, never in a URL); a fetch with
+ *   `Accept: application/json` gets 201 `{watch, webhookSecret}`.
+ * - POST /account/watches/:id/delete (`csrf`): removes one of the account's watches at once.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { HttpError } from "../../lib/errors.ts";
+import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
+import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";
+import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
+import { watchOf } from "../../lib/watch/context.ts";
+import { addWatch, removeWatch, watchView } from "../../lib/watch/watches.ts";
+
+async function signedInForm(
+  c: Context<AppEnv>,
+): Promise<{ session: ActiveSession; form: URLSearchParams }> {
+  const form = await readFormBody(c.req.raw);
+  // The account group requires the session (lib/app.ts, lib/web/groups.ts).
+  const session = c.get("session")!;
+  await assertFormToken(session.csrf, presentedToken(c, form));
+  return { session, form };
+}
+
+/** The /account/watches routes. */
+export function accountWatchRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const w = watchOf(deps);
+  app.post("/", async (c) => {
+    const { session, form } = await signedInForm(c);
+    c.header("Cache-Control", "no-store");
+    const input = {
+      url: field(form, "url"),
+      schedule: field(form, "schedule") || undefined,
+      webhookUrl: field(form, "webhookUrl") || null,
+      webhookFormat: field(form, "webhookFormat") || undefined,
+    };
+    try {
+      const { watch, webhookSecret } = await addWatch(w, session.accountId!, input, "dashboard");
+      if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
+      await putFlash(
+        deps,
+        session,
+        {
+          watchCreated: { target: watch.target, secret: webhookSecret },
+        } satisfies DashboardFlash,
+      );
+      return c.redirect("/account", 303);
+    } catch (error) {
+      if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
+      return await dashboardFor(c, deps, session, {
+        watchForm: {
+          url: input.url,
+          webhookUrl: input.webhookUrl ?? "",
+          error: error.message,
+        },
+      }, error.status);
+    }
+  });
+  app.post("/:id/delete", async (c) => {
+    const { session } = await signedInForm(c);
+    c.header("Cache-Control", "no-store");
+    const removed = await removeWatch(w, session.accountId!, c.req.param("id"));
+    if (wantsJson(c)) return c.json({ deleted: true, watch: watchView(removed, w.origin) });
+    await putFlash(
+      deps,
+      session,
+      {
+        notice: { kind: "success", text: `No longer watching ${removed.target}.` },
+      } satisfies DashboardFlash,
+    );
+    return c.redirect("/account", 303);
+  });
+  return app;
+}
