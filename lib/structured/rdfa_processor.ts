@@ -42,6 +42,8 @@ const RDF_HTML = `${RDF_NS}HTML`;
 
 /** At most this many elements are processed (the rest of a larger page is not read). */
 const MAX_ELEMENTS = 200_000;
+/** Element positions are below this (MAX_ELEMENTS), so a span packs into one number. */
+const SPAN = 262_144;
 /** At most this many statements are kept. */
 const MAX_STATEMENTS = 50_000;
 /** A literal read from an element's text is cut at this many characters. */
@@ -105,7 +107,7 @@ const INITIAL_TERMS: Readonly<Record<string, string>> = {
 };
 
 /** Attributes that make an element more than a pass-through for RDFa. */
-const RDFA_ATTRS = [
+const RDFA_ATTRS = new Set([
   "about",
   "content",
   "datatype",
@@ -120,7 +122,7 @@ const RDFA_ATTRS = [
   "src",
   "typeof",
   "vocab",
-];
+]);
 
 /** A subject or object: an IRI or a blank node (its label). */
 export interface Resource {
@@ -179,25 +181,62 @@ interface Incomplete {
 
 type ListItem = Resource | PendingLiteral;
 
-/** A list mapping: the lists an element's subject collects (`inlist`). */
+/**
+ * A list mapping: the lists an element's subject collects (`inlist`). Step 8 starts a new one
+ * for a new subject that differs from the parent object; whether it differs is only asked when
+ * a list is first used (comparing would resolve every link's IRI, and lists are rare).
+ */
 class ListMapping {
-  readonly lists = new Map<string, ListItem[]>();
-  constructor(readonly subject: Resource, readonly el: DomElement | null) {}
+  lists: Map<string, ListItem[]> | null = null;
+  constructor(
+    readonly subject: Resource,
+    private readonly parentObject: Resource | null,
+    private readonly parent: ListMapping | null,
+  ) {}
+
+  /** The mapping lists really go to: a subject equal to the parent object shares its mapping. */
+  owner(): ListMapping {
+    const shares = (m: ListMapping) =>
+      !!m.parent && !!m.parentObject && same(m.subject, m.parentObject);
+    if (!shares(this)) return this;
+    let m = this.parent!;
+    while (shares(m)) m = m.parent!;
+    return m;
+  }
+
   list(p: string): ListItem[] {
-    let l = this.lists.get(p);
-    if (!l) this.lists.set(p, l = []);
+    const m = this.owner();
+    m.lists ??= new Map();
+    let l = m.lists.get(p);
+    if (!l) m.lists.set(p, l = []);
     return l;
   }
 }
 
-interface Ctx {
+/** An IRI from `href`/`src`, resolved only when a statement uses it (most links never are). */
+class LinkIri implements Resource {
+  readonly kind = "resource";
+  readonly blank = false;
+  #value: string | undefined;
+  constructor(private readonly raw: string, private readonly base: string) {}
+  /** The absolute IRI, or "" when the attribute holds none (statements with it are dropped). */
+  get value(): string {
+    return this.#value ??= resolveIri(this.raw, this.base) ?? "";
+  }
+}
+
+/** What resolves terms and CURIEs on an element. */
+interface Scope {
+  prefixes: Readonly<Record<string, string>>;
+  vocab: string | null;
+}
+
+interface Ctx extends Scope {
   parentSubject: Resource;
   parentObject: Resource;
-  prefixes: Readonly<Record<string, string>>;
   incomplete: Incomplete[];
   list: ListMapping;
   language: string | null;
-  vocab: string | null;
 }
 
 /** Runs the RDFa 1.1 processor over a parsed page whose base IRI is `base`. */
@@ -205,7 +244,8 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   // The document's IRI is its base without a fragment.
   const base = pageBase.replace(/#.*$/, "");
   const statements: Statement[] = [];
-  const spans = new Map<DomElement, [number, number]>();
+  // [start, end) of each processed element, as start * SPAN + end (no tuple per element).
+  const spans = new Map<DomElement, number>();
   const baseRes: Resource = { kind: "resource", blank: false, value: base };
   let blanks = 0;
   const newBlank = (): Resource => ({ kind: "resource", blank: true, value: `b${blanks++}` });
@@ -214,6 +254,11 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     let r = named.get(label);
     if (!r) named.set(label, r = { kind: "resource", blank: true, value: `u_${label}` });
     return r;
+  };
+  /** `href`, else `src` (IRIs only), resolved lazily. */
+  const linkOf = (a: Record<string, string>): Resource | null => {
+    const raw = a.href ?? a.src;
+    return raw === undefined ? null : new LinkIri(raw.trim(), base);
   };
   const iriCache = new Map<string, Resource | null>();
   /** An IRI attribute (`href`, `src`, a CURIE's expansion) resolved against the base. */
@@ -226,7 +271,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     return r;
   };
   /** `about` / `resource`: a safe CURIE, a CURIE (blank nodes too) or an IRI; null = ignored. */
-  const resource = (raw: string | undefined, ctx: Ctx): Resource | null => {
+  const resource = (raw: string | undefined, ctx: Scope): Resource | null => {
     if (raw === undefined) return null;
     const v = raw.trim();
     if (v.startsWith("[") && v.endsWith("]")) {
@@ -253,7 +298,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     parentObject: baseRes,
     prefixes: INITIAL_PREFIXES,
     incomplete: [],
-    list: new ListMapping(baseRes, null),
+    list: new ListMapping(baseRes, null, null),
     language: null,
     vocab: null,
   };
@@ -271,7 +316,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     const frame = stack.pop()!;
     if (frame.length === 3) {
       const [el, own, start] = frame;
-      spans.set(el, [start, position]);
+      spans.set(el, start * SPAN + position);
       if (own) emitLists(own, el);
       continue;
     }
@@ -305,7 +350,9 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
       if (used) emit(baseRes, `${RDFA_NS}usesVocabulary`, used, el, "vocab");
     }
     const prefixes = prefixesOf(a, ctx.prefixes);
-    const scope: Ctx = { ...ctx, vocab, prefixes, language };
+    const scope: Scope = prefixes === ctx.prefixes && vocab === ctx.vocab
+      ? ctx
+      : { prefixes, vocab };
 
     // HTML+RDFa: next to @property, @rel/@rev values that are not CURIEs or IRIs are ignored.
     const relAttr = relValue(a.rel, a.property !== undefined);
@@ -318,10 +365,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     let currentObject: Resource | null = null;
     let typed: Resource | null = null;
     let skip = false;
-    const hrefOrSrc = () => {
-      const raw = a.href ?? a.src;
-      return raw === undefined ? null : iri(raw.trim());
-    };
+    const hrefOrSrc = () => linkOf(a);
     if (relAttr === null && revAttr === null) {
       if (a.property !== undefined && a.content === undefined && a.datatype === undefined) {
         // Step 5.1.
@@ -363,8 +407,8 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     // Step 7: types.
     if (typed && types) { for (const t of types) emit(typed, RDF_TYPE, t, el, "typeof"); }
     // Step 8: a new subject starts a new list mapping.
-    const list = !skip && newSubject && !same(newSubject, ctx.parentObject)
-      ? new ListMapping(newSubject, el)
+    const list = !skip && newSubject && newSubject !== ctx.parentObject
+      ? new ListMapping(newSubject, ctx.parentObject, ctx.list)
       : ctx.list;
     const inlist = a.inlist !== undefined;
     // Step 9: links to a known object.
@@ -388,11 +432,13 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     }
     // Step 11: the property value.
     if (a.property !== undefined) {
-      const value = propertyValue(el, scope, {
-        hasLinks: relAttr !== null || revAttr !== null,
-        typedObject: types && a.about === undefined ? typed : null,
-        resource: () => resource(a.resource, scope) ?? hrefOrSrc(),
-      });
+      const value = propertyValue(
+        el,
+        scope,
+        language,
+        relAttr !== null || revAttr !== null,
+        types && a.about === undefined ? typed : null,
+      );
       for (const p of predicates(a.property, scope)) {
         if (inlist) list.list(p).push(value);
         else emit(newSubject!, p, value, el, "property");
@@ -407,7 +453,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
       }
     }
     // Step 13: the children's context.
-    const next: Ctx = skip ? scope : {
+    const next: Ctx = skip ? { ...ctx, prefixes, vocab, language } : {
       parentSubject: newSubject ?? ctx.parentSubject,
       parentObject: currentObject ?? newSubject ?? ctx.parentSubject,
       prefixes,
@@ -423,9 +469,12 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   // list mapping is its own).
   if (first) emitLists(root.list, first);
   return {
-    statements: copyProperties(statements),
+    statements: copyProperties(statements.filter(resolvable)),
     base,
-    span: (el) => spans.get(el) ?? null,
+    span: (el) => {
+      const v = spans.get(el);
+      return v === undefined ? null : [Math.floor(v / SPAN), v % SPAN];
+    },
   };
 
   function pushChildren(el: DomElement, ctx: Ctx): void {
@@ -434,6 +483,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
 
   /** Step 14: the lists an element's subject collected, as rdf:first/rdf:rest chains. */
   function emitLists(own: ListMapping, el: DomElement): void {
+    if (!own.lists) return;
     for (const [p, items] of own.lists) {
       if (!items.length) {
         emit(own.subject, p, { kind: "resource", blank: false, value: `${RDF_NS}nil` }, el, "list");
@@ -454,44 +504,47 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   /** Step 11's choice of value, in the specification's order. */
   function propertyValue(
     el: DomElement,
-    ctx: Ctx,
-    o: {
-      hasLinks: boolean;
-      typedObject: Resource | null;
-      resource: () => Resource | null;
-    },
+    scope: Scope,
+    language: string | null,
+    hasLinks: boolean,
+    typedObject: Resource | null,
   ): Resource | PendingLiteral {
     const a = el.attribs;
     const time = el.name === "time";
-    const lit = (
-      lexical: string | null,
-      datatype: string | null,
-      markup = false,
-      byForm = false,
-    ): PendingLiteral => ({
-      kind: "literal",
-      el,
-      lexical,
-      markup,
-      datatype,
-      time: byForm && datatype === null,
-      language: datatype === null ? ctx.language : null,
-    });
     if (a.datatype !== undefined) {
-      const dt = a.datatype.trim() ? termIri(a.datatype.trim(), ctx, false) : null;
+      const dt = a.datatype.trim() ? termIri(a.datatype.trim(), scope) : null;
       const markup = dt === XML_LITERAL || dt === RDF_HTML;
       const lexical = a.content ?? (a.datetime !== undefined && !markup ? a.datetime : null);
-      return lit(lexical, dt, markup && a.content === undefined);
+      return pending(el, lexical, dt, markup && a.content === undefined, false, language);
     }
-    if (a.content !== undefined) return lit(a.content, null, false, time);
-    if (a.datetime !== undefined) return lit(a.datetime, null, false, true);
-    if (!o.hasLinks) {
-      const r = o.resource();
+    if (a.content !== undefined) return pending(el, a.content, null, false, time, language);
+    if (a.datetime !== undefined) return pending(el, a.datetime, null, false, true, language);
+    if (!hasLinks) {
+      const r = resource(a.resource, scope) ?? linkOf(a);
       if (r) return r;
     }
-    if (o.typedObject) return o.typedObject;
-    return lit(null, null, false, time);
+    if (typedObject) return typedObject;
+    return pending(el, null, null, false, time, language);
   }
+}
+
+function pending(
+  el: DomElement,
+  lexical: string | null,
+  datatype: string | null,
+  markup: boolean,
+  byForm: boolean,
+  language: string | null,
+): PendingLiteral {
+  return {
+    kind: "literal",
+    el,
+    lexical,
+    markup,
+    datatype,
+    time: byForm && datatype === null,
+    language: datatype === null ? language : null,
+  };
 }
 
 /** The triples of a processed page, literals read exactly as RDFa specifies. */
@@ -528,9 +581,13 @@ export function literalDatatype(l: PendingLiteral, value: () => string): string 
 }
 
 function hasRdfa(a: Record<string, string>): boolean {
-  for (const name of RDFA_ATTRS) if (a[name] !== undefined) return true;
-  for (const name in a) if (name.startsWith("xmlns:")) return true;
+  for (const name in a) if (RDFA_ATTRS.has(name) || name.startsWith("xmlns:")) return true;
   return false;
+}
+
+/** A statement whose link IRIs all resolved. */
+function resolvable(st: Statement): boolean {
+  return st.s.value !== "" && (st.o.kind === "literal" || st.o.value !== "");
 }
 
 function same(a: Resource, b: Resource): boolean {
@@ -545,18 +602,51 @@ function relValue(raw: string | undefined, withProperty: boolean): string | null
   return kept.length ? kept.join(" ") : null;
 }
 
+/**
+ * Resolved attribute values per prefix mapping, vocabulary and kind (pages repeat the same
+ * `property` and `typeof` values many times). Keyed by the attribute string itself, whose hash
+ * the engine keeps, so a hit costs no string building.
+ */
+const termCache = new WeakMap<object, Map<string, Map<string, string[] | Resource[]>>>();
+
+function cached<T extends string[] | Resource[]>(
+  raw: string,
+  ctx: Scope,
+  kind: "p" | "t",
+  make: () => T,
+): T {
+  let byScope = termCache.get(ctx.prefixes);
+  if (!byScope) termCache.set(ctx.prefixes, byScope = new Map());
+  const scopeKey = kind + (ctx.vocab ?? "");
+  let byRaw = byScope.get(scopeKey);
+  if (!byRaw) byScope.set(scopeKey, byRaw = new Map());
+  const hit = byRaw.get(raw);
+  if (hit) return hit as T;
+  const value = make();
+  if (byRaw.size < 5000) byRaw.set(raw, value);
+  return value;
+}
+
 /** Predicates of `property`/`rel`/`rev`: terms, CURIEs or IRIs; never blank nodes. */
-function predicates(raw: string, ctx: Ctx): string[] {
+function predicates(raw: string, ctx: Scope): string[] {
+  return cached(raw, ctx, "p", () => resolvePredicates(raw, ctx));
+}
+
+function resolvePredicates(raw: string, ctx: Scope): string[] {
   const out: string[] = [];
   for (const t of raw.trim().split(/\s+/)) {
-    const p = t ? termIri(t, ctx, false) : null;
+    const p = t ? termIri(t, ctx) : null;
     if (p !== null && !out.includes(p)) out.push(p);
   }
   return out;
 }
 
 /** `typeof` values (a blank node CURIE is allowed there). */
-function typeIris(raw: string, ctx: Ctx): Resource[] {
+function typeIris(raw: string, ctx: Scope): Resource[] {
+  return cached(raw, ctx, "t", () => resolveTypes(raw, ctx));
+}
+
+function resolveTypes(raw: string, ctx: Scope): Resource[] {
   const out: Resource[] = [];
   for (const t of raw.trim().split(/\s+/)) {
     if (!t) continue;
@@ -564,7 +654,7 @@ function typeIris(raw: string, ctx: Ctx): Resource[] {
       out.push({ kind: "resource", blank: true, value: `u_${t.slice(2)}` });
       continue;
     }
-    const v = termIri(t, ctx, false);
+    const v = termIri(t, ctx);
     if (v !== null && !out.some((r) => r.value === v)) {
       out.push({ kind: "resource", blank: false, value: v });
     }
@@ -572,14 +662,14 @@ function typeIris(raw: string, ctx: Ctx): Resource[] {
   return out;
 }
 
-/** A TERMorCURIEorAbsIRI as an absolute IRI, or null when it names nothing. */
-function termIri(t: string, ctx: Ctx, allowBlank: boolean): string | null {
+/** A TERMorCURIEorAbsIRI as an absolute IRI, or null when it names nothing (or a blank node). */
+function termIri(t: string, ctx: Scope): string | null {
   const colon = t.indexOf(":");
   if (colon < 0) {
     if (ctx.vocab) return checkedIri(ctx.vocab + t);
     return INITIAL_TERMS[t.toLowerCase()] ?? null;
   }
-  if (t.startsWith("_:")) return allowBlank ? t : null;
+  if (t.startsWith("_:")) return null;
   return checkedIri(expandCurie(t, ctx.prefixes) ?? t);
 }
 
