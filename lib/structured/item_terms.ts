@@ -75,3 +75,34 @@ function byForm(v: string | number | boolean): TermInfo {
   }
   return { kind: "literal" };
 }
+
+/**
+ * The typing of a raw JSON-LD value's scalars, in the order the extractor adds them (an array's
+ * members in order; a `@value` object gives its `@type` or `@language`; nested lists and nodes
+ * give none). `iriProperty`: schema.org's context makes the property's strings IRIs.
+ */
+export function jsonLdTerms(raw: unknown, iriProperty: boolean): TermInfo[] {
+  const out: TermInfo[] = [];
+  for (const v of Array.isArray(raw) ? raw : [raw]) {
+    if (typeof v === "string") out.push(iriProperty ? IRI : { kind: "literal" });
+    else if (typeof v === "number" || typeof v === "boolean") out.push(byForm(v));
+    else if (isObject(v) && "@value" in v && !("@id" in v)) {
+      const inner = v["@value"];
+      if (typeof inner !== "string" && typeof inner !== "number" && typeof inner !== "boolean") {
+        continue;
+      }
+      const type = typeof v["@type"] === "string" ? expandDatatype(v["@type"]) : null;
+      const language = typeof v["@language"] === "string" ? v["@language"].toLowerCase() : null;
+      out.push(type || language ? literalInfo(type, language) : byForm(inner));
+    }
+  }
+  return out;
+}
+
+/** A JSON-LD `@type` of a value: "xsd:date" and schema.org's terms ("Date") as full IRIs. */
+function expandDatatype(t: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) return t;
+  if (t.startsWith("xsd:")) return XSD_NS + t.slice(4);
+  if (!t.includes(":")) return `https://schema.org/${t}`;
+  return t;
+}
