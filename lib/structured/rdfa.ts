@@ -25,18 +25,11 @@ import type { DetectedItem } from "./record.ts";
 import { addValue, isSchemaTerm, type JsonObject, type JsonValue, shortTerm } from "./terms.ts";
 import { propertyInfo } from "./vocabulary.ts";
 import { absoluteUrl, type DomDocument, type DomElement, textOf } from "./dom.ts";
-import {
-  literalDatatype,
-  type PendingLiteral,
-  processRdfa,
-  type RdfaGraph,
-  type Resource,
-  type Statement,
-} from "./rdfa_processor.ts";
+import { processRdfa } from "./rdfa_processor.ts";
+import type { PendingLiteral, RdfaGraph, Resource, Statement } from "./rdfa_statement.ts";
+import { literalDatatype } from "./rdfa_literal.ts";
 import { RDF_NS, RDF_TYPE } from "./rdf_terms.ts";
 import { IRI, literalInfo, type TermInfo, TermLog } from "./item_terms.ts";
-
-export { INITIAL_PREFIXES } from "./rdfa_processor.ts";
 
 const MAX_ITEMS = 300;
 const MAX_VALUES = 100_000;

@@ -18,7 +18,6 @@
  * capped, so a hostile page costs a bounded amount of work.
  */
 import {
-  absoluteUrl,
   baseUrlOf,
   type DomDocument,
   type DomElement,
@@ -26,19 +25,27 @@ import {
   isElement,
   parseDom,
 } from "./dom.ts";
+import { INITIAL_PREFIXES } from "../html/rdfa_context.ts";
+import { RDF_TYPE, type Term, type Triple } from "./rdf_terms.ts";
+import { copyProperties } from "./rdfa_copy.ts";
 import {
-  datetimeDatatype,
-  literal,
-  RDF_NS,
-  RDF_TYPE,
-  type Term,
-  type Triple,
-} from "./rdf_terms.ts";
+  expandCurie,
+  LinkIri,
+  predicates,
+  prefixesOf,
+  relValue,
+  resolveIri,
+  type Scope,
+  termIri,
+  typeIris,
+} from "./rdfa_iri.ts";
+import { literalTerm, pending } from "./rdfa_literal.ts";
+import { emitLists, type Incomplete, ListMapping } from "./rdfa_lists.ts";
+import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./rdfa_statement.ts";
 
 const RDFA_NS = "http://www.w3.org/ns/rdfa#";
-const XHV_NS = "http://www.w3.org/1999/xhtml/vocab#";
-const XML_LITERAL = `${RDF_NS}XMLLiteral`;
-const RDF_HTML = `${RDF_NS}HTML`;
+const XML_LITERAL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral";
+const RDF_HTML = "http://www.w3.org/1999/02/22-rdf-syntax-ns#HTML";
 
 /** At most this many elements are processed (the rest of a larger page is not read). */
 const MAX_ELEMENTS = 200_000;
@@ -46,65 +53,6 @@ const MAX_ELEMENTS = 200_000;
 const SPAN = 262_144;
 /** At most this many statements are kept. */
 const MAX_STATEMENTS = 50_000;
-/** A literal read from an element's text is cut at this many characters. */
-const MAX_LITERAL = 65_536;
-
-/** The prefixes of RDFa 1.1's initial context (https://www.w3.org/2011/rdfa-context/rdfa-1.1). */
-export const INITIAL_PREFIXES: Readonly<Record<string, string>> = {
-  as: "https://www.w3.org/ns/activitystreams#",
-  cc: "http://creativecommons.org/ns#",
-  csvw: "http://www.w3.org/ns/csvw#",
-  ctag: "http://commontag.org/ns#",
-  dc: "http://purl.org/dc/terms/",
-  dc11: "http://purl.org/dc/elements/1.1/",
-  dcat: "http://www.w3.org/ns/dcat#",
-  dcterms: "http://purl.org/dc/terms/",
-  dqv: "http://www.w3.org/ns/dqv#",
-  duv: "https://www.w3.org/ns/duv#",
-  foaf: "http://xmlns.com/foaf/0.1/",
-  gr: "http://purl.org/goodrelations/v1#",
-  grddl: "http://www.w3.org/2003/g/data-view#",
-  ical: "http://www.w3.org/2002/12/cal/icaltzd#",
-  jsonld: "http://www.w3.org/ns/json-ld#",
-  ldp: "http://www.w3.org/ns/ldp#",
-  ma: "http://www.w3.org/ns/ma-ont#",
-  oa: "http://www.w3.org/ns/oa#",
-  odrl: "http://www.w3.org/ns/odrl/2/",
-  og: "http://ogp.me/ns#",
-  org: "http://www.w3.org/ns/org#",
-  owl: "http://www.w3.org/2002/07/owl#",
-  prov: "http://www.w3.org/ns/prov#",
-  qb: "http://purl.org/linked-data/cube#",
-  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-  rdfa: "http://www.w3.org/ns/rdfa#",
-  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
-  rev: "http://purl.org/stuff/rev#",
-  rif: "http://www.w3.org/2007/rif#",
-  rr: "http://www.w3.org/ns/r2rml#",
-  schema: "http://schema.org/",
-  sd: "http://www.w3.org/ns/sparql-service-description#",
-  sioc: "http://rdfs.org/sioc/ns#",
-  skos: "http://www.w3.org/2004/02/skos/core#",
-  skosxl: "http://www.w3.org/2008/05/skos-xl#",
-  sosa: "http://www.w3.org/ns/sosa/",
-  ssn: "http://www.w3.org/ns/ssn/",
-  time: "http://www.w3.org/2006/time#",
-  v: "http://rdf.data-vocabulary.org/#",
-  vcard: "http://www.w3.org/2006/vcard/ns#",
-  void: "http://rdfs.org/ns/void#",
-  wdr: "http://www.w3.org/2007/05/powder#",
-  wdrs: "http://www.w3.org/2007/05/powder-s#",
-  xhv: "http://www.w3.org/1999/xhtml/vocab#",
-  xml: "http://www.w3.org/XML/1998/namespace",
-  xsd: "http://www.w3.org/2001/XMLSchema#",
-};
-
-/** The terms of RDFa 1.1's initial context (matched without regard to case). */
-const INITIAL_TERMS: Readonly<Record<string, string>> = {
-  describedby: "http://www.w3.org/2007/05/powder-s#describedby",
-  license: `${XHV_NS}license`,
-  role: `${XHV_NS}role`,
-};
 
 /** Attributes that make an element more than a pass-through for RDFa. */
 const RDFA_ATTRS = new Set([
@@ -123,113 +71,6 @@ const RDFA_ATTRS = new Set([
   "typeof",
   "vocab",
 ]);
-
-/** A subject or object: an IRI or a blank node (its label). */
-export interface Resource {
-  kind: "resource";
-  blank: boolean;
-  value: string;
-}
-
-/**
- * A literal as the processor leaves it: the attribute value it came from, or the element whose
- * text (or, for an XMLLiteral, markup) it is, read only when someone asks (the items read the
- * rendered text, the triples the exact text content).
- */
-export interface PendingLiteral {
-  kind: "literal";
-  el: DomElement;
-  /** `content` or `datetime`, or null: the element's content. */
-  lexical: string | null;
-  /** An rdf:XMLLiteral or rdf:HTML: the element's markup. */
-  markup: boolean;
-  /** The datatype `datatype` names, or null. */
-  datatype: string | null;
-  /** `<time>` / `@datetime`: the datatype follows the value's lexical form. */
-  time: boolean;
-  language: string | null;
-}
-
-/** Which attribute stated a statement. */
-export type Via = "typeof" | "property" | "rel" | "rev" | "list" | "vocab" | "copy";
-
-/** One statement with where it came from. */
-export interface Statement {
-  s: Resource;
-  p: string;
-  o: Resource | PendingLiteral;
-  /** The element whose attributes made it (for a completed hanging rel: the completing one). */
-  el: DomElement;
-  via: Via;
-}
-
-/** What {@link processRdfa} returns. */
-export interface RdfaGraph {
-  statements: Statement[];
-  /** The base IRI: the document's own subject. */
-  base: string;
-  /** Document-order position of a processed element: [start, end) over its subtree. */
-  span(el: DomElement): [number, number] | null;
-}
-
-interface Incomplete {
-  p: string;
-  dir: "forward" | "reverse" | "none";
-  /** The list a "none" (inlist) triple adds its object to. */
-  list: ListItem[] | null;
-}
-
-type ListItem = Resource | PendingLiteral;
-
-/**
- * A list mapping: the lists an element's subject collects (`inlist`). Step 8 starts a new one
- * for a new subject that differs from the parent object; whether it differs is only asked when
- * a list is first used (comparing would resolve every link's IRI, and lists are rare).
- */
-class ListMapping {
-  lists: Map<string, ListItem[]> | null = null;
-  constructor(
-    readonly subject: Resource,
-    private readonly parentObject: Resource | null,
-    private readonly parent: ListMapping | null,
-  ) {}
-
-  /** The mapping lists really go to: a subject equal to the parent object shares its mapping. */
-  owner(): ListMapping {
-    const shares = (m: ListMapping) =>
-      !!m.parent && !!m.parentObject && same(m.subject, m.parentObject);
-    if (!shares(this)) return this;
-    let m = this.parent!;
-    while (shares(m)) m = m.parent!;
-    return m;
-  }
-
-  list(p: string): ListItem[] {
-    const m = this.owner();
-    m.lists ??= new Map();
-    let l = m.lists.get(p);
-    if (!l) m.lists.set(p, l = []);
-    return l;
-  }
-}
-
-/** An IRI from `href`/`src`, resolved only when a statement uses it (most links never are). */
-class LinkIri implements Resource {
-  readonly kind = "resource";
-  readonly blank = false;
-  #value: string | undefined;
-  constructor(private readonly raw: string, private readonly base: string) {}
-  /** The absolute IRI, or "" when the attribute holds none (statements with it are dropped). */
-  get value(): string {
-    return this.#value ??= resolveIri(this.raw, this.base) ?? "";
-  }
-}
-
-/** What resolves terms and CURIEs on an element. */
-interface Scope {
-  prefixes: Readonly<Record<string, string>>;
-  vocab: string | null;
-}
 
 interface Ctx extends Scope {
   parentSubject: Resource;
@@ -317,7 +158,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     if (frame.length === 3) {
       const [el, own, start] = frame;
       spans.set(el, start * SPAN + position);
-      if (own) emitLists(own, el);
+      if (own) emitLists(own, (st, p, o) => emit(st, p, o, el, "list"), newBlank);
       continue;
     }
     const [node, ctx] = frame;
@@ -467,9 +308,9 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   }
   // The lists of the document's own subject (the root element has no parent object, so its
   // list mapping is its own).
-  if (first) emitLists(root.list, first);
+  if (first) emitLists(root.list, (st, p, o) => emit(st, p, o, first, "list"), newBlank);
   return {
-    statements: copyProperties(statements.filter(resolvable)),
+    statements: copyProperties(statements.filter(resolvable), MAX_STATEMENTS),
     base,
     span: (el) => {
       const v = spans.get(el);
@@ -479,26 +320,6 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
 
   function pushChildren(el: DomElement, ctx: Ctx): void {
     for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], ctx]);
-  }
-
-  /** Step 14: the lists an element's subject collected, as rdf:first/rdf:rest chains. */
-  function emitLists(own: ListMapping, el: DomElement): void {
-    if (!own.lists) return;
-    for (const [p, items] of own.lists) {
-      if (!items.length) {
-        emit(own.subject, p, { kind: "resource", blank: false, value: `${RDF_NS}nil` }, el, "list");
-        continue;
-      }
-      const nodes = items.map(() => newBlank());
-      emit(own.subject, p, nodes[0], el, "list");
-      nodes.forEach((n, i) => {
-        emit(n, `${RDF_NS}first`, items[i], el, "list");
-        const rest = i + 1 < nodes.length
-          ? nodes[i + 1]
-          : { kind: "resource" as const, blank: false, value: `${RDF_NS}nil` };
-        emit(n, `${RDF_NS}rest`, rest, el, "list");
-      });
-    }
   }
 
   /** Step 11's choice of value, in the specification's order. */
@@ -528,23 +349,11 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   }
 }
 
-function pending(
-  el: DomElement,
-  lexical: string | null,
-  datatype: string | null,
-  markup: boolean,
-  byForm: boolean,
-  language: string | null,
-): PendingLiteral {
-  return {
-    kind: "literal",
-    el,
-    lexical,
-    markup,
-    datatype,
-    time: byForm && datatype === null,
-    language: datatype === null ? language : null,
-  };
+/** A resource as an RDF term. */
+export function resourceTerm(r: Resource): Term {
+  return r.blank
+    ? { termType: "BlankNode", value: r.value }
+    : { termType: "NamedNode", value: r.value };
 }
 
 /** The triples of a processed page, literals read exactly as RDFa specifies. */
@@ -560,26 +369,6 @@ export function graphTriples(graph: RdfaGraph): Triple[] {
   return out;
 }
 
-/** A resource as an RDF term. */
-export function resourceTerm(r: Resource): Term {
-  return r.blank
-    ? { termType: "BlankNode", value: r.value }
-    : { termType: "NamedNode", value: r.value };
-}
-
-/** A pending literal as RDF says it: the exact text content (or markup), its datatype. */
-export function literalTerm(l: PendingLiteral): Term {
-  const value = l.lexical ?? (l.markup ? markupOf(l.el) : textContent(l.el));
-  const datatype = l.datatype ?? (l.time ? datetimeDatatype(value) : null);
-  return literal(value, datatype, l.language);
-}
-
-/** The datatype a pending literal ends up with (the lexical form decides for `<time>`). */
-export function literalDatatype(l: PendingLiteral, value: () => string): string | null {
-  if (l.datatype) return l.datatype;
-  return l.time ? datetimeDatatype(value()) : null;
-}
-
 function hasRdfa(a: Record<string, string>): boolean {
   for (const name in a) if (RDFA_ATTRS.has(name) || name.startsWith("xmlns:")) return true;
   return false;
@@ -588,233 +377,6 @@ function hasRdfa(a: Record<string, string>): boolean {
 /** A statement whose link IRIs all resolved. */
 function resolvable(st: Statement): boolean {
   return st.s.value !== "" && (st.o.kind === "literal" || st.o.value !== "");
-}
-
-function same(a: Resource, b: Resource): boolean {
-  return a === b || (a.blank === b.blank && a.value === b.value);
-}
-
-/** `rel`/`rev` as RDFa reads it: next to `property`, only CURIEs and IRIs count. */
-function relValue(raw: string | undefined, withProperty: boolean): string | null {
-  if (raw === undefined) return null;
-  if (!withProperty) return raw;
-  const kept = raw.trim().split(/\s+/).filter((t) => t.includes(":"));
-  return kept.length ? kept.join(" ") : null;
-}
-
-/**
- * Resolved attribute values per prefix mapping, vocabulary and kind (pages repeat the same
- * `property` and `typeof` values many times). Keyed by the attribute string itself, whose hash
- * the engine keeps, so a hit costs no string building.
- */
-const termCache = new WeakMap<object, Map<string, Map<string, string[] | Resource[]>>>();
-
-function cached<T extends string[] | Resource[]>(
-  raw: string,
-  ctx: Scope,
-  kind: "p" | "t",
-  make: () => T,
-): T {
-  let byScope = termCache.get(ctx.prefixes);
-  if (!byScope) termCache.set(ctx.prefixes, byScope = new Map());
-  const scopeKey = kind + (ctx.vocab ?? "");
-  let byRaw = byScope.get(scopeKey);
-  if (!byRaw) byScope.set(scopeKey, byRaw = new Map());
-  const hit = byRaw.get(raw);
-  if (hit) return hit as T;
-  const value = make();
-  if (byRaw.size < 5000) byRaw.set(raw, value);
-  return value;
-}
-
-/** Predicates of `property`/`rel`/`rev`: terms, CURIEs or IRIs; never blank nodes. */
-function predicates(raw: string, ctx: Scope): string[] {
-  return cached(raw, ctx, "p", () => resolvePredicates(raw, ctx));
-}
-
-function resolvePredicates(raw: string, ctx: Scope): string[] {
-  const out: string[] = [];
-  for (const t of raw.trim().split(/\s+/)) {
-    const p = t ? termIri(t, ctx) : null;
-    if (p !== null && !out.includes(p)) out.push(p);
-  }
-  return out;
-}
-
-/** `typeof` values (a blank node CURIE is allowed there). */
-function typeIris(raw: string, ctx: Scope): Resource[] {
-  return cached(raw, ctx, "t", () => resolveTypes(raw, ctx));
-}
-
-function resolveTypes(raw: string, ctx: Scope): Resource[] {
-  const out: Resource[] = [];
-  for (const t of raw.trim().split(/\s+/)) {
-    if (!t) continue;
-    if (t.startsWith("_:")) {
-      out.push({ kind: "resource", blank: true, value: `u_${t.slice(2)}` });
-      continue;
-    }
-    const v = termIri(t, ctx);
-    if (v !== null && !out.some((r) => r.value === v)) {
-      out.push({ kind: "resource", blank: false, value: v });
-    }
-  }
-  return out;
-}
-
-/** A TERMorCURIEorAbsIRI as an absolute IRI, or null when it names nothing (or a blank node). */
-function termIri(t: string, ctx: Scope): string | null {
-  const colon = t.indexOf(":");
-  if (colon < 0) {
-    if (ctx.vocab) return checkedIri(ctx.vocab + t);
-    return INITIAL_TERMS[t.toLowerCase()] ?? null;
-  }
-  if (t.startsWith("_:")) return null;
-  return checkedIri(expandCurie(t, ctx.prefixes) ?? t);
-}
-
-/** "ex:name" with `ex` mapped (":name" is the XHTML vocabulary's); null when unmapped. */
-function expandCurie(curie: string, prefixes: Readonly<Record<string, string>>): string | null {
-  const colon = curie.indexOf(":");
-  if (colon < 0) return null;
-  const prefix = curie.slice(0, colon).toLowerCase();
-  const reference = curie.slice(colon + 1);
-  if (prefix === "") return XHV_NS + reference;
-  if (prefix === "_") return null;
-  const ns = Object.hasOwn(prefixes, prefix) ? prefixes[prefix] : undefined;
-  return ns === undefined ? null : ns + reference;
-}
-
-/** An absolute IRI (a scheme, no spaces), or null. */
-function checkedIri(v: string): string | null {
-  return /^[a-z][a-z0-9+.-]*:[^\s"<>{}|\\^`]*$/i.test(v) ? v : null;
-}
-
-/**
- * An IRI reference resolved against the base: an absolute IRI is kept as written (RDF compares
- * IRIs as strings: "http://example.org" is not "http://example.org/"), a relative one resolved.
- */
-function resolveIri(raw: string, base: string): string | null {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return checkedIri(raw);
-  if (raw === "") return base.replace(/#.*$/, "");
-  const resolved = absoluteUrl(raw, base);
-  return resolved === null ? null : checkedIri(resolved);
-}
-
-/** The prefix mappings in scope on an element: `prefix` and `xmlns:` over the parent's. */
-function prefixesOf(
-  a: Record<string, string>,
-  parent: Readonly<Record<string, string>>,
-): Readonly<Record<string, string>> {
-  let out: Record<string, string> | null = null;
-  const set = (prefix: string, ns: string) => {
-    const p = prefix.toLowerCase();
-    // "_" is reserved for blank nodes; a prefix must be an NCName.
-    if (p === "_" || !/^[a-z_][\w.-]*$/i.test(p)) return;
-    (out ??= { ...parent })[p] = ns;
-  };
-  for (const name in a) {
-    if (name.startsWith("xmlns:")) set(name.slice(6), a[name].trim());
-  }
-  if (a.prefix !== undefined) {
-    const re = /([^\s:]+):\s+(\S+)/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(a.prefix)) !== null) set(m[1], m[2]);
-  }
-  return out ?? parent;
-}
-
-/**
- * RDFa's vocabulary expansion by property copying (rdfa:copy of an rdfa:Pattern, RDFa Core 1.1
- * section 10.1 / HTML+RDFa 1.1 section 3.5): a pattern's statements are copied to the subjects that
- * refer to it, then the referenced patterns and the copy statements are removed. Chains of
- * patterns are followed a few levels deep.
- */
-function copyProperties(input: Statement[]): Statement[] {
-  const COPY = `${RDFA_NS}copy`;
-  const PATTERN = `${RDFA_NS}Pattern`;
-  if (!input.some((s) => s.p === COPY)) return input;
-  const key = (r: Resource) => (r.blank ? "_:" : "") + r.value;
-  const isPatternType = (s: Statement) =>
-    s.p === RDF_TYPE && s.o.kind === "resource" && s.o.value === PATTERN;
-  const patterns = new Set(input.filter(isPatternType).map((s) => key(s.s)));
-  const used = new Set<string>();
-  let statements = input;
-  for (let round = 0; round < 5; round++) {
-    const bySubject = new Map<string, Statement[]>();
-    for (const s of statements) {
-      const k = key(s.s);
-      if (patterns.has(k)) (bySubject.get(k) ?? bySubject.set(k, []).get(k)!).push(s);
-    }
-    const kept: Statement[] = [];
-    const added: Statement[] = [];
-    let again = false;
-    for (const s of statements) {
-      if (s.p !== COPY || s.o.kind !== "resource" || !patterns.has(key(s.o))) {
-        kept.push(s);
-        continue;
-      }
-      used.add(key(s.o));
-      for (const t of bySubject.get(key(s.o)) ?? []) {
-        if (isPatternType(t) || kept.length + added.length >= MAX_STATEMENTS) continue;
-        added.push({ ...t, s: s.s, via: "copy" });
-        if (t.p === COPY) again = true;
-      }
-    }
-    statements = kept.concat(added);
-    if (!again) break;
-  }
-  return statements.filter((s) => !used.has(key(s.s)));
-}
-
-/** An element's text content: every descendant text node, as the DOM's textContent reads it. */
-export function textContent(el: DomElement): string {
-  const parts: string[] = [];
-  let length = 0;
-  const stack: DomNode[] = [...el.children].reverse();
-  let budget = 200_000;
-  while (stack.length && length < MAX_LITERAL && budget-- > 0) {
-    const node = stack.pop()!;
-    if (node.type === "text") {
-      parts.push(node.data);
-      length += node.data.length;
-    } else if (isElement(node)) {
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-    }
-  }
-  return parts.join("").slice(0, MAX_LITERAL);
-}
-
-/** An element's content as markup (the lexical form of an XMLLiteral). */
-function markupOf(el: DomElement): string {
-  const out: string[] = [];
-  let length = 0;
-  const stack: (DomNode | string)[] = [...el.children].reverse();
-  let budget = 200_000;
-  while (stack.length && length < MAX_LITERAL && budget-- > 0) {
-    const node = stack.pop()!;
-    let piece = "";
-    if (typeof node === "string") piece = node;
-    else if (node.type === "text") piece = escapeXml(node.data, false);
-    else if (isElement(node)) {
-      const attrs = Object.entries(node.attribs).map(([k, v]) => ` ${k}="${escapeXml(v, true)}"`)
-        .join("");
-      if (!node.children.length) piece = `<${node.name}${attrs}/>`;
-      else {
-        piece = `<${node.name}${attrs}>`;
-        stack.push(`</${node.name}>`);
-        for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-      }
-    }
-    out.push(piece);
-    length += piece.length;
-  }
-  return out.join("").slice(0, MAX_LITERAL);
-}
-
-function escapeXml(s: string, attribute: boolean): string {
-  const t = s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return attribute ? t.replace(/"/g, "&quot;") : t;
 }
 
 /**
