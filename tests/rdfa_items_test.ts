@@ -176,3 +176,29 @@ Deno.test("[rdfa items] a link without rel or property moves the subject, as RDF
   assert.equal(product.properties.name, "Shoe");
   assert.equal(product.properties.ratingValue, undefined, "the rating is the link target's");
 });
+
+Deno.test("[rdfa items] the library surface: RDFa as triples and typed item values from mod.ts", async () => {
+  const mod = await import("../mod.ts");
+  const html = `<html lang="en"><head><meta property="og:title" content="Trail"></head>
+    <body vocab="https://schema.org/"><div typeof="Product"><span property="name">Shoe</span>
+    <span property="weight" datatype="xsd:decimal">0.3</span></div></body></html>`;
+  const triples = mod.extractRdfaTriples(html, PAGE);
+  const title = triples.find((t) => t.predicate.value === "http://ogp.me/ns#title");
+  assert.deepEqual(title?.object, {
+    termType: "Literal",
+    value: "Trail",
+    language: "en",
+    datatype: {
+      termType: "NamedNode",
+      value: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString",
+    },
+  });
+  const weight = triples.find((t) => t.predicate.value === "https://schema.org/weight");
+  assert.equal(weight?.object.termType, "Literal");
+  assert.equal(weight?.subject.termType, "BlankNode");
+  const [product] = mod.extractPage(html, PAGE, "shop.test").detected.rdfa;
+  assert.deepEqual(product.terms, [
+    { path: "name", kind: "literal", language: "en" },
+    { path: "weight", kind: "literal", datatype: `${XSD}decimal` },
+  ]);
+});

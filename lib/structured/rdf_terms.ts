@@ -7,21 +7,29 @@
 
 /** An IRI. */
 export interface NamedNode {
+  /** Always "NamedNode". */
   termType: "NamedNode";
+  /** The absolute IRI. */
   value: string;
 }
 
 /** A blank node; `value` is its label, unique within one page's extraction. */
 export interface BlankNode {
+  /** Always "BlankNode". */
   termType: "BlankNode";
+  /** The label. */
   value: string;
 }
 
 /** A literal: its lexical form, its language tag (lowercased, "" when none) and its datatype. */
 export interface Literal {
+  /** Always "Literal". */
   termType: "Literal";
+  /** The lexical form. */
   value: string;
+  /** The language tag, lowercased; "" when none. */
   language: string;
+  /** xsd:string when none is given, rdf:langString with a language. */
   datatype: NamedNode;
 }
 
@@ -30,8 +38,11 @@ export type Term = NamedNode | BlankNode | Literal;
 
 /** One statement. */
 export interface Triple {
+  /** What the statement is about. */
   subject: NamedNode | BlankNode;
+  /** The property. */
   predicate: NamedNode;
+  /** The value. */
   object: Term;
 }
 

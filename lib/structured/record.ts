@@ -52,6 +52,7 @@ export const ValueTermSchema = z.object({
   /** The language tag, lowercased, when one is given. */
   language: z.string().optional(),
 });
+/** How one value of an item reads as RDF (see {@link ValueTermSchema}). */
 export type ValueTerm = z.infer<typeof ValueTermSchema>;
 
 /** One structured-data item found on the page. */
@@ -77,6 +78,7 @@ export const DetectedItemSchema = z.object({
    */
   terms: z.array(ValueTermSchema).optional(),
 });
+/** One structured-data item found on the page (see {@link DetectedItemSchema}). */
 export type DetectedItem = z.infer<typeof DetectedItemSchema>;
 
 /** Page content the generator may use (every value is taken from the page). */
