@@ -54,6 +54,8 @@ interface Node {
   owner: Statement | null;
   /** Other statements it is embedded under as well: links whose element describes it too. */
   alsoUnder: Set<Statement> | null;
+  /** An rdf:first/rdf:rest cell of an `inlist` list. */
+  list: boolean;
 }
 
 /** Extracts the page's RDFa items (`baseUrl`: the page's base URL). */
@@ -64,7 +66,11 @@ export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
 /** The items of a processed page (see the module comment). */
 export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   const nodes = new Map<string, Node>();
+  // Statements of one element share their resource objects: a lookup by object first.
+  const byObject = new WeakMap<Resource, Node>();
   const nodeOf = (r: Resource): Node => {
+    const known = byObject.get(r);
+    if (known) return known;
     const k = keyOf(r);
     let n = nodes.get(k);
     if (!n) {
@@ -78,15 +84,17 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
         at: [],
         owner: null,
         alsoUnder: null,
+        list: false,
       };
       nodes.set(k, n);
     }
+    byObject.set(r, n);
     return n;
   };
   for (const st of graph.statements) {
     if (st.via === "vocab" || isLinkType(st)) continue;
     const s = nodeOf(st.s);
-    const position = graph.span(st.el)?.[0] ?? Infinity;
+    const position = st.pos;
     if (s.el === null) {
       s.el = st.el;
       s.first = position;
@@ -103,9 +111,11 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   }
 
   const described = (n: Node) => n.types.length > 0 || n.props.length > 0;
-  const isList = (n: Node) =>
-    n.res.blank && n.props.length > 0 &&
-    n.props.every((p) => p.p === RDF_FIRST || p.p === RDF_REST);
+  for (const n of nodes.values()) {
+    n.list = n.res.blank && n.props.length > 0 &&
+      n.props.every((p) => p.p === RDF_FIRST || p.p === RDF_REST);
+  }
+  const isList = (n: Node) => n.list;
   const relevant = (n: Node) =>
     !isList(n) && (n.types.length > 0 || n.props.some((p) => SCHEMA_IRI.test(p.p)));
 

@@ -31,21 +31,27 @@ export function relValue(raw: string | undefined, withProperty: boolean): string
  * `property` and `typeof` values many times). Keyed by the attribute string itself, whose hash
  * the engine keeps, so a hit costs no string building.
  */
-const termCache = new WeakMap<object, Map<string, Map<string, string[] | Resource[]>>>();
+const termCache = new WeakMap<object, Map<string, TermMemo>>();
 
-function cached<T extends string[] | Resource[]>(
+/** Per prefix mapping and vocabulary: predicates and types by attribute value. */
+interface TermMemo {
+  p: Map<string, string[]>;
+  t: Map<string, Resource[]>;
+}
+
+function cached<K extends "p" | "t">(
   raw: string,
   ctx: Scope,
-  kind: "p" | "t",
-  make: () => T,
-): T {
-  let byScope = termCache.get(ctx.prefixes);
-  if (!byScope) termCache.set(ctx.prefixes, byScope = new Map());
-  const scopeKey = kind + (ctx.vocab ?? "");
-  let byRaw = byScope.get(scopeKey);
-  if (!byRaw) byScope.set(scopeKey, byRaw = new Map());
+  kind: K,
+  make: () => TermMemo[K] extends Map<string, infer V> ? V : never,
+): TermMemo[K] extends Map<string, infer V> ? V : never {
+  let byVocab = termCache.get(ctx.prefixes);
+  if (!byVocab) termCache.set(ctx.prefixes, byVocab = new Map());
+  let memo = byVocab.get(ctx.vocab ?? "");
+  if (!memo) byVocab.set(ctx.vocab ?? "", memo = { p: new Map(), t: new Map() });
+  const byRaw = memo[kind] as Map<string, ReturnType<typeof make>>;
   const hit = byRaw.get(raw);
-  if (hit) return hit as T;
+  if (hit) return hit;
   const value = make();
   if (byRaw.size < 5000) byRaw.set(raw, value);
   return value;

@@ -129,8 +129,10 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     }
     return iri(v);
   };
+  /** The position of the element being processed (statements record it). */
+  let current = 0;
   const emit = (s: Resource, p: string, o: Resource | PendingLiteral, el: DomElement, via: Via) => {
-    if (statements.length < MAX_STATEMENTS) statements.push({ s, p, o, el, via });
+    if (statements.length < MAX_STATEMENTS) statements.push({ s, p, o, el, pos: current, via });
   };
 
   const first = doc.children.find(isElement);
@@ -158,6 +160,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     if (frame.length === 3) {
       const [el, own, start] = frame;
       spans.set(el, start * SPAN + position);
+      current = start;
       if (own) emitLists(own, (st, p, o) => emit(st, p, o, el, "list"), newBlank);
       continue;
     }
@@ -181,6 +184,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
       continue;
     }
     const start = position - 1;
+    current = start;
 
     // Steps 2-3: the default vocabulary and the prefix mappings.
     let vocab = ctx.vocab;
@@ -308,6 +312,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   }
   // The lists of the document's own subject (the root element has no parent object, so its
   // list mapping is its own).
+  current = 0;
   if (first) emitLists(root.list, (st, p, o) => emit(st, p, o, first, "list"), newBlank);
   return {
     statements: copyProperties(statements.filter(resolvable), MAX_STATEMENTS),

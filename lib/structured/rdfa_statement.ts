@@ -41,6 +41,8 @@ export interface Statement {
   o: Resource | PendingLiteral;
   /** The element whose attributes made it (for a completed hanging rel: the completing one). */
   el: DomElement;
+  /** That element's document-order position (RdfaGraph.span's start). */
+  pos: number;
   via: Via;
 }
 
