@@ -66,6 +66,7 @@ export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
 /** The items of a processed page (see the module comment). */
 export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   const nodes = new Map<string, Node>();
+  const normal = new Map<string, string>();
   // Statements of one element share their resource objects: a lookup by object first.
   const byObject = new WeakMap<Resource, Node>();
   const nodeOf = (r: Resource): Node => {
@@ -165,7 +166,7 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   const rootIds = new Set(roots.map((n) => keyOf(n.res)));
   // A blank node that is an item of its own and referred to gets an id to refer to it by.
   const idOf = (n: Node): string | null =>
-    n.res.blank ? (n.incoming.length ? `_:${n.res.value}` : null) : normalIri(n.res.value);
+    n.res.blank ? (n.incoming.length ? `_:${n.res.value}` : null) : normalIri(n.res.value, normal);
 
   const log = new TermLog();
   let budget = MAX_VALUES;
@@ -217,7 +218,7 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
         const t = target.types.map(shortTerm);
         nested["@type"] = t.length === 1 ? t[0] : t;
       }
-      if (!o.blank) nested["@id"] = normalIri(o.value);
+      if (!o.blank) nested["@id"] = normalIri(o.value, normal);
       jobs.push([target, nested, path]);
       return [nested, null];
     }
@@ -225,7 +226,7 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
       const id = idOf(target);
       if (id) return [{ "@id": id }, null];
     }
-    return o.blank ? [null, null] : [normalIri(o.value), IRI];
+    return o.blank ? [null, null] : [normalIri(o.value, normal), IRI];
   }
 
   /** Whether a node is being filled above the current one (or nesting is too deep). */
@@ -279,8 +280,11 @@ function keyOf(r: Resource): string {
 }
 
 /** http(s) IRIs as URLs are written everywhere else in the record (new URL().href). */
-function normalIri(v: string): string {
-  return /^https?:/i.test(v) ? absoluteUrl(v, v) ?? v : v;
+function normalIri(v: string, seen: Map<string, string>): string {
+  if (!/^https?:/i.test(v)) return v;
+  let n = seen.get(v);
+  if (n === undefined) seen.set(v, n = absoluteUrl(v, v) ?? v);
+  return n;
 }
 
 /** A property whose values are URLs (schema.org's range is only URL): never a node reference. */

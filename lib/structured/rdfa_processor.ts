@@ -60,14 +60,12 @@ const RDFA_ATTRS = new Set([
   "content",
   "datatype",
   "datetime",
-  "href",
   "inlist",
   "prefix",
   "property",
   "rel",
   "resource",
   "rev",
-  "src",
   "typeof",
   "vocab",
 ]);
@@ -176,7 +174,7 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
     let language = ctx.language;
     const lang = a["xml:lang"] ?? a.lang;
     if (lang !== undefined) language = lang.trim().toLowerCase() || null;
-    if (!isRoot && !headOrBody && !hasRdfa(a)) {
+    if (!isRoot && !headOrBody && !hasRdfa(a) && passesThrough(el, ctx)) {
       // No RDFa here (most of a page): step 5's last rule skips the element, so its children
       // see the same context (the language excepted).
       const next = language === ctx.language ? ctx : { ...ctx, language };
@@ -377,6 +375,16 @@ export function graphTriples(graph: RdfaGraph): Triple[] {
 function hasRdfa(a: Record<string, string>): boolean {
   for (const name in a) if (RDFA_ATTRS.has(name) || name.startsWith("xmlns:")) return true;
   return false;
+}
+
+/**
+ * Whether an element without RDFa attributes (`href`/`src` aside) changes nothing: without a link
+ * it is skipped (step 5); a link (`<a href>`, `<img src>`) is a new subject, which matters only to
+ * a hanging rel it completes or to elements inside it, so a text-only link leaves no trace.
+ */
+function passesThrough(el: DomElement, ctx: Ctx): boolean {
+  if (el.attribs.href === undefined && el.attribs.src === undefined) return true;
+  return ctx.incomplete.length === 0 && !el.children.some(isElement);
 }
 
 /** A statement whose link IRIs all resolved. */
