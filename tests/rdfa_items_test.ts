@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { extractPage } from "../lib/structured/extract.ts";
 import { extractRdfaTriples } from "../lib/structured/rdfa_processor.ts";
-import { analysePage } from "../lib/schema/scan.ts";
+import { validateItems } from "../lib/structured/validate.ts";
 import type { DetectedItem } from "../lib/structured/record.ts";
 
 const PAGE = "https://shop.test/p/trail";
@@ -145,19 +145,9 @@ Deno.test("[rdfa items] Open Graph and Dublin Core on the document are triples, 
       "https://creativecommons.org/licenses/by/4.0/",
     ),
   );
-  const r = analysePage(html, {
-    requestedUrl: PAGE,
-    finalUrl: PAGE,
-    status: 200,
-    contentType: "text/html",
-    redirects: 0,
-    bytes: html.length,
-    truncated: false,
-    fetchMs: 0,
-  }, "shop.test");
+  const r = extractPage(html, PAGE, "shop.test");
   assert.deepEqual(r.detected.rdfa, [], "no schema.org data: no item");
-  assert.equal(r.summary.items, 0);
-  assert.deepEqual(r.findings, [], "Google's rules never see Open Graph");
+  assert.deepEqual(validateItems(r.detected, PAGE).findings, [], "Google's rules never see it");
 });
 
 Deno.test("[rdfa items] HTML link types under a schema.org vocab are not properties", () => {

@@ -77,19 +77,15 @@ export function typeIris(raw: string, ctx: Scope): Resource[] {
 }
 
 function resolveTypes(raw: string, ctx: Scope): Resource[] {
-  const out: Resource[] = [];
+  const types: Resource[] = resolvePredicates(raw, ctx).map((value) => ({
+    kind: "resource",
+    blank: false,
+    value,
+  }));
   for (const t of raw.trim().split(/\s+/)) {
-    if (!t) continue;
-    if (t.startsWith("_:")) {
-      out.push({ kind: "resource", blank: true, value: `u_${t.slice(2)}` });
-      continue;
-    }
-    const v = termIri(t, ctx);
-    if (v !== null && !out.some((r) => r.value === v)) {
-      out.push({ kind: "resource", blank: false, value: v });
-    }
+    if (t.startsWith("_:")) types.push({ kind: "resource", blank: true, value: `u_${t.slice(2)}` });
   }
-  return out;
+  return types;
 }
 
 /** A TERMorCURIEorAbsIRI as an absolute IRI, or null when it names nothing (or a blank node). */
