@@ -27,7 +27,7 @@ import { propertyInfo } from "./vocabulary.ts";
 import { absoluteUrl, type DomDocument, type DomElement, textOf } from "./dom.ts";
 import { processRdfa } from "./rdfa_processor.ts";
 import type { PendingLiteral, RdfaGraph, Resource, Statement } from "./rdfa_statement.ts";
-import { literalDatatype } from "./rdfa_literal.ts";
+import { literalDatatype, TEXT_NODES, type TextBudget } from "./rdfa_literal.ts";
 import { RDF_NS, RDF_TYPE } from "./rdf_terms.ts";
 import { IRI, literalInfo, type TermInfo, TermLog } from "./item_terms.ts";
 
@@ -67,6 +67,7 @@ export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
 export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   const nodes = new Map<string, Node>();
   const normal = new Map<string, string>();
+  const text: TextBudget = { nodes: TEXT_NODES };
   // Statements of one element share their resource objects: a lookup by object first.
   const byObject = new WeakMap<Resource, Node>();
   const nodeOf = (r: Resource): Node => {
@@ -203,7 +204,7 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
   /** The item values one statement gives (a list gives its members), with their typing. */
   function valuesOf(st: Statement): Typed[] {
     const o = st.o;
-    if (o.kind === "literal") return [literalOf(o)];
+    if (o.kind === "literal") return [literalOf(o, text)];
     if (!o.blank && o.value === RDF_NIL) return [];
     const target = nodes.get(keyOf(o));
     if (target && isList(target)) return listMembers(st, target);
@@ -246,7 +247,7 @@ export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
       const member: Statement | undefined = cur.props.find((p) => p.p === RDF_FIRST);
       const o = member?.o;
       // A member node embeds under the list (its owner); else it is referred to as from `st`.
-      if (o?.kind === "literal") out.push(literalOf(o));
+      if (o?.kind === "literal") out.push(literalOf(o, text));
       else if (o && (o.blank || o.value !== RDF_NIL)) {
         out.push(resourceValue(nodes.get(keyOf(o))?.owner === member ? member! : st, o));
       }
@@ -268,11 +269,9 @@ interface Path {
 type Typed = [JsonValue, TermInfo | null];
 
 /** A literal as an item value: the attribute trimmed or the rendered text, and its typing. */
-function literalOf(l: PendingLiteral): Typed {
-  let text: string | null = null;
-  const value = () => text ??= l.lexical === null ? textOf(l.el) : l.lexical.trim();
-  const datatype = literalDatatype(l, () => l.lexical ?? textOf(l.el));
-  return [value(), literalInfo(datatype, l.language)];
+function literalOf(l: PendingLiteral, budget: TextBudget): Typed {
+  const value = l.lexical === null ? textOf(l.el, 5000, budget) : l.lexical.trim();
+  return [value, literalInfo(literalDatatype(l, () => value), l.language)];
 }
 
 function keyOf(r: Resource): string {

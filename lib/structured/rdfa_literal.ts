@@ -30,9 +30,20 @@ export function pending(
   };
 }
 
+/**
+ * Nodes the literals of one page may visit in all (nested elements each reading their whole
+ * content would otherwise cost the square of the nesting depth).
+ */
+export const TEXT_NODES = 1_000_000;
+
+/** What is left of a page's {@link TEXT_NODES}. */
+export interface TextBudget {
+  nodes: number;
+}
+
 /** A pending literal as RDF says it: the exact text content (or markup), its datatype. */
-export function literalTerm(l: PendingLiteral): Term {
-  const value = l.lexical ?? (l.markup ? markupOf(l.el) : textContent(l.el));
+export function literalTerm(l: PendingLiteral, budget: TextBudget): Term {
+  const value = l.lexical ?? (l.markup ? markupOf(l.el, budget) : textContent(l.el, budget));
   const datatype = l.datatype ?? (l.time ? datetimeDatatype(value) : null);
   return literal(value, datatype, l.language);
 }
@@ -44,12 +55,11 @@ export function literalDatatype(l: PendingLiteral, value: () => string): string 
 }
 
 /** An element's text content: every descendant text node, as the DOM's textContent reads it. */
-export function textContent(el: DomElement): string {
+export function textContent(el: DomElement, budget: TextBudget): string {
   const parts: string[] = [];
   let length = 0;
   const stack: DomNode[] = [...el.children].reverse();
-  let budget = 200_000;
-  while (stack.length && length < MAX_LITERAL && budget-- > 0) {
+  while (stack.length && length < MAX_LITERAL && budget.nodes-- > 0) {
     const node = stack.pop()!;
     if (node.type === "text") {
       parts.push(node.data);
@@ -62,12 +72,11 @@ export function textContent(el: DomElement): string {
 }
 
 /** An element's content as markup (the lexical form of an XMLLiteral). */
-function markupOf(el: DomElement): string {
+function markupOf(el: DomElement, budget: TextBudget): string {
   const out: string[] = [];
   let length = 0;
   const stack: (DomNode | string)[] = [...el.children].reverse();
-  let budget = 200_000;
-  while (stack.length && length < MAX_LITERAL && budget-- > 0) {
+  while (stack.length && length < MAX_LITERAL && budget.nodes-- > 0) {
     const node = stack.pop()!;
     let piece = "";
     if (typeof node === "string") piece = node;

@@ -39,7 +39,7 @@ import {
   termIri,
   typeIris,
 } from "./rdfa_iri.ts";
-import { literalTerm, pending } from "./rdfa_literal.ts";
+import { literalTerm, pending, TEXT_NODES } from "./rdfa_literal.ts";
 import { emitLists, type Incomplete, ListMapping } from "./rdfa_lists.ts";
 import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./rdfa_statement.ts";
 
@@ -362,11 +362,12 @@ export function resourceTerm(r: Resource): Term {
 /** The triples of a processed page, literals read exactly as RDFa specifies. */
 export function graphTriples(graph: RdfaGraph): Triple[] {
   const out: Triple[] = [];
+  const budget = { nodes: TEXT_NODES };
   for (const st of graph.statements) {
     out.push({
       subject: resourceTerm(st.s) as Triple["subject"],
       predicate: { termType: "NamedNode", value: st.p },
-      object: st.o.kind === "literal" ? literalTerm(st.o) : resourceTerm(st.o),
+      object: st.o.kind === "literal" ? literalTerm(st.o, budget) : resourceTerm(st.o),
     });
   }
   return out;
