@@ -40,7 +40,7 @@ export { validateItems, type Validation } from "./lib/structured/validate.ts";
 export { generateGraph, type GenerateInput } from "./lib/structured/generate.ts";
 // Structured data as RDF: every RDFa triple of a page, and how each value of an extracted item
 // reads (DetectedItem.terms: literal or IRI, with its datatype and language).
-export { extractRdfaTriples } from "./lib/structured/rdfa_processor.ts";
+export { extractRdfaTriples } from "./lib/structured/rdfa_triples.ts";
 export type { BlankNode, Literal, NamedNode, Term, Triple } from "./lib/structured/rdf_terms.ts";
 export type { DetectedItem, ValueTerm } from "./lib/structured/record.ts";
 

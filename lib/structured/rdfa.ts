@@ -5,7 +5,7 @@
  *
  * - A subject becomes an item when it has a type or a schema.org property. Subjects described
  *   only in other vocabularies (the document's Open Graph or Dublin Core metadata, an
- *   `xhv:license` link) stay triples (rdfa_processor.ts `extractRdfaTriples`): they are no
+ *   `xhv:license` link) stay triples (rdfa_triples.ts `extractRdfaTriples`): they are no
  *   schema.org data, and Google's rich-result rules never read them.
  * - A node is embedded where it is stated: a blank node under the one statement that refers to
  *   it, a node with an IRI under the element that links to it when its description is inside that

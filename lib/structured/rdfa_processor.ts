@@ -17,16 +17,9 @@
  * Iterative (an explicit stack, never recursion); elements, statements and literal lengths are
  * capped, so a hostile page costs a bounded amount of work.
  */
-import {
-  baseUrlOf,
-  type DomDocument,
-  type DomElement,
-  type DomNode,
-  isElement,
-  parseDom,
-} from "./dom.ts";
+import { type DomDocument, type DomElement, type DomNode, isElement } from "./dom.ts";
 import { INITIAL_PREFIXES } from "../html/rdfa_context.ts";
-import { RDF_TYPE, type Term, type Triple } from "./rdf_terms.ts";
+import { RDF_TYPE } from "./rdf_terms.ts";
 import { copyProperties } from "./rdfa_copy.ts";
 import {
   expandCurie,
@@ -39,7 +32,7 @@ import {
   termIri,
   typeIris,
 } from "./rdfa_iri.ts";
-import { literalTerm, pending, TEXT_NODES } from "./rdfa_literal.ts";
+import { pending } from "./rdfa_literal.ts";
 import { emitLists, type Incomplete, ListMapping } from "./rdfa_lists.ts";
 import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./rdfa_statement.ts";
 
@@ -352,27 +345,6 @@ export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   }
 }
 
-/** A resource as an RDF term. */
-export function resourceTerm(r: Resource): Term {
-  return r.blank
-    ? { termType: "BlankNode", value: r.value }
-    : { termType: "NamedNode", value: r.value };
-}
-
-/** The triples of a processed page, literals read exactly as RDFa specifies. */
-export function graphTriples(graph: RdfaGraph): Triple[] {
-  const out: Triple[] = [];
-  const budget = { nodes: TEXT_NODES };
-  for (const st of graph.statements) {
-    out.push({
-      subject: resourceTerm(st.s) as Triple["subject"],
-      predicate: { termType: "NamedNode", value: st.p },
-      object: st.o.kind === "literal" ? literalTerm(st.o, budget) : resourceTerm(st.o),
-    });
-  }
-  return out;
-}
-
 function hasRdfa(a: Record<string, string>): boolean {
   for (const name in a) if (RDFA_ATTRS.has(name) || name.startsWith("xmlns:")) return true;
   return false;
@@ -391,24 +363,4 @@ function passesThrough(el: DomElement, ctx: Ctx): boolean {
 /** A statement whose link IRIs all resolved. */
 function resolvable(st: Statement): boolean {
   return st.s.value !== "" && (st.o.kind === "literal" || st.o.value !== "");
-}
-
-/**
- * Every RDFa triple a page states, as RDFa 1.1 specifies them (HTML+RDFa 1.1): `pageUrl` is the
- * page's final URL (a `<base href>` on the page overrides it, as in browsers).
- *
- * @example
- * ```ts
- * const triples = extractRdfaTriples(
- *   '<html><head><meta property="og:title" content="Hi"></head></html>',
- *   "https://example.com/",
- * );
- * // [{ subject: { termType: "NamedNode", value: "https://example.com/" },
- * //    predicate: { termType: "NamedNode", value: "http://ogp.me/ns#title" },
- * //    object: { termType: "Literal", value: "Hi", language: "", datatype: {...xsd:string} } }]
- * ```
- */
-export function extractRdfaTriples(html: string, pageUrl: string): Triple[] {
-  const doc = parseDom(html);
-  return graphTriples(processRdfa(doc, baseUrlOf(doc, pageUrl)));
 }
