@@ -38,6 +38,11 @@ export type { SchemaScanRecord } from "./lib/structured/record.ts";
 export { type Extraction, extractPage } from "./lib/structured/extract.ts";
 export { validateItems, type Validation } from "./lib/structured/validate.ts";
 export { generateGraph, type GenerateInput } from "./lib/structured/generate.ts";
+// Structured data as RDF: every RDFa triple of a page, and how each value of an extracted item
+// reads (DetectedItem.terms: literal or IRI, with its datatype and language).
+export { extractRdfaTriples } from "./lib/structured/rdfa_triples.ts";
+export type { BlankNode, Literal, NamedNode, Term, Triple } from "./lib/structured/rdf_terms.ts";
+export type { DetectedItem, ValueTerm } from "./lib/structured/record.ts";
 
 // Configuration, and the one guarded way out to the network (every outbound request uses it).
 export { type Config, ConfigError, loadConfig } from "./lib/config.ts";

@@ -1,11 +1,15 @@
 /** The `<meta>` and `<link>` share of PageFacts, fed by the page-facts SAX handler. */
 import { mimeEssence } from "./json_ld.ts";
+import { INITIAL_SCOPE, metaKeys, type RdfaScope, scopeOf } from "./rdfa_context.ts";
 import { FEED_TYPES, isRobotsMetaName, META_KEEP, PAGE_CAPS } from "./page_rules.ts";
 import { collapseWhitespace } from "./text_tools.ts";
 import type { PageFacts } from "./types.ts";
 import type { UrlResolver } from "./url_tools.ts";
 
 type Attribs = Record<string, string>;
+
+/** Where XHTML pages declare `xmlns:` prefixes. */
+const SCOPE_TAGS: ReadonlySet<string> = new Set(["html", "head", "body"]);
 
 /** The PageFacts fields {@link HeadFacts} fills. */
 export type HeadFields = Pick<
@@ -41,7 +45,36 @@ export class HeadFacts {
   /** `urls`: the page's resolver, so `<base href>` applies to canonical and alternates. */
   constructor(private readonly urls: UrlResolver) {}
 
-  /** One `<meta>` element. */
+  /** The RDFa prefixes and vocabulary in force, and the elements that changed them. */
+  private scope: RdfaScope = INITIAL_SCOPE;
+  private readonly scopes: [object, RdfaScope][] = [];
+
+  /**
+   * An element opens: its RDFa `prefix`, `vocab` and `xmlns:` declarations (the last only where
+   * XHTML pages put them: html, head, body) apply to the metas inside it.
+   */
+  onOpen(element: object, name: string, attribs: Attribs): void {
+    if (
+      attribs.prefix === undefined && attribs.vocab === undefined &&
+      !(SCOPE_TAGS.has(name) && Object.keys(attribs).some((a) => a.startsWith("xmlns:")))
+    ) return;
+    const next = scopeOf(attribs, this.scope);
+    if (next === this.scope) return;
+    this.scopes.push([element, this.scope]);
+    this.scope = next;
+  }
+
+  /** An element closes (its declarations end). */
+  onClose(element: object): void {
+    const top = this.scopes[this.scopes.length - 1];
+    if (top !== undefined && top[0] === element) this.scope = this.scopes.pop()![1];
+  }
+
+  /**
+   * One `<meta>` element. Its `property` is also read as the RDFa it is, through the prefixes
+   * and vocabulary in force (`prefix="o: http://ogp.me/ns#"` with `property="o:title"` is
+   * og:title; `dc:creator` is dcterms.creator).
+   */
   onMeta(attribs: Attribs): void {
     const name = attribs.name?.trim().toLowerCase();
     const property = attribs.property?.trim().toLowerCase();
@@ -58,6 +91,13 @@ export class HeadFacts {
       const value = content.trim();
       if (key.startsWith("og:")) setFirst(this.openGraph, key, value);
       else if (key.startsWith("twitter:")) setFirst(this.twitter, key, value);
+      if (META_KEEP.has(key)) setFirst(this.meta, key, value);
+    }
+    if (attribs.property === undefined) return;
+    // The same property read as RDFa (crawlers that read the literal name got it above).
+    for (const key of metaKeys(attribs.property, this.scope)) {
+      const value = content.trim();
+      if (key.startsWith("og:")) setFirst(this.openGraph, key, value);
       if (META_KEEP.has(key)) setFirst(this.meta, key, value);
     }
   }

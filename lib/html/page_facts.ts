@@ -21,6 +21,7 @@ import {
   tagInfo,
 } from "./page_rules.ts";
 import { ScriptFacts } from "./script_facts.ts";
+import { ARIA_LANDMARKS, CTX, type Frame, INK, noSemantics, ROLE } from "./page_frames.ts";
 import { MarkupCounts } from "./markup_counts.ts";
 import {
   collapseWhitespace,
@@ -51,8 +52,6 @@ export function extractPageFacts(html: string, baseUrl: string): PageFacts {
 }
 
 type Attribs = Record<string, string>;
-
-import { ARIA_LANDMARKS, CTX, type Frame, INK, noSemantics, ROLE } from "./page_frames.ts";
 
 /** The SAX handler: accumulates facts as events arrive. */
 class FactCollector implements Partial<Handler> {
@@ -120,6 +119,7 @@ class FactCollector implements Partial<Handler> {
     };
     frames.push(frame);
     if (frames.length > this.maxDepth) this.maxDepth = frames.length;
+    this.head.onOpen(frame, name, attribs);
     if (!(info & TAG_INLINE)) this.boundary();
     const code = info & 0xff;
 
@@ -248,6 +248,7 @@ class FactCollector implements Partial<Handler> {
   onclosetag(): void {
     const frame = this.frames.pop();
     if (frame === undefined) return;
+    this.head.onClose(frame);
     if (frame.ctx !== 0) {
       if (frame.ctx & CTX.SVG) this.svg--;
       if (frame.ctx & CTX.TEMPLATE) this.template--;

@@ -52,13 +52,15 @@ export function* elements(root: DomParent, max = 200_000): Generator<DomElement>
 
 /**
  * Rendered text of an element: text nodes outside script/style/template, whitespace collapsed,
- * block boundaries kept as spaces. Stops after `maxChars`.
+ * block boundaries kept as spaces. Stops after `maxChars`, or when `budget.nodes` (shared by the
+ * calls of one extraction, so nested elements that each want their text stay linear) runs out.
  */
-export function textOf(el: DomParent, maxChars = 5000): string {
+export function textOf(el: DomParent, maxChars = 5000, budget?: { nodes: number }): string {
   const parts: string[] = [];
   let length = 0;
   const stack: DomNode[] = [...el.children].reverse();
   while (stack.length && length < maxChars) {
+    if (budget && budget.nodes-- <= 0) break;
     const node = stack.pop()!;
     if (node.type === "text") {
       parts.push(node.data);

@@ -10,6 +10,7 @@
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
 import { propertyInfo } from "./vocabulary.ts";
+import { jsonLdTerms, TermLog } from "./item_terms.ts";
 import {
   addValue,
   isObject,
@@ -41,6 +42,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
   const findings: Finding[] = [];
   const items: DetectedItem[] = [];
   const byId = new Map<string, DetectedItem>();
+  const log = new TermLog();
   let visits = 0;
 
   const resolveId = (id: string): string => {
@@ -131,10 +133,11 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         for (const [rawKey, value] of Object.entries(source)) {
           if (rawKey.startsWith("@")) continue;
           const key = shortTerm(rawKey);
-          const converted = schemaContext && isIriProperty(key)
-            ? resolveIris(convert(value))
-            : convert(value);
-          if (converted !== undefined) addValue(target, key, converted);
+          const iriProperty = schemaContext && isIriProperty(key);
+          const converted = iriProperty ? resolveIris(convert(value)) : convert(value);
+          if (converted === undefined) continue;
+          addValue(target, key, converted);
+          for (const term of jsonLdTerms(value, iriProperty)) log.note(target, key, term);
         }
       }
 
@@ -189,6 +192,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
     });
   });
 
+  for (const item of items) log.attach(item);
   return { items, findings };
 }
 

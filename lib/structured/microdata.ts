@@ -16,6 +16,8 @@
  */
 import type { DetectedItem } from "./record.ts";
 import { addValue, type JsonObject, shortTerm } from "./terms.ts";
+import { IRI, literalInfo, type TermInfo, TermLog } from "./item_terms.ts";
+import { datetimeDatatype } from "./rdf_terms.ts";
 import {
   absoluteUrl,
   attr,
@@ -73,6 +75,8 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
   }
   const used = new Set<DomElement>();
   const queue: Job[] = [];
+  const log = new TermLog();
+  const languages = new Map<DomElement, string | null>();
   const roots = tops.filter((el) => !("itemprop" in el.attribs) || !underAny(el, referenced));
   for (const el of roots.slice(0, MAX_ITEMS)) {
     const item: DetectedItem = {
@@ -95,6 +99,7 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
       if (count++ >= MAX_PROPS_PER_ITEM) break;
       const names = tokens(propEl, "itemprop").map(shortTerm);
       let value: JsonObject | string;
+      let term: TermInfo | null = null;
       if ("itemscope" in propEl.attribs) {
         if (used.has(propEl) || job.depth >= MAX_NESTING) continue;
         used.add(propEl);
@@ -110,12 +115,53 @@ export function extractMicrodata(doc: DomDocument, baseUrl: string): DetectedIte
         const types = itemTypes(propEl);
         if (value === "" && types.length) {
           value = { "@type": types.length === 1 ? types[0] : types };
-        }
+        } else term = valueTerm(propEl, value, languageOf(propEl, languages));
       }
-      for (const name of names) addValue(job.target, name, value);
+      for (const name of names) {
+        addValue(job.target, name, value);
+        if (term) log.note(job.target, name, term);
+      }
     }
   }
+  for (const item of items) log.attach(item);
   return items;
+}
+
+/**
+ * How a property value reads as RDF (the W3C Microdata to RDF note): a URL attribute's value is
+ * an IRI; other values are literals in the element's language, a `<time>` value typed by its
+ * lexical form.
+ */
+function valueTerm(el: DomElement, value: string, language: string | null): TermInfo {
+  const fromAttribute = attr(el, "content") === null;
+  if (fromAttribute && URL_ATTR[el.name] && value !== "") return IRI;
+  const datatype = fromAttribute && el.name === "time" ? datetimeDatatype(value) : null;
+  return literalInfo(datatype, language);
+}
+
+/** The language of an element (`lang` or `xml:lang`, inherited), memoised along the way up. */
+function languageOf(el: DomElement, memo: Map<DomElement, string | null>): string | null {
+  const chain: DomElement[] = [];
+  let found: string | null = null;
+  for (
+    let cur: DomElement | null = el;
+    cur && "attribs" in cur && chain.length < 1000;
+    cur = cur.parent as DomElement | null
+  ) {
+    const known = memo.get(cur);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    chain.push(cur);
+    const lang = cur.attribs["xml:lang"] ?? cur.attribs.lang;
+    if (lang !== undefined) {
+      found = lang.trim().toLowerCase() || null;
+      break;
+    }
+  }
+  for (const c of chain) memo.set(c, found);
+  return found;
 }
 
 /** Whether an element has an `itemscope` ancestor (whose property it may be). */

@@ -1,336 +1,304 @@
 /**
- * RDFa items, following RDFa Core 1.1's processing model as far as schema.org markup uses it:
- * `vocab`, `prefix` (over the initial context's prefixes, `dcat:` and the rest), `typeof`,
- * `property`, `resource`, `about`, and the Core attributes `rel`/`rev`.
+ * RDFa items: the statements of the RDFa 1.1 processor (rdfa_processor.ts) as the trees of
+ * values that validation and generation read, the way a search engine's rich-result view shows
+ * them.
  *
- * - An element with `typeof` and no `property`/`rel` starts a subject: a top-level item, or the
- *   object that completes a pending `rel` of an ancestor. Its IRI is `about`, else `resource`,
- *   `href` or `src` (RDFa 1.1's typed resource).
- * - `resource` or `about` without `typeof` starts a subject too (an untyped node that merges with
- *   any other node of the same IRI).
- * - `property` adds a value to the current subject: with `typeof`, a node typed so (IRI from
- *   `resource`/`href`/`src`); else `content`, then `resource`/`href`/`src`, `datetime`, the text.
- * - `rel` with `resource`/`href`/`src` links the subject to that IRI (a node when `typeof` types
- *   it); `rel` without one leaves an incomplete triple that each subject started below completes
- *   (and plain properties below fill an anonymous node, as RDFa 1.1 specifies). `rev` states the
- *   reverse link, which has no place in a tree of the subject's values, so it is read but kept
- *   only as the object's own property when the object is a node started here.
+ * - A subject becomes an item when it has a type or a schema.org property. Subjects described
+ *   only in other vocabularies (the document's Open Graph or Dublin Core metadata, an
+ *   `xhv:license` link) stay triples (rdfa_triples.ts `extractRdfaTriples`): they are no
+ *   schema.org data, and Google's rich-result rules never read them.
+ * - A node is embedded where it is stated: a blank node under the one statement that refers to
+ *   it, a node with an IRI under the element that links to it when its description is inside that
+ *   element (`<div property="author" typeof="Person" resource="#jane">`). A node described
+ *   elsewhere is a reference (`{"@id"}`) when it is an item of its own, else its IRI as text (and
+ *   always text for a URL-valued property such as `url`). An `inlist` list is the values in order.
+ * - HTML+RDFa leniency the spec's triples do not have: a bare `rel` term that resolves into
+ *   schema.org but names no schema.org property ("nofollow", "stylesheet" under
+ *   `vocab="https://schema.org/"`) is an HTML link type, not a property, so items leave it out.
+ * - Values: an attribute's value (`content`, `datetime`) trimmed, an element's rendered text
+ *   (whitespace collapsed, scripts left out), IRIs made absolute. `terms` says which values are
+ *   IRIs and gives the datatype and language of the literals.
  *
- * Deliberate leniency: a plain `href`/`src` without `rel`/`property` does not start a subject
- * (RDFa 1.1 would move every property inside a link to the link's target; Google does not).
- * One iterative walk, no recursion; items and visits are capped.
+ * Iterative; items, values and nesting are capped.
  */
 import type { DetectedItem } from "./record.ts";
-import {
-  addValue,
-  isObject,
-  isSchemaTerm,
-  type JsonObject,
-  type JsonValue,
-  shortTerm,
-} from "./terms.ts";
+import { addValue, isSchemaTerm, type JsonObject, type JsonValue, shortTerm } from "./terms.ts";
 import { propertyInfo } from "./vocabulary.ts";
-import {
-  absoluteUrl,
-  attr,
-  type DomDocument,
-  type DomElement,
-  type DomNode,
-  isElement,
-  textOf,
-} from "./dom.ts";
+import { absoluteUrl, type DomDocument, type DomElement, textOf } from "./dom.ts";
+import { processRdfa } from "./rdfa_processor.ts";
+import type { PendingLiteral, RdfaGraph, Resource, Statement } from "./rdfa_statement.ts";
+import { literalDatatype, TEXT_NODES, type TextBudget } from "./rdfa_literal.ts";
+import { RDF_NS, RDF_TYPE } from "./rdf_terms.ts";
+import { IRI, literalInfo, type TermInfo, TermLog } from "./item_terms.ts";
 
 const MAX_ITEMS = 300;
-const MAX_VISITS = 200_000;
+const MAX_VALUES = 100_000;
+const MAX_LIST = 1000;
+const MAX_DEPTH = 40;
+const RDF_FIRST = `${RDF_NS}first`;
+const RDF_REST = `${RDF_NS}rest`;
+const RDF_NIL = `${RDF_NS}nil`;
+const SCHEMA_IRI = /^https?:\/\/(www\.)?schema\.org\//i;
 
-/** The prefixes of RDFa 1.1's initial context (https://www.w3.org/2011/rdfa-context/rdfa-1.1). */
-export const INITIAL_PREFIXES: Readonly<Record<string, string>> = {
-  as: "https://www.w3.org/ns/activitystreams#",
-  cc: "http://creativecommons.org/ns#",
-  csvw: "http://www.w3.org/ns/csvw#",
-  ctag: "http://commontag.org/ns#",
-  dc: "http://purl.org/dc/terms/",
-  dc11: "http://purl.org/dc/elements/1.1/",
-  dcat: "http://www.w3.org/ns/dcat#",
-  dcterms: "http://purl.org/dc/terms/",
-  dqv: "http://www.w3.org/ns/dqv#",
-  duv: "https://www.w3.org/ns/duv#",
-  foaf: "http://xmlns.com/foaf/0.1/",
-  gr: "http://purl.org/goodrelations/v1#",
-  grddl: "http://www.w3.org/2003/g/data-view#",
-  ical: "http://www.w3.org/2002/12/cal/icaltzd#",
-  jsonld: "http://www.w3.org/ns/json-ld#",
-  ldp: "http://www.w3.org/ns/ldp#",
-  ma: "http://www.w3.org/ns/ma-ont#",
-  oa: "http://www.w3.org/ns/oa#",
-  odrl: "http://www.w3.org/ns/odrl/2/",
-  og: "http://ogp.me/ns#",
-  org: "http://www.w3.org/ns/org#",
-  owl: "http://www.w3.org/2002/07/owl#",
-  prov: "http://www.w3.org/ns/prov#",
-  qb: "http://purl.org/linked-data/cube#",
-  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-  rdfa: "http://www.w3.org/ns/rdfa#",
-  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
-  rev: "http://purl.org/stuff/rev#",
-  rif: "http://www.w3.org/2007/rif#",
-  rr: "http://www.w3.org/ns/r2rml#",
-  schema: "http://schema.org/",
-  sd: "http://www.w3.org/ns/sparql-service-description#",
-  sioc: "http://rdfs.org/sioc/ns#",
-  skos: "http://www.w3.org/2004/02/skos/core#",
-  skosxl: "http://www.w3.org/2008/05/skos-xl#",
-  sosa: "http://www.w3.org/ns/sosa/",
-  ssn: "http://www.w3.org/ns/ssn/",
-  time: "http://www.w3.org/2006/time#",
-  v: "http://rdf.data-vocabulary.org/#",
-  vcard: "http://www.w3.org/2006/vcard/ns#",
-  void: "http://rdfs.org/ns/void#",
-  wdr: "http://www.w3.org/2007/05/powder#",
-  wdrs: "http://www.w3.org/2007/05/powder-s#",
-  xhv: "http://www.w3.org/1999/xhtml/vocab#",
-  xml: "http://www.w3.org/XML/1998/namespace",
-  xsd: "http://www.w3.org/2001/XMLSchema#",
-};
-
-/** A `rel` waiting for its object: the subjects started below complete it. */
-interface Incomplete {
-  target: JsonObject;
-  rels: string[];
+interface Node {
+  res: Resource;
+  types: string[];
+  props: Statement[];
+  incoming: Statement[];
+  /** Document position of the first element that describes it (Infinity when none does). */
+  first: number;
+  el: DomElement | null;
+  /** Document positions of the elements that describe it (at most a few hundred). */
+  at: number[];
+  /** The statement it is embedded under, or null. */
+  owner: Statement | null;
+  /** Other statements it is embedded under as well: links whose element describes it too. */
+  alsoUnder: Set<Statement> | null;
+  /** An rdf:first/rdf:rest cell of an `inlist` list. */
+  list: boolean;
 }
 
-interface Ctx {
-  vocab: string | null;
-  prefixes: Readonly<Record<string, string>>;
-  /** The node properties attach to, or null outside any subject. */
-  subject: JsonObject | null;
-  incomplete: Incomplete | null;
-}
-
-/** Extracts the page's RDFa items. */
+/** Extracts the page's RDFa items (`baseUrl`: the page's base URL). */
 export function extractRdfa(doc: DomDocument, baseUrl: string): DetectedItem[] {
-  const items: DetectedItem[] = [];
-  const topById = new Map<string, DetectedItem>();
-  const root: Ctx = { vocab: null, prefixes: INITIAL_PREFIXES, subject: null, incomplete: null };
-  const stack: [DomNode, Ctx][] = [...doc.children].reverse().map((n) => [n, root]);
-  const iri = (v: string) => absoluteUrl(v, baseUrl) ?? v;
+  return rdfaItems(processRdfa(doc, baseUrl));
+}
 
-  /** A subject started on this element: completes a pending rel, or becomes an item. */
-  const startSubject = (
-    el: DomElement,
-    ctx: Ctx,
-    types: string[],
-    id: string | null,
-  ): JsonObject | null => {
-    if (ctx.incomplete) {
-      const node: JsonObject = {};
-      setTypes(node, types);
-      if (id) node["@id"] = id;
-      for (const r of ctx.incomplete.rels) addValue(ctx.incomplete.target, r, node);
-      return node;
+/** The items of a processed page (see the module comment). */
+export function rdfaItems(graph: RdfaGraph): DetectedItem[] {
+  const nodes = new Map<string, Node>();
+  const normal = new Map<string, string>();
+  const text: TextBudget = { nodes: TEXT_NODES };
+  // Statements of one element share their resource objects: a lookup by object first.
+  const byObject = new WeakMap<Resource, Node>();
+  const nodeOf = (r: Resource): Node => {
+    const known = byObject.get(r);
+    if (known) return known;
+    const k = keyOf(r);
+    let n = nodes.get(k);
+    if (!n) {
+      n = {
+        res: r,
+        types: [],
+        props: [],
+        incoming: [],
+        first: Infinity,
+        el: null,
+        at: [],
+        owner: null,
+        alsoUnder: null,
+        list: false,
+      };
+      nodes.set(k, n);
     }
-    const existing = id ? topById.get(id) : undefined;
-    if (existing) {
-      for (const t of types) if (!existing.types.includes(t)) existing.types.push(t);
-      return existing.properties;
-    }
-    if (items.length >= MAX_ITEMS) return null;
-    const item: DetectedItem = {
-      index: items.length,
-      source: "rdfa",
-      id,
-      types,
-      properties: {},
-      refs: [],
-      location: `RDFa item ${items.length + 1} (<${el.name}>)`,
-    };
-    items.push(item);
-    if (id) topById.set(id, item);
-    return item.properties;
+    byObject.set(r, n);
+    return n;
   };
-
-  let visited = 0;
-  while (stack.length && visited++ < MAX_VISITS) {
-    const [domNode, parent] = stack.pop()!;
-    if (!isElement(domNode)) continue;
-    const el = domNode;
-    const a = el.attribs;
-    if (
-      !("property" in a || "typeof" in a || "rel" in a || "rev" in a || "about" in a ||
-        "resource" in a || "vocab" in a || "prefix" in a)
-    ) {
-      // No RDFa on this element (most of a page): its children see the same context.
-      for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], parent]);
+  for (const st of graph.statements) {
+    if (st.via === "vocab" || isLinkType(st)) continue;
+    const s = nodeOf(st.s);
+    const position = st.pos;
+    if (s.el === null) {
+      s.el = st.el;
+      s.first = position;
+    }
+    if (s.at.length < 300 && s.at[s.at.length - 1] !== position) s.at.push(position);
+    if (st.p === RDF_TYPE) {
+      if (st.o.kind === "resource" && !st.o.blank && !s.types.includes(st.o.value)) {
+        s.types.push(st.o.value);
+      }
       continue;
     }
-    let ctx = parent;
-    const vocab = attr(el, "vocab");
-    const prefix = attr(el, "prefix");
-    if (vocab !== null || prefix) {
-      ctx = {
-        ...ctx,
-        vocab: vocab === null ? ctx.vocab : vocab || null,
-        prefixes: prefix ? { ...ctx.prefixes, ...parsePrefixes(prefix) } : ctx.prefixes,
-      };
-    }
-    const terms = (name: string, curiesOnly = false) =>
-      (attr(el, name) ?? "").split(/\s+/).filter((t) => t && (!curiesOnly || t.includes(":")))
-        .map((t) => expand(t, ctx)).filter((t): t is string => t !== null).map(shortTerm);
-    const properties = terms("property");
-    // HTML+RDFa: next to `property`, a `rel` of plain HTML link types is not RDFa; and a bare
-    // rel term under schema.org's vocab that schema.org does not define ("nofollow",
-    // "stylesheet") is an HTML link type, not a property.
-    const linkTerms = (name: string) =>
-      terms(name, properties.length > 0).filter((t) => !isSchemaTerm(t) || !!propertyInfo(t));
-    const rels = linkTerms("rel");
-    const revs = linkTerms("rev");
-    const typeofAttr = attr(el, "typeof");
-    const types = typeofAttr === null ? null : terms("typeof");
-    const about = attr(el, "about");
-    const resource = attr(el, "resource");
-    const link = resource ?? attr(el, "href") ?? attr(el, "src");
-    const hasContent = attr(el, "content") !== null || attr(el, "datatype") !== null;
-
-    let next: Ctx = ctx;
-    if (about !== null) {
-      // `about` names this element's subject; typeof types it.
-      const subject = startSubject(el, ctx, types ?? [], iri(about));
-      if (!subject) continue;
-      if (properties.length) {
-        const value = rels.length || revs.length ? literal(el) : propertyValue(el, baseUrl);
-        for (const p of properties) addValue(subject, p, value);
-      }
-      next = { ...ctx, subject, incomplete: null };
-      if (rels.length) next = linkRels(next, subject, rels, link === null ? null : iri(link));
-    } else if (rels.length || revs.length) {
-      const subject = ctx.subject;
-      if (subject && properties.length) {
-        for (const p of properties) addValue(subject, p, literal(el));
-      }
-      if (!subject) {
-        // A link outside any subject: a typed object still starts an item of its own.
-        if (types) {
-          const started = startSubject(el, ctx, types, link === null ? null : iri(link));
-          if (started) next = { ...ctx, subject: started, incomplete: null };
-        }
-      } else if (!rels.length) {
-        // Only `rev`: the reverse link has no place among the subject's values.
-        if (types) {
-          const node: JsonObject = {};
-          setTypes(node, types);
-          if (link !== null) node["@id"] = iri(link);
-          next = { ...ctx, subject: node, incomplete: null };
-        }
-      } else if (types) {
-        const node: JsonObject = {};
-        setTypes(node, types);
-        if (link !== null) node["@id"] = iri(link);
-        for (const r of rels) addValue(subject, r, node);
-        next = { ...ctx, subject: node, incomplete: null };
-      } else {
-        next = linkRels(ctx, subject, rels, link === null ? null : iri(link));
-      }
-    } else if (types) {
-      const id = link === null ? null : iri(link);
-      if (properties.length && !hasContent && ctx.subject) {
-        const node: JsonObject = {};
-        setTypes(node, types);
-        if (id) node["@id"] = id;
-        for (const p of properties) addValue(ctx.subject, p, node);
-        next = { ...ctx, subject: node, incomplete: null };
-      } else {
-        if (properties.length && ctx.subject) {
-          for (const p of properties) addValue(ctx.subject, p, propertyValue(el, baseUrl));
-        }
-        const subject = startSubject(el, ctx, types, id);
-        if (!subject) continue;
-        next = { ...ctx, subject, incomplete: null };
-      }
-    } else if (resource !== null && !properties.length) {
-      const subject = startSubject(el, ctx, [], iri(resource));
-      if (!subject) continue;
-      next = { ...ctx, subject, incomplete: null };
-    } else if (properties.length && ctx.subject) {
-      const value = propertyValue(el, baseUrl);
-      for (const p of properties) addValue(ctx.subject, p, value);
-    }
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], next]);
+    s.props.push(st);
+    if (st.o.kind === "resource") nodeOf(st.o).incoming.push(st);
   }
-  for (const item of items) dropEmptyNodes(item.properties);
+
+  const described = (n: Node) => n.types.length > 0 || n.props.length > 0;
+  for (const n of nodes.values()) {
+    n.list = n.res.blank && n.props.length > 0 &&
+      n.props.every((p) => p.p === RDF_FIRST || p.p === RDF_REST);
+  }
+  const isList = (n: Node) => n.list;
+  const relevant = (n: Node) =>
+    !isList(n) && (n.types.length > 0 || n.props.some((p) => SCHEMA_IRI.test(p.p)));
+
+  // Where each node is embedded.
+  for (const n of nodes.values()) {
+    if (!described(n) || isList(n)) continue;
+    if (n.res.blank) {
+      if (n.incoming.length === 1) n.owner = n.incoming[0];
+    } else {
+      // Each link whose element holds a description of the node embeds it (the same person as
+      // the author of two books, described under each).
+      for (const st of n.incoming) {
+        if (keyOf(st.s) === keyOf(n.res)) continue;
+        const span = graph.span(st.el);
+        if (!span || !n.at.some((p) => span[0] <= p && p < span[1])) continue;
+        if (n.owner) (n.alsoUnder ??= new Set()).add(st);
+        else n.owner = st;
+      }
+    }
+  }
+  // A node is shown when its top-most owner is an item; an owner chain that loops, or ends at a
+  // node that is no item (the document's Open Graph subject), sets a relevant node free.
+  const shown = new Map<Node, boolean>();
+  const ownerNode = (n: Node) => n.owner ? nodeOf(n.owner.s) : null;
+  for (const n of nodes.values()) {
+    const chain: Node[] = [];
+    let cur: Node | null = n;
+    while (cur && !shown.has(cur) && !chain.includes(cur) && chain.length < 500) {
+      chain.push(cur);
+      cur = ownerNode(cur);
+    }
+    if (cur && chain.includes(cur)) cur.owner = null; // a loop: its first node stands alone
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const c = chain[i];
+      const up = ownerNode(c);
+      if (up && shown.get(up)) shown.set(c, true);
+      else {
+        c.owner = null;
+        shown.set(c, relevant(c));
+      }
+    }
+  }
+  const roots = [...nodes.values()]
+    .filter((n) => described(n) && !isList(n) && !n.owner && (shown.get(n) ?? false))
+    .sort((a, b) => a.first - b.first)
+    .slice(0, MAX_ITEMS);
+  const rootIds = new Set(roots.map((n) => keyOf(n.res)));
+  // A blank node that is an item of its own and referred to gets an id to refer to it by.
+  const idOf = (n: Node): string | null =>
+    n.res.blank ? (n.incoming.length ? `_:${n.res.value}` : null) : normalIri(n.res.value, normal);
+
+  const log = new TermLog();
+  let budget = MAX_VALUES;
+  const items: DetectedItem[] = roots.map((n, index) => ({
+    index,
+    source: "rdfa",
+    id: idOf(n),
+    types: n.types.map(shortTerm),
+    properties: {},
+    refs: [],
+    location: `RDFa item ${index + 1} (<${n.el?.name ?? "html"}>)`,
+  }));
+  const jobs: [Node, JsonObject, Path | null][] = roots.map((
+    n,
+    i,
+  ) => [n, items[i].properties, null]);
+  let path: Path | null = null;
+  while (jobs.length && budget > 0) {
+    const [node, target, up] = jobs.pop()!;
+    path = { node, up, depth: (up?.depth ?? 0) + 1 };
+    for (const st of node.props) {
+      if (budget-- <= 0) break;
+      const key = shortTerm(st.p);
+      for (const [value, info] of valuesOf(st)) {
+        if (value === null) continue;
+        addValue(target, key, value);
+        if (info) log.note(target, key, info);
+      }
+    }
+  }
+  for (const item of items) log.attach(item);
   return items;
+
+  /** The item values one statement gives (a list gives its members), with their typing. */
+  function valuesOf(st: Statement): Typed[] {
+    const o = st.o;
+    if (o.kind === "literal") return [literalOf(o, text)];
+    if (!o.blank && o.value === RDF_NIL) return [];
+    const target = nodes.get(keyOf(o));
+    if (target && isList(target)) return listMembers(st, target);
+    return [resourceValue(st, o)];
+  }
+
+  function resourceValue(st: Statement, o: Resource): Typed {
+    const target = nodes.get(keyOf(o))!;
+    if ((target.owner === st || !!target.alsoUnder?.has(st)) && !onPath(target)) {
+      const nested: JsonObject = {};
+      if (target.types.length) {
+        const t = target.types.map(shortTerm);
+        nested["@type"] = t.length === 1 ? t[0] : t;
+      }
+      if (!o.blank) nested["@id"] = normalIri(o.value, normal);
+      jobs.push([target, nested, path]);
+      return [nested, null];
+    }
+    if (rootIds.has(keyOf(o)) && !urlValued(shortTerm(st.p))) {
+      const id = idOf(target);
+      if (id) return [{ "@id": id }, null];
+    }
+    return o.blank ? [null, null] : [normalIri(o.value, normal), IRI];
+  }
+
+  /** Whether a node is being filled above the current one (or nesting is too deep). */
+  function onPath(n: Node): boolean {
+    if (path && path.depth >= MAX_DEPTH) return true;
+    for (let p = path; p; p = p.up) if (p.node === n) return true;
+    return false;
+  }
+
+  /** An `inlist` list's members, in order (the list's own nodes are no items). */
+  function listMembers(st: Statement, head: Node): Typed[] {
+    const out: Typed[] = [];
+    const seen = new Set<Node>();
+    let cur: Node | undefined = head;
+    while (cur && !seen.has(cur) && out.length < MAX_LIST) {
+      seen.add(cur);
+      const member: Statement | undefined = cur.props.find((p) => p.p === RDF_FIRST);
+      const o = member?.o;
+      // A member node embeds under the list (its owner); else it is referred to as from `st`.
+      if (o?.kind === "literal") out.push(literalOf(o, text));
+      else if (o && (o.blank || o.value !== RDF_NIL)) {
+        out.push(resourceValue(nodes.get(keyOf(o))?.owner === member ? member! : st, o));
+      }
+      const rest: Statement | undefined = cur.props.find((p) => p.p === RDF_REST);
+      cur = rest && rest.o.kind === "resource" ? nodes.get(keyOf(rest.o)) : undefined;
+    }
+    return out;
+  }
+}
+
+/** The nodes being filled, innermost first. */
+interface Path {
+  node: Node;
+  up: Path | null;
+  depth: number;
+}
+
+/** A value and its typing (null for nodes and references). */
+type Typed = [JsonValue, TermInfo | null];
+
+/** A literal as an item value: the attribute trimmed or the rendered text, and its typing. */
+function literalOf(l: PendingLiteral, budget: TextBudget): Typed {
+  const value = l.lexical === null ? textOf(l.el, 5000, budget) : l.lexical.trim();
+  return [value, literalInfo(literalDatatype(l, () => value), l.language)];
+}
+
+function keyOf(r: Resource): string {
+  return r.blank ? `_:${r.value}` : r.value;
+}
+
+/** http(s) IRIs as URLs are written everywhere else in the record (new URL().href). */
+function normalIri(v: string, seen: Map<string, string>): string {
+  if (!/^https?:/i.test(v)) return v;
+  let n = seen.get(v);
+  if (n === undefined) seen.set(v, n = absoluteUrl(v, v) ?? v);
+  return n;
+}
+
+/** A property whose values are URLs (schema.org's range is only URL): never a node reference. */
+function urlValued(key: string): boolean {
+  if (!isSchemaTerm(key)) return false;
+  const ranges = propertyInfo(key)?.ranges;
+  return !!ranges && ranges.length === 1 && ranges[0] === "URL";
 }
 
 /**
- * The context below an element with `rel`: with an object IRI, the link is stated (children
- * stay on the subject); without one, the rel waits for the subjects started below, and plain
- * properties below fill an anonymous node linked by it (dropped again if nothing fills it).
+ * A `rel`/`rev` term that resolved into schema.org but is no schema.org property: an HTML link
+ * type ("nofollow", "stylesheet", "noopener") under `vocab="https://schema.org/"`.
  */
-function linkRels(ctx: Ctx, subject: JsonObject, rels: string[], object: string | null): Ctx {
-  if (object !== null) {
-    for (const r of rels) addValue(subject, r, object);
-    return { ...ctx, subject, incomplete: null };
-  }
-  const anonymous: JsonObject = {};
-  for (const r of rels) addValue(subject, r, anonymous);
-  return { ...ctx, subject: anonymous, incomplete: { target: subject, rels } };
-}
-
-function setTypes(node: JsonObject, types: string[]): void {
-  if (types.length) node["@type"] = types.length === 1 ? types[0] : types;
-}
-
-/** Removes the anonymous nodes of `rel`s that nothing filled (iterative). */
-function dropEmptyNodes(root: JsonObject): void {
-  const stack: JsonObject[] = [root];
-  let budget = 100_000;
-  while (stack.length && budget-- > 0) {
-    const node = stack.pop()!;
-    for (const [k, v] of Object.entries(node)) {
-      if (Array.isArray(v)) {
-        const kept = v.filter((x) => !(isObject(x) && !Object.keys(x).length));
-        if (!kept.length) delete node[k];
-        else node[k] = kept.length === 1 ? kept[0] : kept;
-        for (const x of kept) if (isObject(x)) stack.push(x);
-      } else if (isObject(v)) {
-        if (!Object.keys(v).length) delete node[k];
-        else stack.push(v);
-      }
-    }
-  }
-}
-
-/** "schema: https://schema.org/ og: http://ogp.me/ns#" -> {schema: ..., og: ...}. */
-function parsePrefixes(value: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const parts = value.trim().split(/\s+/);
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    if (parts[i].endsWith(":")) out[parts[i].slice(0, -1).toLowerCase()] = parts[i + 1];
-  }
-  return out;
-}
-
-/** A term, CURIE or IRI as a full IRI, or null when it cannot be resolved. */
-function expand(term: string, ctx: Ctx): string | null {
-  if (/^https?:\/\//i.test(term)) return term;
-  const colon = term.indexOf(":");
-  if (colon > 0) {
-    const ns = ctx.prefixes[term.slice(0, colon).toLowerCase()];
-    return ns ? ns + term.slice(colon + 1) : null;
-  }
-  return ctx.vocab ? ctx.vocab + term : null;
-}
-
-/** A property's literal: `content`, else the element's text. */
-function literal(el: DomElement): JsonValue {
-  return attr(el, "content") ?? textOf(el);
-}
-
-function propertyValue(el: DomElement, baseUrl: string): string {
-  const content = attr(el, "content");
-  if (content !== null) return content;
-  if (attr(el, "datatype") !== null) return textOf(el);
-  const link = attr(el, "resource") ?? attr(el, "href") ?? attr(el, "src");
-  if (link !== null) return absoluteUrl(link, baseUrl) ?? link;
-  if (el.name === "time") return attr(el, "datetime") ?? textOf(el);
-  return textOf(el);
+function isLinkType(st: Statement): boolean {
+  if (st.via !== "rel" && st.via !== "rev") return false;
+  if (!SCHEMA_IRI.test(st.p)) return false;
+  return propertyInfo(shortTerm(st.p)) === null;
 }

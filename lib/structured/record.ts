@@ -36,6 +36,25 @@ export const RefSchema = z.object({
   target: z.object({ source: SourceSchema, index: z.number().int() }).nullable(),
 });
 
+/**
+ * How one value of an item's `properties` reads as RDF: an IRI (it names a resource: a URL, an
+ * `itemid`, an RDFa `href`/`resource`) or a literal (data), with the datatype and language the
+ * markup gives (RDFa `datatype`/`lang`, `<time>` values typed by their form, JSON-LD numbers,
+ * booleans and `@value` objects, microdata `lang`). Nested nodes are not listed: a node object
+ * with an `@id` is that IRI, one without is a blank node.
+ */
+export const ValueTermSchema = z.object({
+  /** Where the value is, as refs' paths are written: "name", "offers[1].price", "image[0]". */
+  path: z.string(),
+  kind: z.enum(["iri", "literal"]),
+  /** The datatype's full IRI, e.g. "http://www.w3.org/2001/XMLSchema#date", when one is given. */
+  datatype: z.string().optional(),
+  /** The language tag, lowercased, when one is given. */
+  language: z.string().optional(),
+});
+/** How one value of an item reads as RDF (see {@link ValueTermSchema}). */
+export type ValueTerm = z.infer<typeof ValueTermSchema>;
+
 /** One structured-data item found on the page. */
 export const DetectedItemSchema = z.object({
   /** Position in its source's list (findings point here). */
@@ -53,7 +72,13 @@ export const DetectedItemSchema = z.object({
   refs: z.array(RefSchema),
   /** Where on the page, e.g. "JSON-LD block 2, @graph[1]" or "microdata item 1 (<div>)". */
   location: z.string(),
+  /**
+   * Every scalar value of `properties` as RDF reads it (absent in records made before it
+   * existed): literal or IRI, datatype, language.
+   */
+  terms: z.array(ValueTermSchema).optional(),
 });
+/** One structured-data item found on the page (see {@link DetectedItemSchema}). */
 export type DetectedItem = z.infer<typeof DetectedItemSchema>;
 
 /** Page content the generator may use (every value is taken from the page). */
