@@ -7,6 +7,7 @@ import type { Article, Offer, Person, Product } from "schema-dts";
 import { allItems, type Detected } from "./extract.ts";
 import { type CopyContext, copyValue, slug } from "./graph_tools.ts";
 import type { DetectedItem, Facts, Generated } from "./record.ts";
+import { generatorPrimaryTypes } from "./google/registry.ts";
 import {
   asList,
   isObject,
@@ -29,19 +30,8 @@ export interface Candidate {
   parentProperty: string | null;
 }
 
-export const PRIMARY_TYPES = [
-  "Product",
-  "Article",
-  "Event",
-  "Recipe",
-  "VideoObject",
-  "JobPosting",
-  "Course",
-  "SoftwareApplication",
-  "Book",
-  "Movie",
-  "Service",
-];
+/** The types the page's primary entity may have: those the Google feature modules name. */
+export const PRIMARY_TYPES = generatorPrimaryTypes();
 
 /** The URL the page is known by: its canonical when that is on the same origin, else its URL. */
 export function pageIdentity(pageUrl: string, canonical: string | null): string {
