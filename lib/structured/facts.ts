@@ -8,8 +8,8 @@
  */
 import type { PageFacts } from "../html/types.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
-import { flattenJsonLd, stringValues } from "./page_graph.ts";
-import { nameKey, nameSources, pickSiteName } from "./site_name.ts";
+import { flattenJsonLd, type JsonLdNode } from "./page_graph.ts";
+import { chooseSiteName } from "./site_name.ts";
 import { collapseWhitespace } from "../html/text_tools.ts";
 import {
   absoluteUrl,
@@ -97,17 +97,22 @@ const EMPTY_DOM: DomFacts = {
   mainImage: null,
 };
 
-/** Builds the generator's facts from PageFacts, plus DOM facts when the tree was parsed. */
+/**
+ * Builds the generator's facts from PageFacts, plus DOM facts when the tree was parsed. `nodes`
+ * are the page's structured-data nodes of every format (the site name is chosen from them, the
+ * page's metas and its title: {@link chooseSiteName}); JSON-LD only when not given.
+ */
 export function buildFacts(
   pf: PageFacts,
   pageUrl: string,
   domain: string,
   dom: DomFacts = EMPTY_DOM,
+  nodes: JsonLdNode[] = flattenJsonLd(pf.jsonLd),
 ): Facts {
   const og = pf.openGraph;
   const h1 = pf.headings.find((h) => h.level === 1)?.text || null;
   const ogType = og["og:type"]?.trim().toLowerCase() || null;
-  const siteName = siteNameOf(pf, domain);
+  const siteName = chooseSiteName(pf, nodes, domain);
   const ogImage = absoluteUrl(
     og["og:image"] ?? og["og:image:url"] ?? og["og:image:secure_url"] ??
       pf.twitter["twitter:image"] ?? null,
@@ -184,29 +189,6 @@ export function buildFacts(
     article,
     product,
   };
-}
-
-/**
- * The name the site states for itself: its markup, og:site_name, application-name, or the brand
- * part of a title with a separator ("Trail Runner 2 | Acme Shoes"). A title without a separator
- * is not taken as a name: "Shoe" is more likely the page's subject than its publisher.
- */
-function siteNameOf(pf: PageFacts, domain: string): string | null {
-  const nodes = flattenJsonLd(pf.jsonLd);
-  const s = nameSources(pf, nodes, domain);
-  const explicit = pickSiteName({ ...s, titleBrand: null });
-  if (explicit) return explicit;
-  const separated = /\s[|\-–—:·]\s/.test(pf.title ?? "");
-  const brand = separated ? s.titleBrand : null;
-  const label = nameKey(domain.replace(/^www\./, "").split(".")[0]);
-  if (!label || (brand && nameKey(brand).includes(label))) return brand;
-  // A name that spells the domain (an author or publisher in the markup, the logo's alt text)
-  // is stronger than a title's tail that does not ("Easy Recipes" on bluebean.example).
-  const spelled = [
-    ...nodes.flatMap((n) => stringValues(n.data.name)),
-    ...pf.images.map((i) => i.alt ?? ""),
-  ].find((x) => x.length <= 80 && nameKey(x) === label);
-  return spelled ?? brand;
 }
 
 /** Maps availability wording ("instock", "In stock", "oos", "pre-order") to schema.org's URL. */

@@ -252,7 +252,7 @@ function structuredData(
 ): { state: "none" | "valid" | "invalid"; nodes: JsonLdNode[] } {
   try {
     const detected = facts.microdataItems || facts.rdfaItems
-      ? extractPage(html, pageUrl, domain).detected
+      ? extractPage(html, pageUrl, domain, facts).detected
       : detectFromPageFacts(facts, pageUrl);
     const items = [...detected.jsonLd, ...detected.microdata, ...detected.rdfa];
     const broken = facts.jsonLd.some((b) => b.error !== null);
