@@ -122,6 +122,7 @@ Deno.test("[schema extract] page facts for an article page without markup", () =
     headline: "Why light roasts taste fruity",
     author: "Jane Doe",
     authorUrl: "https://schema.test/authors/jane",
+    authors: [{ name: "Jane Doe", url: "https://schema.test/authors/jane" }],
     datePublished: "2024-05-01T09:00:00+00:00",
     dateModified: "2024-05-03T10:00:00+00:00",
   });
