@@ -51,7 +51,6 @@ import {
   type Obj,
   pageIdentity,
   stableId,
-  toJson,
 } from "./generator/values.ts";
 
 export { scriptFor } from "./generator/checked_graph.ts";
