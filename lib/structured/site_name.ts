@@ -90,9 +90,9 @@ export function nameSources(facts: PageFacts, nodes: JsonLdNode[], domain: strin
 
 /** Where a candidate site name came from, strongest first (the order that breaks ties). */
 export type NameSource =
+  | "website"
   | "organization"
   | "og:site_name"
-  | "website"
   | "application-name"
   | "title"
   | "domain spelling";
@@ -105,10 +105,12 @@ export interface NameCandidate {
   support: number;
 }
 
+// Google: WebSite structured data is "the most important" way to state a preference; its site-name
+// system also reads og:site_name, the title and headings (site-names page, checked 2026-11-26).
 const STRENGTH: NameSource[] = [
+  "website",
   "organization",
   "og:site_name",
-  "website",
   "application-name",
   "title",
   "domain spelling",
