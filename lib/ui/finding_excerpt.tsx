@@ -20,16 +20,16 @@ export function FindingExcerpt(props: { excerpt: Excerpt }): VNode {
           {e.lines.map((text, i) => {
             const n = e.firstLine + i;
             const gutter = `${String(n).padStart(width)}  `;
-            if (n !== e.line) return <span class="excerpt-line">{gutter}{text}{"\n"}</span>;
+            if (n !== e.line) {
+              return <span class="excerpt-line" key={n}>{`${gutter}${text}\n`}</span>;
+            }
             const from = Math.min(text.length, e.column - 1);
             const to = Math.min(text.length, from + Math.max(1, e.length));
             return (
-              <span class="excerpt-line excerpt-at">
-                {gutter}
-                {text.slice(0, from)}
+              <span class="excerpt-line excerpt-at" key={n}>
+                {`${gutter}${text.slice(0, from)}`}
                 <mark>{text.slice(from, to) || " "}</mark>
-                {text.slice(to)}
-                {"\n"}
+                {`${text.slice(to)}\n`}
               </span>
             );
           })}

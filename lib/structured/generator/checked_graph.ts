@@ -61,9 +61,9 @@ export function finishGraph(
       nodes.splice(nodes.findIndex((x) => x.id === id), 1);
       fillIn.push({
         path: type,
-        why: `The ${type} lacks what Google requires (${
+        why: `The ${type} lacks what Google requires, or gives it in a form Google rejects (${
           paths.slice(0, 3).join("; ")
-        }) and the page does not state it, so it is left out of the markup to paste; add what is missing, then generate again.`,
+        }), and the page states nothing better, so it is left out of the markup to paste; correct it on the page, then generate again.`,
       });
     }
   }
