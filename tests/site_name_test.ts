@@ -161,3 +161,12 @@ Deno.test("[site name] the off-site lookup searches by the one corroborated name
   assert.ok(lookups.some((u) => u.includes("Newswire")), lookups.join("\n"));
   assert.ok(!lookups.some((u) => u.includes("U.S.")), lookups.join("\n"));
 });
+
+Deno.test("[site name] the visibility report's fixes name the site by the same choice", async () => {
+  const { analyseSnapshot } = await import("../lib/visibility/scan.ts");
+  const { fixContext } = await import("./helpers/fix_context.ts");
+  const ctx = fixContext({ url: "https://www.newswire.test/", html: SECTION_PAGE });
+  const result = analyseSnapshot(ctx.snapshot, null, new Date("2026-11-26T12:00:00Z"));
+  const text = JSON.stringify(result);
+  assert.ok(!/FILL-IN[^"]*\| U\.S\./.test(text), "no title fix named after the section");
+});
