@@ -143,7 +143,7 @@ export type Excerpt = NonNullable<Finding["excerpt"]>;
 export const DeprecationSchema = z.object({
   feature: z.string(),
   type: z.string(),
-  /** When Google changed it (YYYY-MM). */
+  /** When Google changed it (YYYY-MM or YYYY-MM-DD). */
   since: z.string(),
   message: z.string(),
   source: SourceSchema,
