@@ -110,9 +110,12 @@ Deno.test("[site name] the page's structure is worked out once per page", () => 
 });
 
 Deno.test("[site name] the visibility scan flow asks the page structure, not its own copies", async () => {
-  const src = await Deno.readTextFile(new URL("../lib/visibility/scan.ts", import.meta.url));
-  assert.doesNotMatch(src, /flattenJsonLd\(|nameSources\(|pickSiteName\(|chooseSiteName\(/);
-  assert.doesNotMatch(src, /extractPage\(/);
+  for (const file of ["../lib/visibility/scan.ts", "../lib/visibility/audit/page.ts"]) {
+    const src = await Deno.readTextFile(new URL(file, import.meta.url));
+    assert.doesNotMatch(src, /flattenJsonLd\(|nameSources\(|pickSiteName\(|chooseSiteName\(/, file);
+    assert.doesNotMatch(src, /extractPage\(/, file);
+    assert.match(src, /pageStructure\(/, file);
+  }
 });
 
 Deno.test("[site name] the off-site lookup searches by the one corroborated name", async () => {
