@@ -15,6 +15,7 @@ import {
   registerGoogleFeature,
 } from "../lib/structured/google/registry.ts";
 import { required } from "../lib/structured/google/rule_kit.ts";
+import { PAGE_TYPES } from "../lib/structured/page_graph.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
 
 const URL_ = "https://shop.test/item";
@@ -97,6 +98,8 @@ Deno.test("[google features] the generator's primary types come from the feature
       for (const t of f.generator?.primary ?? []) assert.ok(!types.includes(t), `${f.name}: ${t}`);
     }
   }
+  // The visibility checker's "what is this page" types read the same modules.
+  for (const t of types) assert.ok(PAGE_TYPES.includes(t), `PAGE_TYPES has ${t}`);
 });
 
 Deno.test("[google features] a feature added through the registry alone reaches the table, rules, eligibility and docs", () => {
