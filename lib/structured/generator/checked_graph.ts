@@ -19,12 +19,14 @@ export function finishGraph(
 ): Generated {
   // Huge lists (a 200,000-entry sameAs) are cut before anything reads them again.
   for (let i = 0; i < graph.length; i++) graph[i] = capLists(graph[i]);
-  repairValues(graph);
+  // The validator's findings on the graph as it stands (reused until the graph changes).
+  let current: GraphFindings | null = repairValues(graph);
   // Nothing offered fails our own validator: a nested value with an error is dropped from a node
   // when the node is no worse without it; a node that still has an error (nothing on the page
   // states what is missing) is left out, and what it lacks is listed to fill in by hand.
   for (let round = 0; round < 3; round++) {
-    const broken = brokenNodes(graph, nodes);
+    const broken = brokenNodes(graph, nodes, current ?? graphFindings(graph));
+    current = null;
     if (!broken.size) break;
     for (const [id, paths] of broken) {
       const at = graph.findIndex((x) => x["@id"] === id);
@@ -123,10 +125,11 @@ const SUPERSEDED = /^schema\.org replaced "([^"]+)" with "([^"]+)"; rename it\.$
  * are left out rather than offered, and superseded properties are renamed ("founders" ->
  * "founder"): nothing the generator could have avoided is offered.
  */
-function repairValues(graph: JsonObject[]): void {
+function repairValues(graph: JsonObject[]): GraphFindings | null {
   for (let round = 0; round < 2; round++) {
     let changed = false;
-    for (const { index, finding } of graphFindings(graph)) {
+    const findings = graphFindings(graph);
+    for (const { index, finding } of findings) {
       const steps = finding.path.split(".").slice(1);
       const holder = objectAt(graph[index], steps.slice(0, -1));
       const key = steps.at(-1)?.replace(/\[\d+\]$/, "");
@@ -151,8 +154,10 @@ function repairValues(graph: JsonObject[]): void {
         changed = true;
       }
     }
-    if (!changed) return;
+    // Unchanged: the findings still describe the graph.
+    if (!changed) return findings;
   }
+  return null;
 }
 
 /** The object at a path of steps ("offers[1]", "address") below a node, or null. */
@@ -183,8 +188,11 @@ function capValue(v: JsonValue, depth: number): JsonValue {
   return isObject(v) ? capLists(v, depth + 1) : v;
 }
 
+/** Our validator's findings on a graph, each with the index of the node it is about. */
+type GraphFindings = { index: number; finding: Finding }[];
+
 /** Our validator's findings on the graph, with the index of the node each is about. */
-function graphFindings(graph: JsonObject[]): { index: number; finding: Finding }[] {
+function graphFindings(graph: JsonObject[]): GraphFindings {
   const items: DetectedItem[] = graph.map((node, index) => ({
     index,
     source: "json-ld",
@@ -203,10 +211,14 @@ function graphFindings(graph: JsonObject[]): { index: number; finding: Finding }
 }
 
 /** The nodes (by @id) that still have an error finding, with its paths. */
-function brokenNodes(graph: JsonObject[], nodes: Generated["nodes"]): Map<string, string[]> {
+function brokenNodes(
+  graph: JsonObject[],
+  nodes: Generated["nodes"],
+  findings: GraphFindings = graphFindings(graph),
+): Map<string, string[]> {
   const keptIds = new Set(nodes.map((x) => x.id));
   const broken = new Map<string, string[]>();
-  for (const { index, finding: f } of graphFindings(graph)) {
+  for (const { index, finding: f } of findings) {
     const id = graph[index]?.["@id"] as string | undefined;
     if (f.severity !== "error" || !id || !keptIds.has(id)) continue;
     broken.set(id, [...broken.get(id) ?? [], f.path]);
