@@ -424,6 +424,7 @@ Deno.test("[page_facts] JSON-LD object parsed, length is raw length", () => {
     value: { "@context": "https://schema.org", "@type": "Organization", name: "A &amp; B" },
     error: null,
     length: raw.length,
+    text: raw,
   });
 });
 

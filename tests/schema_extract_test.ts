@@ -46,13 +46,21 @@ Deno.test("[schema extract] microdata: entities decoded, itemref followed, URLs 
   assert.equal(product.properties.name, "Trail Runner 2 & Socks");
   assert.equal(product.properties.description, "A light trail running shoe.", "via itemref");
   assert.equal(product.properties.image, "https://schema.test/img/trail-runner.jpg");
-  assert.deepEqual(product.properties.offers, {
+  const { shippingDetails, hasMerchantReturnPolicy, itemCondition, ...offer } = product.properties
+    .offers as Record<string, unknown>;
+  assert.deepEqual(offer, {
     "@type": "Offer",
     priceCurrency: "EUR",
     price: "89.90",
     availability: "https://schema.org/InStock",
     priceValidUntil: "2030-12-31",
   });
+  assert.equal(itemCondition, "https://schema.org/NewCondition");
+  assert.deepEqual((shippingDetails as Record<string, unknown>).shippingDestination, {
+    "@type": "DefinedRegion",
+    addressCountry: "DE",
+  });
+  assert.equal((hasMerchantReturnPolicy as Record<string, unknown>).merchantReturnDays, "30");
   assert.deepEqual(product.properties.review, {
     "@type": "Review",
     author: { "@type": "Person", name: "Lee" },
@@ -75,13 +83,17 @@ Deno.test("[schema extract] RDFa: vocab, prefixes, resource ids and nested typed
   const [product] = extract("rdfa_product_valid").detected.rdfa;
   assert.deepEqual(product.types, ["Product"]);
   assert.equal(product.properties.image, "https://schema.test/img/trail-runner.jpg");
-  assert.deepEqual(product.properties.offers, {
+  const { shippingDetails, hasMerchantReturnPolicy, itemCondition, ...offer } = product.properties
+    .offers as Record<string, unknown>;
+  assert.deepEqual(offer, {
     "@type": "Offer",
     priceCurrency: "EUR",
     price: "89.90",
     availability: "https://schema.org/InStock",
     priceValidUntil: "2030-12-31",
   });
+  assert.equal(itemCondition, "https://schema.org/NewCondition");
+  assert.ok(shippingDetails && hasMerchantReturnPolicy);
   const [event] = extract("rdfa_event_invalid").detected.rdfa;
   assert.deepEqual(event.types, ["Event"], 's:Event through prefix="s: http://schema.org/"');
   assert.deepEqual(event.properties.location, { "@type": "Place", name: "Blue Hall" });
@@ -110,6 +122,7 @@ Deno.test("[schema extract] page facts for an article page without markup", () =
     headline: "Why light roasts taste fruity",
     author: "Jane Doe",
     authorUrl: "https://schema.test/authors/jane",
+    authors: [{ name: "Jane Doe", url: "https://schema.test/authors/jane" }],
     datePublished: "2024-05-01T09:00:00+00:00",
     dateModified: "2024-05-03T10:00:00+00:00",
   });

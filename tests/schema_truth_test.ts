@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { extractPage } from "../lib/structured/extract.ts";
 import { analysePage } from "../lib/schema/scan.ts";
 import type { Result } from "../lib/structured/record.ts";
-import { isCalendarDate } from "../lib/structured/google_rules.ts";
-import { GOOGLE_FEATURES } from "../lib/structured/google_features.ts";
+import { isCalendarDate } from "../lib/structured/google/rule_kit.ts";
+import { googleFeatures } from "../lib/structured/google/registry.ts";
 import { validateItems } from "../lib/structured/validate.ts";
 import { linkRefs } from "../lib/structured/jsonld.ts";
 import type { DetectedItem } from "../lib/structured/record.ts";
@@ -251,12 +251,12 @@ Deno.test("[schema truth] job postings and software apps have Google's rules", (
     offers: { "@type": "Offer", price: "0" },
   }));
   assert.ok(errors(app).some((e) => e.endsWith("google:Software app")), errors(app).join());
-  const names = new Set(GOOGLE_FEATURES.map((f) => f.name));
+  const names = new Set(googleFeatures().map((f) => f.name));
   for (const f of ["Job posting", "Software app", "Product snippets", "Merchant listing"]) {
     assert.ok(names.has(f), f);
   }
-  for (const f of GOOGLE_FEATURES) {
-    assert.match(f.docs, /^https:\/\/developers\.google\.com\/search\//);
+  for (const f of googleFeatures()) {
+    assert.match(f.source, /^https:\/\/developers\.google\.com\/search\//);
     if (f.status === "deprecated") assert.match(f.since ?? "", /^\d{4}-\d{2}/, f.name);
     if (f.status === "supported") assert.equal(f.since, null, f.name);
   }

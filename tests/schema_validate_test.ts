@@ -149,7 +149,7 @@ Deno.test("[schema validate] the severity of a finding follows from its effect",
 Deno.test("[schema validate] retired rich results are noted, not counted as errors", () => {
   const faq = analyseFixture("jsonld_faq_howto");
   assert.deepEqual(faq.deprecated.map((d) => [d.feature, d.since]), [
-    ["FAQ rich results", "2023-08"],
+    ["FAQ rich results", "2026-05-07"],
     ["HowTo rich results", "2023-09"],
   ]);
   assert.equal(faq.summary.errors, 0);

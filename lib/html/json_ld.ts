@@ -1,5 +1,5 @@
 /** Recognizing and parsing `<script type="application/ld+json">` blocks. */
-import type { JsonLdBlock } from "./types.ts";
+import { JSON_LD_TEXT_KEPT, type JsonLdBlock } from "./types.ts";
 
 /**
  * Whether a script `type` attribute names JSON-LD. MIME types are case-insensitive and some
@@ -49,13 +49,15 @@ function stripWrappers(raw: string): string {
 /** Parses one JSON-LD script's raw text; never throws. */
 export function parseJsonLd(raw: string): JsonLdBlock {
   const cleaned = stripWrappers(raw);
+  const text = raw.length <= JSON_LD_TEXT_KEPT ? { text: raw } : {};
   try {
-    return { value: JSON.parse(cleaned), error: null, length: raw.length };
+    return { value: JSON.parse(cleaned), error: null, length: raw.length, ...text };
   } catch (err) {
     return {
       value: null,
       error: err instanceof Error ? err.message : String(err),
       length: raw.length,
+      ...text,
     };
   }
 }

@@ -8,7 +8,15 @@ export interface JsonLdBlock {
   error: string | null;
   /** Length of the raw script text. */
   length: number;
+  /**
+   * The raw script text, kept when at most {@link JSON_LD_TEXT_KEPT} characters: where a syntax
+   * error is and the code excerpts findings show are read from it.
+   */
+  text?: string;
 }
+
+/** The longest JSON-LD script text a block keeps (for error positions and excerpts). */
+export const JSON_LD_TEXT_KEPT = 256 * 1024;
 
 /** A link found on the page. */
 export interface PageLink {

@@ -18,12 +18,14 @@ import { createGuardedFetcher } from "../net/guarded_fetch.ts";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../net/types.ts";
 import { looksLikeHtml } from "../html/decode.ts";
 import { allItems, type Extraction, extractPage } from "../structured/extract.ts";
-import { generateGraph } from "../structured/generate.ts";
+import { generateGraph, scriptFor } from "../structured/generate.ts";
 import {
+  type Finding,
   type Result,
   type SchemaScanRecord,
   SchemaScanRecordSchema,
 } from "../structured/record.ts";
+import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
 
 /** What a scan needs besides the target. */
@@ -127,12 +129,27 @@ export function analysePage(html: string, page: Result["page"], domain: string):
   return resultOf(extraction, page);
 }
 
-/** Builds the result from an extraction. */
+/**
+ * Builds the result from an extraction. A JSON-LD block that cannot be read is the first thing to
+ * fix (with its line and column); when nothing else on the page can be read, no markup is
+ * generated at all (it would be a placeholder built from nothing, replacing code we could not
+ * read).
+ */
 export function resultOf(x: Extraction, page: Result["page"]): Result {
   const validation = validateItems(x.detected, page.finalUrl);
-  const findings = [...x.syntaxFindings, ...validation.findings];
-  const generated = generateGraph({ pageUrl: page.finalUrl, facts: x.facts, detected: x.detected });
+  const findings = attachExcerpts(
+    [...x.syntaxFindings, ...validation.findings],
+    x.detected.jsonLd,
+    x.pageFacts.jsonLd,
+  );
+  const unreadable = x.syntaxFindings.filter((f) => f.itemIndex === null && f.property === null);
   const items = allItems(x.detected);
+  let generated: Result["generated"];
+  if (unreadable.length && !items.length) generated = withheld(unreadable);
+  else {
+    generated = generateGraph({ pageUrl: page.finalUrl, facts: x.facts, detected: x.detected });
+    generated.fillIn.unshift(...withheld(unreadable, false).fillIn);
+  }
   return {
     page,
     detected: x.detected,
@@ -155,5 +172,26 @@ export function resultOf(x: Extraction, page: Result["page"]): Result {
         ),
       ).size,
     },
+  };
+}
+
+/**
+ * No markup offered (`alone`: nothing else on the page could be read), or markup that leaves the
+ * unreadable blocks out: what to fix first, for each block that could not be read.
+ */
+function withheld(unreadable: Finding[], alone = true): Result["generated"] {
+  const graph = { "@context": "https://schema.org" as const, "@graph": [] };
+  return {
+    graph,
+    script: scriptFor(graph),
+    nodes: [],
+    fillIn: unreadable.map((f) => ({
+      path: f.path,
+      why: `${f.message.split(": it is not valid JSON")[0]}. ${
+        alone
+          ? "Fix it and validate again: markup is generated only from structured data that can be read, so nothing the broken block says is lost."
+          : "Fix it first: the markup below leaves out whatever it says."
+      }`,
+    })),
   };
 }

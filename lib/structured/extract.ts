@@ -20,6 +20,7 @@ import type { PageFacts } from "../html/types.ts";
 import { baseUrlOf, parseDom } from "./dom.ts";
 import { buildFacts, domFacts } from "./facts.ts";
 import { extractJsonLd, linkRefs } from "./jsonld.ts";
+import { itemsToNodes } from "./page_graph.ts";
 import { extractMicrodata } from "./microdata.ts";
 import { extractRdfa } from "./rdfa.ts";
 import type { DetectedItem, Facts, Finding } from "./record.ts";
@@ -41,9 +42,16 @@ export interface Extraction {
   pageFacts: PageFacts;
 }
 
-/** Reads a page: `pageUrl` is its final URL (relative URLs and @ids resolve against it). */
-export function extractPage(html: string, pageUrl: string, domain: string): Extraction {
-  const pageFacts = extractPageFacts(html, pageUrl);
+/**
+ * Reads a page: `pageUrl` is its final URL (relative URLs and @ids resolve against it). A caller
+ * that already extracted the page's {@link PageFacts} passes them, so the page is read once.
+ */
+export function extractPage(
+  html: string,
+  pageUrl: string,
+  domain: string,
+  pageFacts: PageFacts = extractPageFacts(html, pageUrl),
+): Extraction {
   const doc = parseDom(html);
   const base = baseUrlOf(doc, pageUrl);
   const jsonLd = extractJsonLd(pageFacts.jsonLd, pageUrl);
@@ -55,7 +63,13 @@ export function extractPage(html: string, pageUrl: string, domain: string): Extr
   linkAll(detected);
   return {
     detected,
-    facts: buildFacts(pageFacts, pageUrl, domain, domFacts(doc, base)),
+    facts: buildFacts(
+      pageFacts,
+      pageUrl,
+      domain,
+      domFacts(doc, base),
+      itemsToNodes(allItems(detected)),
+    ),
     syntaxFindings: jsonLd.findings,
     pageFacts,
   };

@@ -1,32 +1,28 @@
 /**
  * The markup a page should carry: one self-contained `@graph` in the style of Yoast's schema
- * graph. The site entity (Organization, LocalBusiness or Person) with its logo, the WebSite, the
- * WebPage (or the subtype the page declares), the page's primary entity (Article, Product, or
- * the Event/Recipe/VideoObject/... the page declares), the BreadcrumbList and the images, linked
- * by stable absolute `@id`s: `<origin>/#organization`, `<origin>/#website`, `<origin>/#logo`,
- * `<page>#webpage`, `<page>#breadcrumb`, `<page>#primaryimage`, `<page>#article`, ...
+ * graph: the site entity (Organization, LocalBusiness or Person) with its logo, the WebSite, the
+ * WebPage (or the subtype the page declares), the page's primary entity (a type a Google feature
+ * module names: Article, Product, Event, Recipe...), the BreadcrumbList and the images, linked by
+ * stable absolute `@id`s (`<origin>/#organization`, `<page>#webpage`, `<page>#article`, ...).
  *
- * Rules:
- * - No invented values: every value is the page's own (facts or existing markup) or derived from
- *   its URL (@ids, url). A node whose required data is missing is left out, and `fillIn` says
- *   what to add by hand (plus what Google's rules still miss in the generated graph).
- * - Merged, not duplicated: an entity the page already declares (in JSON-LD, microdata or RDFa,
- *   top-level or embedded) becomes the graph's node for that role, keeping its @id and values and
- *   gaining what the page states elsewhere; other declared items are kept as they are. The script
- *   replaces the page's existing JSON-LD.
- * - Closed: every `{"@id"}` reference resolves inside the graph (dangling ones are removed and
- *   listed in `fillIn`).
+ * Rules (docs/schema.md, "The generated graph"):
+ * - Only what the page supports: every value is the page's own (facts or existing markup) or
+ *   derived from its URL; the site's name is the one corroborated choice (site_name.ts); several
+ *   authors are several Persons; a node whose required data is missing is left out and `fillIn`
+ *   says what to add by hand.
+ * - Merged, not duplicated: an entity the page already declares (in any format) becomes the
+ *   graph's node for that role, keeping its @id and values; one article node per page.
+ * - Checked: nothing offered fails our own validator (generator/checked_graph.ts); every
+ *   `{"@id"}` reference resolves inside the graph; no data-type nodes, no repeated values.
  *
  * New nodes are typed with `schema-dts`, so a misspelt property fails `deno check`.
  */
 import type {
-  Answer,
   BreadcrumbList,
   ImageObject,
   ListItem,
   Organization,
   Person,
-  Question,
   WebPage,
   WebSite,
 } from "schema-dts";
@@ -35,28 +31,29 @@ import { type CopyContext, knownTypes, mergeInto, unionStrings } from "./graph_t
 import type { DetectedItem, Facts, Generated } from "./record.ts";
 import { asList, isReference, type JsonObject } from "./terms.ts";
 import { anyIsA } from "./vocabulary.ts";
-import { finishGraph } from "./generate_finish.ts";
+import { generatorPageTypes } from "./google/registry.ts";
+import { finishGraph } from "./generator/checked_graph.ts";
+import { articleNode, authorsAsPeople } from "./generator/article.ts";
+import { productNode } from "./generator/product.ts";
+import { repairTrail } from "./generator/breadcrumb.ts";
+import { isFaqPage, questionNodes } from "./generator/faq.ts";
 import {
-  absolute,
-  articleNode,
   type Candidate,
   collectCandidates,
-  firstString,
-  isFaqPage,
   logoOf,
-  nameKey,
   NOISE_TYPES,
+  PRIMARY_TYPES,
+} from "./generator/candidates.ts";
+import {
+  absolute,
+  firstString,
+  nameKey,
   type Obj,
   pageIdentity,
-  PRIMARY_TYPES,
-  productNode,
-  repairTrail,
   stableId,
-  toJson,
-} from "./generate_parts.ts";
+} from "./generator/values.ts";
 
-export { scriptFor } from "./generate_finish.ts";
-export { isFaqPage } from "./generate_parts.ts";
+export { scriptFor } from "./generator/checked_graph.ts";
 
 /** What the generator reads. */
 export interface GenerateInput {
@@ -286,7 +283,16 @@ export function generateGraph(input: GenerateInput): Generated {
   if (primary && !ctx.claimed.has(primary.data)) {
     const kind = PRIMARY_TYPES.find((t) => anyIsA(primary.types, t))!;
     primaryId = stableId(primary.id) ?? `${page}#${kind.toLowerCase()}`;
-    claim([primary], primaryId);
+    // One article per page: every other article the page declares (in any format, as an item or
+    // as a page's main entity) is the same article, merged into this node rather than kept as a
+    // twin.
+    const same = kind === "Article"
+      ? candidates.filter((c) =>
+        c !== primary && anyIsA(c.types, "Article") && !ctx.claimed.has(c.data) &&
+        (!c.embedded || ["mainEntity", "mainEntityOfPage"].includes(c.parentProperty ?? ""))
+      )
+      : [];
+    claim([primary, ...same], primaryId);
     const extra = kind === "Article"
       ? articleNode(
         facts,
@@ -295,14 +301,22 @@ export function generateGraph(input: GenerateInput): Generated {
         home,
         graph,
         nodes,
-        !!primary.data.author,
+        [primary, ...same].some((c) => c.data.author !== undefined),
       )
       : kind === "Product"
       ? productNode(facts, page, imageId)
       : {};
-    const node = build(primaryId, knownTypes(primary.types), extra ?? {}, [primary]);
+    const node = build(primaryId, knownTypes(primary.types), extra ?? {}, [primary, ...same]);
     node.mainEntityOfPage ??= webpageRef;
-  } else if (facts.article?.headline) {
+    if (kind === "Article" && node.author !== undefined) {
+      const people = authorsAsPeople(node.author);
+      if (people === undefined) delete node.author;
+      else node.author = people;
+    }
+  } else if (
+    facts.article?.headline && !candidates.some((c) => anyIsA(c.types, "Article"))
+  ) {
+    // (An article the page declares but another role took is not doubled by a new one.)
     primaryId = `${page}#article`;
     build(
       primaryId,
@@ -330,7 +344,8 @@ export function generateGraph(input: GenerateInput): Generated {
   }
 
   // --- WebPage (FAQPage when the page is a list of questions and nothing else is primary).
-  const faq = !primaryId && !pageCands.length && isFaqPage(facts);
+  const faq = !primaryId && !pageCands.length && generatorPageTypes().includes("FAQPage") &&
+    isFaqPage(facts);
   claim(pageCands, webpageId);
   const questionIds = faq ? facts.faq.map((_, i) => `${page}#faq-${i + 1}`) : [];
   const webpage: WebPage = {
@@ -353,17 +368,10 @@ export function generateGraph(input: GenerateInput): Generated {
     ? ["FAQPage"]
     : ["WebPage"];
   build(webpageId, pageTypes.length ? pageTypes : ["WebPage"], webpage, pageCands);
-  facts.faq.slice(0, questionIds.length).forEach((qa, i) => {
-    const answer: Answer = { "@type": "Answer", text: qa.answer };
-    const q: Question = {
-      "@type": "Question",
-      "@id": questionIds[i],
-      name: qa.question,
-      acceptedAnswer: answer,
-    };
-    graph.push(toJson(q));
-    nodes.push({ id: questionIds[i], type: "Question", origin: "new" });
-  });
+  for (const q of questionNodes(facts, questionIds)) {
+    graph.push(q);
+    nodes.push({ id: q["@id"] as string, type: "Question", origin: "new" });
+  }
 
   // --- Everything else the page declares, kept (with references to merged nodes redirected).
   let n = 0;

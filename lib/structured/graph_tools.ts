@@ -12,7 +12,7 @@ import {
   type JsonValue,
   typesOf,
 } from "./terms.ts";
-import { propertyAllowedOn, propertyInfo, typeInfo } from "./vocabulary.ts";
+import { isDataType, propertyAllowedOn, propertyInfo, typeInfo } from "./vocabulary.ts";
 
 /** Properties whose text values are URLs (made absolute when copied). */
 const URL_PROPERTIES = new Set([
@@ -43,9 +43,12 @@ export interface CopyContext {
   idMap: Map<string, string>;
 }
 
-/** Only schema.org types the vocabulary knows. */
+/**
+ * Only schema.org types the vocabulary knows, and no data type: a node typed `URL` or `Text`
+ * describes no thing (the value it stands for is a literal).
+ */
 export function knownTypes(types: string[]): string[] {
-  return types.filter((t) => isSchemaTerm(t) && typeInfo(t));
+  return [...new Set(types)].filter((t) => isSchemaTerm(t) && typeInfo(t) && !isDataType(t));
 }
 
 /**
@@ -76,9 +79,11 @@ export function copyValue(
 ): JsonValue | undefined {
   if (depth > 8) return undefined;
   if (Array.isArray(value)) {
-    const out = value.map((v) => copyValue(v, key, ctx, depth + 1)).filter((v) =>
-      v !== undefined
-    ) as JsonValue[];
+    const out = distinct(
+      value.map((v) => copyValue(v, key, ctx, depth + 1)).filter((v) =>
+        v !== undefined
+      ) as JsonValue[],
+    );
     return out.length === 0 ? undefined : out.length === 1 ? out[0] : out;
   }
   if (typeof value === "string") {
@@ -172,6 +177,17 @@ export function referencesOf(nodes: JsonValue[]): { id: string; resolved: boolea
 export function slug(s: string): string {
   return s.toLowerCase().normalize("NFKD").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "")
     .slice(0, 60) || "x";
+}
+
+/** A list without repeated values (equal JSON), order kept: a graph states each fact once. */
+export function distinct(list: JsonValue[]): JsonValue[] {
+  const seen = new Set<string>();
+  return list.filter((v) => {
+    const key = typeof v === "string" ? `s${v}` : JSON.stringify(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Union of text values, order kept, duplicates dropped. */

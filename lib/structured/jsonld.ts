@@ -11,6 +11,7 @@ import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
 import { propertyInfo } from "./vocabulary.ts";
 import { jsonLdTerms, TermLog } from "./item_terms.ts";
+import { syntaxError } from "./excerpts.ts";
 import {
   addValue,
   isObject,
@@ -79,6 +80,10 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
   blocks.forEach((block, b) => {
     const where = `JSON-LD block ${b + 1}`;
     if (block.error !== null) {
+      // Where the text stops being JSON, with the lines around it (excerpts.ts).
+      const at = block.text === undefined
+        ? null
+        : syntaxError(block.text, `JSON-LD block ${b + 1}`);
       findings.push({
         severity: "error",
         source: "json-ld",
@@ -86,9 +91,11 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         path: `script[${b + 1}]`,
         type: null,
         property: null,
-        message:
-          `This JSON-LD block is not valid JSON (${block.error}), so search engines ignore all of it. Check for trailing commas, unescaped quotes and comments, or paste it into a JSON validator.`,
+        message: `JSON-LD block ${b + 1} could not be read${
+          at ? ` (${at.message} at line ${at.excerpt.line}, column ${at.excerpt.column})` : ""
+        }: it is not valid JSON (${block.error}), so search engines ignore all of it. Check for trailing commas, unescaped quotes and comments.`,
         rule: "json-ld",
+        ...(at ? { excerpt: at.excerpt } : {}),
       });
       return;
     }

@@ -4,6 +4,8 @@
  */
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem } from "./record.ts";
+import { generatorPrimaryTypes } from "./google/registry.ts";
+import { subtypesOf } from "./vocabulary.ts";
 
 /** A JSON-LD node object with its types normalised to an array of short names. */
 export interface JsonLdNode {
@@ -107,38 +109,24 @@ export const ORGANIZATION_TYPES = [
   "GroceryStore",
 ] as const;
 
-/** Types that describe the page itself or its main content. */
-export const PAGE_TYPES = [
-  "WebPage",
-  "AboutPage",
-  "ContactPage",
-  "CollectionPage",
-  "ItemPage",
-  "ProfilePage",
-  "FAQPage",
-  "QAPage",
-  "SearchResultsPage",
-  "CheckoutPage",
-  "MedicalWebPage",
-  "RealEstateListing",
-  "Article",
-  "BlogPosting",
-  "NewsArticle",
-  "TechArticle",
-  "Report",
-  "Product",
-  "Service",
-  "SoftwareApplication",
-  "Event",
-  "Recipe",
-  "Course",
-  "HowTo",
-  "VideoObject",
-  "Book",
-  "Movie",
-  "JobPosting",
-  "Blog",
-] as const;
+/**
+ * Content types a page may be about that no Google feature module names (Google's rich results
+ * for HowTo and Book actions are retired; Blog and Service have none), yet say what a page is.
+ */
+const OTHER_MAIN_TYPES = ["Blog", "Book", "HowTo", "Service"];
+
+/**
+ * Types that describe the page itself or its main content: WebPage and its subtypes, the types
+ * the Google feature modules let the generator make a page's primary entity (with their
+ * subtypes), and {@link OTHER_MAIN_TYPES}.
+ */
+export const PAGE_TYPES: readonly string[] = [
+  ...new Set([
+    ...subtypesOf("WebPage"),
+    ...generatorPrimaryTypes().flatMap(subtypesOf),
+    ...OTHER_MAIN_TYPES,
+  ]),
+];
 
 /**
  * Nodes of structured-data items of any format (the schema service's extraction of JSON-LD,

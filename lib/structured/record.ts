@@ -110,8 +110,11 @@ export const FactsSchema = z.object({
   faq: z.array(z.object({ question: z.string(), answer: z.string() })),
   article: z.object({
     headline: z.string().nullable(),
+    /** The first author (kept for older readers; `authors` lists them all). */
     author: z.string().nullable(),
     authorUrl: z.string().nullable(),
+    /** Every author the byline names, "By " and similar prefixes stripped (absent in older records). */
+    authors: z.array(z.object({ name: z.string(), url: z.string().nullable() })).optional(),
     datePublished: z.string().nullable(),
     dateModified: z.string().nullable(),
   }).nullable(),
@@ -142,14 +145,30 @@ export const FindingSchema = z.object({
   message: z.string(),
   /** "json-ld" (syntax), "schema.org" (vocabulary) or "google:<Feature>" (rich results). */
   rule: z.string(),
+  /** The code the finding is about (JSON-LD only): a few lines, and the span to highlight. */
+  excerpt: z.object({
+    /** Which script: "JSON-LD block 2". */
+    block: z.string(),
+    /** The 1-based number of the first line shown. */
+    firstLine: z.number().int().positive(),
+    /** The lines shown (each at most 200 characters). */
+    lines: z.array(z.string()).max(7),
+    /** Where the highlighted span starts (1-based line and column) and how long it is. */
+    line: z.number().int().positive(),
+    column: z.number().int().positive(),
+    length: z.number().int().nonnegative(),
+  }).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
+
+/** A finding's code excerpt. */
+export type Excerpt = NonNullable<Finding["excerpt"]>;
 
 /** Markup the page uses for a search feature that was retired or restricted. */
 export const DeprecationSchema = z.object({
   feature: z.string(),
   type: z.string(),
-  /** When Google changed it (YYYY-MM). */
+  /** When Google changed it (YYYY-MM or YYYY-MM-DD). */
   since: z.string(),
   message: z.string(),
   source: SourceSchema,

@@ -1,4 +1,7 @@
-/** Working out the name a site presents itself under, from the sources that state it. */
+/**
+ * Working out the name a site presents itself under, from the sources that state it: one choice
+ * ({@link chooseSiteName}) for the generator, the visibility report and the off-site lookups.
+ */
 import type { PageFacts } from "../html/types.ts";
 import { type JsonLdNode, nodesOfType, ORGANIZATION_TYPES, stringValues } from "./page_graph.ts";
 
@@ -85,8 +88,112 @@ export function nameSources(facts: PageFacts, nodes: JsonLdNode[], domain: strin
   };
 }
 
-/** The best single name: what the site states explicitly first, the title's brand part last. */
-export function pickSiteName(s: NameSources): string | null {
-  return s.jsonLdOrganization ?? s.ogSiteName ?? s.jsonLdWebsite ?? s.applicationName ??
-    s.titleBrand ?? null;
+/** Where a candidate site name came from, strongest first (the order that breaks ties). */
+export type NameSource =
+  | "website"
+  | "organization"
+  | "og:site_name"
+  | "application-name"
+  | "title"
+  | "domain spelling";
+
+/** One name the page gives itself, and how many other sources agree with it. */
+export interface NameCandidate {
+  name: string;
+  source: NameSource;
+  /** Other sources (and the domain) that name the same brand. */
+  support: number;
+}
+
+// Google: WebSite structured data is "the most important" way to state a preference; its site-name
+// system also reads og:site_name, the title and headings (site-names page, checked 2026-11-26).
+const STRENGTH: NameSource[] = [
+  "website",
+  "organization",
+  "og:site_name",
+  "application-name",
+  "title",
+  "domain spelling",
+];
+
+/** Whether two names name the same brand ("Reuters" and "Reuters.com", "Spiceworks Inc"). */
+function sameBrand(a: string, b: string): boolean {
+  const x = brandKey(a);
+  const y = brandKey(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  return short.length >= 4 && long.includes(short);
+}
+
+/** A name too short or too generic to be a brand unless something agrees ("U.S.", "News"). */
+function sectionLike(name: string): boolean {
+  return isSectionName(name) || nameKey(name).length <= 3;
+}
+
+/**
+ * The site's name, corroborated: every source the page names itself in (Organization and
+ * WebSite markup of any format, og:site_name, application-name, the title's brand segment, a
+ * name in the markup or a logo's alt text that spells the domain) is a candidate; each counts the
+ * other sources and the domain's label that agree with it; the most supported wins, ties going to
+ * the stronger source. A short or section-like value ("U.S.", "Politics") that nothing agrees with
+ * loses to any other candidate, and a title without a separator counts only when something agrees
+ * with it. Returns the candidates too, strongest first (docs/schema.md, "How the site name is
+ * chosen").
+ */
+export function siteNameChoice(
+  facts: PageFacts,
+  nodes: JsonLdNode[],
+  domain: string,
+): { name: string | null; candidates: NameCandidate[] } {
+  const s = nameSources(facts, nodes, domain);
+  const label = nameKey(domain.replace(/^www\./, "").split(".")[0]);
+  const separated = /\s[|\-–—:·]\s/.test(facts.title ?? "");
+  const raw: { name: string; source: NameSource }[] = [];
+  const add = (name: string | null, source: NameSource) => {
+    const t = name?.trim();
+    if (t && t.length <= 120) raw.push({ name: t, source });
+  };
+  add(s.jsonLdOrganization, "organization");
+  add(s.ogSiteName, "og:site_name");
+  add(s.jsonLdWebsite, "website");
+  add(s.applicationName, "application-name");
+  add(s.titleBrand, "title");
+  // A name in the markup or a logo's alt text that spells the domain ("Blue Bean" on bluebean.test).
+  add(
+    [
+      ...nodes.flatMap((n) => stringValues(n.data.name)),
+      ...facts.images.map((i) => i.alt ?? ""),
+    ].find((x) => x.length <= 80 && label && nameKey(x) === label) ?? null,
+    "domain spelling",
+  );
+  const agreesWithDomain = (name: string) => {
+    const k = brandKey(name);
+    return !!label && !!k &&
+      (k === label || (k.length >= 4 && label.includes(k)) ||
+        (label.length >= 4 && k.includes(label)));
+  };
+  let candidates: NameCandidate[] = raw.map((c) => ({
+    ...c,
+    support: new Set(
+      raw.filter((o) => o.source !== c.source && sameBrand(o.name, c.name)).map((o) => o.source),
+    ).size + (agreesWithDomain(c.name) ? 1 : 0),
+  }));
+  // A title that is one phrase names the page's subject more often than its publisher.
+  candidates = candidates.filter((c) => c.source !== "title" || separated || c.support > 0);
+  const strong = candidates.filter((c) => !(sectionLike(c.name) && c.support === 0));
+  if (strong.length) candidates = strong;
+  candidates.sort((a, b) =>
+    b.support - a.support || STRENGTH.indexOf(a.source) - STRENGTH.indexOf(b.source)
+  );
+  return { name: candidates[0]?.name ?? null, candidates };
+}
+
+/** The site's one corroborated name (see {@link siteNameChoice}), or null. */
+export function chooseSiteName(
+  facts: PageFacts,
+  nodes: JsonLdNode[],
+  domain: string,
+): string | null {
+  return siteNameChoice(facts, nodes, domain).name;
 }

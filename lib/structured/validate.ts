@@ -1,6 +1,6 @@
 /**
  * Validation of detected items: every node (items and the nodes embedded in them) against the
- * schema.org vocabulary, then against Google's rich-result rules (google_rules.ts).
+ * schema.org vocabulary, then against Google's rich-result rules (google/registry.ts: one module per feature).
  *
  * Severity, decided once:
  * - unknown type: error (the node means nothing to a consumer);
@@ -9,10 +9,17 @@
  *   the error), with a "did you mean" hint when a known term is close;
  * - superseded terms and values of the wrong kind (a date that is not ISO 8601, an enumeration
  *   value that does not exist, an object of an unexpected type): warning;
- * - Google: missing required -> error, missing recommended -> warning.
+ * - Google: missing required -> error, missing recommended -> warning; an invalid value of a
+ *   property several features read (an offer's price) is one finding, counted for each feature.
  */
-import { googleFeature } from "./google_features.ts";
-import { deprecationsFor, featuresOf, googleIssues, type RuleNode } from "./google_rules.ts";
+import {
+  deprecationsFor,
+  featureOfNote,
+  featuresOf,
+  googleFeature,
+  googleIssues,
+} from "./google/registry.ts";
+import type { RuleNode } from "./google/rule_kit.ts";
 import { allItems, type Detected } from "./extract.ts";
 import type { Deprecation, DetectedItem, Eligibility, Finding, Source } from "./record.ts";
 import {
@@ -127,10 +134,16 @@ export function validateItems(detected: Detected, pageUrl?: string | null): Vali
       for (const name of featuresOf(ruleNode)) {
         if (!features.has(name)) features.set(name, { errors: [], warnings: [] });
       }
+      // One fact, one finding: an issue two features report alike is listed once (under the
+      // first), and counts against both features' eligibility.
+      const reported = new Set<string>();
       for (const issue of googleIssues(ruleNode)) {
         const entry = features.get(issue.feature);
         const line = `${v.path}.${issue.property}: ${issue.message}`;
         if (entry) (issue.severity === "error" ? entry.errors : entry.warnings).push(line);
+        const key = `${issue.severity}\u0000${line}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
         add({
           severity: issue.severity,
           path: `${v.path}.${issue.property}`,
@@ -192,11 +205,12 @@ function eligibilityOf(
         ? "eligible with warnings"
         : "eligible",
       reasons: (errors.length ? errors : warnings).slice(0, 20),
-      docs: googleFeature(feature)?.docs ?? null,
+      docs: googleFeature(feature)?.source ?? null,
     });
   }
   for (const d of retired) {
-    const name = d.feature.replace(/ rich results$/, "");
+    const f = featureOfNote(d.feature);
+    const name = f?.name ?? d.feature;
     out.push({
       source: item.source,
       itemIndex: item.index,
@@ -205,10 +219,10 @@ function eligibilityOf(
       status: "not eligible",
       reasons: [
         `Google ${
-          googleFeature(name)?.status === "limited" ? "restricted" : "retired"
+          f?.status === "limited" ? "restricted" : "retired"
         } this rich result in ${d.since}: ${d.message}`,
       ],
-      docs: googleFeature(name)?.docs ?? null,
+      docs: f?.source ?? null,
     });
   }
   return out;

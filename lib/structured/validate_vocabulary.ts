@@ -3,7 +3,7 @@
  * schema.org vocabulary (unknown or superseded terms, properties on the wrong type, values of the
  * wrong kind), with "did you mean" hints.
  */
-import { isUrlLike } from "./google_rules.ts";
+import { isUrlLike } from "./google/rule_kit.ts";
 import type { Finding } from "./record.ts";
 import {
   asList,

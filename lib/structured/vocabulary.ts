@@ -81,6 +81,12 @@ export function anyIsA(types: readonly string[], of: string): boolean {
   return types.some((t) => isA(t, of));
 }
 
+/** The type and every type that inherits from it, sorted (superseded types left out). */
+export function subtypesOf(type: string): string[] {
+  return Object.keys(json.types).filter((t) => isA(t, type) && !typeInfo(t)?.supersededBy)
+    .sort();
+}
+
 /** Whether the type is a data type (Text, URL, Number, Date, ...). */
 export function isDataType(type: string): boolean {
   for (const a of ancestors(type)) {

@@ -3,6 +3,7 @@
  * wrong with it (per item, with severity and path), and the generated JSON-LD, highlighted on
  * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
  */
+import { FindingExcerpt, unreadableSummary } from "./finding_excerpt.tsx";
 import type { VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import type {
@@ -103,7 +104,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         <p>
           {s.types.length
             ? <>Types on the page: {s.types.join(", ")}.{" "}</>
-            : "The page has no structured data yet. "}
+            : unreadableSummary(r.findings) ?? "The page has no structured data yet. "}
           Structured data tells search engines and AI assistants what a page is: a product, an
           article, a business. Errors keep a page out of rich results; warnings are missed chances.
         </p>
@@ -141,13 +142,19 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
           node{r.generated.nodes.length === 1 ? "" : "s"}). Paste it into the page's{" "}
           <code>&lt;head&gt;</code>, replacing any JSON-LD block it repeats.
         </p>
-        <div class="how-head">
-          <h3>JSON-LD</h3>
-          <CopyButton target="generated-jsonld" what="the generated JSON-LD" />
-        </div>
-        <CodeBlock id="generated-jsonld" tall>
-          {highlightJsonLdScript(r.generated.script)}
-        </CodeBlock>
+        {r.generated.graph["@graph"].length
+          ? (
+            <>
+              <div class="how-head">
+                <h3>JSON-LD</h3>
+                <CopyButton target="generated-jsonld" what="the generated JSON-LD" />
+              </div>
+              <CodeBlock id="generated-jsonld" tall>
+                {highlightJsonLdScript(r.generated.script)}
+              </CodeBlock>
+            </>
+          )
+          : <p>No markup is offered yet: fix what could not be read first (below).</p>}
         {r.generated.fillIn.length > 0 && (
           <>
             <h3>Fill in by hand</h3>
@@ -270,6 +277,7 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
                   </span>{" "}
                   <code>{x.path}</code>
                   <p>{x.message}</p>
+                  {x.excerpt && <FindingExcerpt excerpt={x.excerpt} />}
                   <p class="muted rule">Rule: {x.rule}</p>
                 </li>
               ))}

@@ -36,7 +36,7 @@ function buildSnippet(ctx: ScanContext): string {
     // The name the scan found for the site, and only identity links it can vouch for.
     facts: {
       ...base,
-      siteName: base.siteName ?? ownName(ctx),
+      siteName: ctx.siteName ?? base.siteName ?? ownName(ctx),
       socialProfiles: identityLinks(ctx).map((l) => l.url),
     },
     detected: detectFromPageFacts(ctx.facts, ctx.pageUrl),

@@ -117,9 +117,12 @@ export function ownNames(ctx: ScanContext): string[] {
   return [...new Set(names.filter((x) => x.length <= 100))];
 }
 
-/** The name to use for the site in fixes: its own stated name, else the scan's, else null. */
+/**
+ * The name to use for the site in fixes: the scan's one corroborated choice (a section-like
+ * og:site_name such as "U.S." does not win it), else its first stated name, else null.
+ */
 export function ownName(ctx: ScanContext): string | null {
-  return ownNames(ctx)[0] ?? ctx.siteName;
+  return ctx.siteName ?? ownNames(ctx)[0] ?? null;
 }
 
 /** The names a handle must match to be the site's own: its brand and its domain's name. */

@@ -18,12 +18,10 @@ import { checkOffSite, defaultOffSiteCache } from "../offsite/offsite.ts";
 import type { OffSiteCache } from "../offsite/cache.ts";
 import type { PageFacts } from "../html/types.ts";
 import type { ScanContext } from "./check.ts";
-import { extractPage } from "../structured/extract.ts";
-import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../structured/page_graph.ts";
+import { pageStructure } from "../structured/page_structure.ts";
 import { type OffSite, type Result, type ScanRecord, ScanRecordSchema } from "./record.ts";
 import { analyseRobots } from "./robots.ts";
 import { scoreSite } from "./score.ts";
-import { nameSources, pickSiteName } from "../structured/site_name.ts";
 import { type ProgressFn, takeSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./snapshot_types.ts";
 import { auditSite } from "./audit/audit.ts";
@@ -43,48 +41,26 @@ export function analyseSnapshot(
   const home = snapshot.home;
   if (!home.ok || !snapshot.facts) throw new Error("analyseSnapshot needs a parsed home page");
   const facts = snapshot.facts;
-  const nodes = flattenJsonLd(facts.jsonLd);
-  const items = structuredItems(
+  // Worked out once per page: the off-site lookups and the audit asked for the same structure.
+  const page = pageStructure(
+    facts,
     home.result.body,
     home.result.finalUrl,
     snapshot.target.domain,
-    facts,
-    nodes,
   );
   const ctx: ScanContext = {
     snapshot,
     facts,
     robots: analyseRobots(snapshot.robots, home.result.finalUrl),
-    nodes,
-    items,
-    siteName: pickSiteName(nameSources(facts, items, snapshot.target.domain)),
+    nodes: page.jsonLdNodes,
+    items: page.nodes,
+    siteName: page.siteName,
     pageUrl: home.result.finalUrl,
     offSite,
     now,
     audit,
   };
   return scoreSite(ctx);
-}
-
-/**
- * The structured data of every format, read by the schema service's extraction (one extraction for
- * both services). Pages without microdata or RDFa attributes need no second parse.
- */
-function structuredItems(
-  html: string,
-  pageUrl: string,
-  domain: string,
-  facts: PageFacts,
-  jsonLdNodes: JsonLdNode[],
-): JsonLdNode[] {
-  if (!facts.microdataItems && !facts.rdfaItems) return jsonLdNodes;
-  try {
-    const { detected } = extractPage(html, pageUrl, domain);
-    return [...jsonLdNodes, ...itemsToNodes([...detected.microdata, ...detected.rdfa])];
-  } catch {
-    // The extraction must never cost the report: fall back to the JSON-LD.
-    return jsonLdNodes;
-  }
 }
 
 /** What a scan needs besides the target. */
@@ -151,12 +127,12 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
   });
   try {
     let offSiteP: Promise<OffSite | null> | null = null;
-    const startOffSite = (facts: PageFacts) => {
-      const nodes = flattenJsonLd(facts.jsonLd);
+    const startOffSite = (facts: PageFacts, finalUrl: string, body: string) => {
       progress("checking Wikidata, Wikipedia and Common Crawl");
       offSiteP = checkOffSite({
         domain: target.domain,
-        name: pickSiteName(nameSources(facts, nodes, target.domain)),
+        // The one corroborated site name (every markup format, metas, title), as the report uses.
+        name: pageStructure(facts, body, finalUrl, target.domain).siteName,
         fetcher,
         config,
         cache: deps.offSiteCache ?? defaultOffSiteCache,
@@ -192,7 +168,6 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       );
     }
     const facts = snapshot.facts;
-    const nodes = flattenJsonLd(facts.jsonLd);
     // The sample is read while the off-site lookups run; one budget for all of it, ending well
     // before the scan's own deadline so the report is built from what arrived.
     const audit = await auditSite({
@@ -207,7 +182,8 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       maxCrawlDelayMs: config.audit?.maxCrawlDelayMs ?? 5_000,
       userAgent: config.userAgent,
       maxBytes: config.maxBodyBytes,
-      siteName: pickSiteName(nameSources(facts, nodes, target.domain)),
+      siteName: pageStructure(facts, home.result.body, home.result.finalUrl, target.domain)
+        .siteName,
       now: now(),
       signal,
       onProgress: progress,

@@ -57,7 +57,7 @@ export async function takeSnapshot(
     signal?: AbortSignal;
     onProgress?: ProgressFn;
     /** Called as soon as the home page is parsed, so dependent work (off-site checks) can start. */
-    onParsed?: (facts: PageFacts, finalUrl: string) => void;
+    onParsed?: (facts: PageFacts, finalUrl: string, body: string) => void;
   },
 ): Promise<Snapshot> {
   const started = performance.now();
@@ -144,7 +144,7 @@ export async function takeSnapshot(
     const parsed = extractPageFacts(home.result.body, home.result.finalUrl);
     parseMs = performance.now() - t0;
     facts = parsed;
-    deps.onParsed?.(parsed, home.result.finalUrl);
+    deps.onParsed?.(parsed, home.result.finalUrl, home.result.body);
   }
   const [robots, sitemap, llms, llmsFull, edgeSearch, edgeTraining] = await Promise.all([
     robotsDone,

@@ -8,7 +8,7 @@ import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
 import type { ScanContext } from "../../lib/visibility/check.ts";
 import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
-import { nameSources, pickSiteName } from "../../lib/structured/site_name.ts";
+import { chooseSiteName } from "../../lib/structured/site_name.ts";
 import { normaliseTarget } from "../../lib/scan/domain.ts";
 import type { Result } from "../../lib/visibility/record.ts";
 import { scoreSite } from "../../lib/visibility/score.ts";
@@ -81,7 +81,7 @@ export function fixContext(site: FixtureSite): ScanContext {
     facts,
     robots: analyseRobots(robots, site.url),
     nodes,
-    siteName: pickSiteName(nameSources(facts, nodes, target.domain)),
+    siteName: chooseSiteName(facts, nodes, target.domain),
     pageUrl: site.url,
     offSite: null,
     now: FIXED_NOW,

@@ -11,7 +11,7 @@ import type { OffSite } from "../../lib/visibility/record.ts";
 import type { AuditResult, PageReport } from "../../lib/visibility/audit/types.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
 import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
-import { nameSources, pickSiteName } from "../../lib/structured/site_name.ts";
+import { chooseSiteName } from "../../lib/structured/site_name.ts";
 import { readRendering } from "../../lib/visibility/client_rendering.ts";
 import { evaluate, type Finding, type SignalDef } from "../../lib/visibility/signal.ts";
 import type { Fix } from "../../lib/visibility/record.ts";
@@ -129,7 +129,7 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
     facts,
     robots: analyseRobots(robots, homeUrl),
     nodes,
-    siteName: pickSiteName(nameSources(facts, nodes, new URL(homeUrl).hostname)),
+    siteName: chooseSiteName(facts, nodes, new URL(homeUrl).hostname),
     pageUrl: homeUrl,
     offSite: inputs.offSite ?? null,
     now: NOW,

@@ -8,12 +8,12 @@
  */
 import { extractPageFacts } from "../../html/page_facts.ts";
 import type { PageFacts } from "../../html/types.ts";
-import { detectFromPageFacts, extractPage } from "../../structured/extract.ts";
+import { type PageStructure, pageStructure } from "../../structured/page_structure.ts";
 import { validateItems } from "../../structured/validate.ts";
 import type { ScanContext } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
 import { forbidsIndexing, readDirectives, whoIsForbidden } from "../directives.ts";
-import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../../structured/page_graph.ts";
+import type { JsonLdNode } from "../../structured/page_graph.ts";
 import { readRendering } from "../client_rendering.ts";
 import type { SignalDef } from "../signal.ts";
 import { canonical } from "../signals/technical/canonical.ts";
@@ -146,8 +146,10 @@ export function analysePage(
     return unreadPage(input, "not_html", r.status);
   }
   const facts = known ?? extractPageFacts(r.body, r.finalUrl);
-  const jsonLdNodes = flattenJsonLd(facts.jsonLd);
-  const structured = structuredData(r.body, r.finalUrl, facts, input.snapshot.target.domain);
+  // The page's structure, worked out once per page (the home page's is the scan's own).
+  const page = pageStructure(facts, r.body, r.finalUrl, input.snapshot.target.domain);
+  const jsonLdNodes = page.jsonLdNodes;
+  const structured = structuredData(page, facts, r.finalUrl);
   const nodes = structured.nodes.length ? structured.nodes : jsonLdNodes;
   const type = typeFromPath(input, nodes, facts);
   const ctx: ScanContext = {
@@ -249,20 +251,17 @@ function canonicalOf(
 
 /** The page's structured data through the schema service's extraction and validator. */
 function structuredData(
-  html: string,
-  pageUrl: string,
+  page: PageStructure,
   facts: PageFacts,
-  domain: string,
+  pageUrl: string,
 ): { state: "none" | "valid" | "invalid"; nodes: JsonLdNode[] } {
   try {
-    const detected = facts.microdataItems || facts.rdfaItems
-      ? extractPage(html, pageUrl, domain).detected
-      : detectFromPageFacts(facts, pageUrl);
+    const detected = page.detected;
     const items = [...detected.jsonLd, ...detected.microdata, ...detected.rdfa];
     const broken = facts.jsonLd.some((b) => b.error !== null);
     if (!items.length) return { state: broken ? "invalid" : "none", nodes: [] };
     const errors = validateItems(detected, pageUrl).findings.some((f) => f.severity === "error");
-    return { state: errors || broken ? "invalid" : "valid", nodes: itemsToNodes(items) };
+    return { state: errors || broken ? "invalid" : "valid", nodes: page.nodes };
   } catch {
     return { state: "none", nodes: [] };
   }

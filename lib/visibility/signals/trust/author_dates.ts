@@ -47,7 +47,8 @@ export const authorDates: SignalDef = {
     // Authors in every form the page may state them: meta, structured data of any format, and
     // rel="author" links. Each name is one person ("A, B and C" in one meta are three).
     const names = [
-      ...splitPeople(f.meta["author"] ?? ""),
+      // Dublin Core (RDFa dc:creator, or the DC-HTML name="DC.creator") names authors too.
+      ...splitPeople(f.meta["author"] ?? f.meta["dcterms.creator"] ?? f.meta["dc.creator"] ?? ""),
       ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator, byId)),
       ...f.links.filter((l) => /(^|\s)author(\s|$)/.test(l.rel)).map((l) => l.text),
     ];
@@ -60,6 +61,7 @@ export const authorDates: SignalDef = {
     });
     const author = authors.length ? authors.join("; ") : null;
     const date = f.meta["article:modified_time"] ?? f.meta["article:published_time"] ??
+      f.meta["dcterms.modified"] ?? f.meta["dcterms.issued"] ?? f.meta["dcterms.date"] ??
       articles.map((a) => stringValues(a.data.dateModified ?? a.data.datePublished)[0]).find(
         Boolean,
       ) ??

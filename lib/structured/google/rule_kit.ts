@@ -1,9 +1,11 @@
 /**
- * The building blocks of Google's rich-result rules (google_rules.ts): what a rule sees of a node,
- * the issues it reports, the kinds of value a property may need (dates, durations, prices, URLs)
- * and the rule builders (required, recommended, oneOf, each, namedEntity) the feature tables use.
+ * The building blocks of Google's rich-result rules: what a rule sees of a node, the issues it
+ * reports, the value forms a property may accept (dates, durations, prices, ISO 4217 currencies,
+ * URLs, enumeration members) and the rule builders (required, recommended, oneOf, each,
+ * namedEntity) the feature modules (features/*.ts) use.
  */
-import { enumerationsOf } from "./vocabulary.ts";
+import currencyCodes from "currency-codes";
+import { enumerationsOf } from "../vocabulary.ts";
 import {
   asList,
   isObject,
@@ -12,7 +14,7 @@ import {
   type JsonValue,
   shortTerm,
   typesOf,
-} from "./terms.ts";
+} from "../terms.ts";
 
 /** What a rule sees of one node. */
 export interface RuleNode {
@@ -45,14 +47,6 @@ export interface DeprecationNote {
 
 /** One rule: reads a node, appends what it finds. */
 export type Check = (n: RuleNode, out: RuleIssue[]) => void;
-
-/** One rich-result feature: when its rules apply, and the rules. */
-export interface Feature {
-  name: string;
-  /** Whether the feature's rules apply to this node. */
-  applies(n: RuleNode): boolean;
-  checks: Check[];
-}
 
 /** The values at a dotted path below a node, following references and lists. */
 export function valuesAt(n: RuleNode, path: string): JsonValue[] {
@@ -127,6 +121,7 @@ export type Kind =
   | "url"
   | "currency"
   | "availability"
+  | "itemCondition"
   | "node";
 
 /** How each kind of value is described in a message. */
@@ -139,6 +134,7 @@ export const KIND_HINT: Record<Kind, string> = {
   url: "an absolute URL",
   currency: 'a three-letter ISO 4217 currency code, e.g. "EUR" or "USD"',
   availability: 'a schema.org ItemAvailability value, e.g. "https://schema.org/InStock"',
+  itemCondition: 'a schema.org OfferItemCondition value, e.g. "https://schema.org/NewCondition"',
   node: "an object with its own properties",
 };
 
@@ -159,10 +155,13 @@ export function fits(kind: Kind, v: JsonValue, n: RuleNode): boolean {
     case "url":
       return typeof v === "string" ? isUrlLike(v) : !!nodeOf(n, v);
     case "currency":
-      return typeof v === "string" && /^[A-Z]{3}$/.test(v.trim());
+      return typeof v === "string" && isCurrencyCode(v);
     case "availability":
       return typeof v === "string" &&
         enumerationsOf(shortTerm(v.trim())).includes("ItemAvailability");
+    case "itemCondition":
+      return typeof v === "string" &&
+        enumerationsOf(shortTerm(v.trim())).includes("OfferItemCondition");
     case "node":
       return !!nodeOf(n, v);
   }
@@ -276,6 +275,15 @@ export function namedEntity(property: string, severity: "error" | "warning"): Ch
       }
     }
   };
+}
+
+/**
+ * A currency code of ISO 4217's list one ("USD", "EUR"; not "dollars", not "usd", not "XYZ"), as
+ * npm:currency-codes ships it (list published 2024-06-25; https://www.iso.org/iso-4217-currency-codes.html).
+ */
+export function isCurrencyCode(v: string): boolean {
+  const t = v.trim();
+  return /^[A-Z]{3}$/.test(t) && currencyCodes.code(t) !== undefined;
 }
 
 /** An absolute http(s) URL or a relative reference (no spaces, no data: URL). */

@@ -1,14 +1,15 @@
 /**
- * The last steps of generate.ts: lists cut to size, the page's nodes that Google's rules still
- * reject dropped or trimmed (the paste must be no worse than the page), dangling references
- * removed, duplicate @ids folded, what Google's rules still miss listed, and the script built.
+ * The graph as offered, checked against our own validator: lists cut to size, every node our
+ * validator still finds an error in trimmed (a nested value dropped when that is enough) or left
+ * out (nothing offered fails /validate; what is missing goes to "fill in by hand"), dangling
+ * references removed, duplicate @ids folded, what Google's rules still miss listed, and the
+ * script built.
  */
-import { dropDanglingRefs } from "./graph_tools.ts";
-import type { DetectedItem, Generated } from "./record.ts";
-import { asList, isObject, type JsonObject, type JsonValue, typesOf } from "./terms.ts";
-import { linkRefs } from "./jsonld.ts";
-import { validateItems } from "./validate.ts";
-import { isA } from "./vocabulary.ts";
+import { dropDanglingRefs } from "../graph_tools.ts";
+import type { DetectedItem, Finding, Generated } from "../record.ts";
+import { asList, isObject, type JsonObject, type JsonValue, typesOf } from "../terms.ts";
+import { linkRefs } from "../jsonld.ts";
+import { validateItems } from "../validate.ts";
 
 /** The finished result from the built graph, its node list and what to fill in so far. */
 export function finishGraph(
@@ -18,11 +19,14 @@ export function finishGraph(
 ): Generated {
   // Huge lists (a 200,000-entry sameAs) are cut before anything reads them again.
   for (let i = 0; i < graph.length; i++) graph[i] = capLists(graph[i]);
-  // The paste must be no worse than the page: a nested value with an error is dropped from a
-  // node the page declared; a kept item, or a declared item that is not the page's main kind,
-  // that still has an error (nothing on the page states what is missing) is left out.
+  // The validator's findings on the graph as it stands (reused until the graph changes).
+  let current: GraphFindings | null = repairValues(graph);
+  // Nothing offered fails our own validator: a nested value with an error is dropped from a node
+  // when the node is no worse without it; a node that still has an error (nothing on the page
+  // states what is missing) is left out, and what it lacks is listed to fill in by hand.
   for (let round = 0; round < 3; round++) {
-    const broken = brokenNodes(graph, nodes);
+    const broken = brokenNodes(graph, nodes, current ?? graphFindings(graph));
+    current = null;
     if (!broken.size) break;
     for (const [id, paths] of broken) {
       const at = graph.findIndex((x) => x["@id"] === id);
@@ -36,7 +40,7 @@ export function finishGraph(
             .map((p) => p.split(".")[1].replace(/\[\d+\]$/, "")),
         ),
       ];
-      if (origin === "merged" && nested.length && round === 0) {
+      if (origin !== "kept" && nested.length && round === 0) {
         // A broken nested value goes only where the node is no worse without it.
         const before = paths.filter((p) => p.split(".").length < 3).length;
         const saved = nested.map((prop) => [prop, node[prop]] as const);
@@ -51,19 +55,17 @@ export function finishGraph(
         fillIn.push(...nested.map((prop) => ({
           path: `${type}.${prop}`,
           why:
-            `The page's ${type}.${prop} lacks what Google requires and the page does not state it, so it is left out; complete it in the page's markup.`,
+            `The ${type}'s ${prop} lacks what Google requires and the page does not state it, so it is left out; complete it on the page and in its markup.`,
         })));
-        continue;
-      }
-      if (origin === "new" || (origin === "merged" && KEEP_ALWAYS.some((t) => isA(type, t)))) {
         continue;
       }
       graph.splice(at, 1);
       nodes.splice(nodes.findIndex((x) => x.id === id), 1);
       fillIn.push({
         path: type,
-        why:
-          `The page's ${type} lacks what Google requires and the page does not state it, so it is left out; add the missing properties to the page's own markup.`,
+        why: `The ${type} lacks what Google requires, or gives it in a form Google rejects (${
+          paths.slice(0, 3).join("; ")
+        }), and the page states nothing better, so it is left out of the markup to paste; correct it on the page, then generate again.`,
       });
     }
   }
@@ -112,6 +114,64 @@ function ruleGaps(graph: JsonObject[]): Generated["fillIn"] {
   }));
 }
 
+/** A value our validator rejects as of the wrong form: the text it quotes after "found". */
+const WRONG_FORM =
+  /(?:expects .*?, found|should be .*?; found) "?(.*?)(?:\.\.\.|")?(?: \(use [^)]*\))?\.$/;
+/** A superseded property: the name to use instead. */
+const SUPERSEDED = /^schema\.org replaced "([^"]+)" with "([^"]+)"; rename it\.$/;
+
+/**
+ * Values the page gives in a form our validator rejects (a date "yesterday", a price "89.OO")
+ * are left out rather than offered, and superseded properties are renamed ("founders" ->
+ * "founder"): nothing the generator could have avoided is offered.
+ */
+function repairValues(graph: JsonObject[]): GraphFindings | null {
+  for (let round = 0; round < 2; round++) {
+    let changed = false;
+    const findings = graphFindings(graph);
+    for (const { index, finding } of findings) {
+      const steps = finding.path.split(".").slice(1);
+      const holder = objectAt(graph[index], steps.slice(0, -1));
+      const key = steps.at(-1)?.replace(/\[\d+\]$/, "");
+      if (!holder || !key || holder[key] === undefined) continue;
+      const wrong = WRONG_FORM.exec(finding.message);
+      const renamed = SUPERSEDED.exec(finding.message);
+      if (wrong) {
+        const kept = asList(holder[key]).filter((v) =>
+          !(typeof v === "string" && v.trim().startsWith(wrong[1])) &&
+          !(typeof v === "number" && String(v) === wrong[1])
+        );
+        if (kept.length === asList(holder[key]).length) continue;
+        if (kept.length) holder[key] = kept.length === 1 ? kept[0] : kept;
+        else delete holder[key];
+        changed = true;
+      } else if (renamed && renamed[1] === key) {
+        const to = renamed[2];
+        holder[to] = holder[to] === undefined
+          ? holder[key]
+          : [...asList(holder[to]), ...asList(holder[key])];
+        delete holder[key];
+        changed = true;
+      }
+    }
+    // Unchanged: the findings still describe the graph.
+    if (!changed) return findings;
+  }
+  return null;
+}
+
+/** The object at a path of steps ("offers[1]", "address") below a node, or null. */
+function objectAt(node: JsonObject, steps: string[]): JsonObject | null {
+  let at: JsonObject = node;
+  for (const step of steps) {
+    const m = /^(.*?)(?:\[(\d+)\])?$/.exec(step)!;
+    const v = asList(at[m[1]])[Number(m[2] ?? 0)];
+    if (!isObject(v)) return null;
+    at = v;
+  }
+  return at;
+}
+
 /** The longest list a generated property keeps (a page's 200,000-entry sameAs is noise). */
 const MAX_LIST = 50;
 
@@ -128,27 +188,11 @@ function capValue(v: JsonValue, depth: number): JsonValue {
   return isObject(v) ? capLists(v, depth + 1) : v;
 }
 
-/**
- * Declared kinds a generated graph always keeps (the page's main entity and the site's own
- * nodes), with what is missing listed to fill in instead.
- */
-const KEEP_ALWAYS = [
-  "Recipe",
-  "Event",
-  "Product",
-  "Article",
-  "WebSite",
-  "WebPage",
-  "Organization",
-  "Person",
-  "BreadcrumbList",
-];
+/** Our validator's findings on a graph, each with the index of the node it is about. */
+type GraphFindings = { index: number; finding: Finding }[];
 
-/** The nodes (by @id) copied from the page that still have an error finding, with its paths. */
-function brokenNodes(graph: JsonObject[], nodes: Generated["nodes"]): Map<string, string[]> {
-  const keptIds = new Set(nodes.filter((x) => x.origin !== "new").map((x) => x.id));
-  const broken = new Map<string, string[]>();
-  if (!keptIds.size) return broken;
+/** Our validator's findings on the graph, with the index of the node each is about. */
+function graphFindings(graph: JsonObject[]): GraphFindings {
   const items: DetectedItem[] = graph.map((node, index) => ({
     index,
     source: "json-ld",
@@ -160,8 +204,22 @@ function brokenNodes(graph: JsonObject[], nodes: Generated["nodes"]): Map<string
   }));
   linkRefs(items, new Map(items.map((i) => [i.id!, i])));
   const { findings } = validateItems({ jsonLd: items, microdata: [], rdfa: [] });
-  for (const f of findings) {
-    const id = f.itemIndex === null ? null : items[f.itemIndex]?.id;
+  return findings.filter((f) => f.itemIndex !== null).map((f) => ({
+    index: f.itemIndex!,
+    finding: f,
+  }));
+}
+
+/** The nodes (by @id) that still have an error finding, with its paths. */
+function brokenNodes(
+  graph: JsonObject[],
+  nodes: Generated["nodes"],
+  findings: GraphFindings = graphFindings(graph),
+): Map<string, string[]> {
+  const keptIds = new Set(nodes.map((x) => x.id));
+  const broken = new Map<string, string[]>();
+  for (const { index, finding: f } of findings) {
+    const id = graph[index]?.["@id"] as string | undefined;
     if (f.severity !== "error" || !id || !keptIds.has(id)) continue;
     broken.set(id, [...broken.get(id) ?? [], f.path]);
   }

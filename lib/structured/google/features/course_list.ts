@@ -1,0 +1,23 @@
+/** Course list: a list of courses from one provider. */
+import { anyIsA } from "../../vocabulary.ts";
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { isListEntry, isTopLevel } from "../placement.ts";
+import { recommended, required } from "../rule_kit.ts";
+
+export const courseList: GoogleFeature = {
+  name: "Course list",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}course`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a top-level Course or a list's Course entry",
+    applies: (n) => anyIsA(n.types, "Course") && (isTopLevel(n) || isListEntry(n)),
+    checks: [
+      required("name", "the course's title"),
+      required("description", "what it teaches"),
+      recommended("provider", "who offers it, an Organization with its name"),
+    ],
+  }],
+  generator: { primary: ["Course"] },
+};

@@ -1,0 +1,26 @@
+/** Image metadata: an image's creator, credit and licence in Google Images. */
+import { anyIsA } from "../../vocabulary.ts";
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { isTopLevel } from "../placement.ts";
+import { oneOf, recommended, valuesAt } from "../rule_kit.ts";
+
+export const imageMetadata: GoogleFeature = {
+  name: "Image metadata",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}image-license-metadata`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a top-level ImageObject that states a licence, credit, copyright or creator",
+    applies: (n) =>
+      anyIsA(n.types, "ImageObject") && isTopLevel(n) &&
+      ["license", "acquireLicensePage", "creditText", "copyrightNotice", "creator"].some((p) =>
+        valuesAt(n, p).length
+      ),
+    checks: [
+      oneOf("error", ["contentUrl", "url"], "the image file's URL"),
+      recommended("license", "the URL of the image's license", "url"),
+      recommended("acquireLicensePage", "where to license the image", "url"),
+    ],
+  }],
+};

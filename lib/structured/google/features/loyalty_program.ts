@@ -1,0 +1,20 @@
+/** Loyalty program: member prices and points of a merchant's program. */
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { required } from "../rule_kit.ts";
+
+export const loyaltyProgram: GoogleFeature = {
+  name: "Loyalty program",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}loyalty-program`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a MemberProgram",
+    applies: (n) => n.types.includes("MemberProgram"),
+    checks: [
+      required("name", "the program's name"),
+      required("description", "what members get"),
+      required("hasTiers", "its tiers, each a MemberProgramTier with a name"),
+    ],
+  }],
+};

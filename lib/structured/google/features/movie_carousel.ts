@@ -1,0 +1,25 @@
+/** Movie carousel: a list of films from one site. */
+import { anyIsA } from "../../vocabulary.ts";
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { isListEntry, isTopLevel } from "../placement.ts";
+import { recommended, required } from "../rule_kit.ts";
+
+export const movieCarousel: GoogleFeature = {
+  name: "Movie carousel",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}movie`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a top-level Movie or a list's Movie entry",
+    applies: (n) => anyIsA(n.types, "Movie") && (isTopLevel(n) || isListEntry(n)),
+    checks: [
+      required("name", "the film's title"),
+      required("image", "a poster or still", "url"),
+      recommended("director", "its director, a Person"),
+      recommended("dateCreated", "its release date", "date"),
+      recommended("aggregateRating", "its average rating"),
+    ],
+  }],
+  generator: { primary: ["Movie"] },
+};

@@ -1,0 +1,22 @@
+/** Profile page: a person's or organization's profile on a forum or social site. */
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { isStandalone } from "../placement.ts";
+import { each, recommended, required } from "../rule_kit.ts";
+
+export const profilePage: GoogleFeature = {
+  name: "Profile page",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}profile-page`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a stand-alone ProfilePage",
+    applies: (n) => n.types.includes("ProfilePage") && isStandalone(n),
+    checks: [
+      required("mainEntity", "the Person or Organization the page is about", "node"),
+      each("mainEntity", [required("name", "their name")]),
+      recommended("dateCreated", "when the profile was created", "date"),
+      recommended("dateModified", "when it was last changed", "date"),
+    ],
+  }],
+};

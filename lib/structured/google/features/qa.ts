@@ -1,0 +1,26 @@
+/** Q&A: a page with one question and its answers (forums, support sites). */
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { isStandalone } from "../placement.ts";
+import { each, oneOf, required } from "../rule_kit.ts";
+
+export const qa: GoogleFeature = {
+  name: "Q&A",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}qapage`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a stand-alone QAPage",
+    applies: (n) => n.types.includes("QAPage") && isStandalone(n),
+    checks: [
+      required("mainEntity", "the Question the page is about", "node"),
+      each("mainEntity", [
+        required("name", "the question's full text"),
+        required("answerCount", "how many answers it has", "number"),
+        oneOf("error", ["acceptedAnswer", "suggestedAnswer"], "its answers"),
+        each("acceptedAnswer", [required("text", "the full answer")]),
+        each("suggestedAnswer", [required("text", "the full answer")]),
+      ]),
+    ],
+  }],
+};

@@ -1,0 +1,30 @@
+/** Return policy: a merchant's return policy next to its products. */
+import { anyIsA } from "../../vocabulary.ts";
+import { shortTerm } from "../../terms.ts";
+import { type GoogleFeature, SD_DOCS } from "../feature.ts";
+import { recommended, required, valuesAt } from "../rule_kit.ts";
+
+export const returnPolicy: GoogleFeature = {
+  name: "Return policy",
+  status: "supported",
+  since: null,
+  source: `${SD_DOCS}return-policy`,
+  checkedOn: "2026-11-26",
+  rules: [{
+    nodes: "a MerchantReturnPolicy (on an Organization or an Offer)",
+    applies: (n) => anyIsA(n.types, "MerchantReturnPolicy"),
+    checks: [
+      required(
+        "returnPolicyCategory",
+        'e.g. "https://schema.org/MerchantReturnFiniteReturnWindow"',
+      ),
+      recommended("applicableCountry", 'the two-letter country code, e.g. "DE"'),
+      (n, out) => {
+        const finite = valuesAt(n, "returnPolicyCategory").some((v) =>
+          shortTerm(String(v)) === "MerchantReturnFiniteReturnWindow"
+        );
+        if (finite) required("merchantReturnDays", "how many days returns are accepted")(n, out);
+      },
+    ],
+  }],
+};

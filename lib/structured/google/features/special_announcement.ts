@@ -1,0 +1,15 @@
+/** Special announcement: retired in Google's "Simplifying the search results page" (2025-06-12). */
+import type { GoogleFeature } from "../feature.ts";
+import { JUNE_2025, JUNE_2025_AFTERLIFE } from "./june_2025.ts";
+
+export const specialAnnouncement: GoogleFeature = {
+  name: "Special announcement",
+  status: "deprecated",
+  since: "2025-06",
+  source: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",
+  checkedOn: "2026-11-26",
+  note: JUNE_2025,
+  afterlife: JUNE_2025_AFTERLIFE,
+  rules: [],
+  aimedAt: (n) => n.types.includes("SpecialAnnouncement"),
+};
