@@ -32,32 +32,6 @@ export function displayName(ctx: ScanContext): string {
 }
 
 /**
- * robots.txt lines that let the given crawlers in.
- *
- * @deprecated Unchecked against the site's file: use {@link robotsFixFor} (robots_fix.ts).
- */
-export function robotsAllowLines(tokens: string[]): string {
-  return [
-    "# Let AI search engines and assistants read and cite this site",
-    ...tokens.map((t) => `User-agent: ${t}`),
-    "Allow: /",
-  ].join("\n");
-}
-
-/**
- * Describes robots.txt lines to delete, with their line numbers.
- *
- * @deprecated Deleting a shared line changes other crawlers' verdicts: use {@link robotsFixFor}.
- */
-export function linesToRemove(lines: { line: number | null; lineText: string | null }[]): string {
-  const seen = new Map<number, string>();
-  for (const l of lines) if (l.line && l.lineText) seen.set(l.line, l.lineText);
-  if (!seen.size) return "";
-  return "Remove or narrow these lines of robots.txt:\n" +
-    [...seen].sort((a, b) => a[0] - b[0]).map(([n, t]) => `  line ${n}: ${t}`).join("\n");
-}
-
-/**
  * The `how` of a robots.txt fix that lets `tokens` read the site, computed on the site's real
  * robots.txt and checked with our matcher (see robots_fix.ts). Null when none of them is blocked
  * by the file's rules (no file, or already allowed).
