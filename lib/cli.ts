@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidTargetError } from "./scan/domain.ts";
+import { InvalidTargetError } from "./net/target.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";

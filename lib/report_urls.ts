@@ -1,6 +1,6 @@
 /**
  * The paths of a domain's report, written once: the page, its JSON, and its badge. No imports, so
- * the browser islands use it too. A domain in its normal spelling (lib/scan/domain.ts) is already
+ * the browser islands use it too. A domain in its normal spelling (lib/net/target.ts) is already
  * URL-safe; anything else is percent-encoded.
  */
 

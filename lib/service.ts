@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { Config } from "./config.ts";
 import { SERVICE_WORDS, type ServiceName, type ServiceWords } from "./service_words.ts";
-import type { Target } from "./scan/domain.ts";
+import type { Target } from "./net/target.ts";
 import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "./structured/record.ts";

@@ -25,7 +25,7 @@ import {
   readJsonRpcBody,
 } from "../lib/mcp/http.ts";
 import { createMcpServer } from "../lib/mcp/server.ts";
-import { ipv6Prefix48 } from "../lib/web/client_ip.ts";
+import { ipv6Prefix48 } from "../lib/net/client_ip.ts";
 import { CAPS } from "../lib/limits/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */

@@ -86,7 +86,7 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
 
 Deno.test("[history] a scan thread reports the real steps of the scan, in order", async () => {
   const { startScanThreads } = await import("../lib/isolate/scan_threads.ts");
-  const { normaliseTarget } = await import("../lib/scan/domain.ts");
+  const { normaliseTarget } = await import("../lib/net/target.ts");
   const scanEnv = await startScanEnv();
   const runner = startScanThreads({ heapMb: 128, timeoutMs: 20_000 });
   try {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/scan/domain.ts";
+import { normaliseTarget } from "../lib/net/target.ts";
 import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { scanPage } from "../lib/schema/scan.ts";
 import { schemaService } from "../lib/service.ts";

@@ -18,7 +18,7 @@ import {
 import type { ChallengeProvider } from "./challenge.ts";
 import { MAX_TOKEN_LENGTH } from "./challenge.ts";
 import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "../errors.ts";
-import { ipv6Prefix48 } from "../web/client_ip.ts";
+import { ipv6Prefix48 } from "../net/client_ip.ts";
 import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
 import { CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";

@@ -1,6 +1,6 @@
 /** The messages between the server and a scan thread (lib/isolate/scan_threads.ts, scan_thread.ts). */
 import type { Config } from "../config.ts";
-import type { Target } from "../scan/domain.ts";
+import type { Target } from "../net/target.ts";
 import type { RunOutcome } from "../service.ts";
 
 /** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */

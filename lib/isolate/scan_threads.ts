@@ -19,7 +19,7 @@
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { Config } from "../config.ts";
-import type { Target } from "../scan/domain.ts";
+import type { Target } from "../net/target.ts";
 import type { RunOutcome } from "../service.ts";
 import {
   SCAN_THREAD_NICE,

@@ -14,7 +14,7 @@
  *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
 import type { Caller } from "../accounts/auth.ts";
-import { ipv6Prefix48 } from "../web/client_ip.ts";
+import { ipv6Prefix48 } from "../net/client_ip.ts";
 import type { PoolSpec } from "./limiter.ts";
 
 /** The window of every limit. */

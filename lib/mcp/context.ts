@@ -7,7 +7,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
 import type { ScanServiceDeps } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";

@@ -7,7 +7,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { InvalidTargetError } from "../scan/domain.ts";
+import { InvalidTargetError } from "../net/target.ts";
 import { domainOf, type McpContext, reportUri } from "./context.ts";
 
 /** JSON-RPC error code the MCP specification gives "resource not found". */

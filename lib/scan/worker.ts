@@ -15,7 +15,7 @@
  * scan by at most one scan per caller ahead of it, not by the whole backlog.
  */
 import type { Config } from "../config.ts";
-import { normaliseTarget } from "./domain.ts";
+import { normaliseTarget } from "../net/target.ts";
 import type { ServiceDef } from "../service.ts";
 import type { ScanJob, Store } from "../storage/store.ts";
 import type { JobQueue } from "../storage/job_queue.ts";

@@ -11,7 +11,7 @@
  * ```
  */
 import type { Config } from "../config.ts";
-import { normaliseTarget, type Target } from "../scan/domain.ts";
+import { normaliseTarget, type Target } from "../net/target.ts";
 import { createGuardedFetcher } from "../net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../net/types.ts";
 import { checkOffSite, defaultOffSiteCache } from "../offsite/offsite.ts";

@@ -4,7 +4,7 @@
  */
 import { FetchError, type FetchOptions, type GuardedFetcher } from "../net/types.ts";
 import { extractPageFacts } from "../html/page_facts.ts";
-import type { Target } from "../scan/domain.ts";
+import type { Target } from "../net/target.ts";
 import type { PageFacts } from "../html/types.ts";
 import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
 import { parseRobotsTxt } from "./robots.ts";

@@ -3,7 +3,7 @@
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
 import type { ChallengeProvider } from "../accounts/challenge.ts";
-import { clientIp } from "./client_ip.ts";
+import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
@@ -58,7 +58,7 @@ export type AppEnv = {
 };
 
 export /**
- * The client IP of a request (lib/web/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * The client IP of a request (lib/net/client_ip.ts): the connection's address, or with TRUST_PROXY
  * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
  * header can say, else "unknown".
  */

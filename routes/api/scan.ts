@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { authenticate } from "../../lib/accounts/auth.ts";
-import { InvalidTargetError, normaliseTarget } from "../../lib/scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../../lib/net/target.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { touchKey } from "../../lib/accounts/keys.ts";

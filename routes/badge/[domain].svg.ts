@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { badgeFor, renderBadge } from "../../lib/badge.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 
 /** The /badge routes. */
 export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import type { ServiceName } from "../../lib/service_words.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 import type { SchemaScanRecord } from "../../lib/structured/record.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
 import { siteOrigin } from "../../lib/ui/format.ts";

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../lib/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import {
   attachment,

@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../lib/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { changesOf, historyOf, scanOf } from "../../../lib/history/service.ts";
 
