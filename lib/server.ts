@@ -20,7 +20,8 @@ import { cleanUp } from "./storage/cleanup.ts";
 import { inlineRunner, type ScanRunner, startScanThreads } from "./isolate/scan_threads.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./storage/job_queue.ts";
 import { openKv } from "./storage/kv_open.ts";
-import type { Limiter } from "./limits/limiter.ts";
+import { KvLimiter, type Limiter } from "./limits/limiter.ts";
+import { admissionFor } from "./limits/admission.ts";
 import { RedisLimiter } from "./limits/limiter_redis.ts";
 import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./log.ts";
 import { createGuardedFetcher, type LookupFunction } from "./net/guarded_fetch.ts";
@@ -28,8 +29,8 @@ import type { GuardedFetcher } from "./net/types.ts";
 import { ReportCache } from "./storage/report_cache.ts";
 import { inflightTtlMs } from "./scan/scan_service.ts";
 import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
-import { Store } from "./storage/store.ts";
-import { accountsOf } from "./storage/store_accounts.ts";
+import { limitKeys, Store, type StoreOptions } from "./storage/store.ts";
+import { AccountStore, attemptKeys } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
@@ -111,6 +112,49 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * What a service's store is built with: the rate-limit engine (KV window logs under the store's
+ * own keys unless a shared `limiter`, e.g. Redis, is given) and the scan admission strategy over
+ * it (lib/limits/admission.ts): in memory when this process is the KV's only writer (`exclusive`).
+ * Limits are built here, never by lib/storage.
+ */
+export function storeOptions(
+  kv: Deno.Kv,
+  service: string,
+  options: { limiter?: Limiter; queue?: JobQueue; exclusive?: boolean } = {},
+): StoreOptions {
+  const keys = limitKeys(service);
+  const limiter = options.limiter ?? new KvLimiter(kv, keys.key, keys.prefix);
+  return {
+    limiter,
+    queue: options.queue,
+    admission: (parts) => admissionFor(parts, limiter, options.exclusive),
+  };
+}
+
+/** A service's store with its limits (see {@link storeOptions}). */
+export function createStore(
+  kv: Deno.Kv,
+  service: string,
+  options: { limiter?: Limiter; queue?: JobQueue; exclusive?: boolean } = {},
+): Store {
+  return new Store(kv, service, storeOptions(kv, service, options));
+}
+
+/**
+ * The account store beside a Store (same KV handle, same service prefix): its sign-in attempt
+ * windows in KV under the account store's keys, or in the store's limiter when that is shared
+ * (Redis). `createServer` builds one per service (`AppDeps.accounts`); an AccountStore keeps no
+ * state of its own, so two of them over the same store see the same accounts.
+ */
+export function accountStoreOf(store: Store): AccountStore {
+  const keys = attemptKeys(store.service);
+  const attempts = store.limiter.kind === "kv"
+    ? new KvLimiter(store.kv, keys.key, keys.prefix)
+    : store.limiter;
+  return new AccountStore(store.kv, store.service, attempts);
+}
+
 /** The job transport the configuration asks for. */
 function jobQueueFor(config: Config, kv: Deno.Kv, log: Logger): JobQueue {
   return config.jobQueue === "poll"
@@ -161,7 +205,7 @@ export async function createServer(
   const stores = Object.fromEntries(
     Object.keys(services).map((name) => [
       name,
-      new Store(kv, name, { queue, limiter: limiterFor(name), exclusive }),
+      createStore(kv, name, { queue, limiter: limiterFor(name), exclusive }),
     ]),
   );
   const reportCache = new ReportCache();
@@ -169,7 +213,7 @@ export async function createServer(
     ? overrides.challenge({ kv, fetcher, now, config })
     : overrides.challenge ?? await defaultChallenge(config, kv, fetcher, log);
   const accounts = Object.fromEntries(
-    Object.entries(stores).map(([name, store]) => [name, accountsOf(store)]),
+    Object.entries(stores).map(([name, store]) => [name, accountStoreOf(store)]),
   );
   const deps: AppDeps = {
     reportCache,

@@ -8,6 +8,7 @@ import { startAppEnv } from "./helpers/app_env.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { scanJsonPath } from "../lib/report_urls.ts";
+import { createStore } from "../lib/server.ts";
 
 Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", async () => {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -109,7 +110,6 @@ Deno.test("[history] a scan thread reports the real steps of the scan, in order"
 });
 
 Deno.test("[history] a record and its history entry are one commit: a failed write leaves neither", async () => {
-  const { Store } = await import("../lib/storage/store.ts");
   const raw = await Deno.openKv(":memory:");
   let failCommits = false;
   // A KV whose atomic commits fail (a crash, a full disk) while the flag is up.
@@ -128,7 +128,7 @@ Deno.test("[history] a record and its history entry are one commit: a failed wri
     },
   });
   try {
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const at = Date.parse("2026-11-21T10:00:00Z");
     const stored = (id: string) => ({
       record: {
@@ -164,10 +164,9 @@ Deno.test("[history] a record and its history entry are one commit: a failed wri
 });
 
 Deno.test("[history] schema service: each page has its own history, compared page with page", async () => {
-  const { Store } = await import("../lib/storage/store.ts");
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "schema");
+    const store = createStore(kv, "schema");
     const t0 = Date.parse("2026-11-21T10:00:00Z");
     const finding = (path: string, severity: "error" | "warning") => ({
       severity,

@@ -13,6 +13,7 @@ import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
 import { KvPolledQueue, roundRobin } from "../lib/storage/job_queue.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { createStore, storeOptions } from "../lib/server.ts";
 
 const config = loadConfig({});
 const T0 = Date.parse("2030-05-01T00:00:00Z");
@@ -68,7 +69,7 @@ function jobFor(domain: string, caller?: string): ScanJob {
 
 async function setup(runner: ScanRunner, options: { concurrency?: number; store?: Store } = {}) {
   const kv = await Deno.openKv(":memory:");
-  const store = options.store ?? new Store(kv, "visibility");
+  const store = options.store ?? createStore(kv, "visibility");
   const clock = { now: T0 };
   const logs: Record<string, unknown>[] = [];
   const worker = startWorker({
@@ -173,7 +174,7 @@ Deno.test("[worker reliability] a record the store refuses ends as a small faile
     }
   }
   const kv = await Deno.openKv(":memory:");
-  const store = new RefusingStore(kv, "visibility");
+  const store = new RefusingStore(kv, "visibility", storeOptions(kv, "visibility"));
   const env = await setup(fakeRunner(() => {}), { store });
   try {
     await env.admit(jobFor("huge.test"));

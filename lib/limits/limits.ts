@@ -39,6 +39,9 @@ export const CAPS = {
   mcpConcurrentPer48: 8,
 } as const;
 
+/** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
+export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
+
 /** The window of the sign-up caps. */
 export const SIGNUP_WINDOW_MS = 24 * WINDOW_MS;
 

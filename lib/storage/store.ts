@@ -24,9 +24,9 @@
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
-import { backoff, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
+import { backoff, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
-import { type Admission, admissionFor, type AdmissionStrategy } from "../limits/admission.ts";
+import type { Admission, AdmissionStore, AdmissionStrategy } from "../limits/admission.ts";
 import type { PoolSpec } from "../limits/limiter.ts";
 import {
   History,
@@ -58,51 +58,74 @@ const MAX_ATTEMPTS = 1000;
 /** How long a job's start count is kept. */
 const ATTEMPTS_TTL_MS = 24 * 3600_000;
 
-/** Options of a {@link Store}. */
+/**
+ * The KV keys of a service's rate-limit window logs (`[svc, "limits", pool, id]`), for the KV
+ * limiter the composition root builds (lib/server.ts createStore).
+ */
+export function limitKeys(service: string): {
+  key(pool: string, id: string): Deno.KvKey;
+  prefix(pool?: string): Deno.KvKey;
+} {
+  return {
+    key: (pool, id) => [service, "limits", pool, id],
+    prefix: (pool) => pool ? [service, "limits", pool] : [service, "limits"],
+  };
+}
+
+/**
+ * Options of a {@link Store}. The store builds no limit itself: the composition root
+ * (lib/server.ts createStore) builds the limiter and the admission strategy and hands them in.
+ * Without them the store still reads and writes records, keys and history; admitting a scan or
+ * reading the pools then throws.
+ */
 export interface StoreOptions {
-  /** Where the rate-limit pools live; Deno KV (this store's own) when absent. */
+  /** Where the rate-limit pools live (KV window logs under {@link limitKeys}, or Redis). */
   limiter?: Limiter;
+  /**
+   * The scan admission strategy (lib/limits/admission.ts admissionFor), built over this store's
+   * side of an admission: where its in-flight marks and pools are, and what an admission writes.
+   */
+  admission?: (store: AdmissionStore<ScanJob>) => AdmissionStrategy<ScanJob>;
   /** How admitted jobs reach the worker; Deno KV's own queue when absent. */
   queue?: JobQueue;
-  /**
-   * True when this process is the only writer of this KV (a local file under the one-process
-   * lock, or memory) and the pools live in KV: scan admissions are then decided from an in-memory
-   * copy of the pools (lib/limits/limiter_local.ts) and written through in one commit, with no read.
-   */
-  exclusive?: boolean;
 }
 
 /** Typed access to one service's data in a Deno KV store. */
 export class Store {
-  /** The rate-limit engine: KV window logs by default, or a shared one (Redis). */
-  readonly limiter: Limiter;
+  readonly #limiter: Limiter | undefined;
   /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
   /** The client API keys (lib/storage/store_keys.ts). */
   readonly keys: KeyStore;
-  /** How scans are admitted: KV, in memory (StoreOptions.exclusive) or a shared limiter. */
-  readonly #admission: AdmissionStrategy<ScanJob>;
+  /** How scans are admitted: KV, in memory (this process the only writer) or a shared limiter. */
+  readonly #admission: AdmissionStrategy<ScanJob> | undefined;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
     this.keys = new KeyStore(kv, service);
-    this.limiter = options.limiter ?? new KvLimiter(
+    this.#limiter = options.limiter;
+    const keys = limitKeys(service);
+    this.#admission = options.admission?.({
       kv,
-      (pool, id) => [service, "limits", pool, id],
-      (pool) => pool ? [service, "limits", pool] : [service, "limits"],
-    );
-    this.#admission = admissionFor<ScanJob>(
-      {
-        kv,
-        inflightKey: (domain) => this.#k("inflight", domain),
-        poolKey: (p) => this.#k("limits", p.pool, p.id),
-        poolPrefix: this.#k("limits"),
-        write: (op, job, now, markTtlMs, pools, logs) =>
-          this.#writeAdmission(op, job, now, markTtlMs, pools, logs),
-      },
-      this.limiter,
-      options.exclusive,
-    );
+      inflightKey: (domain) => this.#k("inflight", domain),
+      poolKey: (p) => keys.key(p.pool, p.id),
+      poolPrefix: keys.prefix(),
+      write: (op, job, now, markTtlMs, pools, logs) =>
+        this.#writeAdmission(op, job, now, markTtlMs, pools, logs),
+    });
+  }
+
+  /** The rate-limit engine: KV window logs, or a shared one (Redis). */
+  get limiter(): Limiter {
+    if (!this.#limiter) throw new Error(`The ${this.service} store was built without a limiter`);
+    return this.#limiter;
+  }
+
+  get #admitter(): AdmissionStrategy<ScanJob> {
+    if (!this.#admission) {
+      throw new Error(`The ${this.service} store was built without an admission strategy`);
+    }
+    return this.#admission;
   }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
@@ -219,7 +242,7 @@ export class Store {
     now: number,
     inflightTtlMs: number,
   ): Promise<Admission> {
-    return await this.#admission.admit(job, pools, now, inflightTtlMs);
+    return await this.#admitter.admit(job, pools, now, inflightTtlMs);
   }
 
   /**
@@ -259,7 +282,7 @@ export class Store {
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
   async poolUsage(p: PoolSpec, now: number): Promise<PoolUsage> {
-    return await this.#admission.usage(p, now);
+    return await this.#admitter.usage(p, now);
   }
 
   /** Domains in flight (queued or running), at most `limit`, and when the oldest was admitted. */
