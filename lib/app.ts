@@ -30,7 +30,7 @@ import { openApiRoutes } from "../routes/openapi.json.ts";
 import { healthRoutes } from "../routes/healthz.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
 import { compressPages } from "./web/compress.ts";
-import { pageErrors } from "./ui/error_page.tsx";
+import { pageErrors } from "./web/page_errors.tsx";
 import { routeGroup } from "./web/groups.ts";
 import { withMethodNotAllowed } from "./web/methods.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";

@@ -5,13 +5,12 @@
  * friendly message and a 400. Reads stored records only.
  */
 import { type Context, Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { compareDomains, compareSites } from "../lib/compare/compare.ts";
 import { ComparePage } from "../lib/ui/compare_page.tsx";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
 import { comparePagePath } from "../lib/report_urls.ts";
 import type { VNode } from "preact";
 

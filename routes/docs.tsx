@@ -4,13 +4,12 @@
  */
 import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { reportJsonPath } from "../lib/report_urls.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
 import { CopyButton } from "../lib/ui/copy_button.tsx";
 
 /** The /docs route. */

@@ -4,14 +4,13 @@
  */
 import { Hono } from "hono";
 import type { VNode } from "preact";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { SERVICE_WORDS, type ServiceName } from "../lib/service_words.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { GRADES as SCORE_GRADES, PILLARS as SCORED_PILLARS } from "../lib/visibility/score.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
+import { renderPage } from "../lib/web/render.tsx";
 import { ScanFormBlock } from "../lib/ui/scan_form.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 import { PILLAR_PURPOSE } from "../lib/ui/report_texts.ts";
 import { ExampleReport } from "../lib/ui/example_report.tsx";

@@ -4,12 +4,11 @@
  * lib/visibility/learn.ts, which the CLI and MCP serve too. An unknown id is a 404 page.
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { learnEntry } from "../lib/visibility/learn.ts";
 import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
 import { LearnArticle, LearnIndex } from "../lib/ui/learn_page.tsx";
 
 /** The /learn routes. */

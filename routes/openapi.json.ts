@@ -3,10 +3,9 @@
  * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
 import { mcpTools } from "../lib/mcp/server.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
 import { ScanRequestSchema } from "../lib/scan/scan_request.ts";
 
 /** The /openapi.json route. */

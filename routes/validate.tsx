@@ -6,17 +6,16 @@
  */
 import { type Context, Hono } from "hono";
 import type { VNode } from "preact";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { field, readFormBody } from "../lib/web/http_form.ts";
 import type { Result } from "../lib/structured/record.ts";
 import { MAX_CODE_BYTES } from "../lib/schema/validate_code.ts";
 import { validateRequest } from "../lib/schema/validate_request.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
+import { renderPage } from "../lib/web/render.tsx";
 import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 
 /** Largest form body: the code, URL-encoded (up to three bytes per byte), and the URL. */

@@ -2,6 +2,7 @@
  * The web layer's context: what every route is built with (AppDeps), Hono's context variables
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
+import type { Context } from "hono";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";
@@ -66,4 +67,17 @@ function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
   const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
   const remote = addr && "hostname" in addr ? addr.hostname : undefined;
   return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
+}
+
+/**
+ * The public origin of this site, for absolute URLs. Behind a proxy (TRUST_PROXY=1) the
+ * forwarded scheme is honoured, so canonical links say https when TLS ends at the proxy.
+ */
+export function siteOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  if (trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
 }

@@ -8,8 +8,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { logIn } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
+import { renderAuthPage, signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/login routes. */
 export function loginRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -8,8 +8,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { signUp } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
+import { renderAuthPage, signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
 /** The /account/signup routes. */
 export function signupRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -7,7 +7,10 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { adminOverview } from "../../lib/accounts/admin.ts";
 import { takeFlash } from "../../lib/web/sessions.ts";
-import { type AdminFlash, renderAdminPage } from "../../lib/ui/admin_page.tsx";
+import { type AdminFlash, AdminPage } from "../../lib/ui/admin_page.tsx";
+import { ACCOUNT_STYLES } from "../../lib/ui/error_page.tsx";
+import { renderPage } from "../../lib/web/render.tsx";
+import { shellFor } from "../../lib/web/shell.ts";
 
 /** The /admin route. */
 export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -19,7 +22,17 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       takeFlash<AdminFlash>(deps, session),
       adminOverview(deps),
     ]);
-    return renderAdminPage(c, deps, session, overview, flash?.notice ?? null);
+    return renderPage(
+      c,
+      { title: "Administration", description: "Site administration.", noindex: true },
+      shellFor(c, deps, { styles: ACCOUNT_STYLES }),
+      <AdminPage
+        serviceTitle={deps.service.title}
+        csrf={session.csrf}
+        overview={overview}
+        notice={flash?.notice ?? null}
+      />,
+    );
   });
   return app;
 }

@@ -10,8 +10,7 @@ import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/accou
 import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { openSession } from "../../lib/web/sessions.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
+import { refusedAuthPage, renderAuthPage } from "../../lib/web/auth_forms.ts";
 
 /** The /admin/login routes. */
 export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {

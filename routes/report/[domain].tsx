@@ -7,22 +7,21 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
 import type { ServiceName } from "../../lib/service_words.ts";
 import { normaliseTarget } from "../../lib/net/target.ts";
 import type { SchemaScanRecord } from "../../lib/structured/record.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
-import { siteOrigin } from "../../lib/ui/format.ts";
 import { LocalTime } from "../../lib/ui/local_time.tsx";
 import { Island, type PageMeta } from "../../lib/ui/layout.tsx";
-import { renderPage } from "../../lib/ui/render.tsx";
+import { renderPage } from "../../lib/web/render.tsx";
 import { ScanFormBlock } from "../../lib/ui/scan_form.tsx";
 import {
   describeSchemaRecord,
   FailedSchemaReport,
   SchemaReport,
 } from "../../lib/ui/schema_report.tsx";
-import { shellFor } from "../../lib/ui/shell.ts";
+import { shellFor } from "../../lib/web/shell.ts";
 import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
 import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";

@@ -5,7 +5,7 @@
  * itself stays at /api/report/:domain.json (routes/api/report/[domain].ts).
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../../../lib/web/context.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../lib/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import {
@@ -15,7 +15,6 @@ import {
   renderExport,
 } from "../../../lib/export/export.ts";
 import { EXPORT_CSP } from "../../../lib/export/html.tsx";
-import { siteOrigin } from "../../../lib/ui/format.ts";
 import { reportPagePath } from "../../../lib/report_urls.ts";
 
 /** `example.com.md` -> the domain and the format; anything else is not this route's. */
