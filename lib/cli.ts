@@ -21,6 +21,11 @@ import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
 import type { BaseRecord } from "./service.ts";
 import { renderExport } from "./export/export.ts";
+// The CLI is the visibility service's command line: it takes that service's words and export
+// bodies (not its whole definition, which would load the pages and the MCP server too).
+import { VISIBILITY_WORDS } from "./services/visibility/words.ts";
+import { visibilityMarkdown } from "./services/visibility/export_markdown.ts";
+import { visibilityHtml } from "./services/visibility/export_html.tsx";
 import { exportPlan, writeExports } from "./export/cli_output.ts";
 import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.ts";
 
@@ -117,9 +122,9 @@ export async function main(args: string[]): Promise<number> {
   }
   const color = !output.stdout && Deno.stdout.isTerminal() && !Deno.noColor;
   const started = performance.now();
-  const progress = (step: string) => {
+  const progress = (_step: string, text: string) => {
     const s = ((performance.now() - started) / 1000).toFixed(1);
-    console.error(`[${s.padStart(5)}s] ${step}`);
+    console.error(`[${s.padStart(5)}s] ${text}`);
   };
   let outcome;
   try {
@@ -131,9 +136,12 @@ export async function main(args: string[]): Promise<number> {
     }
     throw e;
   }
-  progress("done");
+  progress("done", "done");
   const input = {
-    service: "visibility" as const,
+    service: {
+      words: VISIBILITY_WORDS,
+      exports: { markdown: visibilityMarkdown, html: visibilityHtml },
+    },
     record: outcome.record,
     failure: outcome.failure,
   };

@@ -28,10 +28,30 @@ import { createGuardedFetcher, type LookupFunction } from "./net/guarded_fetch.t
 import type { GuardedFetcher } from "./net/types.ts";
 import { ReportCache } from "./storage/report_cache.ts";
 import { inflightTtlMs } from "./scan/scan_service.ts";
-import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
+import type { AnyServiceDef, ServiceDef } from "./service.ts";
+import { visibilityService } from "./services/visibility/service.ts";
+import { schemaService } from "./services/schema/service.ts";
 import { limitKeys, Store, type StoreOptions } from "./storage/store.ts";
 import { AccountStore, attemptKeys } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
+
+/**
+ * Every service this program can run, by name: the one registry (a shared queue may carry any
+ * registered service's jobs). A service is its folder, lib/services/<name>/; registering it here
+ * is the only other line it needs.
+ */
+export const SERVICES: Record<string, ServiceDef> = registry([visibilityService, schemaService]);
+
+function registry(services: AnyServiceDef[]): Record<string, ServiceDef> {
+  return Object.fromEntries(services.map((s) => [s.name, s as ServiceDef]));
+}
+
+/** The service a config selects. */
+export function serviceFor(config: Pick<Config, "service">): ServiceDef {
+  const s = SERVICES[config.service];
+  if (!s) throw new Error(`The ${config.service} service is not available in this build`);
+  return s;
+}
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
 export class StartupConfigError extends Error {
@@ -221,6 +241,7 @@ export async function createServer(
     store: stores[service.name],
     accounts: accounts[service.name],
     service,
+    services,
     challenge,
     now,
     lookup: overrides.lookup,
@@ -248,8 +269,11 @@ export async function createServer(
           timeoutMs: settings.timeoutMs,
           maxIdle: config.workerConcurrency,
           warm: config.workerConcurrency,
+          scanners: Object.fromEntries(
+            Object.values(services).map((s) => [s.name, s.scanner.href]),
+          ),
         })
-        : inlineRunner(SERVICES);
+        : inlineRunner(services);
       // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:
       // loading opens files, which a flood of connections could starve of descriptors.
       let warmTimer: ReturnType<typeof setTimeout> | undefined;

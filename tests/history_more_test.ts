@@ -85,24 +85,38 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
   }
 });
 
-Deno.test("[history] a scan thread reports the real steps of the scan, in order", async () => {
+Deno.test("[history] a scan thread reports the real steps of the scan, in order, each with its typed id", async () => {
   const { startScanThreads } = await import("../lib/isolate/scan_threads.ts");
   const { normaliseTarget } = await import("../lib/net/target.ts");
+  const { SERVICES } = await import("../lib/server.ts");
   const scanEnv = await startScanEnv();
-  const runner = startScanThreads({ heapMb: 128, timeoutMs: 20_000 });
+  const runner = startScanThreads({
+    heapMb: 128,
+    timeoutMs: 20_000,
+    scanners: { visibility: SERVICES.visibility.scanner.href },
+  });
   try {
     const steps: string[] = [];
+    const ids: string[] = [];
     const outcome = await runner.run(
       "visibility",
       normaliseTarget("good.test"),
       scanEnv.config,
       () => new Date("2026-11-21T10:00:00Z"),
-      (step) => steps.push(step),
+      (step) => {
+        steps.push(step.text);
+        ids.push(step.id);
+      },
     );
     assert.equal(outcome.record.status, "ok");
     assert.match(steps[0], /^fetching https:\/\/good\.test\/ and its robots\.txt/);
     assert.ok(steps.includes("checking Wikidata, Wikipedia and Common Crawl"), steps.join(" | "));
     assert.equal(steps[steps.length - 1], "scoring");
+    // The typed ids the progress card places the scan by: every one has a row of the card.
+    assert.deepEqual([ids[0], ids[ids.length - 1]], ["fetching", "scoring"]);
+    assert.ok(ids.includes("offsite"), ids.join(" | "));
+    const rows = SERVICES.visibility.progress.flatMap((r) => r.steps as string[]);
+    assert.deepEqual(ids.filter((id) => !rows.includes(id)), []);
   } finally {
     await runner.close();
     await scanEnv.close();

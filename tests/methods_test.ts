@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { allowedMethods, withMethodNotAllowed } from "../lib/web/methods.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { schemaService, visibilityService } from "../lib/service.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 const PROBES = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 

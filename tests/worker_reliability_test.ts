@@ -4,15 +4,14 @@
  * stored still ends the job; callers are served round-robin; a held job keeps its domain in
  * flight. In-process, over an in-memory KV and its queue, with stand-in scan runners.
  */
-import { SERVICE_WORDS } from "../lib/service_words.ts";
 import assert from "node:assert/strict";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 import { loadConfig } from "../lib/config.ts";
 import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
 import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
 import { KvPolledQueue, roundRobin } from "../lib/storage/job_queue.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { createStore, storeOptions } from "../lib/server.ts";
 
 const config = loadConfig({});
@@ -27,11 +26,8 @@ function okOutcome(domain: string, now: () => Date): RunOutcome {
 
 /** A visibility service that must not be called (scans go through the runner). */
 const unusedService: ServiceDef = {
-  name: "visibility",
-  words: SERVICE_WORDS.visibility,
+  ...visibilityService as ServiceDef,
   title: "unused",
-  keyPrefix: "uvk_",
-  recordSchema: ScanRecordSchema as unknown as ServiceDef["recordSchema"],
   run: () => Promise.reject(new Error("scans must go through the runner")),
 };
 

@@ -142,14 +142,19 @@ export class Store {
    * Records what the worker is doing for a scan (its status URL shows it). A scan already stored
    * is left alone: its status was deleted with the record's commit.
    */
-  async setScanStep(job: ScanJob, step: string, now: number): Promise<void> {
+  async setScanStep(
+    job: ScanJob,
+    step: { id: string; text: string },
+    now: number,
+  ): Promise<void> {
     const key = historyKeys(this.service).status(job.jobId);
     const current = await this.kv.get<ScanStatus>(key);
     if (!current.value) return;
     const next: ScanStatus = {
       ...current.value,
       state: "running",
-      step,
+      step: step.text,
+      stepId: step.id,
       startedAt: current.value.startedAt ?? now,
     };
     await this.kv.atomic().check(current).set(key, next, { expireIn: STATUS_TTL_MS }).commit();
@@ -267,6 +272,7 @@ export class Store {
       domain: job.domain,
       state: "queued",
       step: null,
+      stepId: null,
       queuedAt: now,
       startedAt: null,
     };

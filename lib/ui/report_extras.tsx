@@ -6,9 +6,7 @@
 import type { VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import type { OffSiteCheck, ScanRecord } from "../visibility/record.ts";
-import { badgeFor, badgeSize } from "../badge.ts";
-import type { BaseRecord } from "../service.ts";
-import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
+import type { BaseRecord, ReportProps } from "../service.ts";
 import { safeHttpUrl } from "./format.ts";
 import { badgePath, reportPagePath } from "../report_urls.ts";
 
@@ -84,11 +82,11 @@ export function OffSiteSection(props: { record: ScanRecord }): VNode {
 
 /** The badge, and the snippets to embed it (shared by both services' report pages). */
 export function BadgeSection(
-  props: { record: BaseRecord; origin: string; service?: ServiceName },
+  props: { record: BaseRecord; origin: string; badge: ReportProps["badge"] },
 ): VNode {
   const domain = props.record.domain;
-  const what = SERVICE_WORDS[props.service ?? "visibility"].badgeAlt;
-  const size = badgeSize(badgeFor(props.service ?? "visibility", props.record));
+  const what = props.badge.alt;
+  const size = { width: props.badge.width, height: props.badge.height };
   const badge = `${props.origin}${badgePath(domain)}`;
   const report = `${props.origin}${reportPagePath(domain)}`;
   const markdown = `[![${what} of ${domain}](${badge})](${report})`;

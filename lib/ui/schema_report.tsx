@@ -16,6 +16,7 @@ import { safeHttpUrl, timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
+import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -42,7 +43,14 @@ export function describeSchemaRecord(record: SchemaScanRecord): string {
 
 /** The result page body for an "ok" schema record. */
 export function SchemaReport(
-  props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string; scanId?: string },
+  props: {
+    record: SchemaScanRecord;
+    now: number;
+    rescan: VNode;
+    origin: string;
+    scanId?: string;
+    badge: ReportProps["badge"];
+  },
 ): VNode {
   const { record } = props;
   return (
@@ -57,7 +65,7 @@ export function SchemaReport(
           </div>
         }
       />
-      <BadgeSection record={record} origin={props.origin} service="schema" />
+      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
     </article>
   );
 }

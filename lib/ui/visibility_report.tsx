@@ -7,6 +7,7 @@
  */
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
+import type { ReportProps } from "../service.ts";
 import { capOf } from "../visibility/score.ts";
 import { timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
@@ -50,6 +51,8 @@ export function VisibilityReport(
     origin: string;
     /** On a kept scan's page: its id (its downloads are that scan's record). */
     scanId?: string;
+    /** The badge's alt text and size, for its snippet. */
+    badge: ReportProps["badge"];
     children?: ComponentChildren;
   },
 ): VNode {
@@ -66,7 +69,7 @@ export function VisibilityReport(
       <PagesTable record={record} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
-      <BadgeSection record={record} origin={props.origin} />
+      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
     </article>
   );
 }

@@ -153,7 +153,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     let offSiteP: Promise<OffSite | null> | null = null;
     const startOffSite = (facts: PageFacts) => {
       const nodes = flattenJsonLd(facts.jsonLd);
-      progress("checking Wikidata, Wikipedia and Common Crawl");
+      progress("offsite", "checking Wikidata, Wikipedia and Common Crawl");
       offSiteP = checkOffSite({
         domain: target.domain,
         name: pickSiteName(nameSources(facts, nodes, target.domain)),
@@ -213,7 +213,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       onProgress: progress,
     });
     const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
-    progress("scoring");
+    progress("scoring", "scoring");
     const result = analyseSnapshot(snapshot, offSite, now(), audit);
     return {
       record: ScanRecordSchema.parse({

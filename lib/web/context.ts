@@ -33,6 +33,8 @@ export interface AppDeps {
   /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
   accounts: AccountStore;
   service: ServiceDef;
+  /** Every service of this program, by name (the registry of lib/server.ts: the sister's words). */
+  services: Record<string, ServiceDef>;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
   /** Milliseconds since the epoch (tests inject a clock). */

@@ -22,7 +22,7 @@ export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {
       }
     }
     const stored = domain ? await deps.store.getScan(domain) : null;
-    const svg = renderBadge(badgeFor(deps.service.name, stored?.record ?? null));
+    const svg = renderBadge(badgeFor(deps.service, stored?.record ?? null));
     c.header("Content-Type", "image/svg+xml; charset=utf-8");
     c.header("Cache-Control", stored ? "public, max-age=300" : "public, max-age=60");
     c.header("Access-Control-Allow-Origin", "*");

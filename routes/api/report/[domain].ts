@@ -40,7 +40,7 @@ export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Content-Type", "application/json");
     // ?download=1 (the report page's "Download JSON"): the same body, saved under a file name.
     if (c.req.query("download") !== undefined) {
-      const input = { service: deps.service.name, record: report.stored.record };
+      const input = { service: deps.service, record: report.stored.record };
       c.header("Content-Disposition", attachment(exportFilename(input, "json")));
     }
     return c.body(report.body, 200);

@@ -41,7 +41,7 @@ export function reportExportRoutes(deps: AppDeps): Hono<AppEnv> {
     const stored = await deps.store.getScan(domain);
     if (!stored) throw new NotFoundError();
     const input = {
-      service: deps.service.name,
+      service: deps.service,
       record: stored.record,
       failure: stored.failure,
       reportUrl: `${siteOrigin(c, deps.config.trustProxy)}${reportPagePath(domain)}`,
