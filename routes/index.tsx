@@ -3,16 +3,21 @@
  * its browser challenge (Turnstile when its keys are set, else the self-hosted ALTCHA proof of
  * work), and what a report holds.
  */
-import { Hono } from "hono";
-import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
+import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import type { HomeProps } from "../lib/service.ts";
 import { renderPage } from "../lib/web/render.tsx";
 import { shellFor } from "../lib/web/shell.ts";
 
-/** The / route. */
-export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
+/** GET /. */
+export const indexRoute: RouteDef = {
+  path: "/",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
     return renderPage(
       c,
@@ -30,7 +35,7 @@ export function indexRoutes(deps: AppDeps): Hono<AppEnv> {
       }),
       deps.service.home(homeProps(deps)),
     );
-  });
+  };
   return app;
 }
 

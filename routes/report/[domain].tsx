@@ -4,10 +4,10 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
-import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
 import { normaliseTarget } from "../../lib/net/target.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
 import { LocalTime } from "../../lib/ui/local_time.tsx";
@@ -17,58 +17,73 @@ import { ScanFormBlock } from "../../lib/ui/scan_form.tsx";
 import { shellFor } from "../../lib/web/shell.ts";
 import { ScanProgress } from "../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../lib/badge.ts";
-import { reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
+import { PATHS, reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
 import { formatUtc } from "../../lib/ui/format.ts";
 
-/** The /report page routes. */
-export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
-    const domain = domainOf(c.req.query("url") ?? "");
-    if (!domain) return notFound(c, deps, null);
-    return c.redirect(reportPagePath(domain), 303);
+/** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
+export const reportFormRoute: RouteDef = {
+  path: "/report",
+  handlers: (deps) => ({
+    GET: (c) => {
+      const domain = domainOf(c.req.query("url") ?? "");
+      if (!domain) return notFound(c, deps, null);
+      return c.redirect(reportPagePath(domain), 303);
+    },
+  }),
+};
+
+/** GET /report/:domain: the report of a domain's latest record (or its scan's progress). */
+export const reportPageRoute: RouteDef = {
+  path: PATHS.reportPage,
+  handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
+};
+
+/** GET /report/:domain/scans/:id: one kept scan, forever (lib/storage/history.ts). */
+export const keptScanPageRoute: RouteDef = {
+  path: PATHS.keptScanPage,
+  handlers: (deps) => ({ GET: (c) => keptScanReport(c, deps) }),
+};
+
+async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
+  const [stored, inflight] = await Promise.all([
+    deps.store.getScan(domain),
+    deps.store.getInflight(domain),
+  ]);
+  if (!stored && !inflight) return notFound(c, deps, domain);
+  return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
+}
+
+// One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
+async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  const id = param(c, "id");
+  if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
+  let kept;
+  try {
+    kept = await scanOf(deps.store, domain, id);
+  } catch (e) {
+    if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
+    throw e;
+  }
+  const stored: StoredScan = {
+    record: kept.record,
+    failure: kept.entry.failure ?? null,
+    credential: "pipeline",
+    durationMs: 0,
+    jobId: id,
+  };
+  return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
+    kept: true,
   });
-  app.get("/:domain", async (c) => {
-    const raw = c.req.param("domain");
-    const domain = domainOf(raw);
-    if (!domain) return notFound(c, deps, null);
-    if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
-    const [stored, inflight] = await Promise.all([
-      deps.store.getScan(domain),
-      deps.store.getInflight(domain),
-    ]);
-    if (!stored && !inflight) return notFound(c, deps, domain);
-    return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
-  });
-  // One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
-  app.get("/:domain/scans/:id", async (c) => {
-    const raw = c.req.param("domain");
-    const domain = domainOf(raw);
-    if (!domain) return notFound(c, deps, null);
-    const id = c.req.param("id");
-    if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
-    let kept;
-    try {
-      kept = await scanOf(deps.store, domain, id);
-    } catch (e) {
-      if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
-      throw e;
-    }
-    const stored: StoredScan = {
-      record: kept.record,
-      failure: kept.entry.failure ?? null,
-      credential: "pipeline",
-      durationMs: 0,
-      jobId: id,
-    };
-    return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
-      kept: true,
-    });
-  });
-  return app;
 }
 
 /** The "what changed" section and the history list of a report (none before a second scan). */
