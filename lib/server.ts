@@ -8,6 +8,7 @@
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
 import type { AppDeps, AppEnv } from "./web/context.ts";
+import type { RouteDef } from "./web/route.ts";
 import { Altcha, sharedSecret } from "./accounts/altcha.ts";
 import {
   type ChallengeProvider,
@@ -87,6 +88,8 @@ export interface ServerOverrides {
   challenge?: ChallengeProvider | ((parts: ChallengeParts) => ChallengeProvider);
   /** The service this server answers for (default: the config's SERVICE). */
   service?: ServiceDef;
+  /** The routes to mount (default: lib/routes.ts ROUTES). */
+  routes?: readonly RouteDef[];
   /** The structured log sink (default: JSON lines on stdout). */
   log?: Logger;
   /** The job transport (default: the config's JOB_QUEUE). */
@@ -247,7 +250,7 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   };
-  const app = createApp(deps);
+  const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
 
   const workerOption = overrides.worker ?? true;

@@ -1,5 +1,5 @@
 /**
- * The KV key layout of scans (API keys: store_keys.ts; kept scans: history.ts). Every key starts with the service name, so both
+ * The KV key layout of scans (API keys: key_store.ts; kept scans: history.ts). Every key starts with the service name, so both
  * services can share one store without touching each other's data:
  *
  *   [svc, "records", domain]              -> StoredScan      the latest record of a domain (or
@@ -10,7 +10,7 @@
  *   [svc, "attempts", jobId]              -> number          starts of a job (expire after a day)
  *   [svc, "limits", pool, id]             -> number[]        admission times in the window (log)
  *   [svc, "keys" | "keys_by_id" | "keys_by_account", ...]   client API keys: see
- *                                                            lib/storage/store_keys.ts
+ *                                                            lib/storage/key_store.ts
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
  *   [svc, "history" | "history_body" | "scan_status", ...]  every kept scan and the status of scans
  *                                                            in progress: see lib/storage/history.ts
@@ -46,10 +46,16 @@ export type {
   StoredScan,
 } from "./store_types.ts";
 import type { InflightMark, ScanJob, ScanLogEntry, StoredScan } from "./store_types.ts";
-import { KeyStore } from "./store_keys.ts";
-import { LOG_TTL_MS, type PurgeOptions, type PurgeReport, purgeScans } from "./store_purge.ts";
-import { deleteParts, packRecord, readParts, splitParts, writePartsAhead } from "./record_parts.ts";
-export { MAX_RECORD_JSON_BYTES, RECORD_PART_BYTES, RecordTooLargeError } from "./record_parts.ts";
+import { KeyStore } from "./key_store.ts";
+import { LOG_TTL_MS, type PurgeOptions, type PurgeReport, purgeScans } from "./scan_purge.ts";
+import {
+  deleteParts,
+  packRecord,
+  readParts,
+  splitParts,
+  writePartsAhead,
+} from "./large_records.ts";
+export { MAX_RECORD_JSON_BYTES, RECORD_PART_BYTES, RecordTooLargeError } from "./large_records.ts";
 
 /** A limit pool, and the outcome of {@link Store.admitScan} (lib/limits/admission.ts). */
 export type { Admission, PoolSpec };
@@ -95,7 +101,7 @@ export class Store {
   readonly #limiter: Limiter | undefined;
   /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
-  /** The client API keys (lib/storage/store_keys.ts). */
+  /** The client API keys (lib/storage/key_store.ts). */
   readonly keys: KeyStore;
   /** How scans are admitted: KV, in memory (this process the only writer) or a shared limiter. */
   readonly #admission: AdmissionStrategy<ScanJob> | undefined;
@@ -306,7 +312,7 @@ export class Store {
    * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
    * record is never replaced by an older one, so redelivered jobs are harmless.
    *
-   * A record too large for one KV value is stored in parts (lib/storage/record_parts.ts): the head's
+   * A record too large for one KV value is stored in parts (lib/storage/large_records.ts): the head's
    * commit is the one atomic switch, and the parts of the record replaced are deleted afterwards.
    */
   async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {

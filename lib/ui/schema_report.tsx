@@ -15,7 +15,8 @@ import type {
 import { safeHttpUrl, timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
+import { FailedReportBody } from "./visibility_report.tsx";
+import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
 

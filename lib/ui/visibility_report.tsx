@@ -2,8 +2,8 @@
  * The AI Visibility Checker's report page body, from a stored ScanRecord. The first screen answers
  * three questions (report_summary.tsx): how visible is the site, what holds it back most, and what
  * to do first. Everything else is one click away: the remaining fixes in order
- * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence and the
- * badge (report_extras.tsx). Everything from the record is rendered as text (escaped by Preact).
+ * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence
+ * (offsite_section.tsx) and the badge (badge_section.tsx). Everything from the record is rendered as text (escaped by Preact).
  */
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
@@ -14,12 +14,12 @@ import { LocalTime } from "./local_time.tsx";
 import { ReportSummary, TOP_FIXES } from "./report_summary.tsx";
 import { MoreFixes } from "./report_issues.tsx";
 import { PillarsSection } from "./report_pillars.tsx";
-import { BadgeSection, OffSiteSection } from "./report_extras.tsx";
+import { OffSiteSection } from "./offsite_section.tsx";
+import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
-export { BadgeSection } from "./report_extras.tsx";
 
 /** A one-line summary for meta descriptions and previews. */
 export function describeRecord(record: ScanRecord): string {
