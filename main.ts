@@ -8,11 +8,10 @@
  */
 import { probeTurnstile } from "./lib/accounts/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
-import { serviceFor } from "./lib/service.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
 import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
-import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
+import { createServer, type Server, serviceFor, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
 let runCleanUp: (() => Promise<void>) | null = null;

@@ -12,17 +12,55 @@
  * @module
  */
 
-// The AI Visibility Checker: a whole scan, and the analysis of an already fetched snapshot.
+// The AI Visibility Checker: a whole scan, and the analysis of an already fetched snapshot
+// (`analyseSnapshot(snapshot, offSite, now, audit?)` returns the record's `result`).
 export {
   analyseSnapshot,
   type ScanDeps,
   type ScanOutcome,
   scanSite,
 } from "./lib/visibility/scan.ts";
-export type { ScanRecord } from "./lib/visibility/record.ts";
+import type {
+  OffSite as VisibilityOffSite,
+  Result as VisibilityResult,
+  ScanRecord as VisibilityScanRecord,
+} from "./lib/visibility/record.ts";
+/**
+ * A visibility scan's stored record: the domain, `status` ("ok" or "failed"), `scannedAt`, the
+ * `result` (null when the scan failed) and the off-site presence (`offSite`).
+ */
+export type ScanRecord = VisibilityScanRecord;
+/** A visibility record's `result`: score, grade, pillars with every signal, the top issues. */
+export type Result = VisibilityResult;
+/** Presence on Wikidata, Wikipedia and Common Crawl, as `analyseSnapshot` takes it. */
+export type OffSite = VisibilityOffSite;
 export { gradeFor, GRADES, PILLARS } from "./lib/visibility/score.ts";
 
-// Its building blocks: robots.txt verdicts per crawler, the crawler registry, llms.txt validation.
+// What `analyseSnapshot` takes: the snapshot (every fetch of one scan and the home page parsed
+// once), each fetch's outcome (a result with status, headers and body, or a typed error), the
+// page facts, the site audit's sample, and the scan's target (`normaliseTarget` builds one from
+// what a user typed).
+export type { FetchOutcome, Snapshot } from "./lib/visibility/snapshot_types.ts";
+export { FetchError, type FetchErrorKind, type FetchResult } from "./lib/net/types.ts";
+export type { PageFacts } from "./lib/html/types.ts";
+export type { AuditResult } from "./lib/visibility/audit/types.ts";
+export { InvalidTargetError, normaliseTarget, type Target } from "./lib/net/target.ts";
+
+// robots.txt (RFC 9309): parse a file once, then ask for the verdict of any user-agent product
+// token on any URL (`robotsVerdict(parsed, "MyBot/1.0", "https://example.com/path?q")`: allowed,
+// which group decided, the deciding rule), not only the registry's crawlers; `analyseRobots`
+// classes a fetched file for every crawler of the registry.
+export {
+  type ParsedRobotsTxt,
+  parseRobotsTxt,
+  productToken,
+  type RobotsRule,
+  type RobotsVerdict,
+  robotsVerdict,
+} from "./lib/visibility/robots.ts";
+
+// Its other building blocks: robots.txt verdicts per registry crawler, the crawler registry,
+// llms.txt validation.
 export { analyseRobots, type CrawlerAccess, type RobotsAnalysis } from "./lib/visibility/robots.ts";
 export { type Crawler, type CrawlerRole, CRAWLERS } from "./lib/visibility/crawlers.ts";
 export { type LlmsTxtReport, validateLlmsTxt } from "./lib/visibility/llms_txt.ts";
@@ -34,13 +72,18 @@ export {
   type SchemaScanDeps,
   type SchemaScanOutcome,
 } from "./lib/schema/scan.ts";
-export type { SchemaScanRecord } from "./lib/structured/record.ts";
+import type { SchemaScanRecord as StructuredScanRecord } from "./lib/structured/record.ts";
+/**
+ * A schema scan's stored record: the page read, every structured-data item found, the findings,
+ * rich-result eligibility and the generated JSON-LD.
+ */
+export type SchemaScanRecord = StructuredScanRecord;
 export { type Extraction, extractPage } from "./lib/structured/extract.ts";
 export { validateItems, type Validation } from "./lib/structured/validate.ts";
 export { generateGraph, type GenerateInput } from "./lib/structured/generate.ts";
 // Structured data as RDF: every RDFa triple of a page, and how each value of an extracted item
 // reads (DetectedItem.terms: literal or IRI, with its datatype and language).
-export { extractRdfaTriples } from "./lib/structured/rdfa_triples.ts";
+export { extractRdfaTriples } from "./lib/structured/rdfa/triples.ts";
 export type { BlankNode, Literal, NamedNode, Term, Triple } from "./lib/structured/rdf_terms.ts";
 export type { DetectedItem, ValueTerm } from "./lib/structured/record.ts";
 

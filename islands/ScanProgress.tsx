@@ -1,9 +1,10 @@
 /**
  * Live progress of a running scan, shown by /report/<domain> while the domain is in flight. It
  * polls the scan's status URL (GET /api/scans/<id>, lib/history/service.ts) every 1.5 s (the
- * spec's 1-2 s pattern) and shows the step the worker is really on; when the scan is done or
- * failed it loads the report. The page is server-rendered from the in-flight mark, so a reload
- * shows the same progress.
+ * spec's 1-2 s pattern) and shows the step the worker is really on: the status's typed `stepId`
+ * places the scan on a row of the service's card (lib/service.ts ProgressRow), never the words of
+ * the step; when the scan is done or failed it loads the report. The page is server-rendered from
+ * the in-flight mark, so a reload shows the same progress.
  */
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -17,21 +18,17 @@ export type ScanProgressProps = {
   knownScannedAt: string | null;
   /** How long the scan had been running when the page was rendered. */
   elapsedMs: number;
-  /** What a scan does, in order (`match`: a word of the worker's step that names this one). */
-  steps: { label: string; match: string[] }[];
+  /** What a scan does, in order: each row with the typed step ids that put the scan on it. */
+  steps: { label: string; steps: string[] }[];
 };
 
 const POLL_MS = 1500;
 const SLOW_AFTER_S = 45;
 
-/** The step of `steps` the worker's step names (its index), or -1. */
-export function stepIndex(steps: ScanProgressProps["steps"], step: string | null): number {
-  if (!step) return -1;
-  const s = step.toLowerCase();
-  for (let i = steps.length - 1; i >= 0; i--) {
-    if (steps[i].match.some((m) => s.includes(m))) return i;
-  }
-  return -1;
+/** The row of `steps` the worker's typed step id is on (its index), or -1. */
+export function stepIndex(steps: ScanProgressProps["steps"], stepId: string | null): number {
+  if (!stepId) return -1;
+  return steps.findIndex((row) => row.steps.includes(stepId));
 }
 
 /** The progress card: the worker's real step, elapsed time, and the hand-over to the report. */
@@ -63,6 +60,7 @@ export function ScanProgress(props: ScanProgressProps): VNode {
           const s = await res.json() as {
             status: string;
             step: string | null;
+            stepId?: string | null;
             report: { page: string } | null;
           };
           setState((prev) => ({
@@ -70,7 +68,7 @@ export function ScanProgress(props: ScanProgressProps): VNode {
             step: s.step,
             reached: s.status === "queued"
               ? 0
-              : Math.max(prev.reached, 1, stepIndex(props.steps, s.step)),
+              : Math.max(prev.reached, 1, stepIndex(props.steps, s.stepId ?? null)),
           }));
           if (s.status === "done" || s.status === "failed") {
             stopped = true;

@@ -1,6 +1,6 @@
 /**
- * Builds the Hono app from the route modules. Tests call `app.request()` on it with no socket;
- * main.ts serves it. Errors are typed in lib and mapped to HTTP here, in one place.
+ * Builds the Hono app from the route list (lib/routes.ts). Tests call `app.request()` on it with no
+ * socket; main.ts serves it. Errors are typed in lib and mapped to HTTP here, in one place.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -9,45 +9,37 @@ import { type AppDeps, type AppEnv, requestIp } from "./web/context.ts";
 import { errorAnswer } from "./web/errors.ts";
 import { SECURITY_HEADERS, securityHeaders } from "./web/security_headers.ts";
 import { etagMatches, type ReportCache } from "./storage/report_cache.ts";
-import { scanPost, scanRoutes } from "../routes/api/scan.ts";
-import { validateRoutes } from "../routes/api/validate.ts";
-import { validatePageRoutes } from "../routes/validate.tsx";
-import { reportRoutes } from "../routes/api/report/[domain].ts";
-import { reportHistoryRoutes } from "../routes/api/report/history.ts";
-import { scanStatusRoutes } from "../routes/api/scans/[id].ts";
-import { reportExportRoutes } from "../routes/api/report/[domain]_export.ts";
-import { compareJsonRoutes } from "../routes/api/compare.json.ts";
-import { comparePageRoutes } from "../routes/compare.tsx";
-import { mcpRoutes } from "../routes/mcp.ts";
-import { challengeRoutes } from "../routes/api/challenge.ts";
-import { staticRoutes } from "../routes/static.ts";
-import { indexRoutes } from "../routes/index.tsx";
-import { reportPageRoutes } from "../routes/report/[domain].tsx";
-import { badgeRoutes } from "../routes/badge/[domain].svg.ts";
-import { docsRoutes } from "../routes/docs.tsx";
-import { learnRoutes } from "../routes/learn.tsx";
-import { openApiRoutes } from "../routes/openapi.json.ts";
-import { healthRoutes } from "../routes/healthz.ts";
+import { scanPost, scanRoute } from "../routes/api/scan.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
 import { compressPages } from "./web/compress.ts";
-import { pageErrors } from "./ui/error_page.tsx";
-import { routeGroup } from "./web/groups.ts";
-import { withMethodNotAllowed } from "./web/methods.ts";
-import { signupRoutes } from "../routes/account/signup.tsx";
-import { loginRoutes } from "../routes/account/login.tsx";
-import { logoutRoutes } from "../routes/account/logout.ts";
-import { accountKeyRoutes } from "../routes/account/keys.ts";
-import { accountRoutes } from "../routes/account/index.tsx";
-import { accountWatchRoutes } from "../routes/account/watches.ts";
-import { watchRoutes } from "../routes/api/watches.ts";
-import { reportFeedRoutes } from "../routes/api/report/[domain]_feed.ts";
-import { adminLoginRoutes } from "../routes/admin/login.tsx";
-import { adminLogoutRoutes } from "../routes/admin/logout.ts";
-import { adminKeyRoutes } from "../routes/admin/keys.ts";
-import { adminRoutes } from "../routes/admin/index.tsx";
+import { pageErrors } from "./web/page_errors.tsx";
+import { type GroupSpec, inGroup, routeGroup } from "./web/groups.ts";
+import { routeApp, type RouteDef, served } from "./web/route.ts";
+import { ROUTES } from "./routes.ts";
+import { PATHS } from "./report_urls.ts";
 
-/** Builds the application. */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+/**
+ * The two route groups, each declaring once its error page, cross-site guard and the session its
+ * signed-in routes need (lib/web/groups.ts); a route belongs to the group its path starts with.
+ */
+export const GROUPS: readonly GroupSpec[] = [
+  {
+    prefix: "/account",
+    errors: pageErrors,
+    session: { kind: "client", signIn: "/account/login" },
+  },
+  {
+    prefix: "/admin",
+    errors: pageErrors,
+    session: { kind: "admin", signIn: "/admin/login" },
+  },
+];
+
+/**
+ * Builds the application from the route list (lib/routes.ts ROUTES; tests pass their own): the
+ * routes the service serves are mounted, each with its 405s, the grouped ones inside their group.
+ */
+export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // First, so it sees every other middleware's headers (Cache-Control, Set-Cookie) on the way out.
   app.use("*", compressPages());
@@ -58,64 +50,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use("*", sessionMiddleware(deps));
-  // Every route module is mounted with its 405s derived from its own routes (lib/web/methods.ts).
-  const mount = (path: string, routes: Hono<AppEnv>) =>
-    app.route(path, withMethodNotAllowed(routes));
-  mount("/api/scan", scanRoutes(deps));
-  if (deps.service.validatesCode) {
-    mount("/api/validate", validateRoutes(deps));
-    mount("/validate", validatePageRoutes(deps));
+  const mounted = { routes: routes.filter((r) => served(r, deps.service)) };
+  for (const route of mounted.routes) {
+    if (!GROUPS.some((g) => inGroup(route, g))) app.route("/", routeApp(route, deps, mounted));
   }
-  if (deps.service.comparesSites) {
-    mount("/api/compare.json", compareJsonRoutes(deps));
-    mount("/compare", comparePageRoutes(deps));
+  for (const group of GROUPS) {
+    const members = mounted.routes.filter((r) => inGroup(r, group));
+    if (members.length) app.route(group.prefix, routeGroup(deps, group, members, mounted));
   }
-  mount("/api/challenge", challengeRoutes(deps));
-  mount("/static", staticRoutes());
-  mount("/", indexRoutes(deps));
-  mount("/report", reportPageRoutes(deps));
-  mount("/badge", badgeRoutes(deps));
-  mount("/docs", docsRoutes(deps));
-  mount("/learn", learnRoutes(deps));
-  mount("/openapi.json", openApiRoutes(deps));
-  mount("/healthz", healthRoutes(deps));
-  mount("/api/report", reportFeedRoutes(deps));
-  mount("/api/report", reportHistoryRoutes(deps));
-  mount("/api/report", reportExportRoutes(deps));
-  mount("/api/report", reportRoutes(deps));
-  mount("/api/scans", scanStatusRoutes(deps));
-  mount("/api/watches", watchRoutes(deps));
-  mount("/mcp", mcpRoutes(deps));
-  // The two route groups, each declaring once its error page, cross-site guard and the session
-  // its signed-in routes need (lib/web/groups.ts).
-  app.route(
-    "/account",
-    routeGroup(deps, {
-      errors: pageErrors,
-      session: { kind: "client", signIn: "/account/login" },
-      routes: [
-        { path: "/signup", routes: signupRoutes },
-        { path: "/login", routes: loginRoutes },
-        { path: "/logout", routes: logoutRoutes },
-        { path: "/keys", routes: accountKeyRoutes, signedIn: ["POST"] },
-        { path: "/watches", routes: accountWatchRoutes, signedIn: ["POST"] },
-        { path: "/", routes: accountRoutes, signedIn: ["GET", "HEAD"] },
-      ],
-    }),
-  );
-  app.route(
-    "/admin",
-    routeGroup(deps, {
-      errors: pageErrors,
-      session: { kind: "admin", signIn: "/admin/login" },
-      routes: [
-        { path: "/login", routes: adminLoginRoutes },
-        { path: "/logout", routes: adminLogoutRoutes },
-        { path: "/keys", routes: adminKeyRoutes, signedIn: ["POST"] },
-        { path: "/", routes: adminRoutes, signedIn: ["GET", "HEAD"] },
-      ],
-    }),
-  );
   app.notFound(() => {
     throw new NotFoundError();
   });
@@ -137,7 +79,7 @@ export function createHandler(
   // Not an async function: a cache hit is answered synchronously, which Deno.serve handles
   // noticeably faster than a promise.
   return (req, info) => {
-    if (deps && req.method === "POST" && pathOf(req.url) === "/api/scan") {
+    if (deps && req.method === "POST" && pathOf(req.url) === scanRoute.path) {
       return scanDirect(req, info, deps);
     }
     const domain = req.method === "GET" ? reportDomainOf(req.url) : null;
@@ -210,7 +152,14 @@ function reportDomainOf(url: string): string | null {
   return m ? fastDomain(m[1]) : null;
 }
 
-const REPORT_PATH = /^\/api\/report\/([a-z0-9.-]{1,253})\.json$/;
+/** {@link PATHS}.reportJson with a domain in its normal spelling (at most 253 characters). */
+const REPORT_PATH = new RegExp(
+  `^${PATHS.reportJson.split("{domain}").map(escapeRegExp).join("([a-z0-9.-]{1,253})")}$`,
+);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 /** Only already-normal domains take the fast path; any other spelling goes through the app. */
 function fastDomain(name: string): string | null {

@@ -1,10 +1,9 @@
 /**
  * The SVG badge of a domain (`/badge/:domain.svg`), in the familiar two-part "flat" style: a
- * label on the left, the score and grade (or the schema findings) on the right, coloured by
- * grade. Every text is XML-escaped; colours come from a fixed table, never from a record.
+ * label on the left, what the service says of the record on the right (the score and grade, or the
+ * schema findings), coloured from a fixed table. Every text is XML-escaped; colours come from a fixed table, never from a record.
  */
-import type { BaseRecord } from "./service.ts";
-import { SERVICE_WORDS, type ServiceName } from "./service_words.ts";
+import type { BaseRecord, ServiceDef } from "./service.ts";
 
 /** What a badge says. */
 export interface BadgeSpec {
@@ -25,63 +24,21 @@ export const COLOURS = {
   label: "#2b3445",
 } as const;
 
-/** The badge of a stored record (null: the domain was never scanned). */
-export function badgeFor(service: ServiceName, record: BaseRecord | null): BadgeSpec {
-  const label = SERVICE_WORDS[service].badgeLabel;
+/**
+ * The badge of a stored record (null: the domain was never scanned): the service's label, and
+ * what the service's badge says of a scanned record (lib/services/<name>/badge.ts).
+ */
+export function badgeFor(
+  service: Pick<ServiceDef, "words" | "badge">,
+  record: BaseRecord | null,
+): BadgeSpec {
+  const label = service.words.badgeLabel;
   if (!record) return { label, message: "not scanned", colour: COLOURS.grey };
   if (record.status !== "ok" || !record.result) {
     return { label, message: "scan failed", colour: COLOURS.grey };
   }
-  return { label, ...MESSAGES[service](record) };
+  return { label, ...service.badge(record) };
 }
-
-/** What each service's badge says of a scanned record, and in which colour. */
-const MESSAGES: Record<ServiceName, (record: BaseRecord) => Omit<BadgeSpec, "label">> = {
-  schema: (record) => {
-    const summary = (record.result as {
-      summary?: { errors?: unknown; warnings?: unknown; items?: unknown; eligible?: unknown };
-    }).summary;
-    const errors = Number(summary?.errors) || 0;
-    const warnings = Number(summary?.warnings) || 0;
-    const items = Number(summary?.items) || 0;
-    // Records made before eligibility existed have no `eligible` count.
-    const eligible = typeof summary?.eligible === "number" ? summary.eligible : null;
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    if (errors) return { message: plural(errors, "error"), colour: COLOURS.F };
-    // A page without markup is not "valid": nothing was checked.
-    if (!items) return { message: "no markup", colour: COLOURS.grey };
-    if (eligible === 0) {
-      return {
-        message: warnings ? `no rich result · ${plural(warnings, "warning")}` : "no rich result",
-        colour: warnings ? COLOURS.C : COLOURS.grey,
-      };
-    }
-    if (warnings) {
-      return {
-        message: eligible ? `${eligible} eligible · ${plural(warnings, "warning")}` : plural(
-          warnings,
-          "warning",
-        ),
-        colour: COLOURS.C,
-      };
-    }
-    return {
-      message: eligible ? `${eligible} eligible` : "valid",
-      colour: COLOURS.A,
-    };
-  },
-  visibility: (record) => {
-    const result = record.result as { score?: unknown; grade?: unknown };
-    const score = Math.round(Math.max(0, Math.min(100, Number(result.score) || 0)));
-    const grade = typeof result.grade === "string" && result.grade in COLOURS
-      ? result.grade as keyof typeof COLOURS
-      : null;
-    return {
-      message: grade ? `${score}/100 · ${grade}` : `${score}/100`,
-      colour: grade ? COLOURS[grade] : COLOURS.grey,
-    };
-  },
-};
 
 /** Width of a text in Verdana 11px, approximately (enough to size the badge). */
 export function textWidth(text: string): number {

@@ -17,12 +17,18 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidTargetError } from "./scan/domain.ts";
+import { InvalidTargetError } from "./net/target.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
 import type { BaseRecord } from "./service.ts";
 import { renderExport } from "./export/export.ts";
+// The CLI is the visibility service's command line: it takes that service's words and export
+// bodies (not its whole definition, which would load the pages and the MCP server too).
+import { VISIBILITY_WORDS } from "./services/visibility/words.ts";
+import { visibilityMarkdown } from "./services/visibility/export_markdown.ts";
+import { visibilityHtml } from "./services/visibility/export_html.tsx";
+import { visibilitySarif } from "./services/visibility/sarif.ts";
 import { exportPlan, writeExports } from "./export/cli_output.ts";
 import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.ts";
 
@@ -124,9 +130,9 @@ export async function main(args: string[]): Promise<number> {
   }
   const color = !output.stdout && Deno.stdout.isTerminal() && !Deno.noColor;
   const started = performance.now();
-  const progress = (step: string) => {
+  const progress = (_step: string, text: string) => {
     const s = ((performance.now() - started) / 1000).toFixed(1);
-    console.error(`[${s.padStart(5)}s] ${step}`);
+    console.error(`[${s.padStart(5)}s] ${text}`);
   };
   let outcome;
   try {
@@ -138,9 +144,13 @@ export async function main(args: string[]): Promise<number> {
     }
     throw e;
   }
-  progress("done");
+  progress("done", "done");
   const input = {
-    service: "visibility" as const,
+    service: {
+      name: "visibility",
+      words: VISIBILITY_WORDS,
+      exports: { markdown: visibilityMarkdown, html: visibilityHtml, sarif: visibilitySarif },
+    },
     record: outcome.record,
     failure: outcome.failure,
     sarif: { learnBase: config.publicUrl, pathPrefix: values["sarif-path-prefix"] },

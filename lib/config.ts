@@ -8,7 +8,6 @@
  * ```
  */
 import { z } from "zod";
-import { SERVICE_WORDS } from "./service_words.ts";
 import type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 export type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 
@@ -128,6 +127,12 @@ export const PRODUCT = { name: "AIVisibilityBot", version: "0.1.0" } as const;
 
 /** Default port per service: both services run side by side on one machine without settings. */
 export const DEFAULT_PORTS: Record<Config["service"], number> = { visibility: 8000, schema: 8001 };
+
+/** Each service's sister (the other one), whose local default port the home page links to. */
+const DEFAULT_SISTERS: Record<Config["service"], Config["service"]> = {
+  visibility: "schema",
+  schema: "visibility",
+};
 
 /** Default local KV file per service, so two services on one machine never share a lock. */
 export const DEFAULT_KV_PATHS: Record<Config["service"], string> = {
@@ -273,9 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     publicUrl: e.PUBLIC_URL,
     contact: e.CONTACT,
     sisterUrl: e.SISTER_URL ??
-      (e.PUBLIC_URL
-        ? undefined
-        : `http://localhost:${DEFAULT_PORTS[SERVICE_WORDS[e.SERVICE].sister]}/`),
+      (e.PUBLIC_URL ? undefined : `http://localhost:${DEFAULT_PORTS[DEFAULT_SISTERS[e.SERVICE]]}/`),
     sourceUrl: e.SOURCE_URL,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,

@@ -8,7 +8,7 @@
  * secret, key) are replaced, and API keys, bearer tokens and URL credentials are scrubbed from
  * every string, so a careless log call cannot leak one either. The sink is injectable for tests.
  */
-import { clientIp } from "./web/client_ip.ts";
+import { clientIp } from "./net/client_ip.ts";
 
 /** Receives one serialised line. */
 export type LogSink = (line: string) => void;
@@ -96,7 +96,7 @@ export function stdoutSink(maxQueued = 10_000): LogSink {
 
 /**
  * The network of a client address, as logged: IPv4 to its /24, IPv6 (already grouped by /64 in
- * lib/web/client_ip.ts) to its /48. Enough to see abuse patterns, not to identify a person.
+ * lib/net/client_ip.ts) to its /48. Enough to see abuse patterns, not to identify a person.
  */
 export function ipClass(ip: string): string {
   const v4 = ip.match(/^(\d+)\.(\d+)\.(\d+)\.\d+$/);

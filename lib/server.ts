@@ -8,6 +8,7 @@
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
 import type { AppDeps, AppEnv } from "./web/context.ts";
+import type { RouteDef } from "./web/route.ts";
 import { Altcha, sharedSecret } from "./accounts/altcha.ts";
 import {
   type ChallengeProvider,
@@ -20,19 +21,40 @@ import { cleanUp } from "./storage/cleanup.ts";
 import { inlineRunner, type ScanRunner, startScanThreads } from "./isolate/scan_threads.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "./storage/job_queue.ts";
 import { openKv } from "./storage/kv_open.ts";
-import type { Limiter } from "./limits/limiter.ts";
+import { KvLimiter, type Limiter } from "./limits/limiter.ts";
+import { admissionFor } from "./limits/admission.ts";
 import { RedisLimiter } from "./limits/limiter_redis.ts";
 import { jsonLogger, type Logger, stdoutSink, withRequestLog } from "./log.ts";
 import { createGuardedFetcher, type LookupFunction } from "./net/guarded_fetch.ts";
 import type { GuardedFetcher } from "./net/types.ts";
 import { ReportCache } from "./storage/report_cache.ts";
 import { inflightTtlMs } from "./scan/scan_service.ts";
-import { type ServiceDef, serviceFor, SERVICES } from "./service.ts";
-import { Store } from "./storage/store.ts";
-import { accountsOf } from "./storage/store_accounts.ts";
+import type { AnyServiceDef, ServiceDef } from "./service.ts";
+import { visibilityService } from "./services/visibility/service.ts";
+import { schemaService } from "./services/schema/service.ts";
+import { limitKeys, Store, type StoreOptions } from "./storage/store.ts";
+import { AccountStore, attemptKeys } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
 import { createWatchDeps } from "./watch/service.ts";
 import { type TickReport, watchTick } from "./watch/scheduler.ts";
+
+/**
+ * Every service this program can run, by name: the one registry (a shared queue may carry any
+ * registered service's jobs). A service is its folder, lib/services/<name>/; registering it here
+ * is the only other line it needs.
+ */
+export const SERVICES: Record<string, ServiceDef> = registry([visibilityService, schemaService]);
+
+function registry(services: AnyServiceDef[]): Record<string, ServiceDef> {
+  return Object.fromEntries(services.map((s) => [s.name, s as ServiceDef]));
+}
+
+/** The service a config selects. */
+export function serviceFor(config: Pick<Config, "service">): ServiceDef {
+  const s = SERVICES[config.service];
+  if (!s) throw new Error(`The ${config.service} service is not available in this build`);
+  return s;
+}
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
 export class StartupConfigError extends Error {
@@ -68,6 +90,8 @@ export interface ServerOverrides {
   challenge?: ChallengeProvider | ((parts: ChallengeParts) => ChallengeProvider);
   /** The service this server answers for (default: the config's SERVICE). */
   service?: ServiceDef;
+  /** The routes to mount (default: lib/routes.ts ROUTES). */
+  routes?: readonly RouteDef[];
   /** The structured log sink (default: JSON lines on stdout). */
   log?: Logger;
   /** The job transport (default: the config's JOB_QUEUE). */
@@ -113,6 +137,49 @@ export interface Server {
   watchTick(): Promise<TickReport>;
   /** Stops the worker and threads, closes the KV and the fetcher. */
   close(): Promise<void>;
+}
+
+/**
+ * What a service's store is built with: the rate-limit engine (KV window logs under the store's
+ * own keys unless a shared `limiter`, e.g. Redis, is given) and the scan admission strategy over
+ * it (lib/limits/admission.ts): in memory when this process is the KV's only writer (`exclusive`).
+ * Limits are built here, never by lib/storage.
+ */
+export function storeOptions(
+  kv: Deno.Kv,
+  service: string,
+  options: { limiter?: Limiter; queue?: JobQueue; exclusive?: boolean } = {},
+): StoreOptions {
+  const keys = limitKeys(service);
+  const limiter = options.limiter ?? new KvLimiter(kv, keys.key, keys.prefix);
+  return {
+    limiter,
+    queue: options.queue,
+    admission: (parts) => admissionFor(parts, limiter, options.exclusive),
+  };
+}
+
+/** A service's store with its limits (see {@link storeOptions}). */
+export function createStore(
+  kv: Deno.Kv,
+  service: string,
+  options: { limiter?: Limiter; queue?: JobQueue; exclusive?: boolean } = {},
+): Store {
+  return new Store(kv, service, storeOptions(kv, service, options));
+}
+
+/**
+ * The account store beside a Store (same KV handle, same service prefix): its sign-in attempt
+ * windows in KV under the account store's keys, or in the store's limiter when that is shared
+ * (Redis). `createServer` builds one per service (`AppDeps.accounts`); an AccountStore keeps no
+ * state of its own, so two of them over the same store see the same accounts.
+ */
+export function accountStoreOf(store: Store): AccountStore {
+  const keys = attemptKeys(store.service);
+  const attempts = store.limiter.kind === "kv"
+    ? new KvLimiter(store.kv, keys.key, keys.prefix)
+    : store.limiter;
+  return new AccountStore(store.kv, store.service, attempts);
 }
 
 /** The job transport the configuration asks for. */
@@ -165,7 +232,7 @@ export async function createServer(
   const stores = Object.fromEntries(
     Object.keys(services).map((name) => [
       name,
-      new Store(kv, name, { queue, limiter: limiterFor(name), exclusive }),
+      createStore(kv, name, { queue, limiter: limiterFor(name), exclusive }),
     ]),
   );
   const reportCache = new ReportCache();
@@ -173,7 +240,7 @@ export async function createServer(
     ? overrides.challenge({ kv, fetcher, now, config })
     : overrides.challenge ?? await defaultChallenge(config, kv, fetcher, log);
   const accounts = Object.fromEntries(
-    Object.entries(stores).map(([name, store]) => [name, accountsOf(store)]),
+    Object.entries(stores).map(([name, store]) => [name, accountStoreOf(store)]),
   );
   const watch = createWatchDeps({
     kv,
@@ -191,12 +258,13 @@ export async function createServer(
     store: stores[service.name],
     accounts: accounts[service.name],
     service,
+    services,
     challenge,
     now,
     lookup: overrides.lookup,
     log,
   };
-  const app = createApp(deps);
+  const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
 
   const workerOption = overrides.worker ?? true;
@@ -218,8 +286,11 @@ export async function createServer(
           timeoutMs: settings.timeoutMs,
           maxIdle: config.workerConcurrency,
           warm: config.workerConcurrency,
+          scanners: Object.fromEntries(
+            Object.values(services).map((s) => [s.name, s.scanner.href]),
+          ),
         })
-        : inlineRunner(SERVICES);
+        : inlineRunner(services);
       // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:
       // loading opens files, which a flood of connections could starve of descriptors.
       let warmTimer: ReturnType<typeof setTimeout> | undefined;

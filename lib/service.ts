@@ -1,24 +1,25 @@
 /**
- * A service is what differs between the AI Visibility Checker and the Schema Markup Generator:
- * its name (which prefixes its KV keys), its API key prefix, its record schema and its scanner.
- * Everything else (API, limits, cache, queue, accounts, MCP) is shared and takes a ServiceDef.
+ * What a service is: the contract every service folder (lib/services/<name>/) fulfils. A service is
+ * what differs between the AI Visibility Checker and the Schema Markup Generator: its name (which
+ * prefixes its KV keys), its API key prefix, its record schema and scanner, the words its pages
+ * use, its home page, its report view, its export bodies, its badge, its MCP tools and prompts, and
+ * the steps its progress card shows. Everything else (API, limits, cache, queue, accounts, the MCP
+ * server) is shared and takes a ServiceDef.
+ *
+ * This module holds types only, so every layer may name a service without importing one. The
+ * registry of services is built in the composition root (lib/server.ts SERVICES); no other module
+ * imports a service folder (tests/architecture_test.ts).
  */
+import type { VNode } from "preact";
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { z } from "zod";
+import type { ChallengeWidget } from "./accounts/challenge.ts";
 import type { Config } from "./config.ts";
-import { SERVICE_WORDS, type ServiceName, type ServiceWords } from "./service_words.ts";
-import type { Target } from "./scan/domain.ts";
-import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
-import { scanSite } from "./visibility/scan.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "./structured/record.ts";
-import { scanPage } from "./schema/scan.ts";
+import type { Target } from "./net/target.ts";
+import type { BaseRecord, StoredScan } from "./storage/store_types.ts";
 
-/** The fields every service's ScanRecord has. */
-export interface BaseRecord {
-  domain: string;
-  status: "ok" | "failed";
-  scannedAt: string;
-  result: unknown;
-}
+export type { BaseRecord };
 
 /** What a scan run produces: the public record and, when it failed, why. */
 export interface RunOutcome<R extends BaseRecord = BaseRecord> {
@@ -26,27 +27,207 @@ export interface RunOutcome<R extends BaseRecord = BaseRecord> {
   failure: string | null;
 }
 
-/** One of the two services. */
-export interface ServiceDef<R extends BaseRecord = BaseRecord> {
-  name: ServiceName;
+/** The steps the worker itself reports around any service's scan (lib/scan/worker.ts). */
+export type WorkerStepId = "starting" | "saving";
+
+/**
+ * A step a scan reports as it starts it: `id` is one of the service's typed step ids (the progress
+ * card places the scan by it), `text` what the status URL shows people ("fetching ... robots.txt").
+ */
+export interface ScanStep<Id extends string = string> {
+  id: Id;
+  text: string;
+}
+
+/** One row of the progress card: its label, and the step ids that put the scan on it. */
+export interface ProgressRow<Id extends string = string> {
+  label: string;
+  /** Empty for the first row: the scan is queued, waiting for a free scanner. */
+  steps: (Id | WorkerStepId)[];
+}
+
+/** What a scan needs besides its target. */
+export interface RunDeps<Id extends string = string> {
+  config: Config;
+  now: () => Date;
+  signal?: AbortSignal;
+  /** Told each step the scan starts (the scan's status URL and progress card show it). */
+  onProgress?: (step: ScanStep<Id>) => void;
+}
+
+/**
+ * The module a scan thread loads to run a service's scans (lib/isolate/scan_thread.ts): it exports
+ * `run`, and nothing that renders pages, so a thread loads the scanner only.
+ */
+export interface ScannerModule {
+  run(target: Target, deps: RunDeps): Promise<RunOutcome>;
+}
+
+/** What one service calls its things. */
+export interface ServiceWords {
+  /** The service's name for people: "AI Visibility Checker". */
+  title: string;
+  /** The report's kind, as a page eyebrow and export title: "AI visibility report". */
+  reportKind: string;
+  /** The same in a file name: "ai-visibility". */
+  fileKind: string;
+  /** The badge's left-hand label: "AI visibility". */
+  badgeLabel: string;
+  /** The badge's alt text start: "AI visibility" (of example.com). */
+  badgeAlt: string;
+  /** The home page's description (meta and previews). */
+  homeDescription: string;
+  /** What the service does, as the other service's home page introduces it. */
+  sisterPitch: string;
+  /** The other service (its name in the registry). */
+  sister: string;
+  /** An example target for the docs' curl lines. */
+  exampleTarget: string;
+  /** The jq filter the docs' polling loop prints the result with. */
+  resultJq: string;
+  /** The MCP server's name in client configurations: "ai-visibility". */
+  mcpName: string;
+  /** What `url` of POST /api/scan names, for the docs: "a domain or a URL". */
+  targetWords: string;
+  /** What a stored record holds, for the docs. */
+  recordWords: string;
+  /** The scan form's field texts. */
+  form: { label: string; hint: string; placeholder: string; button: string };
+}
+
+/** What a home page is rendered with (plain props: lib/ui views never see a request). */
+export interface HomeProps {
+  /** The browser challenge of the scan form. */
+  widget: ChallengeWidget;
+  /** The sister service, when its home page is known (SISTER_URL or the local default). */
+  sister: { name: string; what: string; url: string } | null;
+  /** Where the source code is published, if the operator says (SOURCE_URL). */
+  sourceUrl?: string;
+}
+
+/** What a stored record's page is rendered with. */
+export interface ReportProps {
+  /** Milliseconds since the epoch (for "scanned 5 minutes ago"). */
+  now: number;
+  /** The "Scan again" form. */
+  rescan: VNode;
+  /** This site's origin, for absolute links (badge snippets). */
+  origin: string;
+  /** Set when the page shows one kept scan, not the latest. */
+  scanId?: string;
+  /** The badge's alt text and size, for its snippet. */
+  badge: { alt: string; width: number; height: number };
+}
+
+/** What a stored record's page says: its title, description and body. */
+export interface ReportView {
+  title: string;
+  description: string;
+  body: VNode;
+}
+
+/** How a SARIF export places its results (lib/export/sarif.ts). */
+export interface SarifOptions {
+  /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
+  learnBase?: string;
+  /** Prepended to every result's path: the folder the site's files live in ("public/"). */
+  pathPrefix?: string;
+}
+
+/** A SARIF 2.1.0 reportingDescriptor: one check, with its help text. */
+export interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  help: { text: string; markdown: string };
+  helpUri?: string;
+  defaultConfiguration: { level: "error" | "warning" };
+  properties: Record<string, unknown>;
+}
+
+/** A SARIF 2.1.0 result: one failing or warning check at the place it concerns. */
+export interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: "error" | "warning";
+  message: { text: string };
+  locations: unknown[];
+  partialFingerprints: Record<string, string>;
+  properties: Record<string, unknown>;
+}
+
+/** What a service contributes to a SARIF log: its rules and its results. */
+export interface SarifParts {
+  rules: SarifRule[];
+  results: SarifResult[];
+}
+
+/** A stored record to export, and what the export needs to know about it. */
+export interface ExportInput {
+  /** The service that made the record (its name, words and export bodies). */
+  service: Pick<ServiceDef, "name" | "words" | "exports">;
+  record: BaseRecord;
+  /** Why the scan failed, for a failed record (what the report page says). */
+  failure: string | null;
+  /** The absolute URL of the live report page, linked from the export when known. */
+  reportUrl?: string;
+  /** Where SARIF results point and their rules' help links (lib/export/sarif.ts). */
+  sarif?: SarifOptions;
+}
+
+/** A service's export bodies (lib/export/ adds the frame: title, styles, footer). */
+export interface ServiceExports {
+  /** The Markdown report as blocks (lib/export/markdown.ts joins them). */
+  markdown(input: ExportInput): string[];
+  /** The HTML report's body (lib/export/html.tsx wraps it in a self-contained document). */
+  html(input: ExportInput): VNode;
+  /** The SARIF rules and results (lib/export/sarif.ts adds the log around them). */
+  sarif(input: ExportInput, options: SarifOptions): SarifParts;
+}
+
+/** What a badge says of a scanned record (lib/badge.ts adds the label and draws it). */
+export interface BadgeMessage {
+  message: string;
+  /** A colour of lib/badge.ts COLOURS. */
+  colour: string;
+}
+
+/**
+ * A service over MCP (lib/mcp/server.ts builds the server from it). `Ctx` is the MCP request's
+ * context (lib/mcp/context.ts McpContext); the contract leaves it open so that this module imports
+ * nothing of lib/mcp.
+ */
+export interface ServiceMcp<Ctx = unknown> {
+  /** The server name agents see: "ai-visibility-checker". */
+  serverName: string;
+  /** A short, readable summary of a stored record (the text beside the structured content). */
+  summarise(record: BaseRecord): string;
+  /** Service-specific lines for the server instructions. */
+  instructions: string;
+  /** Registers the tools only this service has. */
+  registerTools(server: McpServer, ctx: Ctx): void;
+  /** Registers the service's prompts, if it has any. */
+  registerPrompts?(server: McpServer, ctx: Ctx): void;
+}
+
+/** One service: everything that differs, in one definition (lib/services/<name>/service.ts). */
+export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string = string> {
+  /** Its name: the registry key, the SERVICE setting, the prefix of its KV keys. */
+  name: string;
   /** What pages, exports, badges, the form and the docs call this service's things. */
   words: ServiceWords;
   /** Human name, for logs and pages. */
   title: string;
-  /** API keys of this service start with it. */
-  keyPrefix: "uvk_" | "usk_";
+  /** API keys of this service start with it ("uvk_"). */
+  keyPrefix: string;
   recordSchema: z.ZodType<R>;
   /** Runs one scan; must not throw for anything the scanned site does. */
-  run(
-    target: Target,
-    deps: {
-      config: Config;
-      now: () => Date;
-      signal?: AbortSignal;
-      /** Told each step the scan starts (the scan's status URL shows it). */
-      onProgress?: (step: string) => void;
-    },
-  ): Promise<RunOutcome<R>>;
+  run(target: Target, deps: RunDeps<Id>): Promise<RunOutcome<R>>;
+  /** The module exporting the same `run`, for scan threads ({@link ScannerModule}). */
+  scanner: URL;
+  /** The progress card's rows, in order (the worker's steps and the scanner's typed steps). */
+  progress: ProgressRow<Id>[];
   /**
    * Whether a fresh stored record answers a request for `target` (default: always). The schema
    * service stores one page per domain, so a record of another page of the domain does not.
@@ -56,10 +237,10 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
   summary?: string;
   /** The fields of a failed record beyond domain, status, scannedAt and result. */
   failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
+  /** What a watch of this service rescans (lib/watch/): the whole site, or the one page named. */
+  watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */
   rescanTarget?(record: R): string;
-  /** Registers the MCP prompts (lib/mcp/resources.ts): the visibility action plan. */
-  mcpPrompts?: boolean;
   /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
   validatesCode?: boolean;
   /**
@@ -67,54 +248,16 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord> {
    * service does not: its record is one page of a site, so two records are not two sites.
    */
   comparesSites?: boolean;
+  /** The home page's body. */
+  home(props: HomeProps): VNode;
+  /** A stored record's page: its title, description and body. */
+  report(stored: StoredScan, props: ReportProps): ReportView;
+  exports: ServiceExports;
+  /** What its badge says of a scanned record. */
+  badge(record: R): BadgeMessage;
+  mcp: ServiceMcp;
 }
 
-/** The AI Visibility Checker. */
-export const visibilityService: ServiceDef<ScanRecord> = {
-  name: "visibility",
-  words: SERVICE_WORDS.visibility,
-  title: SERVICE_WORDS.visibility.title,
-  mcpPrompts: true,
-  keyPrefix: "uvk_",
-  recordSchema: ScanRecordSchema,
-  summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
-  failedRecordFields: () => ({ offSite: null }),
-  comparesSites: true,
-  run: async (target, { config, now, signal, onProgress }) => {
-    const { record, failure } = await scanSite(target, { config, now, signal, onProgress });
-    return { record, failure };
-  },
-};
-
-/** The Schema Markup Generator: scans the page the URL names (see lib/schema/). */
-export const schemaService: ServiceDef<SchemaScanRecord> = {
-  name: "schema",
-  words: SERVICE_WORDS.schema,
-  title: SERVICE_WORDS.schema.title,
-  rescanTarget: (record) => record.url ?? record.domain,
-  keyPrefix: "usk_",
-  recordSchema: SchemaScanRecordSchema,
-  run: async (target, { config, now, signal, onProgress }) => {
-    onProgress?.("fetching the page and reading its structured data");
-    const { record, failure } = await scanPage(target, { config, now, signal });
-    onProgress?.("validating and writing the JSON-LD");
-    return { record, failure };
-  },
-  servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
-  summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
-  failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
-  validatesCode: true,
-};
-
-/** Every service this codebase can run, by name (a shared queue may carry either's jobs). */
-export const SERVICES: Record<string, ServiceDef> = {
-  visibility: visibilityService as ServiceDef,
-  schema: schemaService as ServiceDef,
-};
-
-/** The service a config selects. */
-export function serviceFor(config: Pick<Config, "service">): ServiceDef {
-  const s = SERVICES[config.service];
-  if (!s) throw new Error(`The ${config.service} service is not available in this build`);
-  return s;
-}
+/** A service definition of any record type, as the registry holds it. */
+// deno-lint-ignore no-explicit-any
+export type AnyServiceDef = ServiceDef<any, string>;

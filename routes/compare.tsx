@@ -4,20 +4,26 @@
  * request it cannot answer (not a domain name, more than 5 sites) gets the form again with a
  * friendly message and a 400. Reads stored records only.
  */
-import { type Context, Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import type { Context } from "hono";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import { HttpError } from "../lib/errors.ts";
 import { compareDomains, compareSites } from "../lib/compare/compare.ts";
 import { ComparePage } from "../lib/ui/compare_page.tsx";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
-import { comparePagePath } from "../lib/report_urls.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
+import { comparePagePath, PATHS } from "../lib/report_urls.ts";
 import type { VNode } from "preact";
 
-/** The /compare page route (mounted by the services that compare sites). */
-export function comparePageRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** GET /compare (mounted by the services that compare sites). */
+export const comparePageRoute: RouteDef = {
+  path: PATHS.compare,
+  servedBy: (service) => service.comparesSites === true,
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
   const page = (c: Context<AppEnv>, title: string, body: VNode, status: 200 | 400, path: string) =>
     renderPage(
       c,
@@ -31,7 +37,7 @@ export function comparePageRoutes(deps: AppDeps): Hono<AppEnv> {
       body,
       status,
     );
-  app.get("/", async (c) => {
+  app.GET = async (c) => {
     const raw = (c.req.queries("d") ?? []).map((v) => v.trim()).filter((v) => v !== "");
     if (raw.length === 0) {
       return page(
@@ -59,6 +65,6 @@ export function comparePageRoutes(deps: AppDeps): Hono<AppEnv> {
       200,
       comparePagePath(domains),
     );
-  });
+  };
   return app;
 }

@@ -2,21 +2,26 @@
  * GET /docs: how to use the API, keys, limits and MCP, with curl examples built for this server's
  * own address. The machine-readable version is /openapi.json.
  */
-import { Hono } from "hono";
 import type { ComponentChildren, VNode } from "preact";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { reportJsonPath } from "../lib/report_urls.ts";
-import { mcpTools } from "../lib/mcp/server.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { type McpToolInfo, mcpTools } from "../lib/mcp/server.ts";
+import type { ServiceWords } from "../lib/service.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
 import { CopyButton } from "../lib/ui/copy_button.tsx";
 
-/** The /docs route. */
-export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
+/** GET /docs. */
+export const docsRoute: RouteDef = {
+  path: "/docs",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
     return renderPage(
       c,
@@ -27,16 +32,22 @@ export function docsRoutes(deps: AppDeps): Hono<AppEnv> {
         canonical: `${origin}/docs`,
       },
       shellFor(c, deps, { islands: true, styles: ["/static/report.css"] }),
-      <Docs deps={deps} origin={origin} />,
+      <Docs
+        prefix={deps.service.keyPrefix}
+        words={deps.service.words}
+        tools={mcpTools(deps)}
+        origin={origin}
+      />,
     );
-  });
+  };
   return app;
 }
 
-function Docs(props: { deps: AppDeps; origin: string }): VNode {
-  const { deps, origin } = props;
-  const prefix = deps.service.keyPrefix;
-  const words = deps.service.words;
+/** The page's body: the service's key prefix and words, the MCP tools, this server's origin. */
+function Docs(
+  props: { prefix: string; words: ServiceWords; tools: McpToolInfo[]; origin: string },
+): VNode {
+  const { prefix, words, origin } = props;
   const example = words.exampleTarget;
   const scanCurl = `curl -s ${origin}/api/scan \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
@@ -268,7 +279,7 @@ jq '${words.resultJq}' report.json`;
             </thead>
             <tbody>
               {/* The tools /mcp registers (lib/mcp/server.ts mcpTools), never a hand list. */}
-              {mcpTools(deps).map((tool) => (
+              {props.tools.map((tool) => (
                 <tr>
                   <td>
                     <code>{tool.name}</code>

@@ -2,22 +2,26 @@
  * GET /healthz (lib/health.ts): 200 with the checks when this process can serve, 503 otherwise.
  * The answer is kept for one second, so a flood of probes costs one round of checks a second.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import type { RouteDef } from "../lib/web/route.ts";
 import { checkHealth, type Health } from "../lib/health.ts";
 
-/** The /healthz route. */
-export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  let last: { at: number; health: Promise<Health> } | null = null;
-  app.get("/", async (c) => {
-    const t = Date.now();
-    if (!last || t - last.at >= 1000) last = { at: t, health: checkHealth(deps.store, deps.now) };
-    const health = await last.health;
-    c.header("Cache-Control", "no-store");
-    // Turnstile failing is reported (the operator must act) but does not make the process unready.
-    const challenge = deps.challenge.health?.();
-    return c.json(challenge ? { ...health, challenge } : health, health.ok ? 200 : 503);
-  });
-  return app;
-}
+/** GET /healthz. */
+export const healthRoute: RouteDef = {
+  path: "/healthz",
+  handlers: (deps) => {
+    let last: { at: number; health: Promise<Health> } | null = null;
+    return {
+      GET: async (c) => {
+        const t = Date.now();
+        if (!last || t - last.at >= 1000) {
+          last = { at: t, health: checkHealth(deps.store, deps.now) };
+        }
+        const health = await last.health;
+        c.header("Cache-Control", "no-store");
+        // Turnstile failing is reported (the operator must act) but does not make the process unready.
+        const challenge = deps.challenge.health?.();
+        return c.json(challenge ? { ...health, challenge } : health, health.ok ? 200 : 503);
+      },
+    };
+  },
+};

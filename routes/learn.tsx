@@ -3,59 +3,67 @@
  * is, why AI systems care, how we test it, the vendors' documentation). The texts are
  * lib/visibility/learn.ts, which the CLI and MCP serve too. An unknown id is a 404 page.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import type { Context } from "hono";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
+import { param, type RouteDef } from "../lib/web/route.ts";
 import { learnEntry } from "../lib/visibility/learn.ts";
-import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { LEARN_INDEX_PATH, learnPath, PATHS } from "../lib/report_urls.ts";
+import { renderPage } from "../lib/web/render.tsx";
+import { shellFor } from "../lib/web/shell.ts";
 import { LearnArticle, LearnIndex } from "../lib/ui/learn_page.tsx";
 
-/** The /learn routes. */
-export function learnRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
-    const origin = siteOrigin(c, deps.config.trustProxy);
+/** GET /learn: every check explained. */
+export const learnIndexRoute: RouteDef = {
+  path: PATHS.learnIndex,
+  handlers: (deps) => ({ GET: (c) => learnIndex(c, deps) }),
+};
+
+/** GET /learn/:id: one check explained. */
+export const learnRoute: RouteDef = {
+  path: PATHS.learn,
+  handlers: (deps) => ({ GET: (c) => learnArticle(c, deps) }),
+};
+
+function learnIndex(c: Context<AppEnv>, deps: AppDeps): Response {
+  const origin = siteOrigin(c, deps.config.trustProxy);
+  return renderPage(
+    c,
+    {
+      title: "What each check means",
+      description:
+        "Every check of the AI visibility report in plain words: what it is, why AI search engines care, how we test it, and the vendors' own documentation.",
+      canonical: `${origin}${LEARN_INDEX_PATH}`,
+    },
+    shellFor(c, deps, { styles: ["/static/report.css"] }),
+    <LearnIndex />,
+  );
+}
+
+function learnArticle(c: Context<AppEnv>, deps: AppDeps): Response {
+  const origin = siteOrigin(c, deps.config.trustProxy);
+  const entry = learnEntry(param(c, "id"));
+  if (!entry) {
     return renderPage(
       c,
-      {
-        title: "What each check means",
-        description:
-          "Every check of the AI visibility report in plain words: what it is, why AI search engines care, how we test it, and the vendors' own documentation.",
-        canonical: `${origin}${LEARN_INDEX_PATH}`,
-      },
+      { title: "No such check", description: "This check does not exist.", noindex: true },
       shellFor(c, deps, { styles: ["/static/report.css"] }),
-      <LearnIndex />,
+      <>
+        <h1>No such check</h1>
+        <p class="lead">
+          We do not know that check. See <a href={LEARN_INDEX_PATH}>every check explained</a>.
+        </p>
+      </>,
+      404,
     );
-  });
-  app.get("/:id", (c) => {
-    const origin = siteOrigin(c, deps.config.trustProxy);
-    const entry = learnEntry(c.req.param("id"));
-    if (!entry) {
-      return renderPage(
-        c,
-        { title: "No such check", description: "This check does not exist.", noindex: true },
-        shellFor(c, deps, { styles: ["/static/report.css"] }),
-        <>
-          <h1>No such check</h1>
-          <p class="lead">
-            We do not know that check. See <a href={LEARN_INDEX_PATH}>every check explained</a>.
-          </p>
-        </>,
-        404,
-      );
-    }
-    return renderPage(
-      c,
-      {
-        title: `${entry.title}: what it means`,
-        description: `${entry.what} ${entry.why}`.slice(0, 300),
-        canonical: `${origin}${learnPath(entry.id)}`,
-      },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
-      <LearnArticle entry={entry} />,
-    );
-  });
-  return app;
+  }
+  return renderPage(
+    c,
+    {
+      title: `${entry.title}: what it means`,
+      description: `${entry.what} ${entry.why}`.slice(0, 300),
+      canonical: `${origin}${learnPath(entry.id)}`,
+    },
+    shellFor(c, deps, { styles: ["/static/report.css"] }),
+    <LearnArticle entry={entry} />,
+  );
 }

@@ -6,8 +6,9 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import {
   DEFAULT_MCP_CONCURRENT_PER_IP,
   type McpDeps,
@@ -24,16 +25,60 @@ import {
   preflightResponse,
   readJsonRpcBody,
 } from "../lib/mcp/http.ts";
-import { createMcpServer } from "../lib/mcp/server.ts";
-import { ipv6Prefix48 } from "../lib/web/client_ip.ts";
+import { createMcpServer, mcpTools } from "../lib/mcp/server.ts";
+import { ipv6Prefix48 } from "../lib/net/client_ip.ts";
 import { CAPS } from "../lib/limits/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;
 
-/** The /mcp routes (AppDeps fits: the MCP server needs only the scan flow's part of it). */
-export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** POST /mcp (and every other method, answered by the protocol's own rules). */
+export const mcpRoute: RouteDef = {
+  path: "/mcp",
+  handlers: (deps) => mcpHandlers(deps),
+  openapi: ({ deps }) => ({
+    post: {
+      tags: ["mcp"],
+      operationId: "mcp",
+      summary: "Model Context Protocol (Streamable HTTP, stateless, JSON responses)",
+      description: "JSON-RPC 2.0 messages of the Model Context Protocol. No credentials; " +
+        "callers count as anonymous by IP. Tools: " + mcpTools(deps).map((t) => t.name).join(", ") +
+        ".",
+      security: [{}],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["jsonrpc", "method"],
+              properties: {
+                jsonrpc: { const: "2.0" },
+                id: { type: ["string", "integer"] },
+                method: { type: "string" },
+                params: { type: "object" },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        "200": {
+          description: "The JSON-RPC response.",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        "202": { description: "A notification was accepted." },
+        "400": { description: "Not a JSON-RPC message." },
+      },
+    },
+  }),
+};
+
+/**
+ * The handlers of /mcp (AppDeps fits: the MCP server needs only the scan flow's part of it):
+ * POST answers JSON-RPC, OPTIONS a CORS preflight, any other method a 405 in JSON-RPC's words.
+ */
+export function mcpHandlers(deps: McpDeps, options: McpOptions = {}): RouteHandlers {
   // Requests in progress per client IP (and IPv6 /48): scan_site may hold one for up to
   // scanWaitMs, so without a cap one address could hold any number of them open.
   const inProgress = new Map<string, number>();
@@ -42,7 +87,7 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
   const policy = options.originPolicy ?? originPolicyFor(deps.config);
   // DNS-rebinding protection and CORS, before anything else runs: a foreign Host or Origin is
   // 403 on every method; an allowed browser origin gets CORS headers on every answer, errors too.
-  app.use("*", async (c, next) => {
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
     const origin = checkOrigin(c.req.raw, policy);
     if (c.req.method === "OPTIONS") return preflightResponse(origin);
     try {
@@ -52,8 +97,8 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
       throw error;
     }
     for (const [name, value] of Object.entries(corsHeaders(origin))) c.res.headers.set(name, value);
-  });
-  app.post("/", async (c) => {
+  };
+  const post: Handler<AppEnv> = async (c) => {
     const ip = c.get("clientIp");
     const request = c.req.raw;
     // Read and check the body first (at most 64 KiB), so a malformed request gets the protocol's
@@ -90,7 +135,7 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
         else inProgress.delete(id);
       }
     }
-  });
+  };
 
   async function answer(request: Request, message: unknown, ip: string): Promise<Response> {
     const authorization = request.headers.get("authorization");
@@ -111,8 +156,10 @@ export function mcpRoutes(deps: McpDeps, options: McpOptions = {}): Hono<AppEnv>
       await server.close();
     }
   }
-  app.all("/", () => {
-    throw methodNotAllowed();
-  });
-  return app;
+  return {
+    POST: [guard, post],
+    ALL: [guard, () => {
+      throw methodNotAllowed();
+    }],
+  };
 }

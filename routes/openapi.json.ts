@@ -1,30 +1,27 @@
 /**
- * GET /openapi.json: the OpenAPI 3.1 document of this service, generated from the same zod
- * schemas the handlers use (lib/openapi.ts), with this server as its server URL.
+ * GET /openapi.json: the OpenAPI 3.1 document of this service, generated from the routes the app
+ * mounted (each route's own OpenAPI entry and the zod schemas its handlers use, lib/openapi.ts),
+ * with this server as its server URL.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
 import { openApiDocument } from "../lib/openapi.ts";
-import { mcpTools } from "../lib/mcp/server.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { ScanRequestSchema } from "../lib/scan/scan_request.ts";
+import type { MountedApp, RouteDef, RouteHandlers } from "../lib/web/route.ts";
 
-/** The /openapi.json route. */
-export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** GET /openapi.json. */
+export const openApiRoute: RouteDef = {
+  path: "/openapi.json",
+  handlers: (deps, mounted) => handlers(deps, mounted),
+};
+
+function handlers(deps: AppDeps, mounted: MountedApp): RouteHandlers {
+  const app: RouteHandlers = {};
   const cache = new Map<string, string>();
-  const toolNames = mcpTools(deps).map((t) => t.name);
-  app.get("/", (c) => {
+  app.GET = (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
     let body = cache.get(origin);
     if (!body) {
       body = JSON.stringify(
-        openApiDocument({
-          service: deps.service,
-          scanRequestSchema: ScanRequestSchema,
-          serverUrl: origin,
-          mcpToolNames: toolNames,
-        }),
+        openApiDocument({ routes: mounted.routes, deps, serverUrl: origin }),
         null,
         2,
       );
@@ -34,6 +31,6 @@ export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Cache-Control", "public, max-age=3600");
     c.header("Access-Control-Allow-Origin", "*");
     return c.body(body);
-  });
+  };
   return app;
 }

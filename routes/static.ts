@@ -2,8 +2,7 @@
  * /static/*: files under static/. Built bundles carry a content hash in their names and are cached
  * for a year; the rest for an hour. Only GET and HEAD; no directory listings; no path escapes.
  */
-import { Hono } from "hono";
-import type { AppEnv } from "../lib/web/context.ts";
+import type { RouteDef } from "../lib/web/route.ts";
 import { NotFoundError } from "../lib/errors.ts";
 
 const ROOT = new URL("../static/", import.meta.url);
@@ -18,34 +17,35 @@ const TYPES: Record<string, string> = {
   woff2: "font/woff2",
 };
 
-/** The /static routes. */
-export function staticRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/*", async (c) => {
-    const rel = c.req.path.replace(/^\/static\//, "");
-    if (
-      !/^[a-zA-Z0-9_.-]+(\/[a-zA-Z0-9_.-]+)*$/.test(rel) ||
-      rel.split("/").some((p) => p.startsWith("."))
-    ) {
-      throw new NotFoundError();
-    }
-    const ext = rel.slice(rel.lastIndexOf(".") + 1);
-    const type = TYPES[ext];
-    if (!type) throw new NotFoundError();
-    let body: Uint8Array;
-    try {
-      body = await Deno.readFile(new URL(rel, ROOT));
-    } catch {
-      throw new NotFoundError();
-    }
-    c.header("Content-Type", type);
-    c.header(
-      "Cache-Control",
-      rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-    );
-    // The length lets the gzip middleware (lib/web/compress.ts) leave tiny files as they are.
-    c.header("Content-Length", String(body.byteLength));
-    return c.body(body as Uint8Array<ArrayBuffer>);
-  });
-  return app;
-}
+/** GET /static/*. */
+export const staticRoute: RouteDef = {
+  path: "/static/*",
+  handlers: () => ({
+    GET: async (c) => {
+      const rel = c.req.path.replace(/^\/static\//, "");
+      if (
+        !/^[a-zA-Z0-9_.-]+(\/[a-zA-Z0-9_.-]+)*$/.test(rel) ||
+        rel.split("/").some((p) => p.startsWith("."))
+      ) {
+        throw new NotFoundError();
+      }
+      const ext = rel.slice(rel.lastIndexOf(".") + 1);
+      const type = TYPES[ext];
+      if (!type) throw new NotFoundError();
+      let body: Uint8Array;
+      try {
+        body = await Deno.readFile(new URL(rel, ROOT));
+      } catch {
+        throw new NotFoundError();
+      }
+      c.header("Content-Type", type);
+      c.header(
+        "Cache-Control",
+        rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      );
+      // The length lets the gzip middleware (lib/web/compress.ts) leave tiny files as they are.
+      c.header("Content-Length", String(body.byteLength));
+      return c.body(body as Uint8Array<ArrayBuffer>);
+    },
+  }),
+};

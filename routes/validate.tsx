@@ -4,19 +4,19 @@
  * scan report shows, computed with no fetch, through the same checks, caps and per-IP pool as
  * POST /api/validate.
  */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { field, readFormBody } from "../lib/web/http_form.ts";
 import type { Result } from "../lib/structured/record.ts";
 import { MAX_CODE_BYTES } from "../lib/schema/validate_code.ts";
 import { validateRequest } from "../lib/schema/validate_request.ts";
-import { siteOrigin } from "../lib/ui/format.ts";
-import { renderPage } from "../lib/ui/render.tsx";
+import { renderPage } from "../lib/web/render.tsx";
 import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
-import { shellFor } from "../lib/ui/shell.ts";
+import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 
 /** Largest form body: the code, URL-encoded (up to three bytes per byte), and the URL. */
@@ -46,9 +46,15 @@ function ValidatePage(
   );
 }
 
-/** The /validate routes (mounted by the schema service only). */
-export function validatePageRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** GET and POST /validate (mounted by the services that validate code in hand). */
+export const validatePageRoute: RouteDef = {
+  path: "/validate",
+  servedBy: (service) => service.validatesCode === true,
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
   const page = (c: Context<AppEnv>, body: VNode, status = 200) =>
     renderPage(
       c,
@@ -63,8 +69,8 @@ export function validatePageRoutes(deps: AppDeps): Hono<AppEnv> {
       body,
       status as 200,
     );
-  app.get("/", (c) => page(c, <ValidatePage />));
-  app.post("/", crossSiteGuard(deps), async (c) => {
+  app.GET = (c) => page(c, <ValidatePage />);
+  app.POST = [crossSiteGuard(deps), async (c) => {
     let code = "";
     let url = "";
     try {
@@ -82,6 +88,6 @@ export function validatePageRoutes(deps: AppDeps): Hono<AppEnv> {
       const shown = code.length > 200_000 ? "" : code;
       return page(c, <ValidatePage code={shown} url={url} error={e.message} />, e.status);
     }
-  });
+  }];
   return app;
 }

@@ -6,11 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { MAX_ACTIVE_KEYS } from "../lib/accounts/accounts.ts";
-import { Store } from "../lib/storage/store.ts";
-import { accountsOf } from "../lib/storage/store_accounts.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, ORIGIN, WebClient } from "./helpers/web_client.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
+import { accountStoreOf, createStore } from "../lib/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 const GOOD = { turnstileToken: "good-token" };
@@ -159,7 +158,7 @@ Deno.test("POST /account/signup - each rejection reason, with the e-mail kept an
       assert.match(body.fields.password, /at least 12/);
     });
     await t.step("nothing was stored for the refused sign-ups", async () => {
-      const accounts = await accountsOf(env.store).listAccounts();
+      const accounts = await accountStoreOf(env.store).listAccounts();
       assert.deepEqual(accounts.map((a) => a.email), ["ada@example.com"]);
     });
   } finally {
@@ -178,7 +177,7 @@ Deno.test("POST /account/signup - success: 303 to /account, signed in, stored no
     const { res: dash, html } = await w.page("/account");
     assert.equal(dash.status, 200);
     assert.match(html, /grace\.hopper@example\.org/);
-    const account = await accountsOf(env.store).getAccountByEmail("grace.hopper@example.org");
+    const account = await accountStoreOf(env.store).getAccountByEmail("grace.hopper@example.org");
     assert.ok(account);
     assert.match(account.passwordHash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     assert.ok(!(await dumpKv(env)).includes(PASSWORD), "the password is not stored");
@@ -693,7 +692,7 @@ Deno.test("accounts - the schema service: its own title, `usk_` keys, and accoun
     assert.equal(keys.length, 1);
     // The same KV holds the visibility service's data under its own prefix: nothing of this
     // account is visible there.
-    const visibility = accountsOf(new Store(env.kv, "visibility"));
+    const visibility = accountStoreOf(createStore(env.kv, "visibility"));
     assert.equal(await visibility.getAccountByEmail("both@example.com"), null);
   } finally {
     await env.close();

@@ -5,7 +5,7 @@
  * separate from client sessions.
  */
 import assert from "node:assert/strict";
-import { AUTH_ATTEMPTS } from "../lib/accounts/accounts.ts";
+import { AUTH_ATTEMPTS } from "../lib/limits/limits.ts";
 import { adminSetup } from "../lib/accounts/admin.ts";
 import { hashPassword } from "../lib/accounts/password.ts";
 import type { CredentialKind } from "../lib/storage/store.ts";

@@ -18,9 +18,10 @@ import {
   visibilityRecord,
   XSS,
 } from "./helpers/records.ts";
-import { schemaService } from "../lib/service.ts";
 import { exportFilename, renderExport } from "../lib/export/export.ts";
 import { mdText } from "../lib/export/markdown.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 const md = new MarkdownIt({ html: true });
 type Token = ReturnType<typeof md.parse>[number];
@@ -66,7 +67,7 @@ Deno.test("[export] Markdown of a visibility record: headings, tables, fences, h
     hostile: true,
   });
   const text = renderExport({
-    service: "visibility",
+    service: visibilityService,
     record,
     failure: null,
     reportUrl: "https://checker.example/report/shop.example",
@@ -139,7 +140,7 @@ Deno.test("[export] HTML of a visibility record: self-contained, no script, esca
     issues: [{ id: "structured.jsonld", impact: "high" }],
     hostile: true,
   });
-  const html = renderExport({ service: "visibility", record, failure: null }, "html");
+  const html = renderExport({ service: visibilityService, record, failure: null }, "html");
   assertSelfContained(html, "visibility HTML");
   assertNoRawMarkup(html, "visibility HTML");
   const doc = new DOMParser().parseFromString(html, "text/html");
@@ -156,7 +157,7 @@ Deno.test("[export] HTML of a visibility record: self-contained, no script, esca
 
 Deno.test("[export] both formats of a schema record and of failed records", () => {
   const record = schemaRecord("shop.example", true);
-  const text = renderExport({ service: "schema", record, failure: null }, "md");
+  const text = renderExport({ service: schemaService, record, failure: null }, "md");
   const tokens = md.parse(text, {});
   assert.deepEqual(headings(tokens, "h1"), ["Structured data report: shop.example"]);
   assert.deepEqual(headings(tokens, "h2"), [
@@ -171,25 +172,25 @@ Deno.test("[export] both formats of a schema record and of failed records", () =
     record.result!.generated.script + "\n",
   );
   assertNoRawMarkup(md.render(text), "schema Markdown");
-  const html = renderExport({ service: "schema", record, failure: null }, "html");
+  const html = renderExport({ service: schemaService, record, failure: null }, "html");
   assertSelfContained(html, "schema HTML");
   assertNoRawMarkup(html, "schema HTML");
   assert.match(html, /<code>&lt;script type=&quot;application\/ld\+json&quot;>/);
 
   const failed = failedVisibilityRecord("down.example");
   const failure = `the home page answered HTTP 503 ${XSS}`;
-  const fmd = renderExport({ service: "visibility", record: failed, failure }, "md");
+  const fmd = renderExport({ service: visibilityService, record: failed, failure }, "md");
   assert.deepEqual(headings(md.parse(fmd, {}), "h2"), ["Scan failed"]);
   assertNoRawMarkup(md.render(fmd), "failed Markdown");
-  const fhtml = renderExport({ service: "visibility", record: failed, failure }, "html");
+  const fhtml = renderExport({ service: visibilityService, record: failed, failure }, "html");
   assertSelfContained(fhtml, "failed HTML");
   assert.match(fhtml, /What went wrong: the home page answered HTTP 503 &lt;script>/);
   assert.equal(
-    exportFilename({ service: "visibility", record: failed }, "md"),
+    exportFilename({ service: visibilityService, record: failed }, "md"),
     "down.example-ai-visibility-2026-11-21-0800.md",
   );
   assert.equal(
-    exportFilename({ service: "schema", record }, "html"),
+    exportFilename({ service: schemaService, record }, "html"),
     "shop.example-structured-data-2026-11-21-0930.html",
   );
 });

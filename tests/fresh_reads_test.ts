@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { FreshReads } from "../lib/storage/fresh_reads.ts";
-import { Store } from "../lib/storage/store.ts";
 import { createApiKey, findActiveKey, revokeApiKey } from "../lib/accounts/keys.ts";
+import { createStore } from "../lib/server.ts";
 
 /** A load whose calls are counted and settled by hand. */
 function manualLoads() {
@@ -61,7 +61,7 @@ Deno.test("[fresh_reads] different names never share a read", async () => {
 Deno.test("[fresh_reads] a key revoked while lookups of it are in flight is refused to every later lookup", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const { key, entry } = await createApiKey(store, "uvk_", { name: "busy" });
     // A stream of lookups keeps a read of this key in flight at all times.
     let stop = false;

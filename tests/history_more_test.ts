@@ -8,6 +8,7 @@ import { startAppEnv } from "./helpers/app_env.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { scanJsonPath } from "../lib/report_urls.ts";
+import { createStore } from "../lib/server.ts";
 
 Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", async () => {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -84,24 +85,38 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
   }
 });
 
-Deno.test("[history] a scan thread reports the real steps of the scan, in order", async () => {
+Deno.test("[history] a scan thread reports the real steps of the scan, in order, each with its typed id", async () => {
   const { startScanThreads } = await import("../lib/isolate/scan_threads.ts");
-  const { normaliseTarget } = await import("../lib/scan/domain.ts");
+  const { normaliseTarget } = await import("../lib/net/target.ts");
+  const { SERVICES } = await import("../lib/server.ts");
   const scanEnv = await startScanEnv();
-  const runner = startScanThreads({ heapMb: 128, timeoutMs: 20_000 });
+  const runner = startScanThreads({
+    heapMb: 128,
+    timeoutMs: 20_000,
+    scanners: { visibility: SERVICES.visibility.scanner.href },
+  });
   try {
     const steps: string[] = [];
+    const ids: string[] = [];
     const outcome = await runner.run(
       "visibility",
       normaliseTarget("good.test"),
       scanEnv.config,
       () => new Date("2026-11-21T10:00:00Z"),
-      (step) => steps.push(step),
+      (step) => {
+        steps.push(step.text);
+        ids.push(step.id);
+      },
     );
     assert.equal(outcome.record.status, "ok");
     assert.match(steps[0], /^fetching https:\/\/good\.test\/ and its robots\.txt/);
     assert.ok(steps.includes("checking Wikidata, Wikipedia and Common Crawl"), steps.join(" | "));
     assert.equal(steps[steps.length - 1], "scoring");
+    // The typed ids the progress card places the scan by: every one has a row of the card.
+    assert.deepEqual([ids[0], ids[ids.length - 1]], ["fetching", "scoring"]);
+    assert.ok(ids.includes("offsite"), ids.join(" | "));
+    const rows = SERVICES.visibility.progress.flatMap((r) => r.steps as string[]);
+    assert.deepEqual(ids.filter((id) => !rows.includes(id)), []);
   } finally {
     await runner.close();
     await scanEnv.close();
@@ -109,7 +124,6 @@ Deno.test("[history] a scan thread reports the real steps of the scan, in order"
 });
 
 Deno.test("[history] a record and its history entry are one commit: a failed write leaves neither", async () => {
-  const { Store } = await import("../lib/storage/store.ts");
   const raw = await Deno.openKv(":memory:");
   let failCommits = false;
   // A KV whose atomic commits fail (a crash, a full disk) while the flag is up.
@@ -128,7 +142,7 @@ Deno.test("[history] a record and its history entry are one commit: a failed wri
     },
   });
   try {
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const at = Date.parse("2026-11-21T10:00:00Z");
     const stored = (id: string) => ({
       record: {
@@ -164,10 +178,9 @@ Deno.test("[history] a record and its history entry are one commit: a failed wri
 });
 
 Deno.test("[history] schema service: each page has its own history, compared page with page", async () => {
-  const { Store } = await import("../lib/storage/store.ts");
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "schema");
+    const store = createStore(kv, "schema");
     const t0 = Date.parse("2026-11-21T10:00:00Z");
     const finding = (path: string, severity: "error" | "warning") => ({
       severity,

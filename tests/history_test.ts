@@ -6,13 +6,14 @@
 import { scanJob } from "./helpers/records.ts";
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import { type ServiceDef, visibilityService } from "../lib/service.ts";
+import { type ServiceDef } from "../lib/service.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { diffRecords } from "../lib/history/diff.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
 import { scanJsonPath, scanPagePath, scanStatusPath } from "../lib/report_urls.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 /** Checks answers against the schemas /openapi.json publishes. */
 async function publishedSchemas(app: { request: (p: string) => Response | Promise<Response> }) {
@@ -35,7 +36,7 @@ function gatedService() {
   const service: ServiceDef = {
     ...visibilityService as ServiceDef,
     run: async (target, deps) => {
-      deps.onProgress?.("waiting at the test's gate");
+      deps.onProgress?.({ id: "waiting", text: "waiting at the test's gate" });
       await gate;
       return await visibilityService.run(target, deps);
     },

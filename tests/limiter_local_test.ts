@@ -4,7 +4,8 @@
  * and a domain already in flight is joined without counting.
  */
 import assert from "node:assert/strict";
-import { type PoolSpec, type ScanJob, Store } from "../lib/storage/store.ts";
+import { type PoolSpec, type ScanJob } from "../lib/storage/store.ts";
+import { createStore } from "../lib/server.ts";
 
 const HOUR = 3600_000;
 let n = 0;
@@ -37,7 +38,7 @@ async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
 
 Deno.test("[limiter_local] 200 concurrent admissions into a pool of 8 admit exactly 8, and KV holds the 8", async () => {
   await withKv(async (kv) => {
-    const store = new Store(kv, "visibility", { exclusive: true });
+    const store = createStore(kv, "visibility", { exclusive: true });
     const now = Date.now();
     const out = await Promise.all(
       Array.from(
@@ -62,12 +63,12 @@ Deno.test("[limiter_local] 200 concurrent admissions into a pool of 8 admit exac
 Deno.test("[limiter_local] a restarted process continues from the pools in KV", async () => {
   await withKv(async (kv) => {
     const now = Date.now();
-    const first = new Store(kv, "visibility", { exclusive: true });
+    const first = createStore(kv, "visibility", { exclusive: true });
     for (let i = 0; i < 8; i++) {
       const a = await first.admitScan(job(`r${i}.example`), [ip("198.51.100.1")], now + i, 60_000);
       assert.equal(a.status, "admitted");
     }
-    const restarted = new Store(kv, "visibility", { exclusive: true });
+    const restarted = createStore(kv, "visibility", { exclusive: true });
     const ninth = await restarted.admitScan(
       job("r9.example"),
       [ip("198.51.100.1")],
@@ -89,7 +90,7 @@ Deno.test("[limiter_local] a restarted process continues from the pools in KV", 
 
 Deno.test("[limiter_local] a domain in flight is joined and counts nothing, even when its pools are full", async () => {
   await withKv(async (kv) => {
-    const store = new Store(kv, "visibility", { exclusive: true });
+    const store = createStore(kv, "visibility", { exclusive: true });
     const now = Date.now();
     const pools = () => [ip("192.0.2.7"), domainPool("busy.example")];
     assert.equal(
@@ -120,7 +121,7 @@ Deno.test("[limiter_local] a domain in flight is joined and counts nothing, even
 
 Deno.test("[limiter_local] concurrent first requests for one domain admit one scan and count it once", async () => {
   await withKv(async (kv) => {
-    const store = new Store(kv, "visibility", { exclusive: true });
+    const store = createStore(kv, "visibility", { exclusive: true });
     const now = Date.now();
     const out = await Promise.all(
       Array.from(
@@ -151,7 +152,7 @@ Deno.test("[limiter_local] concurrent first requests for one domain admit one sc
 for (const exclusive of [true, false]) {
   Deno.test(`[limiter_local] exact when callers' clocks disagree by milliseconds (${exclusive ? "local" : "shared KV"})`, async () => {
     await withKv(async (kv) => {
-      const store = new Store(kv, "visibility", { exclusive });
+      const store = createStore(kv, "visibility", { exclusive });
       const t0 = Date.now();
       // Callers that decide later read the clock earlier: the pool holds times "after" their now.
       const out = await Promise.all(

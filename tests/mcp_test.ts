@@ -11,12 +11,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Hono } from "hono";
+import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv as HonoEnv } from "../lib/web/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { PRODUCT } from "../lib/config.ts";
-import { mcpRoutes } from "../routes/mcp.ts";
+import { mcpHandlers } from "../routes/mcp.ts";
 import { fakeLookup, PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -48,17 +48,18 @@ function shortWaitApp(env: TestEnv, scanWaitMs = 0) {
     c.set("clientIp", c.req.header("x-forwarded-for") ?? "unknown");
     await next();
   });
-  app.route(
-    "/mcp",
-    mcpRoutes({
-      config: env.config,
-      store: env.store,
-      service: env.service,
-      now: () => env.clock.now,
-      lookup: fakeLookup,
-      log: () => {},
-    }, { scanWaitMs }),
-  );
+  const handlers = mcpHandlers({
+    config: env.config,
+    store: env.store,
+    service: env.service,
+    now: () => env.clock.now,
+    lookup: fakeLookup,
+    log: () => {},
+  }, { scanWaitMs });
+  const [guard, post] = handlers.POST as [MiddlewareHandler<HonoEnv>, Handler<HonoEnv>];
+  const [guardAll, other] = handlers.ALL as [MiddlewareHandler<HonoEnv>, Handler<HonoEnv>];
+  app.post("/mcp", guard, post);
+  app.all("/mcp", guardAll, other);
   app.onError((e, c) =>
     e instanceof HttpError
       ? c.json(e.body(), e.status as 400, e.headers())

@@ -1,13 +1,17 @@
 /**
- * Method-not-allowed answers come from one place (lib/web/methods.ts): every path the app mounts,
- * read from the app's own route table for both services, answers 405 to a method it does not
- * serve, with an Allow header listing exactly the methods it serves, and serves those.
+ * Method-not-allowed answers come from one place (lib/web/methods.ts, lib/web/route.ts routeApp):
+ * every path the app mounts, read from the app's own route table for both services, answers 405 to
+ * a method it does not serve, with an Allow header listing exactly the methods it serves, and
+ * serves those.
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { allowedMethods, withMethodNotAllowed } from "../lib/web/methods.ts";
+import { allowedMethods } from "../lib/web/methods.ts";
+import { param, routeApp, type RouteDef } from "../lib/web/route.ts";
+import type { AppDeps, AppEnv } from "../lib/web/context.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { schemaService, visibilityService } from "../lib/service.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 const PROBES = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -16,7 +20,10 @@ function concrete(path: string): string {
   return path
     // A parameter with its own pattern (`:file{.+\\.(?:md|html)}`) gets a value that matches it.
     .replace(/:[A-Za-z_]+\{((?:[^{}]|\{[^{}]*\})+)\}/g, (_m, re: string) => {
-      const fits = ["k_test0001", "k_test0001.json", "k_test0001.md", "k_test0001.html"]
+      const fits = [
+        "k_test0001",
+        ...["json", "md", "html", "sarif", "svg"].map((ext) => `k_test0001.${ext}`),
+      ]
         .find((v) => new RegExp(`^(?:${re})$`).test(v));
       if (!fits) throw new Error(`no test value for the parameter pattern ${re}`);
       return fits;
@@ -24,19 +31,29 @@ function concrete(path: string): string {
     .replace(/:[A-Za-z_]+/g, "k_test0001").replace(/\*/g, "x");
 }
 
-Deno.test("methods - allowed methods are read from the route table (HEAD with GET; ALL paths left out)", async () => {
-  const app = new Hono();
-  app.use("*", async (_c, next) => await next());
-  app.get("/a", (c) => c.text("a"));
-  app.post("/a", (c) => c.text("posted"));
-  app.post("/b/:id", (c) => c.text(c.req.param("id")));
-  app.post("/c", (c) => c.text("c"));
-  app.all("/c", (c) => c.text("its own answer", 418));
-  assert.deepEqual(
-    [...allowedMethods(app)],
-    [["/a", ["GET", "HEAD", "POST"]], ["/b/:id", ["POST"]]],
-  );
-  withMethodNotAllowed(app);
+Deno.test("methods - a route's 405s list the methods it has handlers for (HEAD with GET; an ALL route answers itself)", async () => {
+  assert.deepEqual(allowedMethods(["POST", "get", "DELETE"]), ["GET", "HEAD", "POST", "DELETE"]);
+  const deps = {} as AppDeps;
+  const mounted = { routes: [] };
+  const app = new Hono<AppEnv>();
+  const seen: string[] = [];
+  const a: RouteDef = {
+    path: "/a",
+    use: [async (c, next) => {
+      seen.push(c.req.method);
+      await next();
+    }],
+    handlers: () => ({ GET: (c) => c.text("a"), POST: (c) => c.text("posted") }),
+  };
+  const b: RouteDef = {
+    path: "/b/{id}",
+    handlers: () => ({ POST: (c) => c.text(param(c, "id")) }),
+  };
+  const c: RouteDef = {
+    path: "/c",
+    handlers: () => ({ POST: (c) => c.text("c"), ALL: (c) => c.text("its own answer", 418) }),
+  };
+  for (const r of [a, b, c]) app.route("/", routeApp(r, deps, mounted));
   app.onError((e, c) => {
     const status = (e as { status?: number }).status ?? 500;
     const headers = (e as { headers?: () => Record<string, string> }).headers?.() ?? {};
@@ -45,10 +62,12 @@ Deno.test("methods - allowed methods are read from the route table (HEAD with GE
   const put = await app.request("/a", { method: "PUT" });
   assert.equal(put.status, 405);
   assert.equal(put.headers.get("allow"), "GET, HEAD, POST");
+  assert.deepEqual(seen, ["PUT"], "the route's middleware runs before its 405 too");
   assert.equal((await app.request("/a", { method: "HEAD" })).status, 200);
   const get = await app.request("/b/7", { method: "GET" });
   assert.equal(get.status, 405);
   assert.equal(get.headers.get("allow"), "POST");
+  assert.equal(await (await app.request("/b/7", { method: "POST" })).text(), "7");
   assert.equal(
     (await app.request("/c", { method: "GET" })).status,
     418,

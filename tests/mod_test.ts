@@ -47,3 +47,83 @@ Deno.test("[mod] analysePage works on HTML in hand, without a fetch", () => {
   const result = mod.analysePage(html, page, "shop.example");
   assert.ok(JSON.stringify(result.detected).includes("Organization"));
 });
+
+Deno.test("[mod] robots.txt: parsed once, a verdict for any user-agent token and URL", () => {
+  const parsed = mod.parseRobotsTxt([
+    "User-agent: MyCrawler",
+    "Disallow: /private",
+    "Allow: /private/open$",
+    "",
+    "User-agent: *",
+    "Disallow: /",
+  ].join("\n"));
+  // A token no registry knows, with its version, on absolute URLs and on paths.
+  const mine = (url: string) => mod.robotsVerdict(parsed, "MyCrawler/2.1", url);
+  assert.equal(mine("https://example.com/").allowed, true);
+  assert.equal(mine("https://example.com/private/x?y=1").allowed, false);
+  assert.equal(mine("/private/open").allowed, true);
+  assert.equal(mine("/private/open").group, "specific");
+  assert.equal(mine("/private/x").rule?.line, 2);
+  // Any other token falls to the `*` group.
+  const other = mod.robotsVerdict(parsed, "SomeOtherBot", "https://example.com/page");
+  assert.deepEqual([other.allowed, other.group], [false, "wildcard"]);
+  assert.equal(mod.productToken("MyCrawler/2.1 (+https://example.com/bot)"), "mycrawler");
+});
+
+Deno.test("[mod] the types analyseSnapshot takes are exported: a fetch outcome, a snapshot's parts", () => {
+  const result: mod.FetchResult = {
+    url: "https://example.com/",
+    finalUrl: "https://example.com/",
+    status: 404,
+    headers: {},
+    body: "",
+    bytes: 0,
+    truncated: false,
+    redirects: [],
+    ttfbMs: 1,
+    totalMs: 1,
+    remoteAddress: "93.184.216.34",
+  };
+  const answered: mod.FetchOutcome = { ok: true, result };
+  const failed: mod.FetchOutcome = {
+    ok: false,
+    error: new mod.FetchError(
+      "dns",
+      "example.invalid does not resolve",
+      "https://example.invalid/",
+    ),
+  };
+  const target: mod.Target = mod.normaliseTarget("https://www.example.com/page");
+  const snapshot: Pick<mod.Snapshot, "target" | "home" | "robots"> = {
+    target,
+    home: answered,
+    robots: failed,
+  };
+  assert.equal(snapshot.target.domain, "example.com");
+  assert.equal(failed.ok ? null : failed.error.kind, "dns");
+});
+
+Deno.test("[mod] every name mod.ts exports has its JSDoc", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", new URL("../mod.ts", import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const doc = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    nodes: Record<
+      string,
+      { symbols: { name: string; declarations: { jsDoc?: { doc?: string } }[] }[] }
+    >;
+  };
+  const mod_ = Object.entries(doc.nodes).find(([url]) => url.endsWith("/mod.ts"))![1];
+  const names = mod_.symbols.map((s) => s.name);
+  for (
+    const name of ["parseRobotsTxt", "robotsVerdict", "Snapshot", "FetchOutcome", "FetchResult"]
+  ) {
+    assert.ok(names.includes(name), name);
+  }
+  const undocumented = mod_.symbols
+    .filter((s) => !s.declarations.some((d) => d.jsDoc?.doc))
+    .map((s) => s.name);
+  assert.deepEqual(undocumented, []);
+});

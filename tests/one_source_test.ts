@@ -8,7 +8,8 @@ import { GRADES, PILLARS } from "../lib/visibility/score.ts";
 import { LIMITS } from "../lib/limits/limits.ts";
 import { gradeOf } from "../lib/ui/visibility_report.tsx";
 import { mcpTools } from "../lib/mcp/server.ts";
-import { schemaService, visibilityService } from "../lib/service.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 Deno.test("one source - the home page shows the scorer's pillar weights and grade bands", async () => {
   const env = await startAppEnv();

@@ -14,7 +14,6 @@ import { checkHealth, storeWriteHealth } from "../lib/health.ts";
 import { errorAnswer } from "../lib/web/errors.ts";
 import { KvOpenError, openKv } from "../lib/storage/kv_open.ts";
 import { cleanUp } from "../lib/storage/cleanup.ts";
-import { Store } from "../lib/storage/store.ts";
 import { sha256Hex } from "../lib/accounts/crypto.ts";
 import {
   closePasswordWorker,
@@ -25,6 +24,7 @@ import {
 } from "../lib/accounts/password.ts";
 import { KvPolledQueue } from "../lib/storage/job_queue.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { accountStoreOf, createStore } from "../lib/server.ts";
 
 const HAVE_REDIS = await hasRedisServer();
 const DAY = 24 * 3600_000;
@@ -53,7 +53,7 @@ Deno.test("[ops] /healthz: KV, queue and limiter checked; 200 when healthy, 503 
     assert.equal((await env.app.request("/healthz", { method: "POST" })).status, 405);
     // KV gone: 503, and the body says which check failed.
     const kv = await Deno.openKv(":memory:");
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     kv.close();
     const broken = await checkHealth(store);
     assert.equal(broken.ok, false);
@@ -159,7 +159,7 @@ Deno.test("[ops] a write failure marks the store unwritable for 30 s of the inje
 Deno.test("[ops] any request whose KV write fails for lack of space: 503 + Retry-After, logged, store marked", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const logs: Record<string, unknown>[] = [];
     const a = errorAnswer(new TypeError(DISK_FULL), { path: "/account/signup", method: "POST" }, {
       store,
@@ -384,8 +384,10 @@ Deno.test("[ops] clean-up deletes expired records, sessions and counters, and on
       .set(v("session_flash", live), { iv: "", data: "" })
       .set(["schema", "records", "old.example"], record("old.example", now - 40 * DAY))
       .commit();
-    const stores = [new Store(kv, "visibility"), new Store(kv, "schema")];
-    const report = await cleanUp(stores, { now, retentionMs: 30 * DAY, inflightTtlMs: 80_000 });
+    const stores = [createStore(kv, "visibility"), createStore(kv, "schema")];
+    const accounts = Object.fromEntries(stores.map((s) => [s.service, accountStoreOf(s)]));
+    const options = { now, retentionMs: 30 * DAY, inflightTtlMs: 80_000, accounts };
+    const report = await cleanUp(stores, options);
     assert.deepEqual(report.visibility, {
       records: 1,
       scanLog: 1,
@@ -415,7 +417,7 @@ Deno.test("[ops] clean-up deletes expired records, sessions and counters, and on
       ].sort(),
     );
     // A second run finds nothing more to do.
-    const again = await cleanUp(stores, { now, retentionMs: 30 * DAY, inflightTtlMs: 80_000 });
+    const again = await cleanUp(stores, options);
     assert.ok(Object.values(again.visibility).every((n) => n === 0));
   } finally {
     kv.close();

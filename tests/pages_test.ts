@@ -11,11 +11,12 @@ import { z } from "zod";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
 import type { BaseRecord } from "../lib/service.ts";
-import { schemaService } from "../lib/service.ts";
 import { type ScanRecord, ScanRecordSchema } from "../lib/visibility/record.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { ScanRequestSchema } from "../routes/api/scan.ts";
 import { badgeFor, renderBadge } from "../lib/badge.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 
 type Env = Awaited<ReturnType<typeof startAppEnv>>;
 
@@ -338,7 +339,7 @@ Deno.test("GET /badge/:domain.svg - score and grade, escaped; 404 'not scanned'"
     await bad.body?.cancel();
     // A record that got past validation with markup in it still cannot inject any.
     const forged = renderBadge(
-      badgeFor("visibility", {
+      badgeFor(visibilityService, {
         domain: "x",
         status: "ok",
         scannedAt: "",

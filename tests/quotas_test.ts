@@ -6,14 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { admitAuthAttempt, createAccountKey, revokeKey, signUp } from "../lib/accounts/accounts.ts";
-import { clientIp, ipv6Prefix48 } from "../lib/web/client_ip.ts";
+import { clientIp, ipv6Prefix48 } from "../lib/net/client_ip.ts";
 import { RateLimitedError } from "../lib/errors.ts";
 import { CAPS, LIMITS, poolsFor } from "../lib/limits/limits.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-/** A /64 inside the /48 2001:db8:aa::/48, as lib/web/client_ip.ts writes it. */
+/** A /64 inside the /48 2001:db8:aa::/48, as lib/net/client_ip.ts writes it. */
 const in48 = (n: number) => clientIp(`2001:db8:aa:${n.toString(16)}::1`, undefined, false);
 
 async function withEnv(run: (env: TestEnv) => Promise<void>) {

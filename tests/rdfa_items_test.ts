@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { extractPage } from "../lib/structured/extract.ts";
-import { extractRdfaTriples } from "../lib/structured/rdfa_triples.ts";
+import { extractRdfaTriples } from "../lib/structured/rdfa/triples.ts";
 import { validateItems } from "../lib/structured/validate.ts";
 import type { DetectedItem } from "../lib/structured/record.ts";
 

@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { hasRedisServer, type RedisEnv, startRedisEnv, warnNoRedis } from "./helpers/redis_env.ts";
 import { RedisLimiter } from "../lib/limits/limiter_redis.ts";
 import { KvLimiter, type Limiter, LimiterUnavailableError } from "../lib/limits/limiter.ts";
-import { type PoolSpec, type ScanJob, Store } from "../lib/storage/store.ts";
-import { accountsOf } from "../lib/storage/store_accounts.ts";
+import { type PoolSpec, type ScanJob } from "../lib/storage/store.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
+import { accountStoreOf, createStore } from "../lib/server.ts";
 
 const HAVE_REDIS = await hasRedisServer();
 if (!HAVE_REDIS) warnNoRedis("tests/redis_limiter_test.ts");
@@ -187,7 +187,7 @@ redisTest(
     const kv = await Deno.openKv(":memory:");
     try {
       const real = limiterOf(r);
-      const store0 = new Store(kv, "visibility", { limiter: real });
+      const store0 = createStore(kv, "visibility", { limiter: real });
       // Another process marks the domain in flight right after this one's Redis admission.
       const racing: Limiter = {
         ...Object.fromEntries(
@@ -206,7 +206,7 @@ redisTest(
           return decision;
         },
       };
-      const store = new Store(kv, "visibility", { limiter: racing });
+      const store = createStore(kv, "visibility", { limiter: racing });
       const job: ScanJob = {
         kind: "scan",
         service: "visibility",
@@ -242,8 +242,8 @@ redisTest(
   async (r) => {
     const kv = await Deno.openKv(":memory:");
     try {
-      const store = new Store(kv, "visibility", { limiter: limiterOf(r) });
-      const accounts = accountsOf(store);
+      const store = createStore(kv, "visibility", { limiter: limiterOf(r) });
+      const accounts = accountStoreOf(store);
       const results = await Promise.all(
         Array.from({ length: 50 }, () => accounts.admitAttempt("192.0.2.9", 10, 15 * 60_000, T0)),
       );

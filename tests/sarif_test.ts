@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { recordToSarif } from "../lib/export/sarif.ts";
+import { SERVICES } from "../lib/server.ts";
 import { learnEntry } from "../lib/visibility/learn.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
@@ -40,14 +41,16 @@ const EXAMPLE = JSON.parse(
 
 Deno.test("sarif - the schema check is real: it refuses a log without runs and a bad level", () => {
   assert.equal(validate({ version: "2.1.0" }), false);
-  const log = JSON.parse(recordToSarif({ service: "visibility", record: EXAMPLE, failure: null }));
+  const log = JSON.parse(
+    recordToSarif({ service: SERVICES.visibility, record: EXAMPLE, failure: null }),
+  );
   log.runs[0].results[0].level = "fatal";
   assert.equal(validate(log), false);
 });
 
 Deno.test("sarif - a visibility record: one result per failing or warning check, each with its rule's learn text", () => {
   const log = assertValid(recordToSarif(
-    { service: "visibility", record: EXAMPLE, failure: null },
+    { service: SERVICES.visibility, record: EXAMPLE, failure: null },
     { learnBase: "https://checker.example.org/report/x", pathPrefix: "public/" },
   ));
   assert.equal(log.version, "2.1.0");
@@ -91,7 +94,7 @@ Deno.test("sarif - a robots.txt block points at robots.txt, on the line that blo
       config: scanEnv.config,
       offSiteCache: scanEnv.cache(),
     });
-    const log = assertValid(recordToSarif({ service: "visibility", record, failure: null }));
+    const log = assertValid(recordToSarif({ service: SERVICES.visibility, record, failure: null }));
     const r = log.runs[0].results.find((x: { ruleId: string }) =>
       x.ruleId === "access.search_crawlers"
     );
@@ -118,7 +121,7 @@ Deno.test("sarif - a schema record: each error and warning finding is a result w
     result,
   };
   assert.ok(result.findings.length > 0);
-  const log = assertValid(recordToSarif({ service: "schema", record, failure: null }));
+  const log = assertValid(recordToSarif({ service: SERVICES.schema, record, failure: null }));
   const run = log.runs[0];
   assert.equal(run.tool.driver.name, "Schema Markup Generator");
   assert.equal(run.results.length, result.findings.length);
@@ -142,7 +145,9 @@ Deno.test("sarif - a failed scan is a run that says so, with no result", () => {
     result: null,
     offSite: null,
   } as const;
-  const log = assertValid(recordToSarif({ service: "visibility", record, failure: "HTTP 503" }));
+  const log = assertValid(
+    recordToSarif({ service: SERVICES.visibility, record, failure: "HTTP 503" }),
+  );
   const inv = log.runs[0].invocations[0];
   assert.equal(inv.executionSuccessful, false);
   assert.match(inv.toolExecutionNotifications[0].message.text, /HTTP 503/);

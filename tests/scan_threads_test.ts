@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/scan/domain.ts";
+import { normaliseTarget } from "../lib/net/target.ts";
 import {
   isolationFromEnv,
   ScanIsolationError,

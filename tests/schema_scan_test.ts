@@ -6,13 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/scan/domain.ts";
+import { normaliseTarget } from "../lib/net/target.ts";
 import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { scanPage } from "../lib/schema/scan.ts";
-import { schemaService } from "../lib/service.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { fixtureHtml, fixtureNames } from "./helpers/schema_fixtures.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
 
 /** Serves tests/fixtures/schema/<name>.html at /<name>, plus a few special paths. */
 function startSchemaSite() {

@@ -15,6 +15,7 @@ import type { JsonObject } from "../lib/structured/terms.ts";
 import { fixtureNames } from "./helpers/schema_fixtures.ts";
 import { badgeFor } from "../lib/badge.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
 
 const URL_ = "https://shop.test/p/1";
 
@@ -384,15 +385,15 @@ Deno.test("[schema truth] the badge: no markup is not valid, eligibility is coun
     scannedAt: "2026-01-01T00:00:00.000Z",
     result,
   });
-  const none = badgeFor("schema", record(analyse("<html><body><p>Hi</p></body></html>")));
+  const none = badgeFor(schemaService, record(analyse("<html><body><p>Hi</p></body></html>")));
   assert.equal(none.message, "no markup");
   assert.notEqual(
     none.colour,
-    badgeFor("schema", record(analyseFixture("jsonld_recipe_valid"))).colour,
+    badgeFor(schemaService, record(analyseFixture("jsonld_recipe_valid"))).colour,
   );
-  const recipe = badgeFor("schema", record(analyseFixture("jsonld_recipe_valid")));
+  const recipe = badgeFor(schemaService, record(analyseFixture("jsonld_recipe_valid")));
   assert.match(recipe.message, /^1 eligible/);
-  const bad = badgeFor("schema", record(analyseFixture("jsonld_recipe_invalid")));
+  const bad = badgeFor(schemaService, record(analyseFixture("jsonld_recipe_invalid")));
   assert.match(bad.message, /error/);
 });
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import { normaliseTarget } from "../lib/scan/domain.ts";
+import { normaliseTarget } from "../lib/net/target.ts";
 import { takeSnapshot } from "../lib/visibility/snapshot.ts";
 import { analyseSnapshot } from "../lib/visibility/scan.ts";
 import type { Result } from "../lib/visibility/record.ts";

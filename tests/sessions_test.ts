@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "../lib/accounts/crypto.ts";
 import { SESSION_TTL_MS } from "../lib/web/sessions.ts";
-import { accountsOf } from "../lib/storage/store_accounts.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
+import { accountStoreOf } from "../lib/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 let n = 1;
@@ -77,7 +77,7 @@ Deno.test("[sessions] the token is stored only as its SHA-256, with an expiry", 
   try {
     const { w } = await signUp(env);
     const token = w.cookies.get("sid")!;
-    const entry = await accountsOf(env.store).getSession("client", await sha256Hex(token));
+    const entry = await accountStoreOf(env.store).getSession("client", await sha256Hex(token));
     assert.ok(entry);
     assert.equal(entry.expiresAt, env.clock.now + SESSION_TTL_MS);
     for await (const e of env.kv.list({ prefix: [] })) {
@@ -121,7 +121,10 @@ Deno.test("[sessions] logout deletes the session; the old cookie is worthless af
     assert.equal(res.headers.get("location"), "/account/login?signedout");
     const cleared = setCookies(res).find((c) => c.name === "sid");
     assert.equal(cleared?.attributes["max-age"], "0");
-    assert.equal(await accountsOf(env.store).getSession("client", await sha256Hex(token)), null);
+    assert.equal(
+      await accountStoreOf(env.store).getSession("client", await sha256Hex(token)),
+      null,
+    );
     const replay = newClient(env);
     replay.cookies.set("sid", token);
     assert.equal((await replay.request("/account")).status, 303);

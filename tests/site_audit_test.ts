@@ -10,7 +10,7 @@ import { scanSite } from "../lib/visibility/scan.ts";
 import { type Pillar, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
 import { pathShape } from "../lib/visibility/audit/sample.ts";
 import { sampledPages } from "../lib/visibility/audit/format_pages.ts";
-import { summarise } from "../lib/mcp/visibility.ts";
+import { summarise } from "../lib/services/visibility/mcp.ts";
 import { renderToString } from "preact-render-to-string";
 import { PagesTable } from "../lib/ui/pages_table.tsx";
 import { type AuditSites, MIXED_CRAWL_DELAY_S, startAuditSites } from "./fixtures/audit_sites.ts";

@@ -3,8 +3,9 @@
  * ~60 KiB they are gzip-compressed and split into parts under one head, switched in one commit.
  */
 import assert from "node:assert/strict";
-import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
+import { type ScanJob, type StoredScan } from "../lib/storage/store.ts";
 import { readReport, ReportCache } from "../lib/storage/report_cache.ts";
+import { createStore } from "../lib/server.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 
@@ -68,7 +69,7 @@ async function parts(kv: Deno.Kv, domain: string): Promise<number> {
 Deno.test("[store records] an 82 KiB record (one that KV refused whole) is stored and read back whole", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "schema");
+    const store = createStore(kv, "schema");
     const stored = productsRecord("shop.test", 500);
     const json = JSON.stringify(stored.record);
     assert.ok(json.length > 82 * 1024, `record is ${json.length} bytes`);
@@ -99,7 +100,7 @@ Deno.test("[store records] an 82 KiB record (one that KV refused whole) is store
 Deno.test("[store records] a record of several MB in more parts than one commit holds is stored whole; replaced, its parts stay while the history keeps it", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "schema");
+    const store = createStore(kv, "schema");
     const big = randomRecord("big.test", 3 * 1024 * 1024);
     const j = job("big.test");
     assert.equal(await store.finishScan(j, big), "stored");
@@ -134,7 +135,7 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
 Deno.test("[store records] the clean-up deletes parts nothing names once an hour old, and a purged record's parts once its scan is not kept", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const store = new Store(kv, "schema");
+    const store = createStore(kv, "schema");
     await store.finishScan(job("kept.test"), productsRecord("kept.test", 300));
     await store.finishScan(job("old.test"), productsRecord("old.test", 300));
     // Parts of a write that never reached its head's commit (a crash), written at T0.

@@ -4,7 +4,7 @@
  * and the Standard Webhooks signature.
  */
 import assert from "node:assert/strict";
-import { CRAWLER_ACCESS_SOURCES, findRegressions } from "../lib/watch/regressions.ts";
+import { CRAWLER_ACCESS_SOURCES, findRegressions } from "../lib/history/regressions.ts";
 import { nextSlot, offsetOf, PERIOD_MS } from "../lib/watch/schedule.ts";
 import { MAX_BODY_BYTES, regressionEvent, renderBody } from "../lib/watch/payload.ts";
 import { SecretBox } from "../lib/watch/secret_box.ts";

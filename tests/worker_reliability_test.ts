@@ -4,15 +4,15 @@
  * stored still ends the job; callers are served round-robin; a held job keeps its domain in
  * flight. In-process, over an in-memory KV and its queue, with stand-in scan runners.
  */
-import { SERVICE_WORDS } from "../lib/service_words.ts";
 import assert from "node:assert/strict";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 import { loadConfig } from "../lib/config.ts";
 import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
 import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
 import { KvPolledQueue, roundRobin } from "../lib/storage/job_queue.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { createStore, storeOptions } from "../lib/server.ts";
 
 const config = loadConfig({});
 const T0 = Date.parse("2030-05-01T00:00:00Z");
@@ -26,11 +26,8 @@ function okOutcome(domain: string, now: () => Date): RunOutcome {
 
 /** A visibility service that must not be called (scans go through the runner). */
 const unusedService: ServiceDef = {
-  name: "visibility",
-  words: SERVICE_WORDS.visibility,
+  ...visibilityService as ServiceDef,
   title: "unused",
-  keyPrefix: "uvk_",
-  recordSchema: ScanRecordSchema as unknown as ServiceDef["recordSchema"],
   run: () => Promise.reject(new Error("scans must go through the runner")),
 };
 
@@ -68,7 +65,7 @@ function jobFor(domain: string, caller?: string): ScanJob {
 
 async function setup(runner: ScanRunner, options: { concurrency?: number; store?: Store } = {}) {
   const kv = await Deno.openKv(":memory:");
-  const store = options.store ?? new Store(kv, "visibility");
+  const store = options.store ?? createStore(kv, "visibility");
   const clock = { now: T0 };
   const logs: Record<string, unknown>[] = [];
   const worker = startWorker({
@@ -173,7 +170,7 @@ Deno.test("[worker reliability] a record the store refuses ends as a small faile
     }
   }
   const kv = await Deno.openKv(":memory:");
-  const store = new RefusingStore(kv, "visibility");
+  const store = new RefusingStore(kv, "visibility", storeOptions(kv, "visibility"));
   const env = await setup(fakeRunner(() => {}), { store });
   try {
     await env.admit(jobFor("huge.test"));

@@ -2,10 +2,10 @@
  * Background scans: the queue worker end to end in-process against the fixture sites, its
  * idempotence and concurrency bound, and a server process killed mid-scan and restarted.
  */
-import { SERVICE_WORDS } from "../lib/service_words.ts";
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { visibilityService } from "../lib/services/visibility/service.ts";
 import type { ServiceDef } from "../lib/service.ts";
 import { startFixtureSites } from "./fixtures/site_server.ts";
 
@@ -78,11 +78,8 @@ Deno.test("[worker] a site that fails gets a failed record with result null, and
 function countingService(delayMs: number) {
   const stats = { running: 0, peak: 0, runs: 0 };
   const service: ServiceDef = {
-    name: "visibility",
-    words: SERVICE_WORDS.visibility,
+    ...visibilityService as ServiceDef,
     title: "counting",
-    keyPrefix: "uvk_",
-    recordSchema: ScanRecordSchema as unknown as ServiceDef["recordSchema"],
     run: async (target, { now }) => {
       stats.running++;
       stats.runs++;

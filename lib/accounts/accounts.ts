@@ -18,15 +18,13 @@ import {
 import type { ChallengeProvider } from "./challenge.ts";
 import { MAX_TOKEN_LENGTH } from "./challenge.ts";
 import { HttpError, NotFoundError, RateLimitedError, VerificationFailedError } from "../errors.ts";
-import { ipv6Prefix48 } from "../web/client_ip.ts";
+import { ipv6Prefix48 } from "../net/client_ip.ts";
 import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
-import { CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
+import { AUTH_ATTEMPTS, CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";
 import type { ApiKeyEntry, Store } from "../storage/store.ts";
 import type { Account, AccountStore } from "../storage/store_accounts.ts";
 
-/** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
-export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
 /** Keys an account may have that are not revoked. */
 export const MAX_ACTIVE_KEYS = 20;
 /** Keys an account may ever create (revoked ones included), so lists stay bounded. */

@@ -9,9 +9,9 @@ import {
   type AccountDeps,
   admitAuthAttempt,
   assertChallenge,
-  AUTH_ATTEMPTS,
   LoginFailedError,
 } from "./accounts.ts";
+import { AUTH_ATTEMPTS } from "../limits/limits.ts";
 import { MAX_PASSWORD, passwordLength } from "./account_rules.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../errors.ts";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { BadRequestError } from "../errors.ts";
-import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
 import type { Store } from "../storage/store.ts";
 import type { Issue, ScanRecord } from "../visibility/record.ts";
 import { reportJsonPath, reportPagePath } from "../report_urls.ts";

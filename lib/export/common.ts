@@ -3,32 +3,18 @@
  * are lib/export/markdown.ts and lib/export/html.tsx; {@link renderExport} picks one, so the API,
  * the report page's links and the CLI all produce the same bytes from the same record.
  */
-import type { BaseRecord } from "../service.ts";
-import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
+import type { BaseRecord, ExportInput, SarifOptions, ServiceWords } from "../service.ts";
+
+export type { ExportInput, SarifOptions };
 
 /** The formats a record can be exported in. */
 export const EXPORT_FORMATS = ["json", "md", "html", "sarif"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** How a SARIF export places its results (lib/export/sarif.ts). */
-export interface SarifOptions {
-  /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
-  learnBase?: string;
-  /** Prepended to every result's path: the folder the site's files live in ("public/"). */
-  pathPrefix?: string;
-}
-
-/** A stored record to export, and what the export needs to know about it. */
-export interface ExportInput {
-  /** Which service made the record (its shape differs). */
-  service: ServiceName;
+/** A record and the words of the service that made it (what titles and file names need). */
+export interface NamedRecord {
+  service: { words: Pick<ServiceWords, "reportKind" | "fileKind"> };
   record: BaseRecord;
-  /** Why the scan failed, for a failed record (what the report page says). */
-  failure: string | null;
-  /** The absolute URL of the live report page, linked from the export when known. */
-  reportUrl?: string;
-  /** Where SARIF results point and their rules' help links (lib/export/sarif.ts). */
-  sarif?: SarifOptions;
 }
 
 /** The media type each format is served with. */
@@ -45,8 +31,8 @@ export function isExportFormat(s: string): s is ExportFormat {
 }
 
 /** The report's title: "AI visibility report: example.com" or "Structured data report: ...". */
-export function reportTitle(input: Pick<ExportInput, "service" | "record">): string {
-  const kind = SERVICE_WORDS[input.service].reportKind;
+export function reportTitle(input: NamedRecord): string {
+  const kind = input.service.words.reportKind;
   return `${kind}: ${input.record.domain}`;
 }
 
@@ -56,12 +42,12 @@ export function reportTitle(input: Pick<ExportInput, "service" | "record">): str
  * is safe in a Content-Disposition header and on every file system.
  */
 export function exportFilename(
-  input: Pick<ExportInput, "service" | "record">,
+  input: NamedRecord,
   format: ExportFormat,
 ): string {
   const domain = input.record.domain.toLowerCase().replace(/[^a-z0-9.-]+/g, "_")
     .replace(/^[.-]+/, "").slice(0, 200) || "report";
-  const kind = SERVICE_WORDS[input.service].fileKind;
+  const kind = input.service.words.fileKind;
   const m = input.record.scannedAt.match(/^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/);
   const when = m ? `-${m[1]}-${m[2]}${m[3]}` : "";
   return `${domain}-${kind}${when}.${format}`;

@@ -17,56 +17,22 @@
  */
 import { createHash } from "node:crypto";
 import { PRODUCT } from "../config.ts";
-import type { ScanRecord, Signal } from "../visibility/record.ts";
-import type { SchemaScanRecord } from "../structured/record.ts";
-import { learnEntry } from "../visibility/learn.ts";
-import { learnPath } from "../report_urls.ts";
-import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
-import type { ExportInput, SarifOptions } from "./common.ts";
+import type { ExportInput, SarifOptions, SarifParts, SarifResult, SarifRule } from "../service.ts";
 
-export type { SarifOptions };
+export type { SarifOptions, SarifParts, SarifResult, SarifRule };
 
 /** The schema URI GitHub's examples use for SARIF 2.1.0. */
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 
-interface Rule {
-  id: string;
-  name: string;
-  shortDescription: { text: string };
-  fullDescription: { text: string };
-  help: { text: string; markdown: string };
-  helpUri?: string;
-  defaultConfiguration: { level: "error" | "warning" };
-  properties: Record<string, unknown>;
-}
-
-interface Result {
-  ruleId: string;
-  ruleIndex: number;
-  level: "error" | "warning";
-  message: { text: string };
-  locations: unknown[];
-  partialFingerprints: Record<string, string>;
-  properties: Record<string, unknown>;
-}
-
 /** The most results one export holds (GitHub takes up to 25,000 per run). */
 export const MAX_SARIF_RESULTS = 1000;
-
-/** Each service's rules and results. */
-const BUILDERS: Record<
-  ServiceName,
-  (input: ExportInput, o: SarifOptions) => { rules: Rule[]; results: Result[] }
-> = {
-  visibility: (input, o) => visibilitySarif(input.record as ScanRecord, o),
-  schema: (input, o) => schemaSarif(input.record as SchemaScanRecord, o),
-};
 
 /** The SARIF log of a record, as text. */
 export function recordToSarif(input: ExportInput, options: SarifOptions = {}): string {
   const record = input.record;
-  const title = SERVICE_WORDS[input.service].title;
-  const { rules, results } = BUILDERS[input.service](input, options);
+  const title = input.service.words.title;
+  // Each service says which of its checks are results and what their rules' help is.
+  const { rules, results } = input.service.exports.sarif(input, options);
   const base = httpBase(options.learnBase);
   const log = {
     $schema: SARIF_SCHEMA_URI,
@@ -80,7 +46,7 @@ export function recordToSarif(input: ExportInput, options: SarifOptions = {}): s
           rules,
         },
       },
-      automationDetails: { id: `${input.service}/${record.domain}/` },
+      automationDetails: { id: `${input.service.name}/${record.domain}/` },
       originalUriBaseIds: {
         "%SRCROOT%": {
           description: {
@@ -120,7 +86,7 @@ function scoreOf(result: unknown): Record<string, unknown> {
   return typeof r?.score === "number" ? { score: r.score, grade: r.grade } : {};
 }
 
-function httpBase(url: string | undefined): string | null {
+export function httpBase(url: string | undefined): string | null {
   if (!url) return null;
   try {
     const u = new URL(url);
@@ -131,7 +97,7 @@ function httpBase(url: string | undefined): string | null {
 }
 
 /** The repository path and live URL a result concerns. */
-function placeOf(
+export function placeOf(
   url: string,
   domain: string,
   prefix: string | undefined,
@@ -151,7 +117,8 @@ function placeOf(
   return { uri: `${p}${safe}`, url: live };
 }
 
-function location(place: { uri: string; url: string }, line: number) {
+/** A result's location: the repository path, the line, and the live URL as its message. */
+export function location(place: { uri: string; url: string }, line: number) {
   return {
     physicalLocation: {
       artifactLocation: { uri: place.uri, uriBaseId: "%SRCROOT%" },
@@ -161,190 +128,18 @@ function location(place: { uri: string; url: string }, line: number) {
   };
 }
 
-function fingerprint(...parts: string[]): Record<string, string> {
+export function fingerprint(...parts: string[]): Record<string, string> {
   const hash = createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 16);
   return { primaryLocationLineHash: `${hash}:1` };
 }
 
-function clip(s: string, max: number): string {
+export function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-const LEVEL: Record<string, "error" | "warning"> = {
+export const LEVEL: Record<string, "error" | "warning"> = {
   fail: "error",
   warn: "warning",
   error: "error",
   warning: "warning",
 };
-
-function visibilitySarif(
-  record: ScanRecord,
-  o: SarifOptions,
-): { rules: Rule[]; results: Result[] } {
-  const rules: Rule[] = [];
-  const index = new Map<string, number>();
-  const results: Result[] = [];
-  const base = httpBase(o.learnBase);
-  const home = `https://${record.domain}/`;
-  for (const pillar of record.result?.pillars ?? []) {
-    for (const s of pillar.signals) {
-      const level = LEVEL[s.status];
-      if (!level) continue;
-      if (!index.has(s.id)) {
-        index.set(s.id, rules.length);
-        rules.push(visibilityRule(s, pillar.title, level, base));
-      }
-      const url = s.evidence.find((e) => /^https?:\/\//.test(e) && sameSite(e, record.domain)) ??
-        (/robots/.test(s.id) || s.evidence.some((e) => /^[\w.-]+: (allowed|blocked)/.test(e))
-          ? `${home}robots.txt`
-          : home);
-      const place = placeOf(url, record.domain, o.pathPrefix);
-      const line = place.uri.endsWith("robots.txt")
-        ? Number(s.evidence.map((e) => e.match(/\bline (\d+)\b/)?.[1]).find(Boolean) ?? 1)
-        : 1;
-      results.push({
-        ruleId: s.id,
-        ruleIndex: index.get(s.id)!,
-        level,
-        message: { text: clip(`${s.detail} (${place.url})`, 2000) },
-        locations: [location(place, line)],
-        partialFingerprints: fingerprint(s.id, record.domain, place.uri),
-        properties: {
-          url: place.url,
-          pillar: pillar.id,
-          ...(s.gate ? { gate: s.gate } : {}),
-          evidence: s.evidence.slice(0, 10).map((e) => clip(e, 300)),
-        },
-      });
-    }
-  }
-  return { rules, results };
-}
-
-function sameSite(url: string, domain: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === domain || host.endsWith(`.${domain}`);
-  } catch {
-    return false;
-  }
-}
-
-function visibilityRule(
-  s: Signal,
-  pillar: string,
-  level: "error" | "warning",
-  base: string | null,
-): Rule {
-  const entry = learnEntry(s.id);
-  const sources = entry?.sources ?? [];
-  const text = entry
-    ? `${entry.what}\n\nWhy it matters: ${entry.why}\n\nHow it is tested: ${entry.how}` +
-      (sources.length
-        ? `\n\nSources: ${sources.map((x) => `${x.title} (${x.url})`).join("; ")}`
-        : "")
-    : s.title;
-  const markdown = entry
-    ? `${entry.what}\n\n**Why it matters:** ${entry.why}\n\n**How it is tested:** ${entry.how}` +
-      (sources.length
-        ? `\n\n**Sources:**\n${sources.map((x) => `- [${x.title}](${x.url})`).join("\n")}`
-        : "")
-    : s.title;
-  return {
-    id: s.id,
-    name: s.id.replace(
-      /[^A-Za-z0-9]+(.)?/g,
-      (_m, c: string | undefined) => (c ?? "").toUpperCase(),
-    ),
-    shortDescription: { text: clip(s.title, 1024) },
-    fullDescription: { text: clip(entry?.what ?? s.title, 1024) },
-    help: { text, markdown },
-    ...(base ? { helpUri: `${base}${learnPath(s.id)}` } : {}),
-    defaultConfiguration: { level },
-    properties: {
-      tags: ["ai-visibility", pillar],
-      precision: "high",
-      "problem.severity": level,
-    },
-  };
-}
-
-/** What each family of schema rules checks (the help of its SARIF rule). */
-const SCHEMA_RULE_HELP: {
-  match: (rule: string) => boolean;
-  text: (rule: string) => string;
-  uri: (rule: string) => string;
-}[] = [
-  {
-    match: (r) => r === "json-ld",
-    text: () =>
-      "A JSON-LD block of the page is not valid JSON (or not JSON-LD): search engines ignore the whole block, so none of its items count.",
-    uri: () => "https://www.w3.org/TR/json-ld11/",
-  },
-  {
-    match: (r) => r === "schema.org",
-    text: () =>
-      "An item uses a type or a property that the schema.org vocabulary does not define, or a value of the wrong kind for it: consumers of the markup ignore what they do not know.",
-    uri: () => "https://schema.org/docs/documents.html",
-  },
-  {
-    match: (r) => r.startsWith("google:"),
-    text: (r) =>
-      `Google's requirements for the "${
-        r.slice(7)
-      }" rich result: a required property missing or invalid makes the item not eligible; a recommended one missing is a warning.`,
-    uri: () =>
-      "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
-  },
-];
-
-function schemaSarif(
-  record: SchemaScanRecord,
-  o: SarifOptions,
-): { rules: Rule[]; results: Result[] } {
-  const rules: Rule[] = [];
-  const index = new Map<string, number>();
-  const results: Result[] = [];
-  const docs = new Map(
-    (record.result?.eligibility ?? []).filter((e) => e.docs).map((
-      e,
-    ) => [`google:${e.feature}`, e.docs!]),
-  );
-  const place = placeOf(record.url, record.domain, o.pathPrefix);
-  for (const f of record.result?.findings ?? []) {
-    const level = LEVEL[f.severity];
-    if (!level) continue;
-    if (!index.has(f.rule)) {
-      index.set(f.rule, rules.length);
-      const family = SCHEMA_RULE_HELP.find((h) => h.match(f.rule));
-      const text = family?.text(f.rule) ?? f.rule;
-      const uri = docs.get(f.rule) ?? family?.uri(f.rule);
-      rules.push({
-        id: f.rule,
-        name: f.rule.replace(
-          /[^A-Za-z0-9]+(.)?/g,
-          (_m, c: string | undefined) => (c ?? "").toUpperCase(),
-        ),
-        shortDescription: { text: clip(`Structured data: ${f.rule}`, 1024) },
-        fullDescription: { text: clip(text, 1024) },
-        help: { text, markdown: uri ? `${text}\n\n[Documentation](${uri})` : text },
-        ...(uri ? { helpUri: uri } : {}),
-        defaultConfiguration: { level },
-        properties: { tags: ["structured-data"], precision: "high", "problem.severity": level },
-      });
-    }
-    results.push({
-      ruleId: f.rule,
-      ruleIndex: index.get(f.rule)!,
-      level,
-      message: { text: clip(`${f.path}: ${f.message} (${place.url})`, 2000) },
-      locations: [{
-        ...location(place, 1),
-        logicalLocations: [{ fullyQualifiedName: clip(f.path, 500), kind: "member" }],
-      }],
-      partialFingerprints: fingerprint(f.rule, f.path, record.url),
-      properties: { url: place.url, source: f.source, path: f.path },
-    });
-  }
-  return { rules, results };
-}

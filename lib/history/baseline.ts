@@ -6,7 +6,7 @@
 import { ScanRecordSchema } from "../visibility/record.ts";
 import type { BaseRecord } from "../service.ts";
 import type { ScanDiff } from "./diff.ts";
-import { findRegressions, type Regression } from "../watch/regressions.ts";
+import { findRegressions, type Regression } from "./regressions.ts";
 
 /** A baseline file that cannot be used, with a message that says why. */
 export class BaselineError extends Error {
@@ -43,7 +43,7 @@ export async function readBaseline(path: string): Promise<BaseRecord> {
 /**
  * The comparison of a fresh record with the baseline, as the CLI prints it. A regression is the
  * diff's (a lower score, a failed scan, a new critical issue) or a watch alert's
- * (lib/watch/regressions.ts: a crawler newly blocked, a new score cap, a rich result lost...), so
+ * (lib/history/regressions.ts: a crawler newly blocked, a new score cap, a rich result lost...), so
  * CI and the watch alerts fail on the same things.
  */
 export function compareWithBaseline(

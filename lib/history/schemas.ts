@@ -13,6 +13,9 @@ export const ScanStatusSchema = z.object({
   domain: z.string(),
   status: z.enum(["queued", "running", "done", "failed"]),
   step: z.string().nullable().describe("What the worker is doing now (running only)."),
+  stepId: z.string().nullable().describe(
+    "The same step's id, one of the service's typed steps (running only).",
+  ),
   queuedAt: at.nullable(),
   startedAt: at.nullable(),
   finishedAt: at.nullable().describe("The scan's scannedAt (done or failed)."),

@@ -83,6 +83,8 @@ export interface ScanStatusView {
   status: "queued" | "running" | "done" | "failed";
   /** What the worker is doing (running), else null. */
   step: string | null;
+  /** The same step's typed id, which the progress card places the scan by (running), else null. */
+  stepId: string | null;
   queuedAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
@@ -110,6 +112,7 @@ export async function scanStatusOf(store: Store, id: string): Promise<ScanStatus
       domain: kept.domain,
       status: kept.entry.status === "ok" ? "done" : "failed",
       step: null,
+      stepId: null,
       queuedAt: null,
       startedAt: null,
       finishedAt: kept.entry.scannedAt,
@@ -125,6 +128,7 @@ export async function scanStatusOf(store: Store, id: string): Promise<ScanStatus
     domain: pending.domain,
     status: pending.state,
     step: pending.step,
+    stepId: pending.stepId ?? null,
     queuedAt: new Date(pending.queuedAt).toISOString(),
     startedAt: pending.startedAt === null ? null : new Date(pending.startedAt).toISOString(),
     finishedAt: null,

@@ -3,7 +3,7 @@
  * and what the page facts need of RDFa: the prefixes an element declares (`prefix`, `xmlns:`),
  * and a head meta's `property` resolved as RDFa resolves it, then named by the key pages and
  * crawlers use for it ("og:title" for http://ogp.me/ns#title). The full RDFa processor is
- * lib/structured/rdfa_processor.ts; this is the part a one-pass SAX reader can apply.
+ * lib/structured/rdfa/processor.ts; this is the part a one-pass SAX reader can apply.
  */
 
 /** The prefixes of RDFa 1.1's initial context (https://www.w3.org/2011/rdfa-context/rdfa-1.1). */

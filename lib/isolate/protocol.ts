@@ -1,7 +1,7 @@
 /** The messages between the server and a scan thread (lib/isolate/scan_threads.ts, scan_thread.ts). */
 import type { Config } from "../config.ts";
-import type { Target } from "../scan/domain.ts";
-import type { RunOutcome } from "../service.ts";
+import type { Target } from "../net/target.ts";
+import type { RunOutcome, ScanStep } from "../service.ts";
 
 /** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
 export const SCAN_THREAD_NICE = 15;
@@ -23,5 +23,5 @@ export const THREAD_READY = "scan-thread-ready";
 export type ScanReplyMessage =
   | { id: number; ok: true; outcome: RunOutcome }
   /** A step the scan started (not the end: a reply with `ok` follows). */
-  | { id: number; progress: string }
+  | { id: number; progress: ScanStep }
   | { id: number; ok: false; error: string };

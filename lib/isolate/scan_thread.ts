@@ -1,11 +1,13 @@
 /**
  * The body of a scan thread (lib/isolate/scan_threads.ts): runs the scans it is sent, one at a
  * time, with the same scanners the server would run, and answers each with its outcome. Its heap
- * is limited by the pool; whatever a page does to it ends here.
+ * is limited by the pool; whatever a page does to it ends here. Which scanners it has is the
+ * server's registry (lib/server.ts SERVICES): each service's scanner module (lib/service.ts
+ * ScannerModule), named in the thread's workerData and loaded before the thread says it is ready.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
-import { SERVICES } from "../service.ts";
+import type { ScannerModule } from "../service.ts";
 import {
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
@@ -23,10 +25,20 @@ try {
   setPriority(0, SCAN_THREAD_NICE);
 } catch { /* not permitted or not supported */ }
 
+// The scanners, by service name: loaded once, before the first scan (THREAD_READY waits for them).
+const modules = (workerData as { scanners?: Record<string, string> } | null)?.scanners ?? {};
+const scanners: Record<string, ScannerModule> = Object.fromEntries(
+  await Promise.all(
+    Object.entries(modules).map(async ([name, url]) =>
+      [name, await import(url) as ScannerModule] as const
+    ),
+  ),
+);
+
 port.on("message", async (m: ScanRequestMessage) => {
   let reply: ScanReplyMessage;
   try {
-    const service = SERVICES[m.service];
+    const service = scanners[m.service];
     if (!service) throw new Error(`no ${m.service} service`);
     // The caller's clock, advancing with this thread's (tests inject fixed clocks).
     const offset = m.nowMs - Date.now();

@@ -19,8 +19,8 @@
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { Config } from "../config.ts";
-import type { Target } from "../scan/domain.ts";
-import type { RunOutcome } from "../service.ts";
+import type { Target } from "../net/target.ts";
+import type { RunDeps, RunOutcome, ScanStep } from "../service.ts";
 import {
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
@@ -45,7 +45,7 @@ export interface ScanRunner {
     target: Target,
     config: Config,
     now: () => Date,
-    onProgress?: (step: string) => void,
+    onProgress?: (step: ScanStep) => void,
   ): Promise<RunOutcome>;
   /**
    * Settles once the threads started ahead have loaded their code (or failed to), so a server
@@ -84,6 +84,11 @@ export interface ScanThreadOptions {
   warm?: number;
   /** The thread's module (tests only; default ./scan_thread.ts, which runs the real scanners). */
   threadUrl?: URL;
+  /**
+   * The scanner module of each service a thread may run, by name (lib/service.ts ServiceDef
+   * scanner): the server's registry, handed to each thread, which loads them before it is ready.
+   */
+  scanners?: Record<string, string>;
 }
 
 interface Thread {
@@ -93,7 +98,7 @@ interface Thread {
   pending: {
     id: number;
     settle: (r: ScanReplyMessage | ScanIsolationError) => void;
-    onProgress?: (step: string) => void;
+    onProgress?: (step: ScanStep) => void;
   } | null;
   dead: boolean;
   /** Resolves once the thread has loaded the scanners (its load time is not the scan's). */
@@ -113,6 +118,7 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
   const spawn = (): Thread => {
     const worker = new NodeWorker(options.threadUrl ?? THREAD_URL, {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      workerData: { scanners: options.scanners ?? {} },
     });
     let loaded: () => void = () => {};
     let failed: (e: Error) => void = () => {};
@@ -227,15 +233,7 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
 
 /** Runs scans in this isolate (no thread available): only the parsers' own caps bound them. */
 export function inlineRunner(
-  services: Record<
-    string,
-    {
-      run(
-        t: Target,
-        d: { config: Config; now: () => Date; onProgress?: (step: string) => void },
-      ): Promise<RunOutcome>;
-    }
-  >,
+  services: Record<string, { run(t: Target, d: RunDeps): Promise<RunOutcome> }>,
 ): ScanRunner {
   return {
     kind: "inline",

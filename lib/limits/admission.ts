@@ -8,7 +8,7 @@
  *   and enqueues the job. Concurrent callers conflict and retry, so no pool admits one too many.
  * - {@link LocalAdmission} (this process is the KV's only writer): the logs are decided in memory
  *   (lib/limits/limiter_local.ts) and written through; admissions arriving together share one
- *   commit (lib/storage/group_commit.ts). No read is needed.
+ *   commit (lib/limits/group_commit.ts). No read is needed.
  * - {@link SharedAdmission} (a shared limiter, e.g. Redis): the limiter counts the pools and
  *   claims the domain; KV then gets the in-flight mark and the job, and an admission that lost the
  *   domain to another process is refunded.
@@ -16,7 +16,7 @@
  * The store (lib/storage/store.ts) keeps its key layout: it tells a strategy where the in-flight
  * mark and the pools' logs are, and what an admission writes ({@link AdmissionStore}).
  */
-import { GroupCommit } from "../storage/group_commit.ts";
+import { GroupCommit } from "./group_commit.ts";
 import { backoff, decide, type Limiter, type PoolSpec, type PoolUsage } from "./limiter.ts";
 import { LocalPoolLogs } from "./limiter_local.ts";
 
@@ -130,7 +130,7 @@ interface LocalWrite<J> {
  * counted at once (exact: no two decisions interleave), then one commit writes the pools, marks
  * the domain in flight (checking that it was not) and enqueues the job. No read is needed, so
  * an admission costs one commit at most: admissions arriving together share one
- * (lib/storage/group_commit.ts). A domain already in flight is joined and counts nothing: its
+ * (lib/limits/group_commit.ts). A domain already in flight is joined and counts nothing: its
  * commit fails its check and the admission is taken back; a full pool is checked against the
  * in-flight mark too, so a domain being scanned is joined rather than refused.
  */

@@ -14,7 +14,7 @@
  *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
 import type { Caller } from "../accounts/auth.ts";
-import { ipv6Prefix48 } from "../web/client_ip.ts";
+import { ipv6Prefix48 } from "../net/client_ip.ts";
 import type { PoolSpec } from "./limiter.ts";
 
 /** The window of every limit. */
@@ -38,6 +38,9 @@ export const CAPS = {
   /** /mcp requests in progress at once per IPv6 /48 (the /64 has 4). */
   mcpConcurrentPer48: 8,
 } as const;
+
+/** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
+export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
 
 /** The window of the sign-up caps. */
 export const SIGNUP_WINDOW_MS = 24 * WINDOW_MS;

@@ -3,14 +3,12 @@
  * agent can act on, domain arguments normalised like the API does, and one guard that turns our
  * typed errors into tool errors without ever leaking an internal one.
  */
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
 import type { ScanServiceDeps } from "../scan/scan_service.ts";
-import type { BaseRecord } from "../service.ts";
+import type { ServiceMcp } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import type { WatchDeps } from "../watch/context.ts";
@@ -57,18 +55,12 @@ export interface McpContext {
 }
 
 /**
- * What differs between the services over MCP: how a record reads as text, the extra tools only
- * that service has, and a paragraph for the server's instructions. Adding the schema service's
- * tools is one more adapter (see lib/mcp/server.ts).
+ * What differs between the services over MCP (lib/service.ts ServiceMcp, with this module's
+ * request context): the server's name, how a record reads as text, the extra tools and prompts
+ * only that service has, and a paragraph for the server's instructions. Each service's adapter is
+ * its folder's mcp.ts (lib/services/<name>/mcp.ts).
  */
-export interface McpServiceAdapter {
-  /** A short, readable summary of a stored record (the text beside the structured content). */
-  summarise(record: BaseRecord): string;
-  /** Registers the tools only this service has. */
-  registerTools(server: McpServer, ctx: McpContext): void;
-  /** Service-specific lines for the server instructions. */
-  instructions: string;
-}
+export type McpServiceAdapter = ServiceMcp<McpContext>;
 
 /** Where the HTTP API serves a domain's record. */
 export function reportPath(domain: string): string {

@@ -24,24 +24,15 @@ import {
   type McpOptions,
   type McpServiceAdapter,
 } from "./context.ts";
-import { registerPrompts, registerReportResource } from "./resources.ts";
+import { registerReportResource } from "./resources.ts";
 import { registerCommonTools } from "./tools.ts";
 import { registerHistoryTools } from "./history_tools.ts";
 import { registerWatchTools } from "./watch_tools.ts";
-import { visibilityMcp } from "./visibility.ts";
-import { schemaMcp } from "./schema.ts";
 
-/** The server names agents see, by service. */
-export const MCP_SERVER_NAMES: Record<ServiceDef["name"], string> = {
-  visibility: "ai-visibility-checker",
-  schema: "schema-markup-generator",
-};
-
-/** Each service's MCP adapter: its text summaries and the tools only it has. */
-export const MCP_ADAPTERS: Record<ServiceDef["name"], McpServiceAdapter> = {
-  visibility: visibilityMcp,
-  schema: schemaMcp,
-};
+/** The service's MCP adapter, with this server's request context (lib/service.ts ServiceMcp). */
+function adapterOf(service: ServiceDef): McpServiceAdapter {
+  return service.mcp as McpServiceAdapter;
+}
 
 /** Most array elements plus object members one tool call's arguments may hold. */
 const MAX_TOOL_INPUT_ELEMENTS = 64;
@@ -53,7 +44,7 @@ export function createMcpServer(
   options: McpOptions = {},
 ): McpServer {
   const service = deps.service;
-  const adapter = MCP_ADAPTERS[service.name];
+  const adapter = adapterOf(service);
   const ctx: McpContext = {
     deps,
     ip: caller.ip,
@@ -62,7 +53,7 @@ export function createMcpServer(
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
   };
   const server = new McpServer(
-    { name: MCP_SERVER_NAMES[service.name], title: service.title, version: PRODUCT.version },
+    { name: adapter.serverName, title: service.title, version: PRODUCT.version },
     {
       instructions: instructionsFor(service, adapter, ctx),
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
@@ -73,7 +64,7 @@ export function createMcpServer(
   adapter.registerTools(server, ctx);
   if (deps.watch) registerWatchTools(server, ctx);
   registerReportResource(server, ctx);
-  registerPrompts(server, ctx);
+  adapter.registerPrompts?.(server, ctx);
   withoutListChanged(server);
   return server;
 }
@@ -97,7 +88,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
       return {};
     },
   } as unknown as McpServer;
-  const adapter = MCP_ADAPTERS[deps.service.name];
+  const adapter = adapterOf(deps.service);
   const ctx: McpContext = {
     deps,
     ip: "",

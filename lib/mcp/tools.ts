@@ -7,7 +7,7 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { normaliseTarget } from "../scan/domain.ts";
+import { normaliseTarget } from "../net/target.ts";
 import { LIMITS } from "../limits/limits.ts";
 import { isFresh, requestScan } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";

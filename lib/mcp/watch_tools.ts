@@ -18,7 +18,7 @@ import {
   removeWatch,
   watchView,
 } from "../watch/watches.ts";
-import { normaliseTarget } from "../scan/domain.ts";
+import { normaliseTarget } from "../net/target.ts";
 import { guarded, type McpContext, toolError, toolResult } from "./context.ts";
 
 const NEEDS_KEY = "Needs the account's API key in the MCP request's Authorization header " +

@@ -10,7 +10,7 @@
  * @module
  */
 import { z } from "zod";
-import type { OffSiteCheck } from "../visibility/record.ts";
+import type { OffSiteCheck } from "./types.ts";
 import { CRAWL_LIST_TTL_MS, type OffSiteCache } from "./cache.ts";
 import { failed, getJson, type Lookup, type LookupContext, ok, request } from "./lookup.ts";
 

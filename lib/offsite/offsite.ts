@@ -24,7 +24,7 @@
  */
 import type { Config } from "../config.ts";
 import type { GuardedFetcher } from "../net/types.ts";
-import type { OffSite, OffSiteCheck } from "../visibility/record.ts";
+import type { OffSite, OffSiteCheck } from "./types.ts";
 import { DOMAIN_RESULT_TTL_MS, FAILURE_TTL_MS, OffSiteCache } from "./cache.ts";
 import { lookupCommonCrawl } from "./common_crawl.ts";
 import { type Lookup, type LookupContext, withDeadline } from "./lookup.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { z } from "zod";
-import type { OffSiteCheck } from "../visibility/record.ts";
+import type { OffSiteCheck } from "./types.ts";
 import { failed, getJson, type Lookup, type LookupContext, ok } from "./lookup.ts";
 import {
   apiUrl,

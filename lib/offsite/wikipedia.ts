@@ -14,7 +14,7 @@
  * @module
  */
 import { z } from "zod";
-import type { OffSiteCheck } from "../visibility/record.ts";
+import type { OffSiteCheck } from "./types.ts";
 import { getJson, type Lookup, type LookupContext, ok } from "./lookup.ts";
 import { apiUrl, quote, safeTitle, sameSite, wikiPageUrl } from "./site.ts";
 import type { Sitelink } from "./wikidata.ts";

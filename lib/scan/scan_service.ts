@@ -5,7 +5,7 @@
  */
 import type { Caller } from "../accounts/auth.ts";
 import type { Config } from "../config.ts";
-import { type Target } from "./domain.ts";
+import { type Target } from "../net/target.ts";
 import { BadRequestError, RateLimitedError } from "../errors.ts";
 import { limitMessage, poolsFor, rateLimitHeaders } from "../limits/limits.ts";
 import {

@@ -15,8 +15,8 @@
  * scan by at most one scan per caller ahead of it, not by the whole backlog.
  */
 import type { Config } from "../config.ts";
-import { normaliseTarget } from "./domain.ts";
-import type { ServiceDef } from "../service.ts";
+import { normaliseTarget } from "../net/target.ts";
+import type { ScanStep, ServiceDef, WorkerStepId } from "../service.ts";
 import type { ScanJob, Store } from "../storage/store.ts";
 import type { JobQueue } from "../storage/job_queue.ts";
 import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../isolate/scan_threads.ts";
@@ -166,14 +166,14 @@ async function runJob(
   // written when the step changes, one write at a time, never after the record is stored.
   let stepWrite: Promise<void> = Promise.resolve();
   let lastStep = "";
-  const onProgress = (step: string) => {
-    if (step === lastStep) return;
-    lastStep = step;
+  const onProgress = (step: ScanStep) => {
+    if (step.text === lastStep) return;
+    lastStep = step.text;
     stepWrite = stepWrite.then(() => store.setScanStep(job, step, now().getTime())).catch(
       () => {},
     );
   };
-  onProgress("starting the scan");
+  onProgress(workerStep("starting", "starting the scan"));
   const maxAttempts = Math.max(1, deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const failedRecord = (failure: string) => ({
     record: {
@@ -228,7 +228,7 @@ async function runJob(
       break;
     }
   }
-  onProgress("saving the report");
+  onProgress(workerStep("saving", "saving the report"));
   await stepWrite;
   const durationMs = Math.round(performance.now() - started);
   let result;
@@ -314,4 +314,9 @@ export class FairQueue {
     this.#size--;
     return wake;
   }
+}
+
+/** A step the worker itself reports around a service's scan. */
+function workerStep(id: WorkerStepId, text: string): ScanStep {
+  return { id, text };
 }

@@ -13,7 +13,7 @@
  * ```
  */
 import type { Config } from "../config.ts";
-import { normaliseTarget, type Target } from "../scan/domain.ts";
+import { normaliseTarget, type Target } from "../net/target.ts";
 import { createGuardedFetcher } from "../net/guarded_fetch.ts";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../net/types.ts";
 import { looksLikeHtml } from "../html/decode.ts";

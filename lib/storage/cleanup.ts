@@ -6,10 +6,9 @@
  * Redis counters (lib/limits/limiter_redis.ts) need nothing: each key expires one window after its
  * newest admission.
  */
-import { AUTH_ATTEMPTS } from "../accounts/accounts.ts";
-import { WINDOW_MS } from "../limits/limits.ts";
-import { Store } from "./store.ts";
-import { accountsOf, type AccountStore } from "./store_accounts.ts";
+import { AUTH_ATTEMPTS, WINDOW_MS } from "../limits/limits.ts";
+import type { Store } from "./store.ts";
+import type { AccountStore } from "./store_accounts.ts";
 import type { HistoryPurgeReport } from "./history.ts";
 
 /** What one run deleted, per service. */
@@ -18,7 +17,7 @@ export type CleanUpReport = Record<
   & Awaited<ReturnType<Store["purgeExpired"]>>
   & HistoryPurgeReport
   & Awaited<
-    ReturnType<ReturnType<typeof accountsOf>["purgeExpired"]>
+    ReturnType<AccountStore["purgeExpired"]>
   >
 >;
 
@@ -34,8 +33,8 @@ export interface CleanUpOptions {
   historyMaxScans?: number;
   /** In-flight marks older than this are stale (lib/scan/scan_service.ts inflightTtlMs). */
   inflightTtlMs: number;
-  /** Each service's account store (createServer's); one is built for a service not listed. */
-  accounts?: Record<string, AccountStore>;
+  /** Each service's account store (createServer's; lib/server.ts accountStoreOf). */
+  accounts: Record<string, AccountStore>;
 }
 
 /** Deletes what has expired in every store; returns the counts. */
@@ -51,10 +50,9 @@ export async function cleanUp(stores: Store[], options: CleanUpOptions): Promise
       inflightTtlMs: options.inflightTtlMs,
       windowMs: WINDOW_MS,
     });
-    const accounts = await (options.accounts?.[store.service] ?? accountsOf(store)).purgeExpired(
-      options.now,
-      AUTH_ATTEMPTS.windowMs,
-    );
+    const accountStore = options.accounts[store.service];
+    if (!accountStore) throw new Error(`cleanUp: no account store for ${store.service}`);
+    const accounts = await accountStore.purgeExpired(options.now, AUTH_ATTEMPTS.windowMs);
     report[store.service] = { ...scans, ...history, ...accounts };
   }
   return report;

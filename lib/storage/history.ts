@@ -26,7 +26,7 @@
  * record is served).
  */
 import { gunzipSync } from "node:zlib";
-import type { BaseRecord } from "../service.ts";
+import type { BaseRecord } from "./store_types.ts";
 
 /** One kept scan of a domain, as listed. */
 export interface HistoryEntry {
@@ -64,8 +64,10 @@ export interface ScanStatus {
   id: string;
   domain: string;
   state: "queued" | "running";
-  /** What the worker is doing now (null while queued). */
+  /** What the worker is doing now, in words (null while queued). */
   step: string | null;
+  /** The same step's typed id (lib/service.ts ScanStep; absent on statuses written before it). */
+  stepId?: string | null;
   queuedAt: number;
   startedAt: number | null;
 }

@@ -1,5 +1,5 @@
 /**
- * The KV key layout of scans (API keys: store_keys.ts; kept scans: history.ts). Every key starts with the service name, so both
+ * The KV key layout of scans (API keys: key_store.ts; kept scans: history.ts). Every key starts with the service name, so both
  * services can share one store without touching each other's data:
  *
  *   [svc, "records", domain]              -> StoredScan      the latest record of a domain (or
@@ -10,7 +10,7 @@
  *   [svc, "attempts", jobId]              -> number          starts of a job (expire after a day)
  *   [svc, "limits", pool, id]             -> number[]        admission times in the window (log)
  *   [svc, "keys" | "keys_by_id" | "keys_by_account", ...]   client API keys: see
- *                                                            lib/storage/store_keys.ts
+ *                                                            lib/storage/key_store.ts
  *   [svc, "scans_by_time", ms, domain]    -> ScanLogEntry    recent scans (expire after 7 days)
  *   [svc, "history" | "history_body" | "scan_status", ...]  every kept scan and the status of scans
  *                                                            in progress: see lib/storage/history.ts
@@ -24,9 +24,9 @@
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
-import { backoff, KvLimiter, type Limiter, type PoolUsage } from "../limits/limiter.ts";
+import { backoff, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
-import { type Admission, admissionFor, type AdmissionStrategy } from "../limits/admission.ts";
+import type { Admission, AdmissionStore, AdmissionStrategy } from "../limits/admission.ts";
 import type { PoolSpec } from "../limits/limiter.ts";
 import {
   History,
@@ -46,10 +46,16 @@ export type {
   StoredScan,
 } from "./store_types.ts";
 import type { InflightMark, ScanJob, ScanLogEntry, StoredScan } from "./store_types.ts";
-import { KeyStore } from "./store_keys.ts";
-import { LOG_TTL_MS, type PurgeOptions, type PurgeReport, purgeScans } from "./store_purge.ts";
-import { deleteParts, packRecord, readParts, splitParts, writePartsAhead } from "./record_parts.ts";
-export { MAX_RECORD_JSON_BYTES, RECORD_PART_BYTES, RecordTooLargeError } from "./record_parts.ts";
+import { KeyStore } from "./key_store.ts";
+import { LOG_TTL_MS, type PurgeOptions, type PurgeReport, purgeScans } from "./scan_purge.ts";
+import {
+  deleteParts,
+  packRecord,
+  readParts,
+  splitParts,
+  writePartsAhead,
+} from "./large_records.ts";
+export { MAX_RECORD_JSON_BYTES, RECORD_PART_BYTES, RecordTooLargeError } from "./large_records.ts";
 
 /** A limit pool, and the outcome of {@link Store.admitScan} (lib/limits/admission.ts). */
 export type { Admission, PoolSpec };
@@ -58,51 +64,74 @@ const MAX_ATTEMPTS = 1000;
 /** How long a job's start count is kept. */
 const ATTEMPTS_TTL_MS = 24 * 3600_000;
 
-/** Options of a {@link Store}. */
+/**
+ * The KV keys of a service's rate-limit window logs (`[svc, "limits", pool, id]`), for the KV
+ * limiter the composition root builds (lib/server.ts createStore).
+ */
+export function limitKeys(service: string): {
+  key(pool: string, id: string): Deno.KvKey;
+  prefix(pool?: string): Deno.KvKey;
+} {
+  return {
+    key: (pool, id) => [service, "limits", pool, id],
+    prefix: (pool) => pool ? [service, "limits", pool] : [service, "limits"],
+  };
+}
+
+/**
+ * Options of a {@link Store}. The store builds no limit itself: the composition root
+ * (lib/server.ts createStore) builds the limiter and the admission strategy and hands them in.
+ * Without them the store still reads and writes records, keys and history; admitting a scan or
+ * reading the pools then throws.
+ */
 export interface StoreOptions {
-  /** Where the rate-limit pools live; Deno KV (this store's own) when absent. */
+  /** Where the rate-limit pools live (KV window logs under {@link limitKeys}, or Redis). */
   limiter?: Limiter;
+  /**
+   * The scan admission strategy (lib/limits/admission.ts admissionFor), built over this store's
+   * side of an admission: where its in-flight marks and pools are, and what an admission writes.
+   */
+  admission?: (store: AdmissionStore<ScanJob>) => AdmissionStrategy<ScanJob>;
   /** How admitted jobs reach the worker; Deno KV's own queue when absent. */
   queue?: JobQueue;
-  /**
-   * True when this process is the only writer of this KV (a local file under the one-process
-   * lock, or memory) and the pools live in KV: scan admissions are then decided from an in-memory
-   * copy of the pools (lib/limits/limiter_local.ts) and written through in one commit, with no read.
-   */
-  exclusive?: boolean;
 }
 
 /** Typed access to one service's data in a Deno KV store. */
 export class Store {
-  /** The rate-limit engine: KV window logs by default, or a shared one (Redis). */
-  readonly limiter: Limiter;
+  readonly #limiter: Limiter | undefined;
   /** The job transport (lib/storage/job_queue.ts). */
   readonly queue: JobQueue;
-  /** The client API keys (lib/storage/store_keys.ts). */
+  /** The client API keys (lib/storage/key_store.ts). */
   readonly keys: KeyStore;
-  /** How scans are admitted: KV, in memory (StoreOptions.exclusive) or a shared limiter. */
-  readonly #admission: AdmissionStrategy<ScanJob>;
+  /** How scans are admitted: KV, in memory (this process the only writer) or a shared limiter. */
+  readonly #admission: AdmissionStrategy<ScanJob> | undefined;
 
   constructor(readonly kv: Deno.Kv, readonly service: string, options: StoreOptions = {}) {
     this.queue = options.queue ?? new KvNativeQueue(kv);
     this.keys = new KeyStore(kv, service);
-    this.limiter = options.limiter ?? new KvLimiter(
+    this.#limiter = options.limiter;
+    const keys = limitKeys(service);
+    this.#admission = options.admission?.({
       kv,
-      (pool, id) => [service, "limits", pool, id],
-      (pool) => pool ? [service, "limits", pool] : [service, "limits"],
-    );
-    this.#admission = admissionFor<ScanJob>(
-      {
-        kv,
-        inflightKey: (domain) => this.#k("inflight", domain),
-        poolKey: (p) => this.#k("limits", p.pool, p.id),
-        poolPrefix: this.#k("limits"),
-        write: (op, job, now, markTtlMs, pools, logs) =>
-          this.#writeAdmission(op, job, now, markTtlMs, pools, logs),
-      },
-      this.limiter,
-      options.exclusive,
-    );
+      inflightKey: (domain) => this.#k("inflight", domain),
+      poolKey: (p) => keys.key(p.pool, p.id),
+      poolPrefix: keys.prefix(),
+      write: (op, job, now, markTtlMs, pools, logs) =>
+        this.#writeAdmission(op, job, now, markTtlMs, pools, logs),
+    });
+  }
+
+  /** The rate-limit engine: KV window logs, or a shared one (Redis). */
+  get limiter(): Limiter {
+    if (!this.#limiter) throw new Error(`The ${this.service} store was built without a limiter`);
+    return this.#limiter;
+  }
+
+  get #admitter(): AdmissionStrategy<ScanJob> {
+    if (!this.#admission) {
+      throw new Error(`The ${this.service} store was built without an admission strategy`);
+    }
+    return this.#admission;
   }
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
@@ -119,14 +148,19 @@ export class Store {
    * Records what the worker is doing for a scan (its status URL shows it). A scan already stored
    * is left alone: its status was deleted with the record's commit.
    */
-  async setScanStep(job: ScanJob, step: string, now: number): Promise<void> {
+  async setScanStep(
+    job: ScanJob,
+    step: { id: string; text: string },
+    now: number,
+  ): Promise<void> {
     const key = historyKeys(this.service).status(job.jobId);
     const current = await this.kv.get<ScanStatus>(key);
     if (!current.value) return;
     const next: ScanStatus = {
       ...current.value,
       state: "running",
-      step,
+      step: step.text,
+      stepId: step.id,
       startedAt: current.value.startedAt ?? now,
     };
     await this.kv.atomic().check(current).set(key, next, { expireIn: STATUS_TTL_MS }).commit();
@@ -219,7 +253,7 @@ export class Store {
     now: number,
     inflightTtlMs: number,
   ): Promise<Admission> {
-    return await this.#admission.admit(job, pools, now, inflightTtlMs);
+    return await this.#admitter.admit(job, pools, now, inflightTtlMs);
   }
 
   /**
@@ -244,6 +278,7 @@ export class Store {
       domain: job.domain,
       state: "queued",
       step: null,
+      stepId: null,
       queuedAt: now,
       startedAt: null,
     };
@@ -259,7 +294,7 @@ export class Store {
 
   /** How much of a pool is used at `now`, and when its oldest entry leaves the window. */
   async poolUsage(p: PoolSpec, now: number): Promise<PoolUsage> {
-    return await this.#admission.usage(p, now);
+    return await this.#admitter.usage(p, now);
   }
 
   /** Domains in flight (queued or running), at most `limit`, and when the oldest was admitted. */
@@ -277,7 +312,7 @@ export class Store {
    * Stores a finished scan and clears the domain's in-flight mark if this job still owns it. A
    * record is never replaced by an older one, so redelivered jobs are harmless.
    *
-   * A record too large for one KV value is stored in parts (lib/storage/record_parts.ts): the head's
+   * A record too large for one KV value is stored in parts (lib/storage/large_records.ts): the head's
    * commit is the one atomic switch, and the parts of the record replaced are deleted afterwards.
    */
   async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {

@@ -19,8 +19,8 @@
  * checks, so two sign-ups racing for one address cannot both win. Session tokens are stored only
  * as SHA-256 hashes, passwords only as argon2id PHC strings.
  */
-import type { PoolSpec, Store } from "./store.ts";
-import { KvLimiter, type Limiter } from "../limits/limiter.ts";
+import type { PoolSpec } from "./store.ts";
+import type { Limiter } from "../limits/limiter.ts";
 
 /** One client account. */
 export interface Account {
@@ -68,24 +68,32 @@ const MAX_RETRIES = 200;
 /** The limiter pool of sign-in attempts (by IP). */
 const AUTH_POOL = "auth";
 
+/**
+ * The KV keys of the sign-in attempt windows (`[svc, "auth_attempts", ip]`) and of the account caps
+ * beside them (`[svc, "account_caps", pool, id]`, lib/limits/limits.ts CAPS), for the KV limiter
+ * the composition root builds. Each expires with its window.
+ */
+export function attemptKeys(service: string): {
+  key(pool: string, id: string): Deno.KvKey;
+  prefix(pool?: string): Deno.KvKey;
+} {
+  return {
+    key: (pool, id) =>
+      pool === AUTH_POOL ? [service, "auth_attempts", id] : [service, "account_caps", pool, id],
+    prefix: (pool) =>
+      pool === undefined || pool === AUTH_POOL
+        ? [service, "auth_attempts"]
+        : [service, "account_caps", pool],
+  };
+}
+
 /** Typed access to accounts, sessions and attempt limits of one service. */
 export class AccountStore {
-  /** Where the attempt windows live: KV [svc, "auth_attempts", ip], or a shared limiter. */
-  readonly attempts: Limiter;
-
-  constructor(readonly kv: Deno.Kv, readonly service: string, sharedLimiter?: Limiter) {
-    // The per-IP attempt windows keep their keys; the caps of lib/limits/limits.ts (per /48, sign-ups
-    // per day) live beside them under their pool's name, and expire with their window.
-    this.attempts = sharedLimiter ?? new KvLimiter(
-      kv,
-      (pool, id) =>
-        pool === AUTH_POOL ? [service, "auth_attempts", id] : [service, "account_caps", pool, id],
-      (pool) =>
-        pool === undefined || pool === AUTH_POOL
-          ? [service, "auth_attempts"]
-          : [service, "account_caps", pool],
-    );
-  }
+  /**
+   * Where the attempt windows live: KV (the keys of {@link attemptKeys}), or a shared limiter.
+   * Built by the composition root (lib/server.ts accountStoreOf), never here.
+   */
+  constructor(readonly kv: Deno.Kv, readonly service: string, readonly attempts: Limiter) {}
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
     return [this.service, ...parts];
@@ -279,18 +287,6 @@ export class AccountStore {
     }
     return out.sort((a, b) => b.used - a.used);
   }
-}
-
-/**
- * The account store beside a Store (same KV handle, same service prefix, and its limiter when
- * that is shared rather than KV). `createServer` builds one per service and passes it in
- * `AppDeps.accounts`; scripts, the clean-up and tests build their own: an AccountStore keeps no
- * state of its own (everything is in KV or the shared limiter), so two of them over the same
- * store see the same accounts.
- */
-export function accountsOf(store: Store): AccountStore {
-  const shared = store.limiter.kind === "kv" ? undefined : store.limiter;
-  return new AccountStore(store.kv, store.service, shared);
 }
 
 function backoff(attempt: number): Promise<void> {

@@ -3,7 +3,14 @@
  * queued job, a line of the recent-scans log, a client API key. Types only; the key layout is at
  * the top of the store modules that write them.
  */
-import type { BaseRecord } from "../service.ts";
+
+/** The fields every service's record has (each service's record schema has more). */
+export interface BaseRecord {
+  domain: string;
+  status: "ok" | "failed";
+  scannedAt: string;
+  result: unknown;
+}
 
 /** How the caller that started a scan authenticated ("watch": a scheduled rescan, lib/watch/). */
 export type CredentialKind = "challenge" | "pipeline" | "key" | "mcp" | "watch";

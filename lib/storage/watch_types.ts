@@ -2,9 +2,13 @@
  * The shapes the watch store keeps (lib/storage/watch_store.ts): a watch and a webhook delivery.
  * Types only; the key layout is at the top of the store.
  */
-import type { Sealed } from "../watch/secret_box.ts";
-import type { Schedule } from "../watch/schedule.ts";
-import type { WebhookFormat } from "../watch/payload.ts";
+
+/** A value sealed with AES-GCM (lib/watch/secret_box.ts): base64url of iv + ciphertext + tag. */
+export type Sealed = string;
+/** How often a watch is rescanned (lib/watch/schedule.ts SCHEDULES). */
+export type Schedule = "daily" | "weekly";
+/** The body shape of a watch's webhook (lib/watch/payload.ts WEBHOOK_FORMATS). */
+export type WebhookFormat = "json" | "slack" | "discord";
 
 /** How the last scheduled run of a watch went. */
 export type WatchRunOutcome =

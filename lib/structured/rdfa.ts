@@ -1,11 +1,11 @@
 /**
- * RDFa items: the statements of the RDFa 1.1 processor (rdfa_processor.ts) as the trees of
+ * RDFa items: the statements of the RDFa 1.1 processor (rdfa/processor.ts) as the trees of
  * values that validation and generation read, the way a search engine's rich-result view shows
  * them.
  *
  * - A subject becomes an item when it has a type or a schema.org property. Subjects described
  *   only in other vocabularies (the document's Open Graph or Dublin Core metadata, an
- *   `xhv:license` link) stay triples (rdfa_triples.ts `extractRdfaTriples`): they are no
+ *   `xhv:license` link) stay triples (rdfa/triples.ts `extractRdfaTriples`): they are no
  *   schema.org data, and Google's rich-result rules never read them.
  * - A node is embedded where it is stated: a blank node under the one statement that refers to
  *   it, a node with an IRI under the element that links to it when its description is inside that
@@ -25,9 +25,9 @@ import type { DetectedItem } from "./record.ts";
 import { addValue, isSchemaTerm, type JsonObject, type JsonValue, shortTerm } from "./terms.ts";
 import { propertyInfo } from "./vocabulary.ts";
 import { absoluteUrl, type DomDocument, type DomElement, textOf } from "./dom.ts";
-import { processRdfa } from "./rdfa_processor.ts";
-import type { PendingLiteral, RdfaGraph, Resource, Statement } from "./rdfa_statement.ts";
-import { literalDatatype, TEXT_NODES, type TextBudget } from "./rdfa_literal.ts";
+import { processRdfa } from "./rdfa/processor.ts";
+import type { PendingLiteral, RdfaGraph, Resource, Statement } from "./rdfa/statement.ts";
+import { literalDatatype, TEXT_NODES, type TextBudget } from "./rdfa/literal.ts";
 import { RDF_NS, RDF_TYPE } from "./rdf_terms.ts";
 import { IRI, literalInfo, type TermInfo, TermLog } from "./item_terms.ts";
 

@@ -252,7 +252,7 @@ export type Result = z.infer<typeof ResultSchema>;
 
 /** The Schema Markup Generator's ScanRecord. */
 export const SchemaScanRecordSchema = z.object({
-  /** The record key (see lib/scan/domain.ts). */
+  /** The record key (see lib/net/target.ts). */
   domain: z.string(),
   /** The page asked for; the record of a domain is the last page scanned on it. */
   url: z.string(),

@@ -2,28 +2,23 @@
  * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke) and
  * how to use a key with curl. Server-rendered in full, so it works without JavaScript.
  */
-import type { Context } from "hono";
-import type { AppDeps } from "../web/context.ts";
+import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
 import { LIMITS } from "../limits/limits.ts";
 import { reportJsonPath } from "../report_urls.ts";
-import { expectedOrigin } from "../web/csrf.ts";
 import { MAX_KEY_NAME } from "../accounts/keys.ts";
-import type { ActiveSession } from "../web/sessions.ts";
 import type { Account } from "../storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../islands/KeyManager.tsx";
-import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import type { KeyView } from "./key_view.ts";
 import { Island } from "./layout.tsx";
-import { renderPage } from "./render.tsx";
-import { shellFor } from "./shell.ts";
 import type { CreatedWatch, WatchForm, WatchPanel } from "../watch/panel.ts";
 import { WatchSection } from "./watch_section.tsx";
 
 /** What the dashboard shows. */
 export interface DashboardState {
   account: Account;
-  session: ActiveSession;
+  /** The session's form token, carried by the page's forms. */
+  csrf: string;
   keys: KeyView[];
   created?: NewKey | null;
   notice?: Notice | null;
@@ -35,15 +30,14 @@ export interface DashboardState {
   watchForm?: WatchForm;
 }
 
-/** Renders the dashboard (status 400/409 when a no-JS key form was refused). */
-export function renderDashboard(
-  c: Context,
-  deps: AppDeps,
-  state: DashboardState,
-  status = 200,
-): Response {
-  const origin = expectedOrigin(c, deps.config.trustProxy);
-  const prefix = deps.service.keyPrefix;
+/**
+ * The dashboard's body: `origin` is this server's address and `prefix` the service's key prefix,
+ * for the curl example.
+ */
+export function DashboardPage(
+  props: { state: DashboardState; origin: string; prefix: string },
+): VNode {
+  const { state, origin, prefix } = props;
   const curl = `curl -X POST ${origin}/api/scan \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
@@ -51,75 +45,65 @@ export function renderDashboard(
 
 # 202 {"domain":"example.com"}: the scan runs in the background. Poll every 1-2 s:
 curl ${origin}${reportJsonPath("example.com")}`;
-  return pageWithStatus(status, (s) =>
-    renderPage(
-      c,
-      {
-        title: "Your API keys",
-        description: `API keys of your ${deps.service.title} account.`,
-        noindex: true,
-      },
-      shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),
-      <div class="dashboard">
-        <div class="dashboard-head">
-          <div>
-            <h1>Your API keys</h1>
-            <p class="muted">
-              Signed in as <strong class="account-email">{state.account.email}</strong>
-            </p>
-          </div>
-          <form method="post" action="/account/logout">
-            <input type="hidden" name="csrf" value={state.session.csrf} />
-            <button type="submit" class="secondary">Sign out</button>
-          </form>
+  return (
+    <div class="dashboard">
+      <div class="dashboard-head">
+        <div>
+          <h1>Your API keys</h1>
+          <p class="muted">
+            Signed in as <strong class="account-email">{state.account.email}</strong>
+          </p>
         </div>
-        <Island
-          name="KeyManager"
-          component={KeyManager}
-          props={{
-            keys: state.keys,
-            csrf: state.session.csrf,
-            maxActiveKeys: MAX_ACTIVE_KEYS,
-            maxNameLength: MAX_KEY_NAME,
-            scansPerKeyHour: LIMITS.key,
-            created: state.created ?? null,
-            notice: state.notice ?? null,
-            nameValue: state.nameValue ?? "",
-            nameError: state.nameError ?? null,
-          }}
+        <form method="post" action="/account/logout">
+          <input type="hidden" name="csrf" value={state.csrf} />
+          <button type="submit" class="secondary">Sign out</button>
+        </form>
+      </div>
+      <Island
+        name="KeyManager"
+        component={KeyManager}
+        props={{
+          keys: state.keys,
+          csrf: state.csrf,
+          maxActiveKeys: MAX_ACTIVE_KEYS,
+          maxNameLength: MAX_KEY_NAME,
+          scansPerKeyHour: LIMITS.key,
+          created: state.created ?? null,
+          notice: state.notice ?? null,
+          nameValue: state.nameValue ?? "",
+          nameError: state.nameError ?? null,
+        }}
+      />
+      {state.watch && (
+        <WatchSection
+          panel={state.watch}
+          csrf={state.csrf}
+          created={state.watchCreated ?? null}
         />
-        {state.watch && (
-          <WatchSection
-            panel={state.watch}
-            csrf={state.session.csrf}
-            created={state.watchCreated ?? null}
-          />
-        )}
-        <section aria-labelledby="use-heading">
-          <h2 id="use-heading">Using a key</h2>
-          <p>
-            Send it as a bearer token to{" "}
-            <code>POST /api/scan</code>. No challenge is needed with a key. Each key has its own
-            limit of {LIMITS.key}{" "}
-            new scans per hour, whatever the address you call from; a result less than 24 hours old
-            is returned at once and counts toward no limit.
-          </p>
-          <pre><code>{curl}</code></pre>
-          <p>
-            A revoked key stops working at once: the next request with it gets <code>401</code>.
-            {" "}
-            <a href="/docs">API documentation</a>
-          </p>
-        </section>
-        <section aria-labelledby="about-heading">
-          <h2 id="about-heading">About your account</h2>
-          <p>
-            No e-mail is ever sent: the address was not verified and there is no password reset.
-            Keep your password in a password manager. We store your password only as an argon2id
-            hash and each key only as a SHA-256 hash.
-          </p>
-        </section>
-      </div>,
-      s,
-    ));
+      )}
+      <section aria-labelledby="use-heading">
+        <h2 id="use-heading">Using a key</h2>
+        <p>
+          Send it as a bearer token to{" "}
+          <code>POST /api/scan</code>. No challenge is needed with a key. Each key has its own limit
+          of {LIMITS.key}{" "}
+          new scans per hour, whatever the address you call from; a result less than 24 hours old is
+          returned at once and counts toward no limit.
+        </p>
+        <pre><code>{curl}</code></pre>
+        <p>
+          A revoked key stops working at once: the next request with it gets <code>401</code>.{" "}
+          <a href="/docs">API documentation</a>
+        </p>
+      </section>
+      <section aria-labelledby="about-heading">
+        <h2 id="about-heading">About your account</h2>
+        <p>
+          No e-mail is ever sent: the address was not verified and there is no password reset. Keep
+          your password in a password manager. We store your password only as an argon2id hash and
+          each key only as a SHA-256 hash.
+        </p>
+      </section>
+    </div>
+  );
 }

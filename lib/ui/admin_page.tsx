@@ -4,17 +4,11 @@
  * Plain server-rendered HTML and forms; every user-controlled string goes through Preact's escaping.
  */
 import { KeyCells, KeyTableHead } from "./key_table.tsx";
-import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AdminOverview } from "../accounts/admin.ts";
-import type { AppDeps } from "../web/context.ts";
 import { describeWait } from "../accounts/accounts.ts";
-import type { ActiveSession } from "../web/sessions.ts";
 import type { ApiKeyEntry } from "../storage/store.ts";
-import { ACCOUNT_STYLES } from "./error_page.tsx";
 import { LocalTimeMs } from "./local_time.tsx";
-import { renderPage } from "./render.tsx";
-import { shellFor } from "./shell.ts";
 
 const POOL_NAMES: Record<string, string> = {
   ip: "scans per IP",
@@ -22,30 +16,30 @@ const POOL_NAMES: Record<string, string> = {
   key: "scans per API key",
 };
 
-/** Renders the overview. */
-export function renderAdminPage(
-  c: Context,
-  deps: AppDeps,
-  session: ActiveSession,
-  overview: AdminOverview,
-  notice: { kind: "success" | "error"; text: string } | null,
-): Response {
+/**
+ * The overview's body: `csrf` is the administrator session's form token, `serviceTitle` the
+ * service's name for people.
+ */
+export function AdminPage(props: {
+  serviceTitle: string;
+  csrf: string;
+  overview: AdminOverview;
+  notice: { kind: "success" | "error"; text: string } | null;
+}): VNode {
+  const { overview, notice, csrf } = props;
   const { totals } = overview;
-  return renderPage(
-    c,
-    { title: "Administration", description: "Site administration.", noindex: true },
-    shellFor(c, deps, { styles: ACCOUNT_STYLES }),
+  return (
     <div class="admin">
       <div class="dashboard-head">
         <div>
           <h1>Administration</h1>
           <p class="muted">
-            {deps.service.title}: {plural(totals.accounts, "account")},{" "}
+            {props.serviceTitle}: {plural(totals.accounts, "account")},{" "}
             {plural(totals.activeKeys, "active key")} of {totals.keys}.
           </p>
         </div>
         <form method="post" action="/admin/logout">
-          <input type="hidden" name="csrf" value={session.csrf} />
+          <input type="hidden" name="csrf" value={csrf} />
           <button type="submit" class="secondary">Sign out</button>
         </form>
       </div>
@@ -109,13 +103,13 @@ export function renderAdminPage(
                 <LocalTimeMs ms={account.lastLoginAt} />
               </span>
             </summary>
-            <KeyTable keys={keys} csrf={session.csrf} />
+            <KeyTable keys={keys} csrf={csrf} />
           </details>
         ))}
         {overview.otherKeys.length > 0 && (
           <details class="account" open>
             <summary>Keys without an account (made by operators or scripts)</summary>
-            <KeyTable keys={overview.otherKeys} csrf={session.csrf} />
+            <KeyTable keys={overview.otherKeys} csrf={csrf} />
           </details>
         )}
       </section>
@@ -164,7 +158,7 @@ export function renderAdminPage(
             </div>
           )}
       </section>
-    </div>,
+    </div>
   );
 }
 

@@ -4,16 +4,12 @@
  * and the form token of lib/web/csrf.ts. A refused post re-renders the page with the reasons next to
  * the fields, the e-mail kept and the password never echoed.
  */
-import type { Context } from "hono";
-import type { AppDeps } from "../web/context.ts";
+import type { VNode } from "preact";
+import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { MAX_PASSWORD, MIN_PASSWORD } from "../accounts/account_rules.ts";
 import { LIMITS } from "../limits/limits.ts";
-import { anonymousFormToken } from "../web/csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";
-import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
-import { renderPage } from "./render.tsx";
-import { shellFor } from "./shell.ts";
 
 /** Which form. */
 export type AuthMode = "signup" | "login" | "admin";
@@ -54,19 +50,23 @@ const COPY: Record<
   },
 };
 
-/** Renders an authentication page with a status (400 for refused fields, 429 when limited...). */
-export function renderAuthPage(
-  c: Context,
-  deps: AppDeps,
-  mode: AuthMode,
-  state: AuthPageState = {},
-  status = 200,
-): Response {
+/** The page title and description of a form. */
+export function authPageMeta(mode: AuthMode): { title: string; description: string } {
+  return { title: COPY[mode].title, description: COPY[mode].description };
+}
+
+/**
+ * An authentication page's body: the form with its form token (`csrf`) and the challenge
+ * `widget`, or why the form cannot be used (`state.disabled`).
+ */
+export function AuthPage(props: {
+  mode: AuthMode;
+  state: AuthPageState;
+  csrf: string;
+  widget: ChallengeWidget;
+}): VNode {
+  const { mode, state, csrf, widget } = props;
   const copy = COPY[mode];
-  const csrf = anonymousFormToken(c, deps);
-  if (state.retryAfterSeconds !== undefined) {
-    c.header("Retry-After", String(state.retryAfterSeconds));
-  }
   const noEmail = (
     <div class="notice no-email">
       <strong>No e-mail is ever sent.</strong>{" "}
@@ -74,86 +74,77 @@ export function renderAuthPage(
       cannot be recovered. Keep it in a password manager (a new account and new keys take a minute).
     </div>
   );
-  return pageWithStatus(status, (s) =>
-    renderPage(
-      c,
-      { title: copy.title, description: copy.description, noindex: true },
-      shellFor(c, deps, {
-        islands: "account",
-        challenge: state.disabled ? null : deps.challenge.widget,
-        styles: ACCOUNT_STYLES,
-      }),
-      <div class="narrow auth-page">
-        <h1>{copy.title}</h1>
-        {mode === "signup" && (
-          <p class="lead">
-            Free API keys for scripts and pipelines: each key has its own {LIMITS.key}{" "}
-            new scans per hour.
+  return (
+    <div class="narrow auth-page">
+      <h1>{copy.title}</h1>
+      {mode === "signup" && (
+        <p class="lead">
+          Free API keys for scripts and pipelines: each key has its own {LIMITS.key}{" "}
+          new scans per hour.
+        </p>
+      )}
+      {state.signedInAs && (
+        <p class="notice">
+          You are signed in as <strong>{state.signedInAs}</strong>.{" "}
+          <a href="/account">Go to your keys</a>.
+        </p>
+      )}
+      {state.notice && (
+        <p
+          class={`notice ${state.notice.kind === "info" ? "" : state.notice.kind}`}
+          role={state.notice.kind === "error" ? "alert" : "status"}
+          data-retry-after={state.retryAfterSeconds !== undefined
+            ? String(state.retryAfterSeconds)
+            : undefined}
+        >
+          {state.notice.text}
+        </p>
+      )}
+      {mode !== "admin" && noEmail}
+      {!state.disabled && (
+        <noscript>
+          <p class="notice error">
+            The anti-bot check needs JavaScript: with it turned off, this form cannot be sent
+            successfully. Once signed in, the key pages work without JavaScript.
           </p>
+        </noscript>
+      )}
+      {state.disabled
+        ? <p class="notice error" role="alert">{state.disabled}</p>
+        : (
+          <form class="card auth-form" method="post" action={copy.action}>
+            <input type="hidden" name="csrf" value={csrf} />
+            <Island
+              name="AuthForm"
+              component={AuthForm}
+              props={{
+                mode,
+                email: state.email ?? "",
+                errors: state.errors ?? {},
+                minPassword: MIN_PASSWORD,
+                maxPassword: MAX_PASSWORD,
+              }}
+            />
+            <ChallengeField widget={widget} />
+            <button type="submit">{copy.submit}</button>
+          </form>
         )}
-        {state.signedInAs && (
-          <p class="notice">
-            You are signed in as <strong>{state.signedInAs}</strong>.{" "}
-            <a href="/account">Go to your keys</a>.
-          </p>
-        )}
-        {state.notice && (
-          <p
-            class={`notice ${state.notice.kind === "info" ? "" : state.notice.kind}`}
-            role={state.notice.kind === "error" ? "alert" : "status"}
-            data-retry-after={state.retryAfterSeconds !== undefined
-              ? String(state.retryAfterSeconds)
-              : undefined}
-          >
-            {state.notice.text}
-          </p>
-        )}
-        {mode !== "admin" && noEmail}
-        {!state.disabled && (
-          <noscript>
-            <p class="notice error">
-              The anti-bot check needs JavaScript: with it turned off, this form cannot be sent
-              successfully. Once signed in, the key pages work without JavaScript.
-            </p>
-          </noscript>
-        )}
-        {state.disabled
-          ? <p class="notice error" role="alert">{state.disabled}</p>
-          : (
-            <form class="card auth-form" method="post" action={copy.action}>
-              <input type="hidden" name="csrf" value={csrf} />
-              <Island
-                name="AuthForm"
-                component={AuthForm}
-                props={{
-                  mode,
-                  email: state.email ?? "",
-                  errors: state.errors ?? {},
-                  minPassword: MIN_PASSWORD,
-                  maxPassword: MAX_PASSWORD,
-                }}
-              />
-              <ChallengeField widget={deps.challenge.widget} />
-              <button type="submit">{copy.submit}</button>
-            </form>
-          )}
-        {mode === "signup" && (
+      {mode === "signup" && (
+        <p>
+          Already have an account? <a href="/account/login">Sign in</a>.
+        </p>
+      )}
+      {mode === "login" && (
+        <>
           <p>
-            Already have an account? <a href="/account/login">Sign in</a>.
+            No account yet? <a href="/account/signup">Create one for free</a>.
           </p>
-        )}
-        {mode === "login" && (
-          <>
-            <p>
-              No account yet? <a href="/account/signup">Create one for free</a>.
-            </p>
-            <p class="hint">
-              Forgot your password? It cannot be reset, because no e-mail is ever sent: create a new
-              account and new keys.
-            </p>
-          </>
-        )}
-      </div>,
-      s,
-    ));
+          <p class="hint">
+            Forgot your password? It cannot be reset, because no e-mail is ever sent: create a new
+            account and new keys.
+          </p>
+        </>
+      )}
+    </div>
+  );
 }

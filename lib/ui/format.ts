@@ -1,9 +1,6 @@
 /**
- * Small, pure helpers the pages share: dates people read, safe outbound links, and the origin
- * absolute URLs (canonical, Open Graph, curl examples) are built on.
+ * Small, pure helpers the pages share: dates people read, safe outbound links, waits.
  */
-import type { Context } from "hono";
-
 /**
  * An outbound link from a stored record, or null when it is not a plain http(s) URL. Records hold
  * strings taken from scanned sites and third parties: a `javascript:` or `data:` URL must never
@@ -53,19 +50,6 @@ export function timeAgo(iso: string, now: number): string {
   if (ms < 3600_000) return plural(Math.floor(ms / 60_000), "minute");
   if (ms < 48 * 3600_000) return plural(Math.floor(ms / 3600_000), "hour");
   return plural(Math.floor(ms / (24 * 3600_000)), "day");
-}
-
-/**
- * The public origin of this site, for absolute URLs. Behind a proxy (TRUST_PROXY=1) the
- * forwarded scheme is honoured, so canonical links say https when TLS ends at the proxy.
- */
-export function siteOrigin(c: Context, trustProxy: boolean): string {
-  const url = new URL(c.req.url);
-  if (trustProxy) {
-    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
-    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
-  }
-  return url.origin;
 }
 
 /** "12:34" or "1:02:03" for a countdown of seconds. */

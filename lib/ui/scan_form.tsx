@@ -7,20 +7,18 @@ import type { VNode } from "preact";
 import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { ScanForm, type ScanFormProps } from "../../islands/ScanForm.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
-import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
+import type { ServiceWords } from "../service.ts";
 
-/** Field texts per service. */
-export function scanFormTexts(service: ServiceName): Omit<ScanFormProps, "rescanUrl"> {
-  return SERVICE_WORDS[service].form;
-}
-
-/** The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form). */
+/**
+ * The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form), with the
+ * service's field texts (`form`).
+ */
 export function ScanFormBlock(props: {
   widget: ChallengeWidget;
-  service: "visibility" | "schema";
+  form: ServiceWords["form"];
   rescanUrl?: string;
 }): VNode {
-  const texts = scanFormTexts(props.service);
+  const texts: Omit<ScanFormProps, "rescanUrl"> = props.form;
   // The rescan form has no field: its island props (JSON in the page) carry no field texts.
   const island: ScanFormProps = props.rescanUrl
     ? { button: "Scan again", rescanUrl: props.rescanUrl }

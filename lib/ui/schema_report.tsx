@@ -16,7 +16,9 @@ import type {
 import { safeHttpUrl, timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
+import { FailedReportBody } from "./visibility_report.tsx";
+import { BadgeSection } from "./badge_section.tsx";
+import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -43,7 +45,14 @@ export function describeSchemaRecord(record: SchemaScanRecord): string {
 
 /** The result page body for an "ok" schema record. */
 export function SchemaReport(
-  props: { record: SchemaScanRecord; now: number; rescan: VNode; origin: string; scanId?: string },
+  props: {
+    record: SchemaScanRecord;
+    now: number;
+    rescan: VNode;
+    origin: string;
+    scanId?: string;
+    badge: ReportProps["badge"];
+  },
 ): VNode {
   const { record } = props;
   return (
@@ -58,7 +67,7 @@ export function SchemaReport(
           </div>
         }
       />
-      <BadgeSection record={record} origin={props.origin} service="schema" />
+      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
     </article>
   );
 }

@@ -2,23 +2,24 @@
  * The AI Visibility Checker's report page body, from a stored ScanRecord. The first screen answers
  * three questions (report_summary.tsx): how visible is the site, what holds it back most, and what
  * to do first. Everything else is one click away: the remaining fixes in order
- * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence and the
- * badge (report_extras.tsx). Everything from the record is rendered as text (escaped by Preact).
+ * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence
+ * (offsite_section.tsx) and the badge (badge_section.tsx). Everything from the record is rendered as text (escaped by Preact).
  */
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
+import type { ReportProps } from "../service.ts";
 import { capOf } from "../visibility/score.ts";
 import { timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
 import { ReportSummary, TOP_FIXES } from "./report_summary.tsx";
 import { MoreFixes } from "./report_issues.tsx";
 import { PillarsSection } from "./report_pillars.tsx";
-import { BadgeSection, OffSiteSection } from "./report_extras.tsx";
+import { OffSiteSection } from "./offsite_section.tsx";
+import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
-export { BadgeSection } from "./report_extras.tsx";
 
 /** A one-line summary for meta descriptions and previews. */
 export function describeRecord(record: ScanRecord): string {
@@ -50,6 +51,8 @@ export function VisibilityReport(
     origin: string;
     /** On a kept scan's page: its id (its downloads are that scan's record). */
     scanId?: string;
+    /** The badge's alt text and size, for its snippet. */
+    badge: ReportProps["badge"];
     children?: ComponentChildren;
   },
 ): VNode {
@@ -66,7 +69,7 @@ export function VisibilityReport(
       <PagesTable record={record} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
-      <BadgeSection record={record} origin={props.origin} />
+      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
     </article>
   );
 }

@@ -5,6 +5,14 @@
  */
 import { z } from "zod";
 import { AuditPageSchema } from "./audit/types.ts";
+import {
+  type OffSite,
+  type OffSiteCheck,
+  OffSiteCheckSchema,
+  OffSiteSchema,
+} from "../offsite/types.ts";
+
+export { type OffSite, type OffSiteCheck, OffSiteCheckSchema, OffSiteSchema };
 
 /** How a single check came out. */
 export const SignalStatusSchema = z.enum(["pass", "warn", "fail", "info", "na", "unknown"]);
@@ -82,20 +90,6 @@ export const ResultSchema = z.object({
   topIssues: z.array(IssueSchema),
 });
 export type Result = z.infer<typeof ResultSchema>;
-
-export const OffSiteCheckSchema = z.object({
-  status: z.enum(["found", "not_found", "unknown"]),
-  detail: z.string(),
-  url: z.string().nullable(),
-});
-export type OffSiteCheck = z.infer<typeof OffSiteCheckSchema>;
-
-export const OffSiteSchema = z.object({
-  wikidata: OffSiteCheckSchema,
-  wikipedia: OffSiteCheckSchema,
-  commonCrawl: OffSiteCheckSchema,
-});
-export type OffSite = z.infer<typeof OffSiteSchema>;
 
 /** The stored, public record of one scan of one domain. */
 export const ScanRecordSchema = z.object({

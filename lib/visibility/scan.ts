@@ -11,7 +11,7 @@
  * ```
  */
 import type { Config } from "../config.ts";
-import { normaliseTarget, type Target } from "../scan/domain.ts";
+import { normaliseTarget, type Target } from "../net/target.ts";
 import { createGuardedFetcher } from "../net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../net/types.ts";
 import { checkOffSite, defaultOffSiteCache } from "../offsite/offsite.ts";
@@ -128,7 +128,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
   try {
     let offSiteP: Promise<OffSite | null> | null = null;
     const startOffSite = (facts: PageFacts, finalUrl: string, body: string) => {
-      progress("checking Wikidata, Wikipedia and Common Crawl");
+      progress("offsite", "checking Wikidata, Wikipedia and Common Crawl");
       offSiteP = checkOffSite({
         domain: target.domain,
         // The one corroborated site name (every markup format, metas, title), as the report uses.
@@ -189,7 +189,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       onProgress: progress,
     });
     const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
-    progress("scoring");
+    progress("scoring", "scoring");
     const result = analyseSnapshot(snapshot, offSite, now(), audit);
     return {
       record: ScanRecordSchema.parse({

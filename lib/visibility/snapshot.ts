@@ -4,7 +4,7 @@
  */
 import { FetchError, type FetchOptions, type GuardedFetcher } from "../net/types.ts";
 import { extractPageFacts } from "../html/page_facts.ts";
-import type { Target } from "../scan/domain.ts";
+import type { Target } from "../net/target.ts";
 import type { PageFacts } from "../html/types.ts";
 import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
 import { parseRobotsTxt } from "./robots.ts";
@@ -13,8 +13,17 @@ import { looksLikeHtml } from "../html/decode.ts";
 export { looksLikeHtml } from "../html/decode.ts";
 import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
 
-/** Progress callback: a short human-readable step name. */
-export type ProgressFn = (step: string) => void;
+/** The steps of a visibility scan, as it reports them (its progress card places a scan by them). */
+export type VisibilityStep =
+  | "fetching"
+  | "parsing"
+  | "sitemaps"
+  | "offsite"
+  | "sampling"
+  | "scoring";
+
+/** Progress callback: the step's typed id, and a short human-readable text of it. */
+export type ProgressFn = (step: VisibilityStep, text: string) => void;
 
 /** Size caps per file: robots.txt is read up to the RFC's 500 KiB minimum, probes need little. */
 const CAPS = {
@@ -68,7 +77,7 @@ export async function takeSnapshot(
   const at = (origin: string, path: string) => new URL(path, origin).href;
   const startOrigin = new URL(target.url).origin;
 
-  progress(`fetching ${target.url} and its robots.txt, sitemap and llms.txt`);
+  progress("fetching", `fetching ${target.url} and its robots.txt, sitemap and llms.txt`);
   const homeP = get(target.url);
   const robotsP = get(at(startOrigin, "/robots.txt"), { maxBytes: CAPS.robots });
   const defaultSitemapP = get(at(startOrigin, "/sitemap.xml"));
@@ -84,7 +93,7 @@ export async function takeSnapshot(
   });
 
   const home = await homeP;
-  progress("parsing the home page");
+  progress("parsing", "parsing the home page");
   const homeOrigin = home.ok ? new URL(home.result.finalUrl).origin : startOrigin;
   // A site that moved (apex -> www, http -> https) may serve its files only on the new origin.
   const onHomeOrigin = async (p: Promise<FetchOutcome>, path: string, maxBytes?: number) => {
@@ -119,7 +128,7 @@ export async function takeSnapshot(
     }
     // Every Sitemap line counts: the first that answers with a sitemap is the one judged, so one
     // bad entry does not fail a site whose others are good.
-    progress("fetching the sitemaps named in robots.txt");
+    progress("sitemaps", "fetching the sitemaps named in robots.txt");
     // Fetched at once; judged in file order.
     const urls = declared.slice(0, MAX_SITEMAPS);
     const outcomes = await Promise.all(urls.map(fetchOne));

@@ -1,7 +1,7 @@
 /** Types of the site snapshot that every visibility signal reads. */
 import type { FetchError, FetchResult } from "../net/types.ts";
 import type { PageFacts } from "../html/types.ts";
-import type { Target } from "../scan/domain.ts";
+import type { Target } from "../net/target.ts";
 
 /** A fetch that either answered (any status) or failed with a typed error. */
 export type FetchOutcome =

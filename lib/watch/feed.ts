@@ -13,14 +13,15 @@ import { diffRecords } from "../history/diff.ts";
 import { changesJsonPath, reportPagePath, scanPagePath } from "../report_urls.ts";
 import { type HistoryEntry, targetOf } from "../storage/history.ts";
 import type { Store } from "../storage/store.ts";
-import { findRegressions } from "./regressions.ts";
+import { findRegressions } from "../history/regressions.ts";
+import { fillPath, PATHS } from "../report_urls.ts";
 
 /** Kept scans read for one feed (the entries are at most one fewer). */
 export const FEED_SCANS = 21;
 
 /** Where a domain's feed is served. */
 export function feedPath(domain: string): string {
-  return `/api/report/${encodeURIComponent(domain)}/changes.atom`;
+  return fillPath(PATHS.changesFeed, { domain });
 }
 
 /** A rendered feed and its validator. */

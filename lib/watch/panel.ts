@@ -9,7 +9,6 @@ import {
   deliveryView,
   listWatches,
   recentDeliveries,
-  WATCH_TARGET,
   type WatchView,
   watchView,
 } from "./watches.ts";
@@ -54,7 +53,7 @@ export async function watchPanel(
     deliveries: deliveries.map(deliveryView),
     schedules: allowedSchedules(deps),
     maxWatches: deps.config.watch.maxPerAccount,
-    targetWords: WATCH_TARGET[deps.service.name] === "page" ? "pages" : "sites",
+    targetWords: deps.service.watchTarget === "page" ? "pages" : "sites",
     ...(form ? { form } : {}),
   };
 }

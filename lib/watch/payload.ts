@@ -13,11 +13,16 @@
  * public links), never the account or the webhook itself, and is bounded (at most 16 KB).
  */
 import type { ScanDiff } from "../history/diff.ts";
-import type { Regression } from "./regressions.ts";
+import type { Regression } from "../history/regressions.ts";
+import type { WebhookFormat } from "../storage/watch_types.ts";
 
 /** The formats a webhook can ask for. */
-export const WEBHOOK_FORMATS = ["json", "slack", "discord"] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+export const WEBHOOK_FORMATS = [
+  "json",
+  "slack",
+  "discord",
+] as const satisfies readonly WebhookFormat[];
+export type { WebhookFormat };
 
 /** Whether a string names a webhook format. */
 export function isWebhookFormat(value: string): value is WebhookFormat {

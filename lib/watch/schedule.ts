@@ -5,10 +5,11 @@
  * long as it exists.
  */
 import { createHash } from "node:crypto";
+import type { Schedule } from "../storage/watch_types.ts";
 
 /** The schedules a watch can have. */
-export const SCHEDULES = ["daily", "weekly"] as const;
-export type Schedule = (typeof SCHEDULES)[number];
+export const SCHEDULES = ["daily", "weekly"] as const satisfies readonly Schedule[];
+export type { Schedule };
 
 /** The length of each schedule's period, in ms. */
 export const PERIOD_MS: Record<Schedule, number> = {

@@ -18,7 +18,7 @@ import type { Delivery, Watch } from "../storage/watch_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { feedPath } from "./feed.ts";
 import { type EventScan, regressionEvent } from "./payload.ts";
-import { findRegressions } from "./regressions.ts";
+import { findRegressions } from "../history/regressions.ts";
 import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
 

@@ -11,9 +11,9 @@
  * a sealed secret copied onto another watch does not open.
  */
 import { createHash } from "node:crypto";
+import type { Sealed } from "../storage/watch_types.ts";
 
-/** A sealed value: "v1." + base64(iv) + "." + base64(ciphertext with its tag). */
-export type Sealed = string;
+export type { Sealed };
 
 /** Seals and opens values with one key. */
 export class SecretBox {

@@ -7,10 +7,9 @@
  */
 import { z } from "zod";
 import { BadRequestError, HttpError, NotFoundError, RateLimitedError } from "../errors.ts";
-import { InvalidTargetError, normaliseTarget } from "../scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
 import { findResolveTarget, resolvePublicAddresses } from "../net/guarded_fetch.ts";
 import { FetchError } from "../net/types.ts";
-import type { ServiceName } from "../service_words.ts";
 import { targetOf } from "../storage/history.ts";
 import type { Delivery, Watch } from "../storage/watch_types.ts";
 import type { WatchDeps } from "./context.ts";
@@ -26,12 +25,6 @@ import { changesJsonPath, reportPagePath } from "../report_urls.ts";
 import { checkWebhookUrl, webhookDisplay } from "./webhook_url.ts";
 import { newSigningSecret } from "./signature.ts";
 import { feedPath } from "./feed.ts";
-
-/** What a watch watches on each service: the whole site, or the one page named. */
-export const WATCH_TARGET: Record<ServiceName, "site" | "page"> = {
-  visibility: "site",
-  schema: "page",
-};
 
 /** 409: the account has as many watches as it may, or already watches the target. */
 export class WatchConflictError extends HttpError {
@@ -162,7 +155,7 @@ export async function addWatch(
     if (e instanceof InvalidTargetError) throw new BadRequestError(`url: ${e.message}`);
     throw e;
   }
-  const page = WATCH_TARGET[deps.service.name] === "page";
+  const page = deps.service.watchTarget === "page";
   const target = page ? t.pageUrl ?? t.url : t.domain;
   await assertPublicTarget(t.host, deps);
   const webhookUrl = input.webhookUrl?.trim()

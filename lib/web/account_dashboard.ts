@@ -2,9 +2,14 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { type ActiveSession, closeSession } from "./sessions.ts";
-import { type DashboardState, renderDashboard } from "../ui/account_page.tsx";
+import { DashboardPage, type DashboardState } from "../ui/account_page.tsx";
+import { ACCOUNT_STYLES } from "../ui/error_page.tsx";
 import { keyView } from "../ui/key_view.ts";
 import { watchPanel } from "../watch/panel.ts";
+import { expectedOrigin } from "./csrf.ts";
+import { pageWithStatus } from "./page_errors.tsx";
+import { renderPage } from "./render.tsx";
+import { shellFor } from "./shell.ts";
 
 /** What a form post leaves for the next dashboard view. */
 export type DashboardFlash = Pick<DashboardState, "created" | "notice" | "watchCreated">;
@@ -27,5 +32,19 @@ export async function dashboardFor(
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
   const watch = deps.watch ? await watchPanel(deps.watch, account.id, extra.watchForm) : undefined;
-  return renderDashboard(c, deps, { account, session, keys, watch, ...extra }, status);
+  const state: DashboardState = { account, csrf: session.csrf, keys, watch, ...extra };
+  const origin = expectedOrigin(c, deps.config.trustProxy);
+  // Status 400/409 when a no-JS key form was refused.
+  return pageWithStatus(status, (s) =>
+    renderPage(
+      c,
+      {
+        title: "Your API keys",
+        description: `API keys of your ${deps.service.title} account.`,
+        noindex: true,
+      },
+      shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),
+      DashboardPage({ state, origin, prefix: deps.service.keyPrefix }),
+      s,
+    ));
 }

@@ -6,11 +6,45 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { FieldError, LoginFailedError } from "../accounts/accounts.ts";
-import { assertAnonymousFormToken, presentedToken } from "./csrf.ts";
+import { anonymousFormToken, assertAnonymousFormToken, presentedToken } from "./csrf.ts";
 import { RateLimitedError, VerificationFailedError } from "../errors.ts";
 import { field, readFormBody, wantsJson } from "./http_form.ts";
 import { openSession } from "./sessions.ts";
-import { type AuthMode, renderAuthPage } from "../ui/auth_page.tsx";
+import { type AuthMode, AuthPage, authPageMeta, type AuthPageState } from "../ui/auth_page.tsx";
+import { ACCOUNT_STYLES } from "../ui/error_page.tsx";
+import { pageWithStatus } from "./page_errors.tsx";
+import { renderPage } from "./render.tsx";
+import { shellFor } from "./shell.ts";
+
+/**
+ * Renders an authentication page with a status (400 for refused fields, 429 when limited...): a
+ * fresh anonymous form token, the challenge widget unless the form is disabled, Retry-After when
+ * the visitor must wait.
+ */
+export function renderAuthPage(
+  c: Context,
+  deps: AppDeps,
+  mode: AuthMode,
+  state: AuthPageState = {},
+  status = 200,
+): Response {
+  const csrf = anonymousFormToken(c, deps);
+  if (state.retryAfterSeconds !== undefined) {
+    c.header("Retry-After", String(state.retryAfterSeconds));
+  }
+  return pageWithStatus(status, (s) =>
+    renderPage(
+      c,
+      { ...authPageMeta(mode), noindex: true },
+      shellFor(c, deps, {
+        islands: "account",
+        challenge: state.disabled ? null : deps.challenge.widget,
+        styles: ACCOUNT_STYLES,
+      }),
+      AuthPage({ mode, state, csrf, widget: deps.challenge.widget }),
+      s,
+    ));
+}
 
 /**
  * The form re-rendered for a refused sign-up or sign-in (the e-mail kept, never the password), or

@@ -2,8 +2,9 @@
  * The web layer's context: what every route is built with (AppDeps), Hono's context variables
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
+import type { Context } from "hono";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
-import { clientIp } from "./client_ip.ts";
+import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
@@ -33,6 +34,8 @@ export interface AppDeps {
   /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
   accounts: AccountStore;
   service: ServiceDef;
+  /** Every service of this program, by name (the registry of lib/server.ts: the sister's words). */
+  services: Record<string, ServiceDef>;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
   /** Milliseconds since the epoch (tests inject a clock). */
@@ -61,7 +64,7 @@ export type AppEnv = {
 };
 
 export /**
- * The client IP of a request (lib/web/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * The client IP of a request (lib/net/client_ip.ts): the connection's address, or with TRUST_PROXY
  * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
  * header can say, else "unknown".
  */
@@ -69,4 +72,17 @@ function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
   const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
   const remote = addr && "hostname" in addr ? addr.hostname : undefined;
   return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
+}
+
+/**
+ * The public origin of this site, for absolute URLs. Behind a proxy (TRUST_PROXY=1) the
+ * forwarded scheme is honoured, so canonical links say https when TLS ends at the proxy.
+ */
+export function siteOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  if (trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
 }

@@ -1,9 +1,9 @@
 /**
- * Route groups: a folder of routes (routes/account/, routes/admin/) declared once with what every
- * route in it shares: the error page, the cross-site guard, and which of its routes need a signed-in
- * session of which kind. The route modules inside stay leaves: they neither set these up nor check
- * the session themselves; a route that needs one reads it from the context (`c.get("session")`,
- * `c.get("adminSession")`).
+ * Route groups: the routes under a path prefix (/account, /admin) declared once with what every
+ * route in it shares: the error page, the cross-site guard, and the session of which kind the
+ * methods a route marks `signedIn` need. The route modules inside stay leaves: they neither set
+ * these up nor check the session themselves; a route that needs one reads it from the context
+ * (`c.get("session")`, `c.get("adminSession")`).
  */
 import { Hono } from "hono";
 import type { ErrorHandler, MiddlewareHandler } from "hono";
@@ -13,25 +13,21 @@ import { wantsJson } from "./http_form.ts";
 import { readSession } from "./sessions.ts";
 import type { SessionKind } from "../storage/store_accounts.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { withMethodNotAllowed } from "./methods.ts";
-
-/** One route module mounted in a group. */
-export interface GroupRoute {
-  /** The path inside the group ("/" for the group's own page). */
-  path: string;
-  routes: (deps: AppDeps) => Hono<AppEnv>;
-  /** The methods of this route that need a signed-in session of the group's kind. */
-  signedIn?: string[];
-}
+import { honoPath, type MountedApp, routeApp, type RouteDef } from "./route.ts";
 
 /** What a group declares once. */
 export interface GroupSpec {
+  /** The path every route of the group starts with ("/account"). */
+  prefix: string;
   /** How errors of the group's routes answer (an HTML page unless JSON is asked for). */
   errors: (deps: AppDeps) => ErrorHandler<AppEnv>;
   /** The session the group's `signedIn` routes need, and where a signed-out visitor is sent. */
   session: { kind: SessionKind; signIn: string };
-  /** Mounted in this order (the group's own page, "/", last). */
-  routes: GroupRoute[];
+}
+
+/** Whether a route's path is the group's or below it. */
+export function inGroup(route: RouteDef, spec: GroupSpec): boolean {
+  return route.path === spec.prefix || route.path.startsWith(`${spec.prefix}/`);
 }
 
 /**
@@ -56,21 +52,30 @@ export function requireSession(
   };
 }
 
-/** Builds a group: every route behind the error page and the cross-site guard. */
-export function routeGroup(deps: AppDeps, spec: GroupSpec): Hono<AppEnv> {
+/**
+ * Builds a group, to mount at its prefix: every route behind the error page and the cross-site
+ * guard, the methods a route marks `signedIn` behind the session requirement.
+ */
+export function routeGroup(
+  deps: AppDeps,
+  spec: GroupSpec,
+  routes: readonly RouteDef[],
+  app: MountedApp,
+): Hono<AppEnv> {
   const group = new Hono<AppEnv>();
   group.onError(spec.errors(deps));
   // Refuses cross-site POST/PUT/PATCH/DELETE (GET and HEAD pass): every state-changing route of
   // the group is covered, including one added later.
   group.use("*", crossSiteGuard(deps));
   const signedIn = requireSession(deps, spec.session.kind, spec.session.signIn);
-  for (const r of spec.routes) {
+  for (const r of routes) {
     if (r.signedIn?.length) {
-      const paths = r.path === "/" ? ["/"] : [r.path, `${r.path}/*`];
-      for (const p of paths) group.on(r.signedIn, p, signedIn);
+      // HEAD is answered by the GET route, so it needs the session GET needs.
+      const methods = r.signedIn.flatMap((m) => m === "GET" ? ["GET", "HEAD"] : [m]);
+      group.on(methods, honoPath(r.path.slice(spec.prefix.length) || "/"), signedIn);
     }
   }
-  // Each route module answers 405 for the methods it does not serve (lib/web/methods.ts).
-  for (const r of spec.routes) group.route(r.path, withMethodNotAllowed(r.routes(deps)));
+  // Each route answers 405 for the methods it does not serve (lib/web/route.ts routeApp).
+  for (const r of routes) group.route("/", routeApp(r, deps, app, spec.prefix));
   return group;
 }

@@ -1,41 +1,36 @@
 /**
- * Method-not-allowed answers, from one place: the methods a path allows are read from the routes
- * a route module registered (Hono's route table), so a route never lists them again. The app
- * (lib/app.ts) and the route groups (lib/web/groups.ts) call {@link withMethodNotAllowed} on every
- * route module they mount; any other method on one of its paths is a 405 (`MethodNotAllowedError`:
- * the `Allow` header and a clear error, JSON or the group's error page).
+ * Method-not-allowed answers, from one place: the methods a path allows are the methods its route
+ * registers handlers for (lib/web/route.ts RouteDef), so a route never lists them again; any other
+ * method on its path is a 405 (`MethodNotAllowedError`: the `Allow` header and a clear error, JSON
+ * or the group's error page).
+ *
+ * Why not Hono's own `hono/method-not-allowed` middleware (checked against Hono 4.13.19, the
+ * version deno.json pins): it answers only when the final response is a 404 that no error produced,
+ * but our app's not-found handler throws the typed NotFoundError (lib/errors.ts, mapped to HTTP
+ * once in lib/app.ts), so it would never answer; it reads the app's whole route table, where the
+ * route groups' session checks are registered per method (`group.on(["POST"], path, ...)`), so a
+ * path with only such a check would get a 405 whose Allow lists POST while POST is a 404; it runs
+ * outside the groups, so its 405 would not be the group's error page; and it lists methods in
+ * registration order. Ours is the handful of lines below.
  */
-import type { Env, Hono } from "hono";
+import type { Handler } from "hono";
 import { MethodNotAllowedError } from "../errors.ts";
 
 /** The order methods are listed in an Allow header. */
 const ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /**
- * Each path of a route table and the methods registered for it, in {@link ORDER} (HEAD with GET:
- * Hono answers HEAD with the GET handler). A path with an ALL handler (middleware such as
- * `use("*")`, or a route answering every method itself, like /mcp) is left out: it needs nothing.
+ * The Allow list of a path whose handlers serve `methods`, in {@link ORDER} (HEAD with GET: Hono
+ * answers HEAD with the GET handler).
  */
-export function allowedMethods(app: Pick<Hono, "routes">): Map<string, string[]> {
-  const methods = new Map<string, Set<string>>();
-  const answersAll = new Set<string>();
-  for (const r of app.routes) {
-    const method = r.method.toUpperCase();
-    if (method === "ALL") {
-      answersAll.add(r.path);
-      continue;
-    }
-    const set = methods.get(r.path) ?? new Set<string>();
+export function allowedMethods(methods: Iterable<string>): string[] {
+  const set = new Set<string>();
+  for (const m of methods) {
+    const method = m.toUpperCase();
     set.add(method);
     if (method === "GET") set.add("HEAD");
-    methods.set(r.path, set);
   }
-  const out = new Map<string, string[]>();
-  for (const [path, set] of methods) {
-    if (answersAll.has(path)) continue;
-    out.set(path, [...set].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)));
-  }
-  return out;
+  return [...set].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 function rank(method: string): number {
@@ -43,15 +38,9 @@ function rank(method: string): number {
   return i < 0 ? ORDER.length : i;
 }
 
-/**
- * Registers, after a route module's own routes, a 405 for every other method on each of its paths
- * (see {@link allowedMethods}). Returns the same app, to mount.
- */
-export function withMethodNotAllowed<E extends Env>(app: Hono<E>): Hono<E> {
-  for (const [path, allow] of allowedMethods(app)) {
-    app.all(path, () => {
-      throw new MethodNotAllowedError(allow);
-    });
-  }
-  return app;
+/** The handler of every other method on a path: a 405 with `allow` in its Allow header. */
+export function methodNotAllowed(allow: string[]): Handler {
+  return () => {
+    throw new MethodNotAllowedError(allow);
+  };
 }

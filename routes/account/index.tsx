@@ -3,15 +3,21 @@
  * key). Without a valid session: 303 to /account/login. A key created by a no-JS form post
  * arrives here once, through the session's encrypted one-time flash (lib/web/sessions.ts).
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";
 import { takeFlash } from "../../lib/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
-/** The /account route. */
-export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
+/** GET /account: the dashboard (signed in). */
+export const accountRoute: RouteDef = {
+  path: "/account",
+  signedIn: ["GET"],
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = async (c) => {
     // The account group requires the session (lib/app.ts, lib/web/groups.ts).
     const session = c.get("session")!;
     const flash = await takeFlash<DashboardFlash>(deps, session);
@@ -20,6 +26,6 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       notice: flash?.notice ?? null,
       watchCreated: flash?.watchCreated ?? null,
     });
-  });
+  };
   return app;
 }

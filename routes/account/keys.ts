@@ -7,9 +7,9 @@
  *   200 `{entry}` for a fetch). Another account's key id is 404.
  * Without a session: 303 to the login page (a form) or 401 (a fetch).
  */
-import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
 import {
   createAccountKey,
   FieldError,
@@ -33,61 +33,71 @@ async function signedInForm(
   return { session, form };
 }
 
-/** The /account/keys routes. */
-export function accountKeyRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/", async (c) => {
-    const got = await signedInForm(c);
-    if (got instanceof Response) return got;
-    const { session, form } = got;
-    c.header("Cache-Control", "no-store");
-    const name = field(form, "name");
-    try {
-      const { key, entry } = await createAccountKey(
-        deps,
-        deps.service.keyPrefix,
-        session.accountId!,
-        name,
-      );
-      if (wantsJson(c)) return c.json({ key, entry: keyView(entry) }, 201);
-      await putFlash(
-        deps,
-        session,
-        {
-          created: { key, id: entry.id, name: entry.name },
-        } satisfies DashboardFlash,
-      );
-      return c.redirect("/account", 303);
-    } catch (error) {
-      if (wantsJson(c)) throw error;
-      if (error instanceof FieldError || error instanceof KeyLimitError) {
-        return await dashboardFor(c, deps, session, {
-          nameValue: name,
-          nameError: error instanceof FieldError ? error.fields.name ?? error.message : null,
-          notice: error instanceof KeyLimitError ? { kind: "error", text: error.message } : null,
-        }, error.status);
-      }
-      throw error;
-    }
-  });
-  app.post("/:id/revoke", async (c) => {
-    const got = await signedInForm(c);
-    if (got instanceof Response) return got;
-    const { session } = got;
-    const entry = await revokeKey(deps, c.req.param("id"), { accountId: session.accountId! });
-    c.header("Cache-Control", "no-store");
-    if (wantsJson(c)) return c.json({ entry: keyView(entry) });
+/** POST /account/keys: creates a key. */
+export const accountKeysRoute: RouteDef = {
+  path: "/account/keys",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => createKey(c, deps) }),
+};
+
+/** POST /account/keys/:id/revoke: revokes one of the account's keys. */
+export const accountKeyRevokeRoute: RouteDef = {
+  path: "/account/keys/{id}/revoke",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => revokeAccountKey(c, deps) }),
+};
+
+async function createKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const got = await signedInForm(c);
+  if (got instanceof Response) return got;
+  const { session, form } = got;
+  c.header("Cache-Control", "no-store");
+  const name = field(form, "name");
+  try {
+    const { key, entry } = await createAccountKey(
+      deps,
+      deps.service.keyPrefix,
+      session.accountId!,
+      name,
+    );
+    if (wantsJson(c)) return c.json({ key, entry: keyView(entry) }, 201);
     await putFlash(
       deps,
       session,
       {
-        notice: {
-          kind: "success",
-          text: `Key “${entry.name}” revoked. Requests with it now get 401.`,
-        },
+        created: { key, id: entry.id, name: entry.name },
       } satisfies DashboardFlash,
     );
     return c.redirect("/account", 303);
-  });
-  return app;
+  } catch (error) {
+    if (wantsJson(c)) throw error;
+    if (error instanceof FieldError || error instanceof KeyLimitError) {
+      return await dashboardFor(c, deps, session, {
+        nameValue: name,
+        nameError: error instanceof FieldError ? error.fields.name ?? error.message : null,
+        notice: error instanceof KeyLimitError ? { kind: "error", text: error.message } : null,
+      }, error.status);
+    }
+    throw error;
+  }
+}
+
+async function revokeAccountKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const got = await signedInForm(c);
+  if (got instanceof Response) return got;
+  const { session } = got;
+  const entry = await revokeKey(deps, param(c, "id"), { accountId: session.accountId! });
+  c.header("Cache-Control", "no-store");
+  if (wantsJson(c)) return c.json({ entry: keyView(entry) });
+  await putFlash(
+    deps,
+    session,
+    {
+      notice: {
+        kind: "success",
+        text: `Key “${entry.name}” revoked. Requests with it now get 401.`,
+      },
+    } satisfies DashboardFlash,
+  );
+  return c.redirect("/account", 303);
 }

@@ -4,17 +4,21 @@
  * /account. A failure says "Wrong e-mail address or password." whether or not the address has an
  * account, after the same argon2id verification.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";
 import { logIn } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
+import { renderAuthPage, signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
-/** The /account/login routes. */
-export function loginRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
+/** GET and POST /account/login. */
+export const loginRoute: RouteDef = {
+  path: "/account/login",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = async (c) => {
     dummyHash().catch(() => {});
     const signedInAs = await signedInEmail(c, deps);
     const signedOut = c.req.query("signedout") !== undefined;
@@ -22,7 +26,7 @@ export function loginRoutes(deps: AppDeps): Hono<AppEnv> {
       signedInAs,
       notice: signedOut && !signedInAs ? { kind: "success", text: "You are signed out." } : null,
     });
-  });
-  app.post("/", (c) => submitAuthForm(c, deps, "login", (input) => logIn(input, deps), 200));
+  };
+  app.POST = (c) => submitAuthForm(c, deps, "login", (input) => logIn(input, deps), 200);
   return app;
 }

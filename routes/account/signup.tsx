@@ -4,21 +4,25 @@
  * A refused post re-renders the form with the reasons (400 fields, 403 challenge, 409 address
  * taken, 429 with Retry-After); a fetch with `Accept: application/json` gets JSON instead.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";
 import { signUp } from "../../lib/accounts/accounts.ts";
 import { dummyHash } from "../../lib/accounts/password.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
+import { renderAuthPage, signedInEmail, submitAuthForm } from "../../lib/web/auth_forms.ts";
 
-/** The /account/signup routes. */
-export function signupRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
+/** GET and POST /account/signup. */
+export const signupRoute: RouteDef = {
+  path: "/account/signup",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = async (c) => {
     // Warm the login's dummy hash off the request path (see lib/accounts/accounts.ts logIn).
     dummyHash().catch(() => {});
     return renderAuthPage(c, deps, "signup", { signedInAs: await signedInEmail(c, deps) });
-  });
-  app.post("/", (c) => submitAuthForm(c, deps, "signup", (input) => signUp(input, deps), 201));
+  };
+  app.POST = (c) => submitAuthForm(c, deps, "signup", (input) => signUp(input, deps), 201);
   return app;
 }

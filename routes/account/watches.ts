@@ -6,9 +6,9 @@
  *   `Accept: application/json` gets 201 `{watch, webhookSecret}`.
  * - POST /account/watches/:id/delete (`csrf`): removes one of the account's watches at once.
  */
-import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
@@ -27,54 +27,65 @@ async function signedInForm(
   return { session, form };
 }
 
-/** The /account/watches routes. */
-export function accountWatchRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** POST /account/watches: adds a watch. */
+export const accountWatchesRoute: RouteDef = {
+  path: "/account/watches",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => createWatch(c, deps) }),
+};
+
+/** POST /account/watches/:id/delete: removes one of the account's watches. */
+export const accountWatchDeleteRoute: RouteDef = {
+  path: "/account/watches/{id}/delete",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => deleteWatch(c, deps) }),
+};
+
+async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
   const w = watchOf(deps);
-  app.post("/", async (c) => {
-    const { session, form } = await signedInForm(c);
-    c.header("Cache-Control", "no-store");
-    const input = {
-      url: field(form, "url"),
-      schedule: field(form, "schedule") || undefined,
-      webhookUrl: field(form, "webhookUrl") || null,
-      webhookFormat: field(form, "webhookFormat") || undefined,
-    };
-    try {
-      const { watch, webhookSecret } = await addWatch(w, session.accountId!, input, "dashboard");
-      if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
-      await putFlash(
-        deps,
-        session,
-        {
-          watchCreated: { target: watch.target, secret: webhookSecret },
-        } satisfies DashboardFlash,
-      );
-      return c.redirect("/account", 303);
-    } catch (error) {
-      if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
-      return await dashboardFor(c, deps, session, {
-        watchForm: {
-          url: input.url,
-          webhookUrl: input.webhookUrl ?? "",
-          error: error.message,
-        },
-      }, error.status);
-    }
-  });
-  app.post("/:id/delete", async (c) => {
-    const { session } = await signedInForm(c);
-    c.header("Cache-Control", "no-store");
-    const removed = await removeWatch(w, session.accountId!, c.req.param("id"));
-    if (wantsJson(c)) return c.json({ deleted: true, watch: watchView(removed, w.origin) });
+  const { session, form } = await signedInForm(c);
+  c.header("Cache-Control", "no-store");
+  const input = {
+    url: field(form, "url"),
+    schedule: field(form, "schedule") || undefined,
+    webhookUrl: field(form, "webhookUrl") || null,
+    webhookFormat: field(form, "webhookFormat") || undefined,
+  };
+  try {
+    const { watch, webhookSecret } = await addWatch(w, session.accountId!, input, "dashboard");
+    if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
     await putFlash(
       deps,
       session,
       {
-        notice: { kind: "success", text: `No longer watching ${removed.target}.` },
+        watchCreated: { target: watch.target, secret: webhookSecret },
       } satisfies DashboardFlash,
     );
     return c.redirect("/account", 303);
-  });
-  return app;
+  } catch (error) {
+    if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
+    return await dashboardFor(c, deps, session, {
+      watchForm: {
+        url: input.url,
+        webhookUrl: input.webhookUrl ?? "",
+        error: error.message,
+      },
+    }, error.status);
+  }
+}
+
+async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const w = watchOf(deps);
+  const { session } = await signedInForm(c);
+  c.header("Cache-Control", "no-store");
+  const removed = await removeWatch(w, session.accountId!, param(c, "id"));
+  if (wantsJson(c)) return c.json({ deleted: true, watch: watchView(removed, w.origin) });
+  await putFlash(
+    deps,
+    session,
+    {
+      notice: { kind: "success", text: `No longer watching ${removed.target}.` },
+    } satisfies DashboardFlash,
+  );
+  return c.redirect("/account", 303);
 }

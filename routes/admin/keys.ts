@@ -3,8 +3,9 @@
  * is redirected 303 to /admin with a notice; a fetch with `Accept: application/json` gets 200
  * `{entry}`. Without an administrator session: 303 to /admin/login (or 401 for a fetch).
  */
-import { Hono } from "hono";
+import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
 import { revokeKey } from "../../lib/accounts/accounts.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
@@ -12,25 +13,27 @@ import { putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
 import type { AdminFlash } from "../../lib/ui/admin_page.tsx";
 
-/** The /admin/keys routes. */
-export function adminKeyRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/:id/revoke", async (c) => {
-    const form = await readFormBody(c.req.raw);
-    // The admin group requires the session (lib/app.ts, lib/web/groups.ts).
-    const session = c.get("adminSession")!;
-    await assertFormToken(session.csrf, presentedToken(c, form));
-    const entry = await revokeKey(deps, c.req.param("id"));
-    c.header("Cache-Control", "no-store");
-    if (wantsJson(c)) return c.json({ entry: keyView(entry) });
-    await putFlash(
-      deps,
-      session,
-      {
-        notice: { kind: "success", text: `Key “${entry.name}” (${entry.prefix}…) revoked.` },
-      } satisfies AdminFlash,
-    );
-    return c.redirect("/admin", 303);
-  });
-  return app;
+/** POST /admin/keys/:id/revoke. */
+export const adminKeyRevokeRoute: RouteDef = {
+  path: "/admin/keys/{id}/revoke",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => revokeAnyKey(c, deps) }),
+};
+
+async function revokeAnyKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const form = await readFormBody(c.req.raw);
+  // The admin group requires the session (lib/app.ts, lib/web/groups.ts).
+  const session = c.get("adminSession")!;
+  await assertFormToken(session.csrf, presentedToken(c, form));
+  const entry = await revokeKey(deps, param(c, "id"));
+  c.header("Cache-Control", "no-store");
+  if (wantsJson(c)) return c.json({ entry: keyView(entry) });
+  await putFlash(
+    deps,
+    session,
+    {
+      notice: { kind: "success", text: `Key “${entry.name}” (${entry.prefix}…) revoked.` },
+    } satisfies AdminFlash,
+  );
+  return c.redirect("/admin", 303);
 }

@@ -4,26 +4,30 @@
  * attempt window shared with client sign-up and login (429 with Retry-After beyond it). Success
  * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";
 import { adminLogIn, AdminNotConfiguredError, adminSetup } from "../../lib/accounts/admin.ts";
 import { assertAnonymousFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { openSession } from "../../lib/web/sessions.ts";
-import { renderAuthPage } from "../../lib/ui/auth_page.tsx";
-import { refusedAuthPage } from "../../lib/web/auth_forms.ts";
+import { refusedAuthPage, renderAuthPage } from "../../lib/web/auth_forms.ts";
 
-/** The /admin/login routes. */
-export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
+/** GET and POST /admin/login. */
+export const adminLoginRoute: RouteDef = {
+  path: "/admin/login",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.GET = (c) => {
     const setup = adminSetup(deps.config);
     const disabled = setup === "none" || setup === "invalid"
       ? new AdminNotConfiguredError(setup).message
       : null;
     return renderAuthPage(c, deps, "admin", { disabled });
-  });
-  app.post("/", async (c) => {
+  };
+  app.POST = async (c) => {
     const form = await readFormBody(c.req.raw);
     await assertAnonymousFormToken(c, deps, presentedToken(c, form));
     try {
@@ -45,6 +49,6 @@ export function adminLoginRoutes(deps: AppDeps): Hono<AppEnv> {
       if (page) return page;
       throw error;
     }
-  });
+  };
   return app;
 }

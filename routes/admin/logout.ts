@@ -1,14 +1,19 @@
 /** POST /admin/logout: ends the administrator session (KV and cookie) and redirects 303. */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";
 import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../lib/web/http_form.ts";
 import { closeSession, readSession } from "../../lib/web/sessions.ts";
 
-/** The /admin/logout route. */
-export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/", async (c) => {
+/** POST /admin/logout. */
+export const adminLogoutRoute: RouteDef = {
+  path: "/admin/logout",
+  handlers: (deps) => handlers(deps),
+};
+
+function handlers(deps: AppDeps): RouteHandlers {
+  const app: RouteHandlers = {};
+  app.POST = async (c) => {
     const form = await readFormBody(c.req.raw);
     const session = await readSession(c, deps, "admin");
     if (session) await assertFormToken(session.csrf, presentedToken(c, form));
@@ -16,6 +21,6 @@ export function adminLogoutRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Cache-Control", "no-store");
     if (wantsJson(c)) return c.json({ ok: true, location: "/admin/login" });
     return c.redirect("/admin/login", 303);
-  });
+  };
   return app;
 }

@@ -1,15 +1,15 @@
 /** GET /api/challenge: a fresh ALTCHA challenge for the form's widget (404 when Turnstile is used). */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { RouteDef } from "../../lib/web/route.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 
-/** The /api/challenge route. */
-export function challengeRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
-    if (!deps.challenge.issue) throw new NotFoundError();
-    c.header("Cache-Control", "no-store");
-    return c.json(await deps.challenge.issue());
-  });
-  return app;
-}
+/** GET /api/challenge. */
+export const challengeRoute: RouteDef = {
+  path: "/api/challenge",
+  handlers: (deps) => ({
+    GET: async (c) => {
+      if (!deps.challenge.issue) throw new NotFoundError();
+      c.header("Cache-Control", "no-store");
+      return c.json(await deps.challenge.issue());
+    },
+  }),
+};

@@ -3,18 +3,59 @@
  * side (lib/compare/compare.ts). Reads stored records only; a domain never scanned is listed with
  * status "not_scanned". No credentials. Served by the services that compare sites.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
-import { compareDomains, compareSites } from "../../lib/compare/compare.ts";
+import type { RouteDef } from "../../lib/web/route.ts";
+import {
+  COMPARE_MAX_SITES,
+  compareDomains,
+  compareSites,
+  ComparisonSchema,
+} from "../../lib/compare/compare.ts";
+import { PATHS } from "../../lib/report_urls.ts";
+import { errorResponse, json } from "../../lib/openapi.ts";
 
-/** The /api/compare.json route. */
-export function compareJsonRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Cache-Control", "no-cache");
-    const domains = compareDomains(c.req.queries("d") ?? []);
-    return c.json(await compareSites(deps.store, domains));
-  });
-  return app;
+/** GET /api/compare.json (mounted by the services that compare sites). */
+export const compareJsonRoute: RouteDef = {
+  path: PATHS.compareJson,
+  servedBy: (service) => service.comparesSites === true,
+  handlers: (deps) => ({
+    GET: async (c) => {
+      c.header("Access-Control-Allow-Origin", "*");
+      c.header("Cache-Control", "no-cache");
+      const domains = compareDomains(c.req.queries("d") ?? []);
+      return c.json(await compareSites(deps.store, domains));
+    },
+  }),
+  schemas: () => ({ Comparison: { schema: ComparisonSchema, io: "output" } }),
+  openapi: () => compareOperation(),
+};
+
+/** The OpenAPI operation of GET /api/compare.json: stored records side by side. */
+function compareOperation(): Record<string, unknown> {
+  return {
+    get: {
+      tags: ["scans"],
+      operationId: "compareSites",
+      summary: `The latest stored records of up to ${COMPARE_MAX_SITES} sites, side by side`,
+      description: "Score and grade, each pillar's score per site, and each issue with the sites " +
+        "that have it and those that do not. Reads stored records only: it starts no scan, and " +
+        'a site never scanned is listed with status "not_scanned". No credentials.',
+      security: [{}],
+      parameters: [{
+        name: "d",
+        in: "query",
+        required: true,
+        description: `A domain or URL; repeat it (or separate with commas) for up to ` +
+          `${COMPARE_MAX_SITES} sites.`,
+        style: "form",
+        explode: true,
+        schema: { type: "array", items: { type: "string" }, minItems: 1 },
+      }],
+      responses: {
+        "200": { description: "The comparison.", content: json("Comparison") },
+        "400": errorResponse(
+          `No site, more than ${COMPARE_MAX_SITES} sites, or one that is not a domain name.`,
+        ),
+      },
+    },
+  };
 }

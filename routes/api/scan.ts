@@ -1,8 +1,9 @@
 /** POST /api/scan: validate, authenticate, then the shared scan flow (lib/scan/scan_service.ts). */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import type { AppDeps } from "../../lib/web/context.ts";
+import type { RouteDef } from "../../lib/web/route.ts";
+import { errorResponse, json, rateLimitHeaders, ScanAcceptedSchema } from "../../lib/openapi.ts";
 import { authenticate } from "../../lib/accounts/auth.ts";
-import { InvalidTargetError, normaliseTarget } from "../../lib/scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "../../lib/net/target.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
 import { touchKey } from "../../lib/accounts/keys.ts";
@@ -63,9 +64,57 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
 
 export { MAX_SCAN_BODY, ScanRequestSchema };
 
-/** The /api/scan routes. */
-export function scanRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/", (c) => scanPost(c.req.raw, c.get("clientIp"), deps));
-  return app;
-}
+/** POST /api/scan. */
+export const scanRoute: RouteDef = {
+  path: "/api/scan",
+  handlers: (deps) => ({ POST: (c) => scanPost(c.req.raw, c.get("clientIp"), deps) }),
+  schemas: () => ({
+    ScanRequest: { schema: ScanRequestSchema, io: "input" },
+    ScanAccepted: { schema: ScanAcceptedSchema, io: "output" },
+  }),
+  openapi: ({ deps }) => ({
+    post: {
+      tags: ["scans"],
+      operationId: "scan",
+      summary: "Start a scan, or get the cached record",
+      description: "Scripts send an API key (`Authorization: Bearer " +
+        `${deps.service.keyPrefix}...\`, free at /account/signup) or the site owner's ` +
+        "PIPELINE_TOKEN. Without an Authorization header, the body must carry a valid " +
+        "`turnstileToken` from the browser challenge of the public form, else 403.",
+      security: [{}, { bearerAuth: [] }],
+      requestBody: { required: true, content: json("ScanRequest") },
+      responses: {
+        "200": {
+          description: "A record younger than 24 hours (no limit used).",
+          headers: rateLimitHeaders(),
+          content: json("ScanRecord"),
+        },
+        "202": {
+          description: "The scan runs in the background: follow its statusUrl.",
+          headers: {
+            Location: {
+              description: "The report to poll.",
+              schema: { type: "string" },
+            },
+            ...rateLimitHeaders(),
+          },
+          content: json("ScanAccepted"),
+        },
+        "400": errorResponse("Malformed body, or a URL that is not a public domain."),
+        "401": errorResponse('The bearer token is not accepted: `{"error":"Unauthorized"}`.'),
+        "403": errorResponse(
+          'No Authorization header and no valid challenge token: `{"error":"Verification failed. Please retry."}`.',
+        ),
+        "413": errorResponse("The body is larger than 16 KiB."),
+        "415": errorResponse("The body is not JSON."),
+        "429": {
+          description: "A limit is reached; wait retryAfterSeconds.",
+          headers: {
+            "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+          },
+          content: json("RateLimited"),
+        },
+      },
+    },
+  }),
+};

@@ -3,30 +3,53 @@
  * schema findings), "not scanned" with a 404 status for a domain never scanned. Cached briefly
  * so a README shows a new score within minutes.
  */
-import { Hono } from "hono";
+import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
+import { PATHS } from "../../lib/report_urls.ts";
 import { badgeFor, renderBadge } from "../../lib/badge.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 
-/** The /badge routes. */
-export function badgeRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/:file", async (c) => {
-    const file = c.req.param("file");
-    let domain: string | null = null;
-    if (file.endsWith(".svg") && file.length > 4) {
-      try {
-        domain = normaliseTarget(file.slice(0, -4)).domain;
-      } catch {
-        domain = null;
-      }
+/** GET /badge/:domain.svg. */
+export const badgeRoute: RouteDef = {
+  path: PATHS.badge,
+  handlers: (deps) => ({ GET: (c) => badge(c, deps) }),
+  openapi: () => ({
+    get: {
+      tags: ["scans"],
+      operationId: "getBadge",
+      summary: "An SVG badge of the domain's latest result",
+      security: [{}],
+      parameters: [{ name: "domain", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "The badge.",
+          content: { "image/svg+xml": { schema: { type: "string" } } },
+        },
+        "404": {
+          description: 'A "not scanned" badge.',
+          content: { "image/svg+xml": { schema: { type: "string" } } },
+        },
+      },
+    },
+  }),
+};
+
+async function badge(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  // The parameter keeps its ".svg" (lib/web/route.ts honoPath).
+  const file = param(c, "domain");
+  let domain: string | null = null;
+  if (file.endsWith(".svg") && file.length > 4) {
+    try {
+      domain = normaliseTarget(file.slice(0, -4)).domain;
+    } catch {
+      domain = null;
     }
-    const stored = domain ? await deps.store.getScan(domain) : null;
-    const svg = renderBadge(badgeFor(deps.service.name, stored?.record ?? null));
-    c.header("Content-Type", "image/svg+xml; charset=utf-8");
-    c.header("Cache-Control", stored ? "public, max-age=300" : "public, max-age=60");
-    c.header("Access-Control-Allow-Origin", "*");
-    return c.body(svg, stored ? 200 : 404);
-  });
-  return app;
+  }
+  const stored = domain ? await deps.store.getScan(domain) : null;
+  const svg = renderBadge(badgeFor(deps.service, stored?.record ?? null));
+  c.header("Content-Type", "image/svg+xml; charset=utf-8");
+  c.header("Cache-Control", stored ? "public, max-age=300" : "public, max-age=60");
+  c.header("Access-Control-Allow-Origin", "*");
+  return c.body(svg, stored ? 200 : 404);
 }

@@ -4,104 +4,86 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
-import { Hono } from "hono";
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
-import type { ServiceName } from "../../lib/service_words.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
-import type { SchemaScanRecord } from "../../lib/structured/record.ts";
+import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
+import { param, type RouteDef } from "../../lib/web/route.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
-import { siteOrigin } from "../../lib/ui/format.ts";
 import { LocalTime } from "../../lib/ui/local_time.tsx";
 import { Island, type PageMeta } from "../../lib/ui/layout.tsx";
-import { renderPage } from "../../lib/ui/render.tsx";
+import { renderPage } from "../../lib/web/render.tsx";
 import { ScanFormBlock } from "../../lib/ui/scan_form.tsx";
-import {
-  describeSchemaRecord,
-  FailedSchemaReport,
-  SchemaReport,
-} from "../../lib/ui/schema_report.tsx";
-import { shellFor } from "../../lib/ui/shell.ts";
-import { describeRecord, FailedReport, VisibilityReport } from "../../lib/ui/visibility_report.tsx";
-import type { ScanRecord } from "../../lib/visibility/record.ts";
-import { ScanProgress, type ScanProgressProps } from "../../islands/ScanProgress.tsx";
-import { reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
+import { shellFor } from "../../lib/web/shell.ts";
+import { ScanProgress } from "../../islands/ScanProgress.tsx";
+import { badgeFor, badgeSize } from "../../lib/badge.ts";
+import { PATHS, reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
 import { formatUtc } from "../../lib/ui/format.ts";
 
-/**
- * What a scan does, for the progress card, per service: each step with the words of the worker's
- * own step (lib/visibility/scan.ts onProgress, lib/scan/worker.ts) that say it is on it.
- */
-const STEPS: Record<"visibility" | "schema", ScanProgressProps["steps"]> = {
-  visibility: [
-    { label: "Waiting for a free scanner", match: [] },
-    {
-      label: "Fetching the home page, robots.txt, the sitemap and llms.txt",
-      match: ["starting", "fetching"],
+/** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
+export const reportFormRoute: RouteDef = {
+  path: "/report",
+  handlers: (deps) => ({
+    GET: (c) => {
+      const domain = domainOf(c.req.query("url") ?? "");
+      if (!domain) return notFound(c, deps, null);
+      return c.redirect(reportPagePath(domain), 303);
     },
-    { label: "Looking the site up on Wikidata, Wikipedia and Common Crawl", match: ["wikidata"] },
-    { label: "Scoring every signal and writing the fixes", match: ["scoring", "saving"] },
-  ],
-  schema: [
-    { label: "Waiting for a free scanner", match: [] },
-    { label: "Fetching the page and reading its structured data", match: ["starting", "fetching"] },
-    {
-      label: "Checking it against schema.org and Google's rules, writing the JSON-LD to paste",
-      match: ["validating", "saving"],
-    },
-  ],
+  }),
 };
 
-/** The /report page routes. */
-export function reportPageRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/", (c) => {
-    const domain = domainOf(c.req.query("url") ?? "");
-    if (!domain) return notFound(c, deps, null);
-    return c.redirect(reportPagePath(domain), 303);
+/** GET /report/:domain: the report of a domain's latest record (or its scan's progress). */
+export const reportPageRoute: RouteDef = {
+  path: PATHS.reportPage,
+  handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
+};
+
+/** GET /report/:domain/scans/:id: one kept scan, forever (lib/storage/history.ts). */
+export const keptScanPageRoute: RouteDef = {
+  path: PATHS.keptScanPage,
+  handlers: (deps) => ({ GET: (c) => keptScanReport(c, deps) }),
+};
+
+async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
+  const [stored, inflight] = await Promise.all([
+    deps.store.getScan(domain),
+    deps.store.getInflight(domain),
+  ]);
+  if (!stored && !inflight) return notFound(c, deps, domain);
+  return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
+}
+
+// One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
+async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  const id = param(c, "id");
+  if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
+  let kept;
+  try {
+    kept = await scanOf(deps.store, domain, id);
+  } catch (e) {
+    if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
+    throw e;
+  }
+  const stored: StoredScan = {
+    record: kept.record,
+    failure: kept.entry.failure ?? null,
+    credential: "pipeline",
+    durationMs: 0,
+    jobId: id,
+  };
+  return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
+    kept: true,
   });
-  app.get("/:domain", async (c) => {
-    const raw = c.req.param("domain");
-    const domain = domainOf(raw);
-    if (!domain) return notFound(c, deps, null);
-    if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
-    const [stored, inflight] = await Promise.all([
-      deps.store.getScan(domain),
-      deps.store.getInflight(domain),
-    ]);
-    if (!stored && !inflight) return notFound(c, deps, domain);
-    return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
-  });
-  // One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
-  app.get("/:domain/scans/:id", async (c) => {
-    const raw = c.req.param("domain");
-    const domain = domainOf(raw);
-    if (!domain) return notFound(c, deps, null);
-    const id = c.req.param("id");
-    if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
-    let kept;
-    try {
-      kept = await scanOf(deps.store, domain, id);
-    } catch (e) {
-      if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
-      throw e;
-    }
-    const stored: StoredScan = {
-      record: kept.record,
-      failure: kept.entry.failure ?? null,
-      credential: "pipeline",
-      durationMs: 0,
-      jobId: id,
-    };
-    return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
-      kept: true,
-    });
-  });
-  return app;
 }
 
 /** The "what changed" section and the history list of a report (none before a second scan). */
@@ -151,7 +133,7 @@ function reportPage(
         statusUrl: scanStatusPath(inflight.jobId),
         knownScannedAt: stored?.record.scannedAt ?? null,
         elapsedMs: Math.max(0, now - inflight.since),
-        steps: STEPS[service],
+        steps: deps.service.progress,
       }}
     />
   );
@@ -182,7 +164,11 @@ function reportPage(
   }
   const rescanUrl = deps.service.rescanTarget?.(stored.record) ?? domain;
   const rescan = (
-    <ScanFormBlock widget={deps.challenge.widget} service={service} rescanUrl={rescanUrl} />
+    <ScanFormBlock
+      widget={deps.challenge.widget}
+      form={deps.service.words.form}
+      rescanUrl={rescanUrl}
+    />
   );
   const meta: PageMeta = {
     title: "",
@@ -193,7 +179,9 @@ function reportPage(
     image: `${origin}/static/og-${service}.png`,
   };
   const scanId = options.kept ? stored.jobId : undefined;
-  const view = REPORT_VIEWS[service](stored, { now, rescan, origin, scanId });
+  const spec = badgeFor(deps.service, stored.record);
+  const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
+  const view = deps.service.report(stored, { now, rescan, origin, scanId, badge });
   meta.title = view.title;
   meta.description = view.description;
   const body = view.body;
@@ -220,57 +208,6 @@ function reportPage(
     </>,
   );
 }
-
-/** What a stored record's page says: its title, description and body, per service. */
-type ReportView = { title: string; description: string; body: VNode };
-const REPORT_VIEWS: Record<
-  ServiceName,
-  (
-    stored: StoredScan,
-    props: { now: number; rescan: VNode; origin: string; scanId?: string },
-  ) => ReportView
-> = {
-  visibility: (stored, { now, rescan, origin, scanId }) => {
-    const record = stored.record as ScanRecord;
-    const domain = record.domain;
-    return {
-      title: record.result
-        ? `${domain}: ${Math.round(record.result.score)}/100, grade ${record.result.grade}`
-        : `Scan of ${domain} failed`,
-      description: describeRecord(record),
-      body: record.result
-        ? (
-          <VisibilityReport
-            record={record}
-            now={now}
-            rescan={rescan}
-            origin={origin}
-            scanId={scanId}
-          />
-        )
-        : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
-    };
-  },
-  schema: (stored, { now, rescan, origin, scanId }) => {
-    const record = stored.record as SchemaScanRecord;
-    const domain = record.domain;
-    return {
-      title: record.result ? `Structured data of ${domain}` : `Scan of ${domain} failed`,
-      description: describeSchemaRecord(record),
-      body: record.result
-        ? (
-          <SchemaReport
-            record={record}
-            now={now}
-            rescan={rescan}
-            origin={origin}
-            scanId={scanId}
-          />
-        )
-        : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />,
-    };
-  },
-};
 
 function notFound(
   c: Context<AppEnv>,
@@ -313,7 +250,7 @@ function notFound(
           ? "Nobody has scanned this site yet. Scan it now: it takes a few seconds."
           : "Enter a domain such as example.com, or a full address such as https://www.example.com/."}
       </p>
-      <ScanFormBlock widget={deps.challenge.widget} service={deps.service.name} />
+      <ScanFormBlock widget={deps.challenge.widget} form={deps.service.words.form} />
     </>,
     404,
   );

@@ -9,7 +9,7 @@ import { Parser } from "htmlparser2";
 import { extractPageFacts } from "../../lib/html/page_facts.ts";
 import { analyseSnapshot } from "../../lib/visibility/scan.ts";
 import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 import { generatePage } from "./parse_bench.ts";
 
 const html = generatePage();

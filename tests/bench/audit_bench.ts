@@ -16,7 +16,7 @@ import { rssSampler, untilHealthy } from "./server_probe.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { extractPageFacts } from "../../lib/html/page_facts.ts";
 import { OffSiteCache } from "../../lib/offsite/cache.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 import { analysePage, type PageInput } from "../../lib/visibility/audit/page.ts";
 import type { AuditResult } from "../../lib/visibility/audit/types.ts";
 import { analyseSnapshot, scanSite } from "../../lib/visibility/scan.ts";

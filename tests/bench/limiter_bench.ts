@@ -6,14 +6,14 @@
  * the same writes with no read. tests/bench/limiter_rate.ts measures these on one pinned core,
  * with concurrent callers too, and checks exactness (load.ts runs it).
  */
-import { Store } from "../../lib/storage/store.ts";
 import type { PoolSpec, ScanJob } from "../../lib/storage/store.ts";
+import { createStore } from "../../lib/server.ts";
 
 const kv = await Deno.openKv(":memory:");
-const store = new Store(kv, "bench");
+const store = createStore(kv, "bench");
 // The only writer of its KV (`deno task start` on a local file): pools decided in memory.
 const localKv = await Deno.openKv(":memory:");
-const local = new Store(localKv, "bench", { exclusive: true });
+const local = createStore(localKv, "bench", { exclusive: true });
 const HOUR = 3600_000;
 let n = 0;
 

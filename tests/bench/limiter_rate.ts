@@ -2,7 +2,7 @@
  * Rate-limiter decisions per second on one core (run pinned: `taskset -c 0`, as load.ts does),
  * sequential and with 16 concurrent callers, for each engine KV can hold the pools in:
  * - local: the only process writing a local KV decides in memory and writes through in one
- *   commit, shared by admissions that arrive together (lib/limits/limiter_local.ts, lib/storage/group_commit.ts;
+ *   commit, shared by admissions that arrive together (lib/limits/limiter_local.ts, lib/limits/group_commit.ts;
  *   the default for `deno task start`), in memory and on a real file (each commit waits for disk);
  * - shared: KV shared by many processes (KV Connect, Deploy): read, decide, checked commit.
  * Each admission is a full Store.admitScan: decide two pools, mark the domain in flight, enqueue.
@@ -11,7 +11,8 @@
  *
  *   taskset -c 0 deno run -A tests/bench/limiter_rate.ts
  */
-import { type PoolSpec, type ScanJob, Store } from "../../lib/storage/store.ts";
+import { type PoolSpec, type ScanJob } from "../../lib/storage/store.ts";
+import { createStore } from "../../lib/server.ts";
 
 const HOUR = 3600_000;
 const SECONDS = Number(Deno.args[0] ?? 2);
@@ -44,7 +45,7 @@ async function rate(concurrency: number, fn: () => Promise<void>): Promise<numbe
 
 async function measure(exclusive: boolean, path = ":memory:") {
   const kv = await Deno.openKv(path);
-  const store = new Store(kv, "bench", { exclusive });
+  const store = createStore(kv, "bench", { exclusive });
   // Callers spread over 1,000 keys, each scan a new domain: the pools of a busy API.
   const admitted = async () => {
     const d = `d${n}.example`;

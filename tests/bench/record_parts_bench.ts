@@ -4,8 +4,9 @@
  *
  *   deno bench -A tests/bench/record_parts_bench.ts
  */
-import { type ScanJob, Store, type StoredScan } from "../../lib/storage/store.ts";
+import { type ScanJob, type StoredScan } from "../../lib/storage/store.ts";
 import { readReport } from "../../lib/storage/report_cache.ts";
+import { createStore } from "../../lib/server.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 
@@ -43,7 +44,7 @@ const job = (domain: string): ScanJob => ({
 });
 
 const kv = await Deno.openKv(":memory:");
-const store = new Store(kv, "schema");
+const store = createStore(kv, "schema");
 const sizes: [string, number][] = [["whole-16k", 100], ["parts-69k", 420], ["parts-367k", 2200], [
   "parts-3.6m",
   21_000,

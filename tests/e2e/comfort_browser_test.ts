@@ -15,9 +15,9 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { WebClient } from "../helpers/web_client.ts";
-import { schemaService } from "../../lib/service.ts";
 import { browserTest, DESKTOP, NARROW, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
+import { schemaService } from "../../lib/services/schema/service.ts";
 
 /** Admits a scan by API (pipeline token) as if from `ip`, and waits for its record. */
 async function scanned(s: WebServer, url: string, domain = url, ip = "203.0.113.10") {

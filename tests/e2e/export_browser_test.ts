@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { renderExport } from "../../lib/export/export.ts";
 import { schemaRecord, visibilityRecord } from "../helpers/records.ts";
 import { hasChromium, launchBrowser } from "./browser.ts";
+import { schemaService } from "../../lib/services/schema/service.ts";
+import { visibilityService } from "../../lib/services/visibility/service.ts";
 
 if (!hasChromium()) {
   console.error("!!! /usr/bin/chromium is missing: the HTML export browser test is SKIPPED");
@@ -22,7 +24,7 @@ Deno.test({
     try {
       const exports = [
         renderExport({
-          service: "visibility",
+          service: visibilityService,
           record: visibilityRecord("shop.example", {
             score: 58,
             grade: "D",
@@ -34,7 +36,7 @@ Deno.test({
           reportUrl: "https://checker.example/report/shop.example",
         }, "html"),
         renderExport({
-          service: "schema",
+          service: schemaService,
           record: schemaRecord("shop.example", true),
           failure: null,
         }, "html"),

@@ -12,11 +12,11 @@
  * - no console error (a CSP violation is one) on any page.
  * Screenshots of each page at desktop (1280) and phone (390) width go to tests/output/screenshots/.
  */
+import { schemaService } from "../../lib/services/schema/service.ts";
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
-import { schemaService } from "../../lib/service.ts";
 import { browserTest, DESKTOP, hasChromium, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
 
@@ -153,9 +153,10 @@ browserTest(
         enqueuedAt: mark.since,
       };
       // The worker's part, by hand: the step it is on, then the record.
+      // The card places the scan by the step's typed id, whatever its words.
       await s.env.store.setScanStep(
         job,
-        "checking Wikidata, Wikipedia and Common Crawl",
+        { id: "offsite", text: "checking Wikidata, Wikipedia and Common Crawl" },
         mark.since,
       );
       await page.locator(".step.current", { hasText: "Wikidata" }).waitFor({ timeout: 10_000 });

@@ -10,6 +10,7 @@ import { type Config, loadConfig } from "../../lib/config.ts";
 import { createApiKey } from "../../lib/accounts/keys.ts";
 import type { LookupFunction } from "../../lib/net/guarded_fetch.ts";
 import type { ServiceDef } from "../../lib/service.ts";
+import type { RouteDef } from "../../lib/web/route.ts";
 import type { Store } from "../../lib/storage/store.ts";
 import type { Worker } from "../../lib/scan/worker.ts";
 import { RedisLimiter } from "../../lib/limits/limiter_redis.ts";
@@ -78,6 +79,8 @@ export async function startAppEnv(options: {
   worker?: boolean;
   env?: Record<string, string>;
   service?: ServiceDef;
+  /** The routes to mount (default: lib/routes.ts ROUTES). */
+  routes?: readonly RouteDef[];
   /** "altcha" uses the self-hosted proof of work instead of the fake Turnstile. */
   challenge?: "turnstile" | "altcha";
   /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
@@ -121,6 +124,7 @@ export async function startAppEnv(options: {
       : undefined,
     limiter: (n) => options.redis ? new RedisLimiter({ ...options.redis, service: n }) : undefined,
     service: options.service,
+    routes: options.routes,
     now: () => clock.now,
     lookup: fakeLookup,
     log: (e) => logs.push(e),

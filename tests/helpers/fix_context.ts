@@ -9,7 +9,7 @@ import type { ScanContext } from "../../lib/visibility/check.ts";
 import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
 import { chooseSiteName } from "../../lib/structured/site_name.ts";
-import { normaliseTarget } from "../../lib/scan/domain.ts";
+import { normaliseTarget } from "../../lib/net/target.ts";
 import type { Result } from "../../lib/visibility/record.ts";
 import { scoreSite } from "../../lib/visibility/score.ts";
 

@@ -15,11 +15,11 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "../../lib/accounts/crypto.ts";
 import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
-import { Store } from "../../lib/storage/store.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { decentSite, startSiteServer } from "./helpers/sites.ts";
 import { poll200, startServer } from "./helpers/server_process.ts";
+import { createStore } from "../../lib/server.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -225,7 +225,7 @@ Deno.test({
     const kvPath = `${dir}/kv.sqlite3`;
     // Keys are created before the server starts, as the account pages would.
     const kv = await Deno.openKv(kvPath);
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const live = await createApiKey(store, "uvk_", { name: "live" });
     const gone = await createApiKey(store, "uvk_", { name: "gone" });
     await revokeApiKey(store, gone.entry.id);

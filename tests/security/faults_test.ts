@@ -15,16 +15,12 @@ import assert from "node:assert/strict";
 import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
 import { LIMITS } from "../../lib/limits/limits.ts";
 import { ScanRecordSchema } from "../../lib/visibility/record.ts";
-import {
-  type InflightMark,
-  type ScanJob,
-  Store,
-  type StoredScan,
-} from "../../lib/storage/store.ts";
+import { type InflightMark, type ScanJob, type StoredScan } from "../../lib/storage/store.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { startServer } from "./helpers/server_process.ts";
 import { decentSite, startSiteServer } from "./helpers/sites.ts";
+import { createStore } from "../../lib/server.ts";
 
 const SCANS = 100;
 
@@ -39,8 +35,8 @@ Deno.test({
     // Two client keys (60 new scans an hour each), created before the server starts.
     const kv0 = await Deno.openKv(kvPath);
     const keys = [
-      (await createApiKey(new Store(kv0, "visibility"), "uvk_", { name: "crash a" })).key,
-      (await createApiKey(new Store(kv0, "visibility"), "uvk_", { name: "crash b" })).key,
+      (await createApiKey(createStore(kv0, "visibility"), "uvk_", { name: "crash a" })).key,
+      (await createApiKey(createStore(kv0, "visibility"), "uvk_", { name: "crash b" })).key,
     ];
     kv0.close();
     const env = {

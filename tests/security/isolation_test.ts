@@ -11,11 +11,11 @@
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../../lib/accounts/keys.ts";
-import { Store } from "../../lib/storage/store.ts";
 import { TOO_COMPLEX } from "../../lib/isolate/scan_threads.ts";
 import { ScanRecordSchema } from "../../lib/visibility/record.ts";
 import { SchemaScanRecordSchema } from "../../lib/structured/record.ts";
 import { type StartedServer, startLikeStartTask } from "../helpers/start_task_server.ts";
+import { createStore } from "../../lib/server.ts";
 
 const PIPELINE = "pipeline-token-for-isolation-tests-0123456789";
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -297,7 +297,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const kvPath = `${dir}/kv.sqlite3`;
     const kv = await Deno.openKv(kvPath);
-    const store = new Store(kv, "visibility");
+    const store = createStore(kv, "visibility");
     const busy = (await createApiKey(store, "uvk_", { name: "backlog" })).key;
     const other = (await createApiKey(store, "uvk_", { name: "bystander" })).key;
     kv.close();

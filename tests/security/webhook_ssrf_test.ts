@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { installConnectSpy, startSentinels } from "./helpers/net_guard.ts";
 import { lookupSpy, startSecurityEnv } from "./helpers/security_env.ts";
 import { createApiKey } from "../../lib/accounts/keys.ts";
-import { accountsOf } from "../../lib/storage/store_accounts.ts";
+import { accountStoreOf } from "../../lib/server.ts";
 import { watchOf } from "../../lib/watch/context.ts";
 import { deliverDue } from "../../lib/watch/delivery.ts";
 
@@ -44,7 +44,7 @@ Deno.test({
       scanResolve: `intranet.test=127.0.0.1:${P}`,
     });
     try {
-      const accounts = accountsOf(env.store);
+      const accounts = accountStoreOf(env.store);
       const accountId = crypto.randomUUID();
       await accounts.createAccount({
         id: accountId,

@@ -12,10 +12,10 @@
  * a hard cap on the number of requests).
  */
 import { createApiKey } from "../../lib/accounts/keys.ts";
-import { Store } from "../../lib/storage/store.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { poll200, startServer, startTaskV8Flags } from "../security/helpers/server_process.ts";
 import { decentSite, startSiteServer } from "../security/helpers/sites.ts";
+import { createStore } from "../../lib/server.ts";
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
@@ -111,7 +111,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   });
   const kvPath = `${dir}/kv.sqlite3`;
   const kv = await Deno.openKv(kvPath);
-  const { key } = await createApiKey(new Store(kv, "visibility"), "uvk_", { name: "soak" });
+  const { key } = await createApiKey(createStore(kv, "visibility"), "uvk_", { name: "soak" });
   kv.close();
   const server = await startServer({
     KV_PATH: kvPath,

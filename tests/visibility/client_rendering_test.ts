@@ -15,7 +15,7 @@ import type { Result, Signal } from "../../lib/visibility/record.ts";
 import { capOf } from "../../lib/visibility/score.ts";
 import { gateText } from "../../lib/visibility/learn.ts";
 import { formatReport } from "../../lib/visibility/format.ts";
-import { summarise } from "../../lib/mcp/visibility.ts";
+import { summarise } from "../../lib/services/visibility/mcp.ts";
 import { sampledPages } from "../../lib/visibility/audit/format_pages.ts";
 import { startAuditSites } from "../fixtures/audit_sites.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";

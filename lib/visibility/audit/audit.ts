@@ -96,6 +96,7 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
   let budgetHit = false;
   if (inputs.length) {
     deps.onProgress?.(
+      "sampling",
       `reading ${inputs.length} sampled page${inputs.length > 1 ? "s" : ""}` +
         (crawlDelaySec ? ` (Crawl-delay ${crawlDelaySec} s)` : ""),
     );

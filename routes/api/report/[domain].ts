@@ -3,9 +3,12 @@
  * are kept serialised in the report cache for a second (lib/storage/report_cache.ts); lib/app.ts serves
  * them before routing.
  */
-import { Hono } from "hono";
+import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
+import { anyOrigin, param, type RouteDef } from "../../../lib/web/route.ts";
+import { PATHS } from "../../../lib/report_urls.ts";
+import { DOMAIN_PARAMETER, errorResponse, json } from "../../../lib/openapi.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../lib/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import { etagMatches, readReport } from "../../../lib/storage/report_cache.ts";
 import { attachment, exportFilename } from "../../../lib/export/common.ts";
@@ -23,27 +26,62 @@ export function reportDomain(file: string): string {
   }
 }
 
-/** The /api/report routes. */
-export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/:file", async (c) => {
-    const domain = reportDomain(c.req.param("file"));
-    c.header("Access-Control-Allow-Origin", "*");
-    const report = await readReport(deps.store, domain, deps.reportCache);
-    if (!report) {
-      c.header("Cache-Control", "no-store");
-      throw new NotFoundError();
-    }
-    c.header("ETag", report.etag);
-    c.header("Cache-Control", "public, max-age=0, must-revalidate");
-    if (etagMatches(c.req.header("if-none-match"), report.etag)) return c.body(null, 304);
-    c.header("Content-Type", "application/json");
-    // ?download=1 (the report page's "Download JSON"): the same body, saved under a file name.
-    if (c.req.query("download") !== undefined) {
-      const input = { service: deps.service.name, record: report.stored.record };
-      c.header("Content-Disposition", attachment(exportFilename(input, "json")));
-    }
-    return c.body(report.body, 200);
-  });
-  return app;
+/** GET /api/report/:domain.json. */
+export const reportJsonRoute: RouteDef = {
+  path: PATHS.reportJson,
+  use: [anyOrigin],
+  handlers: (deps) => ({ GET: (c) => reportJson(c, deps) }),
+  openapi: () => ({
+    get: {
+      tags: ["scans"],
+      operationId: "getReport",
+      summary: "The stored record of a domain",
+      description: "No credentials. Answers with an ETag; send If-None-Match when polling.",
+      security: [{}],
+      parameters: [DOMAIN_PARAMETER, {
+        name: "download",
+        in: "query",
+        required: false,
+        description: "Present (`?download=1`): the same body with a Content-Disposition " +
+          "attachment header, so a browser saves it as a file (the report page's Download JSON).",
+        schema: { type: "string" },
+      }],
+      responses: {
+        "200": {
+          description: "The stored record.",
+          headers: {
+            ETag: { schema: { type: "string" } },
+            "Content-Disposition": {
+              description: 'With ?download: `attachment; filename="example.com-...json"`.',
+              schema: { type: "string" },
+            },
+          },
+          content: json("ScanRecord"),
+        },
+        "304": { description: "Unchanged since the ETag sent in If-None-Match." },
+        "400": errorResponse("Not a domain name."),
+        "404": errorResponse('Never scanned: `{"error":"Not found"}`.'),
+      },
+    },
+  }),
+};
+
+async function reportJson(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  // The parameter keeps its ".json" (lib/web/route.ts honoPath).
+  const domain = reportDomain(param(c, "domain"));
+  const report = await readReport(deps.store, domain, deps.reportCache);
+  if (!report) {
+    c.header("Cache-Control", "no-store");
+    throw new NotFoundError();
+  }
+  c.header("ETag", report.etag);
+  c.header("Cache-Control", "public, max-age=0, must-revalidate");
+  if (etagMatches(c.req.header("if-none-match"), report.etag)) return c.body(null, 304);
+  c.header("Content-Type", "application/json");
+  // ?download=1 (the report page's "Download JSON"): the same body, saved under a file name.
+  if (c.req.query("download") !== undefined) {
+    const input = { service: deps.service, record: report.stored.record };
+    c.header("Content-Disposition", attachment(exportFilename(input, "json")));
+  }
+  return c.body(report.body, 200);
 }

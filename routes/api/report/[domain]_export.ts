@@ -5,9 +5,10 @@
  * Reads the stored record only; a domain never scanned is a 404 like the JSON report. The JSON
  * itself stays at /api/report/:domain.json (routes/api/report/[domain].ts).
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../lib/scan/domain.ts";
+import type { Context } from "hono";
+import { type AppDeps, type AppEnv, siteOrigin } from "../../../lib/web/context.ts";
+import { anyOrigin, param, type RouteDef } from "../../../lib/web/route.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../lib/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../lib/errors.ts";
 import {
   attachment,
@@ -16,15 +17,15 @@ import {
   renderExport,
 } from "../../../lib/export/export.ts";
 import { EXPORT_CSP } from "../../../lib/export/html.tsx";
-import { siteOrigin } from "../../../lib/ui/format.ts";
-import { reportPagePath } from "../../../lib/report_urls.ts";
+import { PATHS, reportPagePath } from "../../../lib/report_urls.ts";
+import { DOMAIN_PARAMETER, errorResponse } from "../../../lib/openapi.ts";
 
-/** `example.com.md` -> the domain and the format; anything else is not this route's. */
-function exportTarget(file: string): { domain: string; format: "md" | "html" | "sarif" } {
+/** `example.com.md` -> the domain; anything else is not this route's. */
+function exportDomain(file: string, format: ExportedFormat): string {
   const m = file.match(/^(.+)\.(md|html|sarif)$/);
-  if (!m) throw new NotFoundError();
+  if (!m || m[2] !== format) throw new NotFoundError();
   try {
-    return { domain: normaliseTarget(decodeURIComponent(m[1])).domain, format: m[2] as "md" };
+    return normaliseTarget(decodeURIComponent(m[1])).domain;
   } catch (e) {
     if (e instanceof InvalidTargetError || e instanceof URIError) {
       throw new BadRequestError(`Not a domain name: ${e.message}`);
@@ -33,28 +34,112 @@ function exportTarget(file: string): { domain: string; format: "md" | "html" | "
   }
 }
 
-/** The export routes, mounted on /api/report before the JSON report's. */
-export function reportExportRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/:file{.+\\.(?:md|html|sarif)}", async (c) => {
-    const { domain, format } = exportTarget(c.req.param("file"));
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Cache-Control", "no-cache");
-    const stored = await deps.store.getScan(domain);
-    if (!stored) throw new NotFoundError();
-    const input = {
-      service: deps.service.name,
-      record: stored.record,
-      failure: stored.failure,
-      reportUrl: `${siteOrigin(c, deps.config.trustProxy)}${reportPagePath(domain)}`,
-    };
-    c.header("Content-Type", EXPORT_MEDIA_TYPES[format]);
-    c.header("Content-Disposition", attachment(exportFilename(input, format)));
-    // Opened in place anyway, the report may apply its inline styles and nothing else.
-    if (format === "html") {
-      c.header("Content-Security-Policy", `${EXPORT_CSP}; frame-ancestors 'none'`);
-    }
-    return c.body(renderExport(input, format), 200);
-  });
-  return app;
+/** The formats served here (the JSON is routes/api/report/[domain].ts). */
+type ExportedFormat = "md" | "html" | "sarif";
+
+/** The export of the latest record of a domain in `format`. */
+async function exportReport(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  format: ExportedFormat,
+): Promise<Response> {
+  // The parameter keeps its ".md" or ".html" (lib/web/route.ts honoPath).
+  const domain = exportDomain(param(c, "domain"), format);
+  c.header("Cache-Control", "no-cache");
+  const stored = await deps.store.getScan(domain);
+  if (!stored) throw new NotFoundError();
+  const input = {
+    service: deps.service,
+    record: stored.record,
+    failure: stored.failure,
+    reportUrl: `${siteOrigin(c, deps.config.trustProxy)}${reportPagePath(domain)}`,
+  };
+  c.header("Content-Type", EXPORT_MEDIA_TYPES[format]);
+  c.header("Content-Disposition", attachment(exportFilename(input, format)));
+  // Opened in place anyway, the report may apply its inline styles and nothing else.
+  if (format === "html") {
+    c.header("Content-Security-Policy", `${EXPORT_CSP}; frame-ancestors 'none'`);
+  }
+  return c.body(renderExport(input, format), 200);
+}
+
+/** GET /api/report/:domain.md: the Markdown report. */
+export const reportMarkdownRoute: RouteDef = {
+  path: PATHS.reportMarkdown,
+  use: [anyOrigin],
+  handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "md") }),
+  openapi: () => exportOperation("md"),
+};
+
+/** GET /api/report/:domain.html: the self-contained HTML report. */
+export const reportHtmlRoute: RouteDef = {
+  path: PATHS.reportHtml,
+  use: [anyOrigin],
+  handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "html") }),
+  openapi: () => exportOperation("html"),
+};
+
+/** GET /api/report/:domain.sarif: SARIF 2.1.0, for GitHub code scanning (docs/ci.md). */
+export const reportSarifRoute: RouteDef = {
+  path: PATHS.reportSarif,
+  use: [anyOrigin],
+  handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "sarif") }),
+  openapi: () => ({
+    get: {
+      tags: ["scans"],
+      operationId: "getReportSarif",
+      summary: "The stored record as SARIF 2.1.0 (GitHub code scanning)",
+      description: "Each failing or warning check is a result with its rule, level, message " +
+        "and URL; each rule has the learn page's help text. Served as an attachment. No " +
+        "credentials.",
+      security: [{}],
+      parameters: [DOMAIN_PARAMETER],
+      responses: {
+        "200": {
+          description: "The SARIF log.",
+          content: { "application/sarif+json": { schema: { type: "object" } } },
+        },
+        "400": errorResponse("Not a domain name."),
+        "404": errorResponse('Never scanned: `{"error":"Not found"}`.'),
+      },
+    },
+  }),
+};
+
+/** The OpenAPI operation of an export: the stored record as a downloadable report. */
+function exportOperation(format: "md" | "html"): Record<string, unknown> {
+  const md = format === "md";
+  return {
+    get: {
+      tags: ["scans"],
+      operationId: md ? "getReportMarkdown" : "getReportHtml",
+      summary: md
+        ? "The stored record as a Markdown report"
+        : "The stored record as a self-contained HTML report",
+      description:
+        (md
+          ? "GitHub-flavoured Markdown: headings, tables, fenced code to paste. "
+          : "One file with its styles inlined, no script, nothing loaded; prints well. ") +
+        "Served as an attachment with a file name (`example.com-ai-visibility-2026-11-21-0900." +
+        `${format}\`). Text from the scanned page is escaped. No credentials.`,
+      security: [{}],
+      parameters: [DOMAIN_PARAMETER],
+      responses: {
+        "200": {
+          description: "The report.",
+          headers: {
+            "Content-Disposition": {
+              description: "`attachment; filename=...`",
+              schema: { type: "string" },
+            },
+          },
+          content: {
+            [md ? "text/markdown" : "text/html"]: { schema: { type: "string" } },
+          },
+        },
+        "400": errorResponse("Not a domain name."),
+        "404": errorResponse('Never scanned: `{"error":"Not found"}`.'),
+      },
+    },
+  };
 }

@@ -2,17 +2,43 @@
  * GET /api/scans/:id: where a scan is (queued, running with its current step, done or failed with
  * the link of its own record). The status URL the 202 of POST /api/scan names.
  */
-import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../../lib/web/context.ts";
+import { param, type RouteDef } from "../../../lib/web/route.ts";
 import { scanStatusOf } from "../../../lib/history/service.ts";
+import { ScanStatusSchema } from "../../../lib/history/schemas.ts";
+import { PATHS } from "../../../lib/report_urls.ts";
+import { errorResponse as error, json } from "../../../lib/openapi.ts";
 
-/** The /api/scans routes. */
-export function scanStatusRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/:id", async (c) => {
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Cache-Control", "no-store");
-    return c.json(await scanStatusOf(deps.store, c.req.param("id")));
-  });
-  return app;
-}
+/** GET /api/scans/:id. */
+export const scanStatusRoute: RouteDef = {
+  path: PATHS.scanStatus,
+  handlers: (deps) => ({
+    GET: async (c) => {
+      c.header("Access-Control-Allow-Origin", "*");
+      c.header("Cache-Control", "no-store");
+      return c.json(await scanStatusOf(deps.store, param(c, "id")));
+    },
+  }),
+  schemas: () => ({ ScanStatus: { schema: ScanStatusSchema, io: "output" } }),
+  openapi: () => ({
+    get: {
+      tags: ["scans"],
+      operationId: "getScanStatus",
+      summary: "Follow a scan: queued, running (with its step), done or failed",
+      description: "The statusUrl of a 202 from POST /api/scan. Poll every 1-2 seconds until " +
+        "status is done or failed; report then names this scan's own record, which never " +
+        "changes (a forced rescan is followed to its own end while the old record is served).",
+      security: [{}],
+      parameters: [{
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The scan's id (scanId of the 202).",
+        schema: { type: "string" },
+      }],
+      responses: {
+        "200": { description: "Where the scan is.", content: json("ScanStatus") },
+        "404": error("No such scan (or followed too long ago: statuses are kept a day)."),
+      },
+    },
+  }),
+};

@@ -20,7 +20,7 @@ import {
   type LookupFunction,
 } from "../../../lib/net/guarded_fetch.ts";
 import { OffSiteCache } from "../../../lib/offsite/cache.ts";
-import { type ServiceDef, visibilityService } from "../../../lib/service.ts";
+import { type ServiceDef } from "../../../lib/service.ts";
 import type { Store } from "../../../lib/storage/store.ts";
 import { createServer, type Server } from "../../../lib/server.ts";
 import { ScanRecordSchema } from "../../../lib/visibility/record.ts";
@@ -36,6 +36,7 @@ import {
   startFakeTurnstile,
   TURNSTILE_SECRET,
 } from "../../fixtures/turnstile_server.ts";
+import { visibilityService } from "../../../lib/services/visibility/service.ts";
 
 export const PIPELINE = "pipeline-token-for-security-tests-0123456789abcdef";
 

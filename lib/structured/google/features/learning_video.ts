@@ -1,6 +1,6 @@
 /** Learning video: retired in Google's "Simplifying the search results page" (2025-06-12). */
 import type { GoogleFeature } from "../feature.ts";
-import { JUNE_2025, JUNE_2025_AFTERLIFE } from "./june_2025.ts";
+import { JUNE_2025, JUNE_2025_AFTERLIFE } from "../simplified_results.ts";
 
 export const learningVideo: GoogleFeature = {
   name: "Learning video",

@@ -1,8 +1,8 @@
 /**
  * RDFa's vocabulary expansion by property copying: `rdfa:copy` of an `rdfa:Pattern`.
  */
-import { RDF_TYPE } from "./rdf_terms.ts";
-import type { Resource, Statement } from "./rdfa_statement.ts";
+import { RDF_TYPE } from "../rdf_terms.ts";
+import type { Resource, Statement } from "./statement.ts";
 
 const RDFA_NS = "http://www.w3.org/ns/rdfa#";
 

@@ -1,13 +1,13 @@
 /**
  * The RDFa statements of a page as RDF triples (RDF/JS-shaped terms, rdf_terms.ts): literals read
  * exactly as RDFa specifies (the element's text content, or its markup for an XMLLiteral), the
- * public face of the RDFa processor (rdfa_processor.ts).
+ * public face of the RDFa processor (processor.ts).
  */
-import { baseUrlOf, parseDom } from "./dom.ts";
-import type { Term, Triple } from "./rdf_terms.ts";
-import { literalTerm, TEXT_NODES } from "./rdfa_literal.ts";
-import { processRdfa } from "./rdfa_processor.ts";
-import type { RdfaGraph, Resource } from "./rdfa_statement.ts";
+import { baseUrlOf, parseDom } from "../dom.ts";
+import type { Term, Triple } from "../rdf_terms.ts";
+import { literalTerm, TEXT_NODES } from "./literal.ts";
+import { processRdfa } from "./processor.ts";
+import type { RdfaGraph, Resource } from "./statement.ts";
 
 /** A resource as an RDF term. */
 export function resourceTerm(r: Resource): Term {

@@ -1,11 +1,11 @@
 /**
- * RDFa literals as the processor leaves them (rdfa_statement.ts PendingLiteral) and as RDF reads
+ * RDFa literals as the processor leaves them (statement.ts PendingLiteral) and as RDF reads
  * them: the exact text content of the element, or its markup for an rdf:XMLLiteral, with the
  * datatype `datatype` names or, for `<time>` and `@datetime`, the one the value's form names.
  */
-import { type DomElement, type DomNode, isElement } from "./dom.ts";
-import { datetimeDatatype, literal, type Term } from "./rdf_terms.ts";
-import type { PendingLiteral } from "./rdfa_statement.ts";
+import { type DomElement, type DomNode, isElement } from "../dom.ts";
+import { datetimeDatatype, literal, type Term } from "../rdf_terms.ts";
+import type { PendingLiteral } from "./statement.ts";
 
 /** A literal read from an element's text is cut at this many characters. */
 const MAX_LITERAL = 65_536;

@@ -1,5 +1,6 @@
 /**
- * The AI Visibility Checker over MCP: how its report reads as text for an agent, and
+ * The AI Visibility Checker over MCP: how its report reads as text for an agent, the
+ * `improve_ai_visibility` prompt (scan -> issues -> a plan), and
  * `explain_issue`, which takes one issue of a stored report and gives everything needed to fix it
  * (the fix, why it matters, the signal's evidence, its pillar, its rank, and what the check means:
  * the same "learn more" texts as the report page's /learn/<id>, from lib/visibility/learn.ts).
@@ -14,7 +15,7 @@ import {
   type ScanRecord,
   type Signal,
   SignalSchema,
-} from "../visibility/record.ts";
+} from "../../visibility/record.ts";
 import {
   domainOf,
   guarded,
@@ -23,16 +24,18 @@ import {
   reportUri,
   toolError,
   toolResult,
-} from "./context.ts";
-import { gateText, learnEntry } from "../visibility/learn.ts";
-import { capOf } from "../visibility/score.ts";
-import { learnPath } from "../report_urls.ts";
-import { formatPagesTable, sampledPages } from "../visibility/audit/format_pages.ts";
+} from "../../mcp/context.ts";
+import { gateText, learnEntry } from "../../visibility/learn.ts";
+import { capOf } from "../../visibility/score.ts";
+import { learnPath } from "../../report_urls.ts";
+import { formatPagesTable, sampledPages } from "../../visibility/audit/format_pages.ts";
 
 /** The visibility service's MCP adapter. */
 export const visibilityMcp: McpServiceAdapter = {
+  serverName: "ai-visibility-checker",
   summarise: (record) => summarise(record as ScanRecord),
   registerTools: (server, ctx) => registerExplainIssue(server, ctx),
+  registerPrompts: (server) => registerPrompts(server),
   instructions: "A report has a 0-100 score, an A-F grade, six weighted pillars of signals, " +
     "topIssues ordered by what to fix first (each with a concrete fix for that site) and off-site " +
     "presence (Wikidata, Wikipedia, Common Crawl). To act on an issue, call explain_issue with " +
@@ -274,4 +277,38 @@ function explainText(
   }
   lines.push("", `The full report is the resource ${reportUri(domain)}.`);
   return lines.join("\n");
+}
+
+/** Registers the improve_ai_visibility prompt: scan -> issues -> a plan. */
+export function registerPrompts(server: McpServer): void {
+  server.registerPrompt("improve_ai_visibility", {
+    title: "Improve a site's AI visibility",
+    description: "Scan a site, then turn its top issues into a prioritised, concrete action plan.",
+    argsSchema: {
+      domain: z.string().trim().min(1).max(2048).describe('The site, e.g. "example.com".'),
+    },
+  }, ({ domain }) => ({
+    description: `Improve the AI visibility of ${domain}`,
+    messages: [{
+      role: "user",
+      content: {
+        type: "text",
+        text: [
+          `Help me make ${domain} more visible to AI search engines and assistants.`,
+          "",
+          `1. Call the scan_site tool with url "${domain}". If it answers that the scan is ` +
+          "still running, wait a few seconds and call get_report with the domain it names.",
+          "2. Summarise the score, the grade and the weakest pillars in two or three sentences.",
+          "3. For each of the first five topIssues, call explain_issue and write: what to change, " +
+          "why it matters, the exact change (copy robots.txt lines or JSON-LD verbatim), and the " +
+          "effort.",
+          "4. End with the order in which to do them. Issues whose impact is critical cap the " +
+          "score: they come first.",
+          "",
+          "Do not call scan_site again with forceRescan unless I say I changed the site: new " +
+          "scans are rate limited.",
+        ].join("\n"),
+      },
+    }],
+  }));
 }

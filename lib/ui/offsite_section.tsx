@@ -1,16 +1,10 @@
 /**
- * The parts of the AI visibility report below the checks: presence beyond the site (Wikidata,
- * Wikipedia, Common Crawl) and the badge with its snippets (the badge section serves both
- * services). Links taken from the record must pass {@link safeHttpUrl}.
+ * The AI visibility report's presence beyond the site: Wikidata, Wikipedia, Common Crawl, what
+ * was found and why each matters. Links taken from the record must pass {@link safeHttpUrl}.
  */
 import type { VNode } from "preact";
-import { CopyButton } from "./copy_button.tsx";
 import type { OffSiteCheck, ScanRecord } from "../visibility/record.ts";
-import { badgeFor, badgeSize } from "../badge.ts";
-import type { BaseRecord } from "../service.ts";
-import { SERVICE_WORDS, type ServiceName } from "../service_words.ts";
 import { safeHttpUrl } from "./format.ts";
-import { badgePath, reportPagePath } from "../report_urls.ts";
 
 const OFFSITE: { key: "wikidata" | "wikipedia" | "commonCrawl"; name: string; why: string }[] = [
   {
@@ -78,45 +72,6 @@ export function OffSiteSection(props: { record: ScanRecord }): VNode {
           </ul>
         )
         : <p>The off-site checks could not run for this scan.</p>}
-    </section>
-  );
-}
-
-/** The badge, and the snippets to embed it (shared by both services' report pages). */
-export function BadgeSection(
-  props: { record: BaseRecord; origin: string; service?: ServiceName },
-): VNode {
-  const domain = props.record.domain;
-  const what = SERVICE_WORDS[props.service ?? "visibility"].badgeAlt;
-  const size = badgeSize(badgeFor(props.service ?? "visibility", props.record));
-  const badge = `${props.origin}${badgePath(domain)}`;
-  const report = `${props.origin}${reportPagePath(domain)}`;
-  const markdown = `[![${what} of ${domain}](${badge})](${report})`;
-  const html = `<a href="${report}"><img src="${badge}" alt="${what} of ${domain}"></a>`;
-  return (
-    <section class="card no-print" aria-labelledby="badge-title">
-      <h2 id="badge-title">Show your score</h2>
-      <p>
-        <img
-          src={badgePath(domain)}
-          alt={`${what} badge of ${domain}`}
-          width={size.width}
-          height={size.height}
-        />
-      </p>
-      <p class="muted">
-        The badge always shows the latest result. Put it in a README or on your site:
-      </p>
-      <div class="how-head">
-        <h3>Markdown</h3>
-        <CopyButton target="badge-md" what="the Markdown" />
-      </div>
-      <pre class="code-block" tabIndex={0}><code id="badge-md">{markdown}</code></pre>
-      <div class="how-head">
-        <h3>HTML</h3>
-        <CopyButton target="badge-html" what="the HTML" />
-      </div>
-      <pre class="code-block" tabIndex={0}><code id="badge-html">{html}</code></pre>
     </section>
   );
 }

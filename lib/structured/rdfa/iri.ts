@@ -4,10 +4,10 @@
  * default vocabulary or the initial context, CURIEs through the prefixes in scope (":x" is the
  * XHTML vocabulary's), absolute IRIs as written, relative IRIs against the base.
  */
-import { parsePrefixAttribute } from "../html/rdfa_context.ts";
-import { INITIAL_TERMS } from "../html/rdfa_context.ts";
-import { absoluteUrl } from "./dom.ts";
-import type { Resource } from "./rdfa_statement.ts";
+import { parsePrefixAttribute } from "../../html/rdfa_context.ts";
+import { INITIAL_TERMS } from "../../html/rdfa_context.ts";
+import { absoluteUrl } from "../dom.ts";
+import type { Resource } from "./statement.ts";
 
 /** The XHTML vocabulary, the default prefix's namespace. */
 export const XHV_NS = "http://www.w3.org/1999/xhtml/vocab#";

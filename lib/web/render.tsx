@@ -2,8 +2,8 @@
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { pageCsp } from "./csp.ts";
-import { Document, type PageMeta, type ShellOptions } from "./layout.tsx";
+import { pageCsp } from "../ui/csp.ts";
+import { Document, type PageMeta, type ShellOptions } from "../ui/layout.tsx";
 
 /** Renders a full page: `<!doctype html>`, the shell, the body, and a CSP that fits the page. */
 export function renderPage(

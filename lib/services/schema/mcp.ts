@@ -13,10 +13,10 @@ import {
   FindingSchema,
   GeneratedSchema,
   type SchemaScanRecord,
-} from "../structured/record.ts";
-import { LIMITS, VALIDATE_LIMIT } from "../limits/limits.ts";
-import { CodeInputError, MAX_CODE_BYTES } from "../schema/validate_code.ts";
-import { validateRequest } from "../schema/validate_request.ts";
+} from "../../structured/record.ts";
+import { LIMITS, VALIDATE_LIMIT } from "../../limits/limits.ts";
+import { CodeInputError, MAX_CODE_BYTES } from "../../schema/validate_code.ts";
+import { validateRequest } from "../../schema/validate_request.ts";
 import {
   guarded,
   type McpContext,
@@ -25,11 +25,12 @@ import {
   reportUri,
   toolError,
   toolResult,
-} from "./context.ts";
-import { scanAndWait, stillRunning } from "./tools.ts";
+} from "../../mcp/context.ts";
+import { scanAndWait, stillRunning } from "../../mcp/tools.ts";
 
 /** The schema service's MCP adapter. */
 export const schemaMcp: McpServiceAdapter = {
+  serverName: "schema-markup-generator",
   summarise: (record) => summarise(record as SchemaScanRecord),
   registerTools: (server, ctx) => {
     registerGenerateSchema(server, ctx);

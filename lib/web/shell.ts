@@ -3,8 +3,8 @@
  * the page has a form that needs it, and whether the visitor is signed in (for the navigation).
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../web/context.ts";
-import type { ShellOptions } from "./layout.tsx";
+import type { AppDeps } from "./context.ts";
+import type { ShellOptions } from "../ui/layout.tsx";
 
 /** Shell options for this request; `extra` adds islands, the challenge, extra stylesheets. */
 export function shellFor(

@@ -1,9 +1,9 @@
 /**
- * What the RDFa processor (rdfa_processor.ts) states: resources (IRIs and blank nodes), literals
+ * What the RDFa processor (processor.ts) states: resources (IRIs and blank nodes), literals
  * still to be read from their element, and statements with the element and attribute that made
  * them.
  */
-import type { DomElement } from "./dom.ts";
+import type { DomElement } from "../dom.ts";
 
 /** A subject or object: an IRI or a blank node (its label). */
 export interface Resource {

@@ -17,10 +17,10 @@
  * Iterative (an explicit stack, never recursion); elements, statements and literal lengths are
  * capped, so a hostile page costs a bounded amount of work.
  */
-import { type DomDocument, type DomElement, type DomNode, isElement } from "./dom.ts";
-import { INITIAL_PREFIXES } from "../html/rdfa_context.ts";
-import { RDF_TYPE } from "./rdf_terms.ts";
-import { copyProperties } from "./rdfa_copy.ts";
+import { type DomDocument, type DomElement, type DomNode, isElement } from "../dom.ts";
+import { INITIAL_PREFIXES } from "../../html/rdfa_context.ts";
+import { RDF_TYPE } from "../rdf_terms.ts";
+import { copyProperties } from "./copy.ts";
 import {
   expandCurie,
   LinkIri,
@@ -31,10 +31,10 @@ import {
   type Scope,
   termIri,
   typeIris,
-} from "./rdfa_iri.ts";
-import { pending } from "./rdfa_literal.ts";
-import { emitLists, type Incomplete, ListMapping } from "./rdfa_lists.ts";
-import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./rdfa_statement.ts";
+} from "./iri.ts";
+import { pending } from "./literal.ts";
+import { emitLists, type Incomplete, ListMapping } from "./lists.ts";
+import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./statement.ts";
 
 const RDFA_NS = "http://www.w3.org/ns/rdfa#";
 const XML_LITERAL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral";

@@ -5,7 +5,7 @@
  * layout is at the top of lib/storage/store.ts.
  */
 import type { History } from "./history.ts";
-import { deleteParts, ORPHAN_PARTS_MS } from "./record_parts.ts";
+import { deleteParts, ORPHAN_PARTS_MS } from "./large_records.ts";
 import type { InflightMark, StoredScan } from "./store_types.ts";
 
 /** How long a line of the recent-scans log is kept. */

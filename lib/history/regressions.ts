@@ -8,7 +8,7 @@
  * ({@link CRAWLER_ACCESS_SOURCES}: robots.txt and the edge probe today), so a new source of the
  * same fact (e.g. a content-signals preference) is one more entry, not a new detector.
  */
-import { diffRecords, type ScanDiff } from "../history/diff.ts";
+import { diffRecords, type ScanDiff } from "./diff.ts";
 import type { BaseRecord } from "../service.ts";
 
 /** The kinds of regression, most serious first. */

@@ -2,8 +2,8 @@
  * RDFa lists (`inlist`, RDFa Core 1.1 steps 8-14): the list mapping each new subject starts, the
  * lists it collects, and the rdf:first/rdf:rest chains they become when its element closes.
  */
-import { RDF_NS } from "./rdf_terms.ts";
-import { type PendingLiteral, type Resource, same } from "./rdfa_statement.ts";
+import { RDF_NS } from "../rdf_terms.ts";
+import { type PendingLiteral, type Resource, same } from "./statement.ts";
 
 /** A link waiting for its object: the subjects started below complete it. */
 export interface Incomplete {

@@ -1,0 +1,97 @@
+/**
+ * A route owns its URL (lib/web/route.ts): a route defined here, in the test, and added to the
+ * route list alone (nothing else edited) is mounted, answers 405 with the right Allow to the other
+ * methods, is in /openapi.json with its operation and component schema, builds its URL from its own
+ * path template, and is left out by the services it says it is not for. And the list the app is
+ * built from is the one source of the URLs the builders of lib/report_urls.ts fill.
+ */
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { startAppEnv } from "./helpers/app_env.ts";
+import { ROUTES } from "../lib/routes.ts";
+import { param, type RouteDef } from "../lib/web/route.ts";
+import { fillPath, PATHS } from "../lib/report_urls.ts";
+import { errorResponse, json } from "../lib/openapi.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+
+/** A throwaway route: GET /api/echo/{word}.json answers the word, documented in OpenAPI. */
+const echoRoute: RouteDef = {
+  path: "/api/echo/{word}.json",
+  handlers: () => ({
+    GET: (c) => c.json({ word: param(c, "word").slice(0, -".json".length) }),
+  }),
+  schemas: () => ({ Echo: { schema: z.object({ word: z.string() }), io: "output" } }),
+  openapi: () => ({
+    get: {
+      operationId: "echo",
+      summary: "The word, back",
+      responses: {
+        "200": { description: "The word.", content: json("Echo") },
+        "404": errorResponse(""),
+      },
+    },
+  }),
+  // Not for the schema service: its app must not mount it.
+  servedBy: (service) => service.name !== "schema",
+};
+
+Deno.test("routes - a route added to the list alone is mounted, 405s the other methods and is in OpenAPI", async () => {
+  const env = await startAppEnv({ routes: [...ROUTES, echoRoute] });
+  try {
+    const url = fillPath(echoRoute.path, { word: "hello" });
+    assert.equal(url, "/api/echo/hello.json");
+    const got = await env.app.request(url);
+    assert.equal(got.status, 200);
+    assert.deepEqual(await got.json(), { word: "hello" });
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      const res = await env.app.request(url, { method, headers: { accept: "application/json" } });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get("allow"), "GET, HEAD");
+      assert.match((await res.json()).error, /Method not allowed/);
+    }
+    const doc = await (await env.app.request("/openapi.json")).json();
+    assert.equal(doc.paths["/api/echo/{word}.json"].get.operationId, "echo");
+    assert.deepEqual(doc.components.schemas.Echo.required, ["word"]);
+    // The routes of the list are all still there.
+    assert.equal(doc.paths["/api/scan"].post.operationId, "scan");
+  } finally {
+    await env.close();
+  }
+  // Without it in the list, the same URL is a plain 404.
+  const plain = await startAppEnv();
+  try {
+    const res = await plain.app.request("/api/echo/hello.json", { method: "PUT" });
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+    const doc = await (await plain.app.request("/openapi.json")).json();
+    assert.equal(doc.paths["/api/echo/{word}.json"], undefined);
+  } finally {
+    await plain.close();
+  }
+});
+
+Deno.test("routes - a route a service does not serve is neither mounted nor documented there", async () => {
+  const env = await startAppEnv({
+    service: schemaService,
+    env: { SERVICE: "schema" },
+    routes: [...ROUTES, echoRoute],
+  });
+  try {
+    const res = await env.app.request("/api/echo/hello.json");
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+    const doc = await (await env.app.request("/openapi.json")).json();
+    assert.equal(doc.paths["/api/echo/{word}.json"], undefined);
+    assert.equal(doc.components.schemas.Echo, undefined);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("routes - every URL template of lib/report_urls.ts is the path of exactly one route of the list", () => {
+  const paths = ROUTES.map((r) => r.path);
+  for (const [name, template] of Object.entries(PATHS)) {
+    assert.equal(paths.filter((p) => p === template).length, 1, `${name}: ${template}`);
+  }
+  assert.equal(new Set(paths).size, paths.length, "no path is defined twice");
+});
