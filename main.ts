@@ -12,6 +12,9 @@ import { serviceFor } from "./lib/service.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
 import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
+import { describeMemoryPlan } from "./lib/config_memory.ts";
+import { connectionLimits, DESCRIPTORS_PER_CONNECTION, MAX_TOTAL } from "./lib/net/conn_limits.ts";
+import { freeDescriptors } from "./lib/net/fd_limit.ts";
 import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
@@ -111,6 +114,16 @@ if (import.meta.main) {
     }
     throw e;
   }
+  // The guard's caps need the free file descriptors, counted before the store, the threads or a
+  // listener open any (the count briefly holds every free one): lib/net/fd_limit.ts.
+  const c = config.connections;
+  const limits = c.guard
+    ? connectionLimits(
+      c,
+      c.max ? null : freeDescriptors(MAX_TOTAL * DESCRIPTORS_PER_CONNECTION + 512),
+      config.memory.connectionMb,
+    )
+    : undefined;
   // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
   let server: Server;
   try {
@@ -127,6 +140,7 @@ if (import.meta.main) {
     throw e;
   }
   const { fetcher, log } = server;
+  console.log(describeMemoryPlan(config.memory));
   console.log(server.isolation);
   runCleanUp = server.cleanUp;
   for (const line of describeConfig(config)) console.log(line);
@@ -161,7 +175,7 @@ if (import.meta.main) {
     serving = serveHttp(
       config,
       server.servedHandler,
-      { log, hostname: config.hostname },
+      { log, hostname: config.hostname, limits },
     );
   } catch (e) {
     if (e instanceof Deno.errors.AddrInUse) {
