@@ -59,19 +59,23 @@ export function jsonLogger(
 /**
  * A sink that never blocks the server: lines are queued and written to stdout asynchronously
  * (`console.log` writes synchronously, so a stdout pipe that nobody reads would stall every
- * request). Past `maxQueued` waiting lines, new ones are dropped and counted in a `log.dropped`
- * line once there is room again.
+ * request), in batches: at most every `flushMs`, or at once when `batchLines` are waiting (one
+ * write per line cost about 15 µs a request under load: more than the rest of a cached report
+ * read). Past `maxQueued` waiting lines, new ones are dropped and counted in a `log.dropped` line
+ * once there is room again.
  */
-export function stdoutSink(maxQueued = 10_000): LogSink {
+export function stdoutSink(maxQueued = 10_000, flushMs = 50, batchLines = 512): LogSink {
   const encoder = new TextEncoder();
   const queue: string[] = [];
   let writing = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let dropped = 0;
   const pump = async () => {
+    timer = undefined;
     writing = true;
     try {
       while (queue.length) {
-        const bytes = encoder.encode(queue.splice(0, 256).join("\n") + "\n");
+        const bytes = encoder.encode(queue.splice(0, batchLines).join("\n") + "\n");
         let off = 0;
         while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
       }
@@ -93,7 +97,11 @@ export function stdoutSink(maxQueued = 10_000): LogSink {
       dropped = 0;
     }
     queue.push(line);
-    if (!writing) pump();
+    if (writing) return;
+    if (queue.length >= batchLines) {
+      clearTimeout(timer);
+      pump();
+    } else timer ??= setTimeout(pump, flushMs);
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The runtime's floor for one answer: a bare `Deno.serve` on a loopback port answering every
- * request with the bytes of one file as `application/json`. tests/bench/serve_floor.ts runs it as
- * a process of its own, with the start task's V8 flags, next to the real server.
+ * request with the bytes of one file as `application/json` (a POST's body is read first: the
+ * floor of a POST answered from a cache). tests/bench/serve_floor.ts runs it as a process of its
+ * own, with the start task's V8 flags, next to the real server.
  *
  *   deno run --allow-net=127.0.0.1 --allow-read=<file> tests/bench/bare_server.ts <file>
  *
@@ -12,4 +13,7 @@ Deno.serve({
   hostname: "127.0.0.1",
   port: 0,
   onListen: ({ port }) => console.log(`Listening on http://127.0.0.1:${port}/`),
-}, () => new Response(body, { headers: { "content-type": "application/json" } }));
+}, async (req) => {
+  if (req.method === "POST") await req.arrayBuffer();
+  return new Response(body, { headers: { "content-type": "application/json" } });
+});

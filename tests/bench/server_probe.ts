@@ -57,7 +57,12 @@ export interface StartTaskProcess {
  */
 export async function startTaskProcess(
   env: Record<string, string>,
-  options: { extraV8Flags?: string; startTimeoutMs?: number } = {},
+  options: {
+    extraV8Flags?: string;
+    startTimeoutMs?: number;
+    /** A cgroup's `cgroup.procs` file: the server runs in that cgroup (e.g. a memory limit). */
+    cgroupProcs?: string;
+  } = {},
 ): Promise<StartTaskProcess> {
   const args = await startTaskArgs();
   const withFlags = options.extraV8Flags
@@ -74,11 +79,12 @@ export async function startLogged(
   command: string,
   args: string[],
   env: Record<string, string>,
-  options: { startTimeoutMs?: number } = {},
+  options: { startTimeoutMs?: number; cgroupProcs?: string } = {},
 ): Promise<StartTaskProcess> {
   const log = await Deno.makeTempFile({ prefix: "bench-server-", suffix: ".log" });
+  const join = options.cgroupProcs ? `echo $$ > "${options.cgroupProcs}" && ` : "";
   const child = new Deno.Command("sh", {
-    args: ["-c", `exec "$@" >"${log}" 2>&1`, "sh", command, ...args],
+    args: ["-c", `${join}exec "$@" >"${log}" 2>&1`, "sh", command, ...args],
     cwd: new URL("../../", import.meta.url).pathname,
     env: { NO_COLOR: "1", ...env },
     stdin: "null",
@@ -127,4 +133,31 @@ export async function machineLoad(): Promise<string> {
   return `load ${
     avg.slice(0, 3).join(" / ")
   } (1, 5, 15 min) on ${navigator.hardwareConcurrency} cores`;
+}
+
+/**
+ * Open-loop latency at a fixed rate (tests/bench/rate_loader.ts, in a process of its own): GET
+ * `url` at `rate` per second for `seconds`; {sent, ok, errors, p50, p90, p99, max} in ms.
+ */
+export async function rateLoad(url: string, rate: number, seconds: number) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./rate_loader.ts", import.meta.url).pathname,
+      url,
+      String(rate),
+      String(seconds),
+    ],
+    stdout: "piped",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    sent: number;
+    ok: number;
+    errors: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+  };
 }
