@@ -1,7 +1,7 @@
 /**
  * The memory plan (lib/config_memory.ts): scan threads sized from the machine's memory or
  * MEMORY_MB, and the limits a thread is given are the limits it has. Peak RSS under load is
- * measured by tests/bench/memory_bench.ts.
+ * measured by tests/bench/memory_peaks.ts.
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";

@@ -7,7 +7,7 @@
  *   deno run -A tests/bench/load.ts [--quick]
  *
  * What the server does as `deno task start` runs it is measured by tests/bench/serve_floor.ts
- * (serving against the runtime's floor) and tests/bench/memory_bench.ts (memory, the queue).
+ * (serving against the runtime's floor) and tests/bench/memory_peaks.ts (memory, the queue).
  */
 import { rateLoad } from "./server_probe.ts";
 import { loadConfig } from "../../lib/config.ts";

@@ -12,7 +12,10 @@
  * the machine really is 512 MB for it (the memory plan reads the container's limit, and the
  * kernel ends a process that does not fit). Elsewhere it sets MEMORY_MB=512 and says so.
  *
- *   deno run -A tests/bench/memory_bench.ts [--only=queue|hostile|validate|audit] [--scans=500]
+ *   deno run -A tests/bench/memory_peaks.ts [--only=queue|hostile|validate|audit] [--scans=500]
+ *     [--server-env=NAME=value]...
+ *
+ * `--server-env` adds a setting to every server's environment (e.g. SCAN_THREADS=4).
  */
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { startAuditSites } from "../fixtures/audit_sites.ts";
@@ -24,7 +27,13 @@ const MEMORY_MB = 512;
 const BUDGET_MB = 400;
 const PIPELINE = "bench-pipeline-token-0123456789abcdef";
 const ROOT = new URL("../../", import.meta.url).pathname;
-const results: Record<string, unknown> = { date: new Date().toISOString() };
+const SERVER_ENV = Object.fromEntries(
+  Deno.args.filter((a) => a.startsWith("--server-env=")).map((a) => {
+    const [name, ...value] = a.slice("--server-env=".length).split("=");
+    return [name, value.join("=")];
+  }),
+);
+const results: Record<string, unknown> = { date: new Date().toISOString(), env: SERVER_ENV };
 
 function line(name: string, value: string, budget: string, ok: boolean | null) {
   const mark = ok === null ? "   " : ok ? "OK " : "MISS";
@@ -150,6 +159,7 @@ async function scenario(
     TRUST_PROXY: "1",
     ...offEnv,
     ...env,
+    ...SERVER_ENV,
   });
   const idle = await peakOf(server);
   const t0 = performance.now();
@@ -162,6 +172,7 @@ async function scenario(
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
   const { peakMb, alive } = await peakOf(server);
   const out = await server.output();
+  if (Deno.env.get("BENCH_LOG")) await Deno.writeTextFile(Deno.env.get("BENCH_LOG")!, out);
   await server.kill();
   const ok = alive && peakMb < BUDGET_MB && !what.startsWith("failed");
   if (!ok) misses++;
@@ -308,7 +319,7 @@ await Deno.remove(dir, { recursive: true }).catch(() => {});
 console.log(`${await machineLoad()} at the end`);
 await Deno.mkdir(new URL("../output/", import.meta.url), { recursive: true });
 await Deno.writeTextFile(
-  new URL("../output/memory_bench.json", import.meta.url),
+  new URL("../output/memory_peaks.json", import.meta.url),
   JSON.stringify(results, null, 2),
 );
 if (misses) Deno.exitCode = 1;
