@@ -81,7 +81,10 @@ results.how = how;
 async function startServer(env: Record<string, string>): Promise<StartTaskProcess> {
   const server = await startTaskProcess(
     cgroup ? env : { ...env, MEMORY_MB: String(MEMORY_MB) },
-    cgroup ? { cgroupProcs: `${cgroup.path}/cgroup.procs` } : {},
+    {
+      ...(cgroup ? { cgroupProcs: `${cgroup.path}/cgroup.procs` } : {}),
+      extraV8Flags: Deno.env.get("BENCH_V8_FLAGS"),
+    },
   );
   const out = await server.output();
   for (const l of out.split("\n")) if (/^(Memory|Scan isolation):/.test(l)) console.log(`  ${l}`);

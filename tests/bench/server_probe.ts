@@ -65,9 +65,12 @@ export async function startTaskProcess(
   } = {},
 ): Promise<StartTaskProcess> {
   const args = await startTaskArgs();
-  const withFlags = options.extraV8Flags
-    ? args.map((a) => a.startsWith("--v8-flags=") ? `${a},${options.extraV8Flags}` : a)
-    : args;
+  const extra = options.extraV8Flags;
+  const withFlags = !extra
+    ? args
+    : args.some((a) => a.startsWith("--v8-flags="))
+    ? args.map((a) => a.startsWith("--v8-flags=") ? `${a},${extra}` : a)
+    : [...args.slice(0, -1), `--v8-flags=${extra}`, ...args.slice(-1)];
   return await startLogged(Deno.execPath(), withFlags, { PORT: "0", ...env }, options);
 }
 
