@@ -15,6 +15,7 @@ import { serveHttp } from "./lib/serve.ts";
 import { describeMemoryPlan } from "./lib/config_memory.ts";
 import { connectionLimits, DESCRIPTORS_PER_CONNECTION, MAX_TOTAL } from "./lib/net/conn_limits.ts";
 import { freeDescriptors } from "./lib/net/fd_limit.ts";
+import { setBodyBudget } from "./lib/web/http_body.ts";
 import { createServer, type Server, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
@@ -124,6 +125,7 @@ if (import.meta.main) {
       config.memory.connectionMb,
     )
     : undefined;
+  setBodyBudget(config.memory.bodyMb * 1048576);
   // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
   let server: Server;
   try {

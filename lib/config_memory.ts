@@ -47,6 +47,11 @@ export interface MemoryPlan {
   idleMs: number;
   /** What the connections' buffers may hold in total, in MB (lib/net/conn_guard.ts). */
   connectionMb: number;
+  /**
+   * Large request bodies (code to validate) read at once, in MB, within the server's share
+   * (lib/web/http_body.ts: past it, 429 before the body is read).
+   */
+  bodyMb: number;
 }
 
 /** Settings that override the plan's choices. */
@@ -148,6 +153,7 @@ export function memoryPlan(
     warm: Math.min(threads, settings.warm ?? 1),
     idleMs: settings.idleMs ?? 60_000,
     connectionMb,
+    bodyMb: Math.max(8, Math.floor(budgetMb * 0.04)),
   };
 }
 
@@ -161,5 +167,6 @@ export function describeMemoryPlan(plan: MemoryPlan): string {
   return `Memory: planned for ${plan.memoryMb} MB (${from}), budget ${plan.budgetMb} MB: up to ` +
     `${plan.threads} scan thread${plan.threads === 1 ? "" : "s"} of ${plan.heapMb} MB heap + ` +
     `${plan.youngMb} MB young generation (${plan.warm} kept warm, the others end after ` +
-    `${Math.round(plan.idleMs / 1000)} s idle); connection buffers ${plan.connectionMb} MB`;
+    `${Math.round(plan.idleMs / 1000)} s idle); connection buffers ${plan.connectionMb} MB; ` +
+    `large request bodies read at once ${plan.bodyMb} MB`;
 }

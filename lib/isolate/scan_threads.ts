@@ -20,13 +20,11 @@
  * - **`warm` threads stay loaded** while idle; any other thread ends after `idleMs` without work.
  *   A thread is replaced after `scansPerThread` scans (bounds what a leak can accumulate) and
  *   after any failure.
- * - **A thread that reaches its heap limit is ended at once**: when that happens in synchronous
- *   code of a message handler (where scans run), Deno 2.9.6 ends that code but neither the thread
- *   nor reports it: the scan never answers, the heap stays full, the thread's timers still run.
- *   A busy thread says every BEAT_MS how full its heap is; one at {@link FULL_HEAP_PERCENT} or
- *   more for `fullMs` is ended, and its scan fails "needed more than N MB" (a live scan that full
- *   would be collecting garbage without end). An out-of-memory error the thread does report (in
- *   asynchronous code) ends it the same way.
+ * - **A thread that reaches its heap limit is ended at once**: in synchronous code of a message
+ *   handler (where scans run) Deno 2.9.6 ends that code but neither the thread nor reports it (the
+ *   scan never answers, the heap stays full, timers still run). A busy thread says every BEAT_MS
+ *   how full its heap is; one at {@link FULL_HEAP_PERCENT} or more for `fullMs` is ended and its
+ *   scan fails "needed more than N MB". A reported out-of-memory error ends it the same way.
  *
  * Where no thread can be started (Deno Deploy), scans run in-process and only the parsers' caps
  * (lib/html/linear_parser.ts, the fetcher's body cap) bound them: see {@link isolationFromEnv}.
@@ -311,12 +309,8 @@ export function startScanThreads(
       let thread = await acquire();
       const id = nextId++;
       thread.scans++;
-      try {
-        await thread.ready;
-      } catch (error) {
-        // It could not start: this scan fails like a crashed one (the worker retries it).
-        throw error;
-      }
+      // A thread that could not start fails this scan like a crashed one (the worker retries it).
+      await thread.ready;
       if (thread.dead) {
         // Ended while loading (closed, or its spawner ended): one more try on a new thread.
         thread = await acquire();
