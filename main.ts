@@ -11,6 +11,10 @@ import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
 import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
+import { describeMemoryPlan } from "./lib/config_memory.ts";
+import { connectionLimits, DESCRIPTORS_PER_CONNECTION, MAX_TOTAL } from "./lib/net/conn_limits.ts";
+import { freeDescriptors } from "./lib/net/fd_limit.ts";
+import { setBodyBudget } from "./lib/web/http_body.ts";
 import { createServer, type Server, serviceFor, StartupConfigError } from "./lib/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
@@ -18,17 +22,16 @@ let runCleanUp: (() => Promise<void>) | null = null;
 /** What the watch scheduler runs each minute (lib/watch/scheduler.ts); set once started. */
 let runWatchTick: (() => Promise<unknown>) | null = null;
 
-// Deno Deploy picks up cron jobs registered at the top level of the entry module, before the
-// server starts; locally Deno.cron needs "cron" in deno.json's "unstable" list.
-const cronAvailable = typeof Deno.cron === "function";
-if (cronAvailable) {
-  Deno.cron("clean-up expired records sessions and counters", "17 * * * *", async () => {
-    await runCleanUp?.();
-  });
-  Deno.cron("watches - scheduled rescans alerts and webhook deliveries", "* * * * *", async () => {
-    await runWatchTick?.();
-  });
-}
+// Deno Deploy registers the cron jobs that the entry module's top-level code defines before the
+// server starts, and not those nested in conditionals or callbacks
+// (https://docs.deno.com/deploy/cron, checked 2026-11-26): so these are plain top-level calls.
+// Locally Deno.cron needs "cron" in deno.json's "unstable" list, which the project sets.
+Deno.cron("clean-up expired records sessions and counters", "17 * * * *", async () => {
+  await runCleanUp?.();
+});
+Deno.cron("watches - scheduled rescans alerts and webhook deliveries", "* * * * *", async () => {
+  await runWatchTick?.();
+});
 
 /** What is and is not configured, said once at start-up (never a secret). */
 export function describeConfig(config: Config): string[] {
@@ -90,11 +93,9 @@ export function describeConfig(config: Config): string[] {
       } bypass DNS and the address guard`
       : "SCAN_RESOLVE: not set",
     `Worker: up to ${config.workerConcurrency} scans at once; scan time-out ${config.scanTimeoutMs} ms`,
-    cronAvailable
-      ? `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days, history ${config.historyRetentionDays} days (at most ${config.historyMaxScans} scans per target)`
-      : 'Clean-up: off (Deno.cron needs --unstable-cron or "cron" in deno.json\'s unstable list)',
-    !cronAvailable || config.watch.maxPerAccount === 0
-      ? "Watches: off (WATCH_MAX_PER_ACCOUNT=0, or no Deno.cron)"
+    `Clean-up: hourly (Deno.cron); records kept ${config.recordRetentionDays} days, history ${config.historyRetentionDays} days (at most ${config.historyMaxScans} scans per target)`,
+    config.watch.maxPerAccount === 0
+      ? "Watches: off (WATCH_MAX_PER_ACCOUNT=0)"
       : `Watches: up to ${config.watch.maxPerAccount} per account, ${
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
@@ -122,6 +123,17 @@ if (import.meta.main) {
     }
     throw e;
   }
+  // The guard's caps need the free file descriptors, counted before the store, the threads or a
+  // listener open any (the count briefly holds every free one): lib/net/fd_limit.ts.
+  const c = config.connections;
+  const limits = c.guard
+    ? connectionLimits(
+      c,
+      c.max ? null : freeDescriptors(MAX_TOTAL * DESCRIPTORS_PER_CONNECTION + 512),
+      config.memory.connectionMb,
+    )
+    : undefined;
+  setBodyBudget(config.memory.bodyMb * 1048576);
   // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
   let server: Server;
   try {
@@ -138,6 +150,7 @@ if (import.meta.main) {
     throw e;
   }
   const { fetcher, log } = server;
+  console.log(describeMemoryPlan(config.memory));
   console.log(server.isolation);
   runCleanUp = server.cleanUp;
   runWatchTick = server.watchTick;
@@ -173,7 +186,7 @@ if (import.meta.main) {
     serving = serveHttp(
       config,
       server.servedHandler,
-      { log, hostname: config.hostname },
+      { log, hostname: config.hostname, limits },
     );
   } catch (e) {
     if (e instanceof Deno.errors.AddrInUse) {

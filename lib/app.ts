@@ -78,6 +78,7 @@ export function createHandler(
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
   // Not an async function: a cache hit is answered synchronously, which Deno.serve handles
   // noticeably faster than a promise.
+  const answers = new WeakMap<[string, string][], Response>();
   return (req, info) => {
     if (deps && req.method === "POST" && pathOf(req.url) === scanRoute.path) {
       return scanDirect(req, info, deps);
@@ -91,7 +92,14 @@ export function createHandler(
           headers.delete("content-type");
           return new Response(null, { status: 304, headers });
         }
-        return new Response(hit.body, { status: 200, headers: hit.headers });
+        // A clone of one Response built per cached answer: building a Response with its ten
+        // headers cost about 20 µs a request (each header validated), a clone under 1 µs.
+        let answer = answers.get(hit.headers);
+        if (!answer) {
+          answer = new Response(hit.body, { status: 200, headers: hit.headers });
+          answers.set(hit.headers, answer);
+        }
+        return answer.clone();
       }
     }
     return Promise.resolve(app.fetch(req, info)).then((res) => {

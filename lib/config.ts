@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
+import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 export type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 
 /** Parses `SCAN_RESOLVE="shop.test=127.0.0.1:4507,blog.test=127.0.0.1:4508"`. */
@@ -82,7 +83,12 @@ const EnvSchema = z.object({
   OFFSITE_TIMEOUT_MS: int(6_000, 200, 60_000),
   COMMONCRAWL_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).optional(),
   MAX_BODY_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
-  WORKER_CONCURRENCY: int(4, 1, 64),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  MEMORY_MB: z.coerce.number().int().min(256).max(1_048_576).optional(),
+  SCAN_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  SCAN_HEAP_MB: z.coerce.number().int().min(32).max(4096).optional(),
+  SCAN_THREADS_WARM: z.coerce.number().int().min(0).max(64).optional(),
+  SCAN_THREAD_IDLE_MS: z.coerce.number().int().min(1000).max(86_400_000).optional(),
   AUDIT_PAGES: int(10, 1, 50),
   AUDIT_BUDGET_MS: int(12_000, 500, 120_000),
   AUDIT_MAX_CRAWL_DELAY_S: int(5, 0, 60),
@@ -110,7 +116,7 @@ const EnvSchema = z.object({
   ),
   WEBHOOK_RESOLVE: z.string().optional(),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
-  CONN_GUARD: z.enum(["0", "1", "true", "false", ""]).default("1"),
+  CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HEADER_TIMEOUT_MS: int(10_000, 500, 120_000),
@@ -218,8 +224,15 @@ function parseHostNames(name: string, value: string | undefined): string[] {
   });
 }
 
-/** Builds the configuration from an environment map (defaults to the process environment). */
-export function loadConfig(env: Record<string, string | undefined> = readEnv()): Config {
+/**
+ * Builds the configuration from an environment map (defaults to the process environment).
+ * `machine` is the memory the plan is made for when MEMORY_MB is not set (default: this machine's,
+ * lib/config_memory.ts).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = readEnv(),
+  machine: ReturnType<typeof machineMemory> = machineMemory(),
+): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
@@ -246,13 +259,20 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     );
   }
   const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
-  // Deno Deploy binds for us; elsewhere loopback unless the operator asks for more.
+  const memory = memoryPlan({
+    memoryMb: e.MEMORY_MB,
+    threads: e.SCAN_THREADS,
+    heapMb: e.SCAN_HEAP_MB,
+    warm: e.SCAN_THREADS_WARM,
+    idleMs: e.SCAN_THREAD_IDLE_MS,
+  }, machine);
   let isolation: IsolationSettings;
   try {
-    isolation = isolationFromEnv(env, { scanTimeoutMs: e.SCAN_TIMEOUT_MS, onDeploy });
+    isolation = isolationFromEnv(env, { scanTimeoutMs: e.SCAN_TIMEOUT_MS, onDeploy, memory });
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
+  // Deno Deploy binds for us; elsewhere loopback unless the operator asks for more.
   const hostname = e.HOST ?? (onDeploy ? "0.0.0.0" : "127.0.0.1");
   const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
   const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname.replace(/^\[|\]$/g, "") : null;
@@ -299,7 +319,10 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     ),
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
-    workerConcurrency: e.WORKER_CONCURRENCY,
+    // As many scans at once as there are scan threads (more would only wait for one).
+    workerConcurrency: e.WORKER_CONCURRENCY ??
+      (isolation.mode === "thread" ? isolation.threads : 4),
+    memory,
     audit: {
       pages: e.AUDIT_PAGES,
       budgetMs: e.AUDIT_BUDGET_MS,
@@ -325,11 +348,15 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     },
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
-      guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true"),
+      // On a loopback bind only this machine connects (a local proxy bounds the connections), so
+      // Deno.serve runs alone there unless CONN_GUARD=1; on any other bind the guard is in front.
+      guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true" ||
+        ((e.CONN_GUARD === "auto" || e.CONN_GUARD === "") && !loopbackOnly)),
       max: e.MAX_CONNECTIONS,
-      // Behind a proxy every connection comes from the proxy: no per-address cap by default.
+      // Behind a proxy every connection comes from the proxy: no per-address cap by default;
+      // otherwise derived from the total at start-up (lib/net/conn_limits.ts).
       perIp: e.MAX_CONNECTIONS_PER_IP ??
-        (e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true" ? 0 : 256),
+        (e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true" ? 0 : null),
       headerTimeoutMs: e.HEADER_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEPALIVE_TIMEOUT_MS,
     },
@@ -355,22 +382,18 @@ function readEnv(): Record<string, string | undefined> {
 }
 
 /**
- * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; SCAN_HEAP_MB (default
- * 192, 32..4096) is each scan thread's V8 old-generation limit; SCAN_THREAD_TIMEOUT_MS (default
- * `scanTimeoutMs` + 10 s) is when a scan's thread is ended (the scan's own deadline aborts its
- * requests first; this bounds a runaway parse).
+ * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; the threads' count and
+ * V8 limits come from the memory plan (lib/config_memory.ts: MEMORY_MB, SCAN_THREADS,
+ * SCAN_HEAP_MB); SCAN_THREAD_TIMEOUT_MS (default `scanTimeoutMs` + 10 s) is when a scan's thread
+ * is ended (the scan's own deadline aborts its requests first; this bounds a runaway parse).
  */
 export function isolationFromEnv(
   env: Record<string, string | undefined>,
-  config: { scanTimeoutMs: number; onDeploy: boolean },
+  config: { scanTimeoutMs: number; onDeploy: boolean; memory?: MemoryPlan },
 ): IsolationSettings {
   const asked = env.SCAN_ISOLATION?.trim().toLowerCase();
   if (asked && asked !== "thread" && asked !== "inline") {
     throw new Error(`SCAN_ISOLATION must be "thread" or "inline", not ${JSON.stringify(asked)}`);
-  }
-  const heap = env.SCAN_HEAP_MB ? Number(env.SCAN_HEAP_MB) : 192;
-  if (!Number.isInteger(heap) || heap < 32 || heap > 4096) {
-    throw new Error("SCAN_HEAP_MB must be a whole number of MB from 32 to 4096");
   }
   const timeout = env.SCAN_THREAD_TIMEOUT_MS
     ? Number(env.SCAN_THREAD_TIMEOUT_MS)
@@ -378,9 +401,14 @@ export function isolationFromEnv(
   if (!Number.isInteger(timeout) || timeout < 500 || timeout > 3_600_000) {
     throw new Error("SCAN_THREAD_TIMEOUT_MS must be a whole number of ms from 500 to 3600000");
   }
+  const plan = config.memory ?? memoryPlan({}, machineMemory());
   return {
     mode: (asked as "thread" | "inline" | undefined) ?? (config.onDeploy ? "inline" : "thread"),
-    heapMb: heap,
+    heapMb: plan.heapMb,
+    youngMb: plan.youngMb,
+    threads: plan.threads,
+    warm: plan.warm,
+    idleMs: plan.idleMs,
     timeoutMs: timeout,
   };
 }

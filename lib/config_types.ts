@@ -9,12 +9,23 @@ export interface ResolveTarget {
   port: number;
 }
 
-/** How scans are isolated, from the environment. */
+/** How scans are isolated, from the environment and the memory plan (lib/config_memory.ts). */
 export interface IsolationSettings {
   mode: "thread" | "inline";
+  /** Each scan thread's V8 old-generation limit, in MB. */
   heapMb: number;
+  /** Each scan thread's V8 young-generation limit, in MB. */
+  youngMb: number;
+  /** Scan threads at most. */
+  threads: number;
+  /** Threads kept loaded while idle. */
+  warm: number;
+  /** A thread beyond the warm ones ends after this long without work. */
+  idleMs: number;
   timeoutMs: number;
 }
+
+import type { MemoryPlan } from "./config_memory.ts";
 
 /** The validated configuration of one process. */
 export interface Config {
@@ -85,8 +96,10 @@ export interface Config {
   adminPasswordHash: string | undefined;
   /** The administrator's password in clear, for local use only. */
   adminPassword: string | undefined;
-  /** Scans the queue worker runs at once in this process. */
+  /** Scans the queue worker runs at once in this process (default: the scan threads). */
   workerConcurrency: number;
+  /** How the process divides its memory (MEMORY_MB; lib/config_memory.ts). */
+  memory: MemoryPlan;
   /** True on Deno Deploy (DENO_DEPLOYMENT_ID is set): KV is the platform's, no file system. */
   onDeploy: boolean;
   /** Where scans run (SCAN_ISOLATION, SCAN_HEAP_MB, SCAN_THREAD_TIMEOUT_MS): lib/isolate/. */
@@ -135,15 +148,22 @@ export interface Config {
    */
   jobQueue: "queue" | "poll";
   /**
-   * Connection limits (lib/net/conn_guard.ts), enforced by a guard in front of Deno.serve unless
-   * CONN_GUARD=0 or on Deno Deploy (whose edge holds the connections).
+   * Connection limits (lib/net/conn_guard.ts), enforced by a guard in front of Deno.serve on a
+   * bind other than loopback (CONN_GUARD=auto, the default), always (CONN_GUARD=1) or never
+   * (CONN_GUARD=0; and on Deno Deploy, whose edge holds the connections).
    */
   connections: {
     guard: boolean;
-    /** Open connections at most in total; 0: derived from the file-descriptor limit. */
+    /**
+     * Open connections at most in total; 0: derived at start-up from the free file descriptors
+     * and the memory plan (lib/net/conn_limits.ts).
+     */
     max: number;
-    /** Open connections at most per client address; 0: none (default with TRUST_PROXY=1). */
-    perIp: number;
+    /**
+     * Open connections at most per client address (an IPv6 /64 counts as one); 0: none (default
+     * with TRUST_PROXY=1); null: derived from the total.
+     */
+    perIp: number | null;
     headerTimeoutMs: number;
     /**
      * Idle keep-alive connections are closed after this long. Longer than the idle timeout of

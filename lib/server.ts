@@ -283,9 +283,11 @@ export async function createServer(
       runner = settings.mode === "thread"
         ? startScanThreads({
           heapMb: settings.heapMb,
+          youngMb: settings.youngMb,
           timeoutMs: settings.timeoutMs,
-          maxIdle: config.workerConcurrency,
-          warm: config.workerConcurrency,
+          maxThreads: settings.threads,
+          warm: settings.warm,
+          idleMs: settings.idleMs,
           scanners: Object.fromEntries(
             Object.values(services).map((s) => [s.name, s.scanner.href]),
           ),
@@ -300,7 +302,7 @@ export async function createServer(
       ]);
       clearTimeout(warmTimer);
       isolation = settings.mode === "thread"
-        ? `Scan isolation: each scan in a thread of its own (heap ${settings.heapMb} MB, ended after ${
+        ? `Scan isolation: each scan in a thread of its own (at most ${settings.threads}; heap ${settings.heapMb} MB, ended after ${
           Math.round(settings.timeoutMs / 1000)
         } s)`
         : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";

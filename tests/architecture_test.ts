@@ -397,9 +397,7 @@ Deno.test("architecture - the half finder finds piece names and a table cut in t
  * Files still named as halves, each with the slice that owns it (it renames or merges them; remove
  * the line then: the test fails if a listed file is no longer a half, so the list only shrinks).
  */
-const HALVES_ALLOWED: Record<string, string> = {
-  "lib/net/conn_parts.ts": "lean",
-};
+const HALVES_ALLOWED: Record<string, string> = {};
 
 Deno.test("architecture - no file is named as a half of another", async () => {
   const graph = await importGraph();

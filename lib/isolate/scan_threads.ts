@@ -1,23 +1,34 @@
 /**
  * Scans in threads of their own: everything a scanned site controls (the fetch and its decoding,
  * the parse, the analysis, the record) runs in a `node:worker_threads` thread with its own V8 heap
- * limit and a wall-clock limit. A page that exhausts either ends its thread, not the server: the
+ * limits and a wall-clock limit. A page that exhausts either ends its thread, not the server: the
  * scan fails with {@link TOO_COMPLEX}, and the server's own thread never stalls on a parse.
  *
  * Why this mechanism (measured with deno 2.9.6, see docs/reliability.md):
  * - a Web Worker (`new Worker(url, { type: "module" })`) that runs out of heap takes the whole
  *   process down ("Fatal JavaScript out of memory"): Deno has no per-worker heap limit;
- * - a `node:worker_threads` Worker honours `resourceLimits.maxOldGenerationSizeMb`: at the limit
- *   the thread ends with ERR_WORKER_OUT_OF_MEMORY and the process serves on;
+ * - a `node:worker_threads` Worker honours `resourceLimits` (old and young generation) as long
+ *   as the process has no `--max-old-space-size` / `--max-semi-space-size` V8 flag, which would
+ *   override every thread's own limits (so the start task sets neither);
  * - a subprocess would need `--allow-run` (not in the start task) and does not exist on Deploy.
+ *
+ * How the pool runs them:
+ * - **At most `maxThreads` threads** (the memory plan's count, lib/config_memory.ts); a scan that
+ *   finds every thread busy waits for one, in order of arrival.
+ * - **Threads are created by a thread of their own** (lib/isolate/thread_spawner.ts): creating
+ *   one blocks the creating thread 0.1-0.3 s, so it is never the server's thread.
+ * - **`warm` threads stay loaded** while idle; any other thread ends after `idleMs` without work.
+ *   A thread is replaced after `scansPerThread` scans (bounds what a leak can accumulate) and
+ *   after any failure.
+ * - **A thread that reaches its heap limit is ended at once**: in synchronous code of a message
+ *   handler (where scans run) Deno 2.9.6 ends that code but neither the thread nor reports it (the
+ *   scan never answers, the heap stays full, timers still run). A busy thread says every BEAT_MS
+ *   how full its heap is; one at {@link FULL_HEAP_PERCENT} or more for `fullMs` is ended and its
+ *   scan fails "needed more than N MB". A reported out-of-memory error ends it the same way.
  *
  * Where no thread can be started (Deno Deploy), scans run in-process and only the parsers' caps
  * (lib/html/linear_parser.ts, the fetcher's body cap) bound them: see {@link isolationFromEnv}.
- *
- * Threads are reused for up to {@link ScanThreadOptions.scansPerThread} scans (starting one costs
- * about 0.5 s of CPU to load the scanners), and replaced after any failure.
  */
-import { Worker as NodeWorker } from "node:worker_threads";
 import type { Config } from "../config.ts";
 import type { Target } from "../net/target.ts";
 import type { RunDeps, RunOutcome, ScanStep } from "../service.ts";
@@ -26,7 +37,9 @@ import {
   type ScanReplyMessage,
   type ScanRequestMessage,
   THREAD_READY,
+  type ThreadBeat,
 } from "./protocol.ts";
+import { type ThreadExit, ThreadSpawner } from "./thread_spawner.ts";
 
 export { SCAN_THREAD_NICE, type ScanReplyMessage, type ScanRequestMessage, THREAD_READY };
 
@@ -71,17 +84,20 @@ export class ScanIsolationError extends Error {
 export interface ScanThreadOptions {
   /** V8 old-generation limit of each scan thread, in MB. */
   heapMb: number;
+  /** V8 young-generation limit of each scan thread, in MB (default: heapMb / 16, 4 to 16). */
+  youngMb?: number;
   /** Wall-clock limit of one scan, in ms (past the scan's own time-out: this one kills). */
   timeoutMs: number;
+  /** Threads at most (default 4). */
+  maxThreads?: number;
   /** A thread is replaced after this many scans (bounds what any leak can accumulate). */
   scansPerThread?: number;
-  /** Threads kept idle for reuse. */
-  maxIdle?: number;
-  /**
-   * Threads started at once, before any scan: starting a thread blocks the caller's thread for
-   * ~0.1-0.3 s (V8 creates the isolate synchronously), so it is best done before serving.
-   */
+  /** Threads started at once, before any scan, and kept loaded while idle (default 0). */
   warm?: number;
+  /** A thread beyond the warm ones ends after this long without work (default 60 s). */
+  idleMs?: number;
+  /** A busy thread whose heap stays this long at FULL_HEAP_PERCENT is ended (default 1000 ms). */
+  fullMs?: number;
   /** The thread's module (tests only; default ./scan_thread.ts, which runs the real scanners). */
   threadUrl?: URL;
   /**
@@ -91,35 +107,99 @@ export interface ScanThreadOptions {
   scanners?: Record<string, string>;
 }
 
+interface Pending {
+  id: number;
+  settle: (r: ScanReplyMessage | ScanIsolationError) => void;
+  onProgress?: (step: ScanStep) => void;
+}
+
 interface Thread {
-  worker: NodeWorker;
+  /** The spawner's id, once started. */
+  id: number;
+  port: MessagePort | null;
   scans: number;
   /** The scan in progress: settles it when the thread dies. */
-  pending: {
-    id: number;
-    settle: (r: ScanReplyMessage | ScanIsolationError) => void;
-    onProgress?: (step: ScanStep) => void;
-  } | null;
+  pending: Pending | null;
   dead: boolean;
   /** Resolves once the thread has loaded the scanners (its load time is not the scan's). */
   ready: Promise<void>;
+  /** Since when its heartbeats have said its heap is full (ms, performance.now()), or null. */
+  fullSince: number | null;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 const THREAD_URL = new URL("./scan_thread.ts", import.meta.url);
 
+/** A heap this full (of its limit, young generation included) has stopped its scan. */
+export const FULL_HEAP_PERCENT = 90;
+
+/** What a pool holds now. */
+export interface ScanThreadStats {
+  /** Threads started or starting. */
+  threads: number;
+  /** Threads running a scan. */
+  busy: number;
+  /** Scans waiting for a thread. */
+  waiting: number;
+}
+
 /** A pool of scan threads. */
-export function startScanThreads(options: ScanThreadOptions): ScanRunner {
+export function startScanThreads(
+  options: ScanThreadOptions,
+): ScanRunner & { stats(): ScanThreadStats } {
   const scansPerThread = options.scansPerThread ?? 100;
-  const maxIdle = options.maxIdle ?? 4;
-  const idle: Thread[] = [];
+  const maxThreads = Math.max(1, options.maxThreads ?? 4);
+  const warm = Math.min(maxThreads, options.warm ?? 0);
+  const idleMs = options.idleMs ?? 60_000;
+  const fullMs = options.fullMs ?? 1000;
+  const youngMb = options.youngMb ?? Math.min(16, Math.max(4, Math.round(options.heapMb / 16)));
+  const url = options.threadUrl ?? THREAD_URL;
+  const spawner = new ThreadSpawner();
   const all = new Set<Thread>();
+  const idle: Thread[] = [];
+  /** Scans waiting for a thread, in order of arrival. */
+  const waiting: ((t: Thread) => void)[] = [];
   let nextId = 1;
+  let closed = false;
+
+  const memoryError = () =>
+    new ScanIsolationError(
+      `${TOO_COMPLEX} (it needed more than ${options.heapMb} MB of memory)`,
+      "memory",
+    );
+
+  const die = (thread: Thread, error: ScanIsolationError) => {
+    if (thread.dead) return;
+    thread.dead = true;
+    clearTimeout(thread.idleTimer);
+    all.delete(thread);
+    const i = idle.indexOf(thread);
+    if (i >= 0) idle.splice(i, 1);
+    const p = thread.pending;
+    thread.pending = null;
+    p?.settle(error);
+    if (thread.port) spawner.end(thread.id);
+    refill();
+  };
+
+  const onMessage = (thread: Thread, m: ScanReplyMessage | ThreadBeat | typeof THREAD_READY) => {
+    if (m === THREAD_READY) return;
+    if ("beat" in m) {
+      if (!thread.pending || m.beat < FULL_HEAP_PERCENT) thread.fullSince = null;
+      else if (thread.fullSince === null) thread.fullSince = performance.now();
+      else if (performance.now() - thread.fullSince >= fullMs) die(thread, memoryError());
+      return;
+    }
+    const p = thread.pending;
+    if (!p || m.id !== p.id) return;
+    if ("progress" in m) p.onProgress?.(m.progress);
+    else {
+      thread.pending = null;
+      p.settle(m);
+    }
+  };
 
   const spawn = (): Thread => {
-    const worker = new NodeWorker(options.threadUrl ?? THREAD_URL, {
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
-      workerData: { scanners: options.scanners ?? {} },
-    });
     let loaded: () => void = () => {};
     let failed: (e: Error) => void = () => {};
     const ready = new Promise<void>((resolve, reject) => {
@@ -127,90 +207,151 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
       failed = reject;
     });
     ready.catch(() => {});
-    const thread: Thread = { worker, scans: 0, pending: null, dead: false, ready };
-    all.add(thread);
-    const die = (error: ScanIsolationError) => {
-      failed(error);
-      if (thread.dead) return;
-      thread.dead = true;
-      all.delete(thread);
-      const i = idle.indexOf(thread);
-      if (i >= 0) idle.splice(i, 1);
-      thread.pending?.settle(error);
-      thread.pending = null;
+    const thread: Thread = {
+      id: 0,
+      port: null,
+      scans: 0,
+      pending: null,
+      dead: false,
+      ready,
+      fullSince: null,
+      idleTimer: undefined,
     };
-    worker.on("message", (m: ScanReplyMessage | typeof THREAD_READY) => {
-      if (m === THREAD_READY) return loaded();
-      if (thread.pending && m.id === thread.pending.id && "progress" in m) {
-        thread.pending.onProgress?.(m.progress);
-      } else if (thread.pending && m.id === thread.pending.id) {
-        const p = thread.pending;
-        thread.pending = null;
-        p.settle(m);
-      }
-    });
-    worker.on("error", (e: unknown) => {
-      const text = String((e as Error)?.message ?? e);
-      const memory = /memory limit|out of memory|ERR_WORKER_OUT_OF_MEMORY/i.test(text) ||
-        (e as { code?: string })?.code === "ERR_WORKER_OUT_OF_MEMORY";
-      die(
-        memory
-          ? new ScanIsolationError(
-            `${TOO_COMPLEX} (it needed more than ${options.heapMb} MB of memory)`,
-            "memory",
-          )
-          : new ScanIsolationError(`the scan's thread crashed: ${text}`, "crash"),
+    all.add(thread);
+    const onExit = (exit: ThreadExit) => {
+      const error = exit.memory ? memoryError() : new ScanIsolationError(
+        exit.error
+          ? `the scan's thread crashed: ${exit.error}`
+          : `the scan's thread exited (code ${exit.code})`,
+        "crash",
       );
-    });
-    worker.on("exit", (code: number) => {
-      die(new ScanIsolationError(`the scan's thread exited (code ${code})`, "crash"));
+      failed(error);
+      die(thread, error);
+    };
+    spawner.spawn(
+      url,
+      { heapMb: options.heapMb, youngMb, workerData: { scanners: options.scanners ?? {} } },
+      onExit,
+    ).then((started) => {
+      thread.id = started.id;
+      thread.port = started.port;
+      if (thread.dead || closed) {
+        spawner.end(started.id);
+        return;
+      }
+      started.port.onmessage = (e: MessageEvent) => {
+        if (e.data === THREAD_READY) loaded();
+        onMessage(thread, e.data);
+      };
+    }, (error) => {
+      const e = new ScanIsolationError(String((error as Error)?.message ?? error), "crash");
+      failed(e);
+      die(thread, e);
     });
     return thread;
   };
 
+  /** Ends a thread that did nothing wrong (idle too long, or used enough). */
   const retire = (thread: Thread) => {
     if (thread.dead) return;
     thread.dead = true;
+    clearTimeout(thread.idleTimer);
     all.delete(thread);
-    thread.worker.terminate().catch(() => {});
+    const i = idle.indexOf(thread);
+    if (i >= 0) idle.splice(i, 1);
+    if (thread.port) spawner.end(thread.id);
+    else thread.ready.then(() => spawner.end(thread.id), () => {});
   };
 
-  for (let i = 0; i < Math.min(options.warm ?? 0, maxIdle); i++) idle.push(spawn());
+  /** Hands a free thread to the next waiting scan, or keeps it idle. */
+  const release = (thread: Thread) => {
+    if (thread.dead || closed) return refill();
+    if (thread.scans >= scansPerThread) {
+      retire(thread);
+      return refill();
+    }
+    const next = waiting.shift();
+    if (next) return next(thread);
+    idle.push(thread);
+    if (idle.length > warm) {
+      thread.idleTimer = setTimeout(() => {
+        const i = idle.indexOf(thread);
+        if (i >= 0 && idle.length > warm) {
+          idle.splice(i, 1);
+          retire(thread);
+        }
+      }, idleMs);
+    }
+  };
+
+  /** After a thread ended: starts one for a waiting scan, or keeps the warm ones loaded. */
+  const refill = () => {
+    if (closed) return;
+    while (waiting.length && all.size < maxThreads) waiting.shift()!(spawn());
+    while (waiting.length === 0 && all.size < warm) idle.push(spawn());
+  };
+
+  const acquire = (): Thread | Promise<Thread> => {
+    const thread = idle.pop();
+    if (thread) {
+      clearTimeout(thread.idleTimer);
+      return thread;
+    }
+    if (all.size < maxThreads) return spawn();
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+
+  for (let i = 0; i < warm; i++) idle.push(spawn());
 
   return {
     kind: "thread",
+    stats: () => ({
+      threads: all.size,
+      busy: [...all].filter((t) => t.pending).length,
+      waiting: waiting.length,
+    }),
     async warmed() {
       await Promise.allSettled(idle.map((t) => t.ready));
     },
     async run(service, target, config, now, onProgress) {
-      const thread = idle.pop() ?? spawn();
+      if (closed) throw new ScanIsolationError("the scan threads are closed", "crash");
+      let thread = await acquire();
       const id = nextId++;
       thread.scans++;
+      // A thread that could not start fails this scan like a crashed one (the worker retries it).
       await thread.ready;
+      if (thread.dead) {
+        // Ended while loading (closed, or its spawner ended): one more try on a new thread.
+        thread = await acquire();
+        await thread.ready;
+      }
       return await new Promise<RunOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {
-          settle(
-            new ScanIsolationError(
-              `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
-              "time",
-            ),
+          const error = new ScanIsolationError(
+            `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
+            "time",
           );
+          thread.pending?.settle(error);
+          die(thread, error);
         }, options.timeoutMs);
+        let settled = false;
         const settle = (r: ScanReplyMessage | ScanIsolationError) => {
+          if (settled) return;
+          settled = true;
           if (thread.pending?.id === id) thread.pending = null;
           clearTimeout(timer);
           if (r instanceof ScanIsolationError) {
-            retire(thread);
+            die(thread, r);
             reject(r);
             return;
           }
-          if (thread.scans >= scansPerThread || idle.length >= maxIdle) retire(thread);
-          else if (!thread.dead) idle.push(thread);
+          release(thread);
           if ("progress" in r) return;
           if (r.ok) resolve(r.outcome);
           else reject(new Error(r.error));
         };
         thread.pending = { id, settle, onProgress };
+        thread.fullSince = null;
         const message: ScanRequestMessage = {
           id,
           service,
@@ -218,15 +359,21 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
           config,
           nowMs: now().getTime(),
         };
-        thread.worker.postMessage(message);
+        thread.port!.postMessage(message);
       });
     },
     async close() {
-      const threads = [...all];
-      idle.length = 0;
-      for (const t of threads) t.dead = true;
+      closed = true;
+      for (const t of all) {
+        t.dead = true;
+        clearTimeout(t.idleTimer);
+        const p = t.pending;
+        t.pending = null;
+        p?.settle(new ScanIsolationError("the scan threads were closed", "crash"));
+      }
       all.clear();
-      await Promise.allSettled(threads.map((t) => t.worker.terminate()));
+      idle.length = 0;
+      await spawner.close();
     },
   };
 }

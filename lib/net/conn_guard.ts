@@ -5,7 +5,7 @@
  * connection's bytes, unchanged, to the HTTP server listening on a loopback port:
  *
  * - **Caps**: at most `maxConnections` open connections in total and `maxPerAddress` per client
- *   address; beyond them a connection gets a short `503` (JSON, `Retry-After`,
+ *   address (an IPv6 /64 counts as one); beyond them a connection gets a short `503` (JSON, `Retry-After`,
  *   `Connection: close`) and is closed at once.
  * - **Header read timeout**: a request head (request line and headers) must be complete within
  *   `headerTimeoutMs` of its first byte (of the connection, for the first request); otherwise the
@@ -19,24 +19,49 @@
  * The client's address travels by the upstream connection's local port: {@link ConnGuard.clientOf}
  * maps the port the HTTP server sees as remote back to the client's address.
  *
- * Costs: one extra loopback connection per client connection (opened lazily, at its first byte:
- * an idle connection that never sends costs one descriptor and a 1 KiB buffer), and one copy of
- * every byte through JavaScript. docs/connections.md has the figures.
+ * Costs: one extra loopback connection per client connection (opened once its first request head
+ * is complete: an idle or slowloris connection costs one descriptor and the bytes it sent), and
+ * one copy of every byte through JavaScript. lib/serve.ts puts the guard only in front of a bind
+ * other than loopback; docs/connections.md has the figures.
  */
 import {
-  closingLength,
-  FIRST_READ,
-  FIRST_UPSTREAM_READ,
   HEAD_TOO_LARGE,
   HEADER_TIMEOUT,
-  isFdExhaustion,
   MAX_HEAD_BYTES,
-  READ,
   REFUSED_ADDRESS,
   REFUSED_TOTAL,
-  type Tracked,
-  UPSTREAM_READ,
-} from "./conn_parts.ts";
+} from "./guard_answers.ts";
+import { closingLength } from "./response_head.ts";
+import { addressKey } from "./conn_limits.ts";
+import { isDescriptorExhaustion } from "./fd_limit.ts";
+
+/**
+ * Read buffers start small and grow when a read fills them: an idle or slowloris connection holds
+ * 1 KiB (and 4 KiB for its upstream once it has sent a request), not 16 KiB, however many there
+ * are; at their largest, 16 KiB each (lib/net/conn_limits.ts counts them).
+ */
+const FIRST_READ = 1024;
+const FIRST_UPSTREAM_READ = 4 * 1024;
+const READ = 16 * 1024;
+const UPSTREAM_READ = 16 * 1024;
+
+type Phase = "head" | "request" | "idle";
+
+/** What the guard keeps per connection. */
+interface Tracked {
+  conn: Deno.Conn;
+  phase: Phase;
+  /** When the current phase's deadline passes (head: header timeout; idle: keep-alive). */
+  deadline: number;
+  /** The head has begun (a byte of it arrived): a timeout answers 408 rather than closing. */
+  headBegun: boolean;
+  /** The last three bytes of the head seen so far (a CRLFCRLF may span two reads). */
+  tail: number;
+  upstream: Deno.Conn | null;
+  closed: boolean;
+  /** The client's address as counted (an IPv6 /64 is one: lib/net/conn_limits.ts addressKey). */
+  address: string;
+}
 
 /** Options of {@link startConnGuard}. */
 export interface ConnGuardOptions {
@@ -47,7 +72,10 @@ export interface ConnGuardOptions {
   upstream: { hostname: string; port: number };
   /** Open connections at most, in total. */
   maxConnections: number;
-  /** Open connections at most per client address (0: no per-address cap, e.g. behind a proxy). */
+  /**
+   * Open connections at most per client address, an IPv6 /64 counting as one address (0: no
+   * per-address cap, e.g. behind a proxy).
+   */
   maxPerAddress: number;
   /** A request head must be complete this long after its first byte. */
   headerTimeoutMs: number;
@@ -75,8 +103,11 @@ export interface ConnGuardStats {
 export interface ConnGuard {
   /** The public address it listens on. */
   addr: Deno.NetAddr;
-  /** The client address of an upstream connection, by its local port (the server's remoteAddr). */
-  clientOf(upstreamPort: number): Deno.NetAddr | undefined;
+  /**
+   * The client address of an upstream connection, from the address the HTTP server sees it come
+   * from (its remoteAddr); undefined for a connection the guard did not open.
+   */
+  clientOf(upstream: Deno.NetAddr): Deno.NetAddr | undefined;
   stats(): ConnGuardStats;
   /** Points new upstream connections at another port (the HTTP server was restarted). */
   setUpstreamPort(port: number): void;
@@ -93,6 +124,9 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
   const perAddress = new Map<string, number>();
   const clients = new Map<number, Deno.NetAddr>();
   let upstream = { ...options.upstream };
+  // The address the guard's upstream sockets come from (loopback): with the port, it tells the
+  // guard's connections from any other local process's.
+  let upstreamLocalHost = options.upstream.hostname;
   const stats: ConnGuardStats = {
     open: 0,
     refusedTotal: 0,
@@ -246,10 +280,9 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
           // Bytes are passed on as they come: Nagle's delay would add up to 40 ms per answer.
           (t.upstream as Deno.TcpConn).setNoDelay(true);
           (t.conn as Deno.TcpConn).setNoDelay(true);
-          clients.set(
-            (t.upstream.localAddr as Deno.NetAddr).port,
-            t.conn.remoteAddr as Deno.NetAddr,
-          );
+          const local = t.upstream.localAddr as Deno.NetAddr;
+          upstreamLocalHost = local.hostname;
+          clients.set(local.port, t.conn.remoteAddr as Deno.NetAddr);
           pumpBack(t, t.upstream);
         }
         if (pending.length) {
@@ -278,7 +311,7 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
       log({
         event: "conn.error",
         where,
-        fdExhausted: isFdExhaustion(error),
+        fdExhausted: isDescriptorExhaustion(error),
         error: error instanceof Error ? error.message : String(error),
         open: stats.open,
       });
@@ -310,10 +343,10 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
         noteError("accept", error);
         // Out of descriptors: existing connections go on being served; new ones wait in the
         // kernel's queue until some close.
-        await new Promise((r) => setTimeout(r, isFdExhaustion(error) ? 100 : 10));
+        await new Promise((r) => setTimeout(r, isDescriptorExhaustion(error) ? 100 : 10));
         continue;
       }
-      const address = (conn.remoteAddr as Deno.NetAddr).hostname;
+      const address = addressKey((conn.remoteAddr as Deno.NetAddr).hostname);
       if (stats.open >= options.maxConnections) {
         refuse(conn, REFUSED_TOTAL, "total");
         continue;
@@ -343,7 +376,7 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
 
   return {
     addr: listener.addr as Deno.NetAddr,
-    clientOf: (port) => clients.get(port),
+    clientOf: (addr) => addr.hostname === upstreamLocalHost ? clients.get(addr.port) : undefined,
     stats: () => ({ ...stats }),
     setUpstreamPort: (port) => {
       upstream = { ...upstream, port };
@@ -358,21 +391,4 @@ export function startConnGuard(options: ConnGuardOptions): ConnGuard {
       await loop;
     },
   };
-}
-
-/**
- * The total connection cap for this process's file-descriptor limit: each guarded connection can
- * hold three descriptors (the client's, the guard's upstream socket and the HTTP server's end of
- * it); a reserve is kept for KV, the scanner's fetches and the logs. Linux reads the soft limit
- * from /proc/self/limits; elsewhere (or unreadable) it assumes 1024.
- */
-export function defaultMaxConnections(): number {
-  let limit = 1024;
-  try {
-    const text = Deno.readTextFileSync("/proc/self/limits");
-    const soft = Number(text.match(/^Max open files\s+(\d+|unlimited)/m)?.[1]);
-    if (Number.isFinite(soft) && soft > 0) limit = soft;
-    else if (/^Max open files\s+unlimited/m.test(text)) limit = 1_000_000;
-  } catch { /* not Linux, or no read access */ }
-  return Math.max(64, Math.min(20_000, Math.floor((limit - 512) / 3)));
 }

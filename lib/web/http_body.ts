@@ -4,6 +4,7 @@ import {
   BadRequestError,
   HttpError,
   PayloadTooLargeError,
+  RateLimitedError,
   RequestTimeoutError,
   UnsupportedMediaTypeError,
 } from "../errors.ts";
@@ -13,6 +14,20 @@ export const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** How long a request body may take to arrive. */
 export const BODY_TIMEOUT_MS = 10_000;
+
+/** A body capped above this counts against the budget of bodies being read at once. */
+const LARGE_BODY = 64 * 1024;
+/** Bytes of large bodies that may be read at once (the memory plan's: main.ts sets it). */
+let bodyBudget = 64 * 1048576;
+let bodiesReading = 0;
+
+/**
+ * Sets how many bytes of large request bodies (capped above 64 KiB: code to validate) this process
+ * reads at once; past it a request gets 429 before its body is read (lib/config_memory.ts).
+ */
+export function setBodyBudget(bytes: number): void {
+  bodyBudget = bytes;
+}
 
 /**
  * Reads a JSON body of at most `maxBytes`, counting bytes as they stream in (a lying or missing
@@ -60,6 +75,16 @@ export async function readCappedBody(
   const whole = Number.isInteger(declared) && declared >= 0;
   // `request.body` is not touched on the whole-body path: it would build a stream to read from.
   if (!whole && !request.body) return null;
+  // Many large bodies arriving at once (slowly, each up to its cap) must not add up past the
+  // memory plan: what a body may become is reserved before a byte of it is read.
+  const reserved = maxBytes > LARGE_BODY ? (whole ? declared : maxBytes) : 0;
+  if (reserved && bodiesReading + reserved > bodyBudget) {
+    throw new RateLimitedError(
+      "The server is receiving too many large requests at once; retry in 5 seconds.",
+      5,
+    );
+  }
+  bodiesReading += reserved;
   // A client that announces a body and sends it a byte at a time must not hold a request open.
   const deadline = bodyDeadline(timeoutMs);
   try {
@@ -76,6 +101,7 @@ export async function readCappedBody(
     return await readChunked(request.body!, maxBytes, deadline.expired);
   } finally {
     deadline.clear();
+    bodiesReading -= reserved;
   }
 }
 

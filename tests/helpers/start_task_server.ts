@@ -30,13 +30,19 @@ export async function startTaskArgs(): Promise<string[]> {
   return run.split(/\s+/).slice(1);
 }
 
-/** Starts main.ts with the start task's flags and waits until it listens. */
-export async function startLikeStartTask(env: Record<string, string>): Promise<StartedServer> {
+/**
+ * Starts main.ts with the start task's flags and waits until it listens. `fileLimit` lowers its
+ * open-file limit (`ulimit -n` through sh; raising needs privileges).
+ */
+export async function startLikeStartTask(
+  env: Record<string, string>,
+  options: { fileLimit?: number } = {},
+): Promise<StartedServer> {
   const args = await startTaskArgs();
-  if (!args.some((a) => a.startsWith("--v8-flags=--max-old-space-size="))) {
-    throw new Error("the start task no longer caps the heap: update this helper's callers");
-  }
-  const server = await spawnListening(Deno.execPath(), args, env, 60_000, ROOT.pathname);
+  const [command, ...rest] = options.fileLimit
+    ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", Deno.execPath(), ...args]
+    : [Deno.execPath(), ...args];
+  const server = await spawnListening(command, rest, env, 60_000, ROOT.pathname);
   return {
     ...server,
     events: () =>

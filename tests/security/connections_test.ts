@@ -3,14 +3,16 @@
  * client address with a clear refusal, a request-header timeout (408, then closed), idle
  * keep-alive connections closed, a 408 for a slow body closes its connection, and running out of
  * file descriptors (EMFILE) never stops the server. The guard's own tests use an injected clock;
- * the flood tests start the real server as `deno task start` does (its V8 flags and heap cap).
+ * the flood tests start the real server as `deno task start` does (its permissions and flags),
+ * with the guard in front of its loopback bind (CONN_GUARD=1: what a bind to every interface
+ * gets by default).
  */
 import assert from "node:assert/strict";
 import net from "node:net";
 import { errorAnswer } from "../../lib/web/errors.ts";
 import { readCappedBody } from "../../lib/web/http_body.ts";
 import { startConnGuard } from "../../lib/net/conn_guard.ts";
-import { startServer, startTaskV8Flags } from "./helpers/server_process.ts";
+import { startLikeStartTask } from "../helpers/start_task_server.ts";
 
 const FLOOD = new URL("./helpers/conn_flood.ts", import.meta.url).pathname;
 
@@ -45,15 +47,15 @@ function client(port: number, local = "127.0.0.1") {
 const GET = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
 /** An upstream that answers with the client address the guard maps its connection to. */
-function startUpstream(clientOf: (port: number) => Deno.NetAddr | undefined) {
+function startUpstream(clientOf: (addr: Deno.NetAddr) => Deno.NetAddr | undefined) {
   return Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (_req, info) => Response.json({ client: clientOf(info.remoteAddr.port)?.hostname ?? null }),
+    (_req, info) => Response.json({ client: clientOf(info.remoteAddr)?.hostname ?? null }),
   );
 }
 
 Deno.test("[connections] caps: one address past its share, and everyone past the total, get a JSON 503 and are closed", async () => {
-  let clientOf: (port: number) => Deno.NetAddr | undefined = () => undefined;
+  let clientOf: (addr: Deno.NetAddr) => Deno.NetAddr | undefined = () => undefined;
   const upstream = startUpstream((p) => clientOf(p));
   const guard = startConnGuard({
     hostname: "127.0.0.1",
@@ -113,7 +115,7 @@ Deno.test("[connections] caps: one address past its share, and everyone past the
 
 Deno.test("[connections] a head that never completes gets 408 and is closed; idle keep-alive is closed; a served connection is not", async () => {
   const clock = { now: 1_000_000 };
-  let clientOf: (port: number) => Deno.NetAddr | undefined = () => undefined;
+  let clientOf: (addr: Deno.NetAddr) => Deno.NetAddr | undefined = () => undefined;
   const upstream = startUpstream((p) => clientOf(p));
   const guard = startConnGuard({
     hostname: "127.0.0.1",
@@ -160,7 +162,7 @@ Deno.test("[connections] a head that never completes gets 408 and is closed; idl
   }
 });
 
-Deno.test("[connections] a first request head over 64 KiB gets 431 and never reaches the HTTP server", async () => {
+Deno.test("[connections] a first request head over 16 KiB gets 431 and never reaches the HTTP server", async () => {
   let served = 0;
   const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
     served++;
@@ -177,7 +179,7 @@ Deno.test("[connections] a first request head over 64 KiB gets 431 and never rea
   });
   const big = client(guard.addr.port);
   try {
-    big.send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70 * 1024)}`);
+    big.send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20 * 1024)}`);
     await until(big.isClosed, "the connection to be closed");
     assert.match(big.text(), /^HTTP\/1\.1 431 /);
     assert.equal(served, 0);
@@ -229,8 +231,17 @@ Deno.test("[connections] a body that does not arrive in time gets 408 and its co
   }
 });
 
-/** Starts a flood process; resolves with its first report once every connection is open. */
-async function startFlood(port: number, idle: number, slow: number, first: number) {
+/**
+ * Starts a flood process (`perAddress` connections from each source address, 127.0.0.<first>
+ * upwards); resolves with its first report once every connection is open.
+ */
+async function startFlood(
+  port: number,
+  idle: number,
+  slow: number,
+  first: number,
+  perAddress = 250,
+) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -240,7 +251,7 @@ async function startFlood(port: number, idle: number, slow: number, first: numbe
       String(port),
       String(idle),
       String(slow),
-      "250",
+      String(perAddress),
       String(first),
     ],
     stdin: "piped",
@@ -290,18 +301,28 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "conn-flood-" });
-    const server = await startServer({
+    const server = await startLikeStartTask({
       KV_PATH: `${dir}/kv.sqlite3`,
       LOG_REQUESTS: "0",
+      CONN_GUARD: "1",
       // Long enough for most of the flood to be open at once on a busy machine; how many are
       // (and how many the cap refused) depends on how fast this machine opens them, so it is
       // printed, not asserted: the caps are asserted above, with an injected clock.
       HEADER_TIMEOUT_MS: "8000",
-    }, { v8Flags: startTaskV8Flags() });
+    });
     const port = Number(new URL(server.base).port);
     const floods: Awaited<ReturnType<typeof startFlood>>[] = [];
     try {
       assert.equal((await timedGet(`${server.base}/healthz`)).status, 200);
+      // The caps come from the descriptors this process really has under the start task's
+      // permissions (counted: /proc/self/limits is refused there), not from an assumed 1024.
+      const line = server.output().match(/^Connections: .*$/m)?.[0] ?? "";
+      console.log(line);
+      assert.match(line, /free file descriptors, counted at start-up/);
+      const max = Number(line.match(/at most (\d+) open/)?.[1]);
+      const perIp = Number(line.match(/, (\d+) per client address/)?.[1]);
+      assert.ok(max > 5000, `the cap is ${max} on a machine with 20,000 descriptors`);
+      assert.ok(perIp > 0 && perIp <= max / 16, `${perIp} per address of ${max}`);
       // Two processes: each holds 10,250 sockets, within this machine's per-process file limit.
       floods.push(await startFlood(port, 10_000, 250, 2));
       floods.push(await startFlood(port, 10_000, 250, 60));
@@ -343,25 +364,70 @@ Deno.test({
 
 Deno.test({
   name:
+    "[connections] one address holding every connection it can does not stop another from being served",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "conn-one-address-" });
+    // A per-address setting above the total is lowered to half of it: one address never takes
+    // every slot, whatever the operator set.
+    const server = await startLikeStartTask({
+      KV_PATH: `${dir}/kv.sqlite3`,
+      LOG_REQUESTS: "0",
+      CONN_GUARD: "1",
+      MAX_CONNECTIONS: "40",
+      MAX_CONNECTIONS_PER_IP: "100",
+      HEADER_TIMEOUT_MS: "60000",
+    });
+    const port = Number(new URL(server.base).port);
+    let flood: Awaited<ReturnType<typeof startFlood>> | undefined;
+    try {
+      assert.match(server.output(), /at most 40 open \(MAX_CONNECTIONS\), 20 per client address/);
+      // 60 idle connections, all from 127.0.0.2, held open.
+      flood = await startFlood(port, 60, 0, 2, 60);
+      let report: Record<"idle", Record<string, number>>;
+      const end = Date.now() + 20_000;
+      do {
+        await new Promise((r) => setTimeout(r, 200));
+        report = await flood.report();
+      } while ((report.idle.open ?? 0) + (report.idle.refused ?? 0) < 60 && Date.now() < end);
+      assert.equal(report.idle.open, 20, JSON.stringify(report));
+      assert.equal(report.idle.refused, 40, JSON.stringify(report));
+      // Another address (127.0.0.1) is served while they are held.
+      for (let i = 0; i < 3; i++) {
+        const r = await timedGet(`${server.base}/healthz`);
+        assert.equal(r.status, 200);
+      }
+    } finally {
+      await flood?.stop();
+      await server.kill();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
     "[connections] out of file descriptors (EMFILE): open connections are served, and new ones once some close",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "conn-emfile-" });
     // A low file limit and a connection cap set far above it: accept() itself runs out.
-    const server = await startServer({
+    const server = await startLikeStartTask({
       KV_PATH: `${dir}/kv.sqlite3`,
       LOG_REQUESTS: "0",
+      CONN_GUARD: "1",
       HEADER_TIMEOUT_MS: "3000",
       MAX_CONNECTIONS: "5000",
-    }, { v8Flags: startTaskV8Flags(), fileLimit: 400 });
+    }, { fileLimit: 400 });
     const port = Number(new URL(server.base).port);
     const kept = client(port);
     let flood: Awaited<ReturnType<typeof startFlood>> | undefined;
     try {
       kept.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
       await until(() => /"ok":true/.test(kept.text()), "the first answer");
-      flood = await startFlood(port, 600, 0, 2);
+      flood = await startFlood(port, 600, 0, 2, 250);
       await until(() => /fdExhausted":true/.test(server.output()), "the server to run out", 20_000);
       // The connection it already holds is served...
       const before = kept.text().length;

@@ -147,6 +147,17 @@ function events(server: StartedServer, event: string) {
   }[];
 }
 
+/**
+ * Waits (at most 5 s) until the server has printed `n` log lines of `event`: its logs are written
+ * in batches (up to 50 ms after the fact), so a record can be served before its line is printed.
+ */
+async function printed(server: StartedServer, event: string, n: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while (events(server, event).length < n && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Every hostile scan of `service` ends stored (ok, or failed for being too large/complex). */
 async function hostileRun(service: "visibility" | "schema", hosts: string[]) {
   const sites = await startHostileSites();
@@ -164,6 +175,7 @@ async function hostileRun(service: "visibility" | "schema", hosts: string[]) {
     assert.deepEqual(h.failures, []);
     assert.ok(h.worstRun < 3, `/healthz slower than 200 ms ${h.worstRun} times in a row`);
     const schema = service === "visibility" ? ScanRecordSchema : SchemaScanRecordSchema;
+    await printed(server, "scan.finished", hosts.length);
     const finished = events(server, "scan.finished");
     for (const host of hosts) {
       const record = schema.parse(JSON.parse(bodies.get(host)!));
@@ -269,6 +281,7 @@ Deno.test({
       assert.ok(h.worstRun < 3, `/healthz slower than 200 ms ${h.worstRun} times in a row`);
       assert.equal(JSON.parse(bodies.get("stall.test")!).status, "failed");
       assert.equal(JSON.parse(bodies.get("decent2.test")!).status, "ok");
+      await printed(server, "scan.finished", 2);
       const [finished] = events(server, "scan.finished").filter((e) => e.domain === "stall.test");
       assert.equal(finished.failure, `${TOO_COMPLEX} (it took longer than 1 s)`);
       const tries = server.events().filter((e) =>

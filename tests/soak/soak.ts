@@ -126,7 +126,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     COMMONCRAWL_INDEX_URL: offSite.config.commonCrawlIndexUrl,
     OFFSITE_TIMEOUT_MS: "1500",
     SCAN_TIMEOUT_MS: "15000",
-  }, { v8Flags: `${options.v8Flags ?? startTaskV8Flags()},--trace-gc` });
+  }, {
+    v8Flags: [options.v8Flags ?? startTaskV8Flags(), "--trace-gc"].filter(Boolean).join(","),
+  });
   const base = server.base;
   try {
     // Warm-up: the domains that report reads and cache hits use.
