@@ -10,6 +10,7 @@ import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
 import { keptSecret, spendChallenge } from "../storage/store_secrets.ts";
+import { ALTCHA_TTL_MS } from "./challenge_ttl.ts";
 
 /**
  * How hard a challenge is: PBKDF2-SHA-256 iterations per attempt, with a "00" key prefix (~256
@@ -18,8 +19,7 @@ import { keptSecret, spendChallenge } from "../storage/store_secrets.ts";
  * took 3-16 s in a browser for a fifth of the work).
  */
 export const ALTCHA_COST = 5000;
-/** How long a challenge may be solved and submitted. */
-export const ALTCHA_TTL_MS = 10 * 60_000;
+export { ALTCHA_TTL_MS };
 
 const PayloadSchema = z.object({
   challenge: z.object({
