@@ -8,6 +8,7 @@ import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ScanRecord } from "../visibility/record.ts";
 import type { SchemaScanRecord } from "../structured/record.ts";
+import { moreLikeThis } from "../structured/finding_log.ts";
 import { parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
@@ -325,7 +326,7 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
                   <td>
                     <code>{f.path}</code>
                   </td>
-                  <td>{f.message}</td>
+                  <td>{f.message}{moreLikeThis(f)}</td>
                   <td>{f.rule}</td>
                 </tr>
               ))}

@@ -9,6 +9,7 @@
  */
 import type { ScanRecord, Signal } from "../visibility/record.ts";
 import type { SchemaScanRecord } from "../structured/record.ts";
+import { moreLikeThis } from "../structured/finding_log.ts";
 import { codeBlock, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
@@ -202,7 +203,7 @@ function schemaMarkdown(record: SchemaScanRecord, input: ExportInput): string[] 
         r.findings.map((f) => [
           f.severity === "error" ? "Error" : "Warning",
           mdCode(f.path),
-          mdText(f.message),
+          mdText(f.message + moreLikeThis(f)),
           mdText(f.rule),
         ]),
       )

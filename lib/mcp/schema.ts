@@ -17,6 +17,7 @@ import {
 import { LIMITS, VALIDATE_LIMIT } from "../limits/limits.ts";
 import { CodeInputError, MAX_CODE_BYTES } from "../schema/validate_code.ts";
 import { validateRequest } from "../schema/validate_request.ts";
+import { moreLikeThis } from "../structured/finding_log.ts";
 import {
   guarded,
   type McpContext,
@@ -77,7 +78,11 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
   ) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1))
     .slice(0, maxFindings);
   if (worst.length) {
-    lines.push("", "Findings:", ...worst.map((f) => `- [${f.severity}] ${f.path}: ${f.message}`));
+    lines.push(
+      "",
+      "Findings:",
+      ...worst.map((f) => `- [${f.severity}] ${f.path}: ${f.message}${moreLikeThis(f)}`),
+    );
   }
   if (r.generated.fillIn.length) {
     lines.push("", "Fill in by hand:", ...r.generated.fillIn.map((f) => `- ${f.path}: ${f.why}`));

@@ -25,6 +25,7 @@ import {
   SchemaScanRecordSchema,
 } from "../structured/record.ts";
 import { validateItems } from "../structured/validate.ts";
+import { countFindings } from "../structured/finding_log.ts";
 
 /** What a scan needs besides the target. */
 export interface SchemaScanDeps {
@@ -144,9 +145,9 @@ export function resultOf(x: Extraction, page: Result["page"]): Result {
     summary: {
       items: items.length,
       types: [...new Set(items.flatMap((i) => i.types))].sort(),
-      errors: findings.filter((f) => f.severity === "error").length,
-      warnings: findings.filter((f) => f.severity === "warning").length,
-      deprecated: validation.deprecated.length,
+      // Each listed finding stands for itself and the `more` of its kind (finding_log.ts).
+      ...countFindings(findings),
+      deprecated: validation.deprecatedTotal,
       generatedNodes: generated.graph["@graph"].length,
       fillIn: generated.fillIn.length,
       eligible: new Set(

@@ -9,6 +9,7 @@
  */
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
+import { FindingLog } from "./finding_log.ts";
 import { propertyInfo } from "./vocabulary.ts";
 import {
   addValue,
@@ -38,7 +39,8 @@ interface Pending {
 
 /** Extracts items from the page's JSON-LD blocks (see the module comment). */
 export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExtraction {
-  const findings: Finding[] = [];
+  // One finding per root can be 100,000 of them: grouped per kind, bounded (finding_log.ts).
+  const findings = new FindingLog();
   const items: DetectedItem[] = [];
   const byId = new Map<string, DetectedItem>();
   let visits = 0;
@@ -77,7 +79,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
   blocks.forEach((block, b) => {
     const where = `JSON-LD block ${b + 1}`;
     if (block.error !== null) {
-      findings.push({
+      findings.add({
         severity: "error",
         source: "json-ld",
         itemIndex: null,
@@ -98,7 +100,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       const schemaContext = hasSchemaContext(root["@context"]);
       root = schemaContext ? dealias(root) : root;
       if (!schemaContext) {
-        findings.push({
+        findings.add({
           severity: "error",
           source: "json-ld",
           itemIndex: null,
@@ -189,7 +191,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
     });
   });
 
-  return { items, findings };
+  return { items, findings: findings.list() };
 }
 
 /**

@@ -117,6 +117,11 @@ export const FindingSchema = z.object({
   message: z.string(),
   /** "json-ld" (syntax), "schema.org" (vocabulary) or "google:<Feature>" (rich results). */
   rule: z.string(),
+  /**
+   * How many more findings of this kind (severity, source, rule, type, property) there are
+   * beyond this one, which is the last of its kind listed (lib/structured/finding_log.ts).
+   */
+  more: z.number().int().positive().optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -17,6 +17,7 @@ import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
 import { ExportLinks } from "./export_links.tsx";
+import { moreLikeThis } from "../structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -243,16 +244,20 @@ function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
 }
 
 function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
+  // Linear in the findings and items (a copy per finding was quadratic: issue 26).
   const groups = new Map<string, Finding[]>();
   for (const f of props.findings) {
     const key = `${f.source}:${f.itemIndex ?? "block"}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
   }
+  const items = new Map(props.items.map((i) => [`${i.source}:${i.index}`, i]));
   return (
     <>
       {[...groups.entries()].map(([key, list]) => {
         const f = list[0];
-        const item = props.items.find((i) => i.source === f.source && i.index === f.itemIndex);
+        const item = items.get(key);
         const title = item
           ? `${SOURCE_NAME[item.source] ?? item.source} item ${item.index + 1}: ${
             item.types.join(", ") || "(no type)"
@@ -269,7 +274,7 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
                     {x.severity === "error" ? "Error" : "Warning"}
                   </span>{" "}
                   <code>{x.path}</code>
-                  <p>{x.message}</p>
+                  <p>{x.message}{moreLikeThis(x)}</p>
                   <p class="muted rule">Rule: {x.rule}</p>
                 </li>
               ))}
