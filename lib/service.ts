@@ -11,6 +11,7 @@ import { type ScanRecord, ScanRecordSchema } from "./visibility/record.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { type SchemaScanRecord, SchemaScanRecordSchema } from "./structured/record.ts";
 import { scanPage } from "./schema/scan.ts";
+import { boundOutcome } from "./limits/record_budget.ts";
 
 /** The fields every service's ScanRecord has. */
 export interface BaseRecord {
@@ -82,7 +83,7 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   comparesSites: true,
   run: async (target, { config, now, signal, onProgress }) => {
     const { record, failure } = await scanSite(target, { config, now, signal, onProgress });
-    return { record, failure };
+    return boundOutcome({ record, failure });
   },
 };
 
@@ -98,7 +99,7 @@ export const schemaService: ServiceDef<SchemaScanRecord> = {
     onProgress?.("fetching the page and reading its structured data");
     const { record, failure } = await scanPage(target, { config, now, signal });
     onProgress?.("validating and writing the JSON-LD");
-    return { record, failure };
+    return boundOutcome({ record, failure });
   },
   servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",

@@ -4,6 +4,7 @@
  * docs/schema.md ("Using the service") documents them.
  */
 import { z } from "zod";
+import { RecordBudgetSchema } from "../limits/record_budget.ts";
 
 /** Where an item was found. */
 export const SourceSchema = z.enum(["json-ld", "microdata", "rdfa"]);
@@ -220,5 +221,7 @@ export const SchemaScanRecordSchema = z.object({
   status: z.enum(["ok", "failed"]),
   scannedAt: z.iso.datetime(),
   result: ResultSchema.nullable(),
+  /** Set when the record was over its size budget and summarised (lib/limits/record_budget.ts). */
+  budget: RecordBudgetSchema.optional(),
 });
 export type SchemaScanRecord = z.infer<typeof SchemaScanRecordSchema>;
