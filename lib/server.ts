@@ -220,6 +220,8 @@ export async function createServer(
         } s)`
         : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";
     }
+    // Code validation runs in the same threads (lib/schema/validate_request.ts).
+    deps.threads = runner;
     worker = startWorker({
       runner: runner ?? undefined,
       kv,

@@ -2,6 +2,7 @@
 import type { Config } from "../config.ts";
 import type { Target } from "../scan/domain.ts";
 import type { RunOutcome } from "../service.ts";
+import type { ValidateAnswer, ValidateJob } from "../schema/validate_job.ts";
 
 /** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
 export const SCAN_THREAD_NICE = 15;
@@ -24,4 +25,24 @@ export type ScanReplyMessage =
   | { id: number; ok: true; outcome: RunOutcome }
   /** A step the scan started (not the end: a reply with `ok` follows). */
   | { id: number; progress: string }
+  | { id: number; ok: false; error: string };
+
+/**
+ * Work other than a scan that a thread runs (lib/isolate/thread_jobs.ts): whatever touches bytes
+ * a stranger sends. One kind so far: code validation (lib/schema/validate_job.ts).
+ */
+export type ThreadJob = ValidateJob;
+
+/** What a job gives back (by the job's kind). */
+export type ThreadJobAnswer = ValidateAnswer;
+
+/** A job for a thread (sent like a scan; told apart by `job`). */
+export interface JobRequestMessage {
+  id: number;
+  job: ThreadJob;
+}
+
+/** What a thread answers to a job. */
+export type JobReplyMessage =
+  | { id: number; ok: true; answer: ThreadJobAnswer }
   | { id: number; ok: false; error: string };

@@ -6,7 +6,10 @@
 import { parentPort } from "node:worker_threads";
 import { setPriority } from "node:os";
 import { SERVICES } from "../service.ts";
+import { runThreadJob } from "./thread_jobs.ts";
 import {
+  type JobReplyMessage,
+  type JobRequestMessage,
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   type ScanRequestMessage,
@@ -23,7 +26,21 @@ try {
   setPriority(0, SCAN_THREAD_NICE);
 } catch { /* not permitted or not supported */ }
 
-port.on("message", async (m: ScanRequestMessage) => {
+port.on("message", async (m: ScanRequestMessage | JobRequestMessage) => {
+  if ("job" in m) {
+    let answer: JobReplyMessage;
+    try {
+      answer = { id: m.id, ok: true, answer: runThreadJob(m.job) };
+    } catch (error) {
+      answer = {
+        id: m.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    port.postMessage(answer);
+    return;
+  }
   let reply: ScanReplyMessage;
   try {
     const service = SERVICES[m.service];

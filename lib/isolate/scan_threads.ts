@@ -22,11 +22,16 @@ import type { Config } from "../config.ts";
 import type { Target } from "../scan/domain.ts";
 import type { RunOutcome } from "../service.ts";
 import {
+  type JobReplyMessage,
+  type JobRequestMessage,
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   type ScanRequestMessage,
   THREAD_READY,
+  type ThreadJob,
+  type ThreadJobAnswer,
 } from "./protocol.ts";
+import { runThreadJob } from "./thread_jobs.ts";
 
 export { SCAN_THREAD_NICE, type ScanReplyMessage, type ScanRequestMessage, THREAD_READY };
 
@@ -47,6 +52,13 @@ export interface ScanRunner {
     now: () => Date,
     onProgress?: (step: string) => void,
   ): Promise<RunOutcome>;
+  /**
+   * Runs a job other than a scan (code validation: lib/isolate/protocol.ts ThreadJob) within the
+   * same heap limit and `timeoutMs`. Rejects with {@link ScanIsolationError} like a scan; a
+   * client's bad input is an answer with a 4xx, not a rejection. (Optional for runners that
+   * only scan, e.g. tests' stand-ins: jobs then run in this isolate.)
+   */
+  runJob?(job: ThreadJob, timeoutMs: number): Promise<ThreadJobAnswer>;
   /**
    * Settles once the threads started ahead have loaded their code (or failed to), so a server
    * can start serving only then: loading opens files, which a flood of connections could starve.
@@ -89,10 +101,10 @@ export interface ScanThreadOptions {
 interface Thread {
   worker: NodeWorker;
   scans: number;
-  /** The scan in progress: settles it when the thread dies. */
+  /** The scan (or job) in progress: settles it when the thread dies. */
   pending: {
     id: number;
-    settle: (r: ScanReplyMessage | ScanIsolationError) => void;
+    settle: (r: ScanReplyMessage | JobReplyMessage | ScanIsolationError) => void;
     onProgress?: (step: string) => void;
   } | null;
   dead: boolean;
@@ -133,7 +145,7 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
       thread.pending?.settle(error);
       thread.pending = null;
     };
-    worker.on("message", (m: ScanReplyMessage | typeof THREAD_READY) => {
+    worker.on("message", (m: ScanReplyMessage | JobReplyMessage | typeof THREAD_READY) => {
       if (m === THREAD_READY) return loaded();
       if (thread.pending && m.id === thread.pending.id && "progress" in m) {
         thread.pending.onProgress?.(m.progress);
@@ -171,49 +183,71 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
 
   for (let i = 0; i < Math.min(options.warm ?? 0, maxIdle); i++) idle.push(spawn());
 
+  /** Sends one message (a scan or a job) to a free thread; resolves with its final reply. */
+  const send = async (
+    build: (id: number) => ScanRequestMessage | JobRequestMessage,
+    timeoutMs: number,
+    onProgress?: (step: string) => void,
+  ) => {
+    const thread = idle.pop() ?? spawn();
+    const id = nextId++;
+    thread.scans++;
+    await thread.ready;
+    type Final =
+      | Extract<ScanReplyMessage, { ok: true }>
+      | Extract<JobReplyMessage, { ok: true }>;
+    return await new Promise<Final>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        settle(
+          new ScanIsolationError(
+            `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
+            "time",
+          ),
+        );
+      }, timeoutMs);
+      const settle = (r: ScanReplyMessage | JobReplyMessage | ScanIsolationError) => {
+        if (r instanceof ScanIsolationError) {
+          if (thread.pending?.id === id) thread.pending = null;
+          clearTimeout(timer);
+          retire(thread);
+          reject(r);
+          return;
+        }
+        if ("progress" in r) return;
+        if (thread.pending?.id === id) thread.pending = null;
+        clearTimeout(timer);
+        if (thread.scans >= scansPerThread || idle.length >= maxIdle) retire(thread);
+        else if (!thread.dead) idle.push(thread);
+        if (r.ok) resolve(r);
+        else reject(new Error(r.error));
+      };
+      thread.pending = { id, settle, onProgress };
+      thread.worker.postMessage(build(id));
+    });
+  };
+
   return {
     kind: "thread",
     async warmed() {
       await Promise.allSettled(idle.map((t) => t.ready));
     },
     async run(service, target, config, now, onProgress) {
-      const thread = idle.pop() ?? spawn();
-      const id = nextId++;
-      thread.scans++;
-      await thread.ready;
-      return await new Promise<RunOutcome>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          settle(
-            new ScanIsolationError(
-              `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
-              "time",
-            ),
-          );
-        }, options.timeoutMs);
-        const settle = (r: ScanReplyMessage | ScanIsolationError) => {
-          if (thread.pending?.id === id) thread.pending = null;
-          clearTimeout(timer);
-          if (r instanceof ScanIsolationError) {
-            retire(thread);
-            reject(r);
-            return;
-          }
-          if (thread.scans >= scansPerThread || idle.length >= maxIdle) retire(thread);
-          else if (!thread.dead) idle.push(thread);
-          if ("progress" in r) return;
-          if (r.ok) resolve(r.outcome);
-          else reject(new Error(r.error));
-        };
-        thread.pending = { id, settle, onProgress };
-        const message: ScanRequestMessage = {
-          id,
-          service,
-          target,
-          config,
-          nowMs: now().getTime(),
-        };
-        thread.worker.postMessage(message);
-      });
+      const reply = await send(
+        (id) => ({ id, service, target, config, nowMs: now().getTime() } as ScanRequestMessage),
+        options.timeoutMs,
+        onProgress,
+      );
+      if (!("outcome" in reply)) {
+        throw new Error("a scan thread answered a scan with a job's answer");
+      }
+      return reply.outcome;
+    },
+    async runJob(job, timeoutMs) {
+      const reply = await send((id) => ({ id, job } as JobRequestMessage), timeoutMs);
+      if (!("answer" in reply)) {
+        throw new Error("a scan thread answered a job with a scan's outcome");
+      }
+      return reply.answer;
     },
     async close() {
       const threads = [...all];
@@ -245,6 +279,7 @@ export function inlineRunner(
       if (!s) return Promise.reject(new Error(`no ${service} service`));
       return s.run(target, { config, now, onProgress });
     },
+    runJob: (job) => Promise.resolve().then(() => runThreadJob(job)),
     close: () => Promise.resolve(),
   };
 }

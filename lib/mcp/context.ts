@@ -3,6 +3,7 @@
  * agent can act on, domain arguments normalised like the API does, and one guard that turns our
  * typed errors into tool errors without ever leaking an internal one.
  */
+import type { ScanRunner } from "../isolate/scan_threads.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -18,6 +19,8 @@ import { reportJsonPath } from "../report_urls.ts";
 export interface McpDeps extends ScanServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
+  /** The scan threads, which also run code validation (lib/schema/validate_request.ts). */
+  threads?: Pick<ScanRunner, "runJob"> | null;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */

@@ -2,6 +2,7 @@
  * The web layer's context: what every route is built with (AppDeps), Hono's context variables
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
+import type { ScanRunner } from "../isolate/scan_threads.ts";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "./client_ip.ts";
 import type { Config } from "../config.ts";
@@ -42,6 +43,11 @@ export interface AppDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
   reportCache?: ReportCache;
+  /**
+   * The scan threads (set by createServer once started), which also run code validation
+   * (lib/schema/validate_request.ts); without them validation runs in this isolate.
+   */
+  threads?: Pick<ScanRunner, "runJob"> | null;
 }
 
 /** Hono's context variables set by our middleware. */
