@@ -65,7 +65,7 @@ export function withinBudget<R extends AnyRecord>(
   record: R,
   maxBytes = MAX_RECORD_BYTES,
   bytes = jsonBytes(record),
-): R {
+): R & { budget?: RecordBudget } {
   if (bytes <= maxBytes) return record;
   const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
   for (const pass of PASSES) {
