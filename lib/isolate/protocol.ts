@@ -29,12 +29,28 @@ export type ScanReplyMessage =
 
 /**
  * Work other than a scan that a thread runs (lib/isolate/thread_jobs.ts): whatever touches bytes
- * a stranger sends. One kind so far: code validation (lib/schema/validate_job.ts).
+ * a stranger sends or a large stored record: code validation (lib/schema/validate_job.ts), and the
+ * summary of a stored record over its budget (lib/limits/record_budget.ts).
  */
-export type ThreadJob = ValidateJob;
+export type ThreadJob = ValidateJob | BoundRecordJob;
 
 /** What a job gives back (by the job's kind). */
-export type ThreadJobAnswer = ValidateAnswer;
+export type ThreadJobAnswer = ValidateAnswer | BoundRecordAnswer;
+
+/** A stored record over its budget, to summarise (lib/limits/record_budget.ts). */
+export interface BoundRecordJob {
+  kind: "bound-record";
+  /**
+   * The record's JSON. Jobs carry text, never bytes: Deno 2.9.6's worker_threads take about a
+   * second to pass 1 MB as a Uint8Array, and 40 ms as a string.
+   */
+  json: string;
+}
+
+/** The summary's JSON. */
+export interface BoundRecordAnswer {
+  json: string;
+}
 
 /** A job for a thread (sent like a scan; told apart by `job`). */
 export interface JobRequestMessage {
