@@ -32,6 +32,7 @@ import { sessionMiddleware } from "./web/sessions.ts";
 import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./ui/error_page.tsx";
 import { routeGroup } from "./web/groups.ts";
+import { recordViews } from "./web/record_views.ts";
 import { withMethodNotAllowed } from "./web/methods.ts";
 import { signupRoutes } from "../routes/account/signup.tsx";
 import { loginRoutes } from "../routes/account/login.tsx";
@@ -55,6 +56,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use("*", sessionMiddleware(deps));
+  // Views of stored records queue fairly per caller (lib/web/record_views.ts).
+  const views = recordViews();
+  for (const path of ["/report/*", "/compare", "/api/compare.json", "/api/report/*"]) {
+    app.use(path, views);
+  }
   // Every route module is mounted with its 405s derived from its own routes (lib/web/methods.ts).
   const mount = (path: string, routes: Hono<AppEnv>) =>
     app.route(path, withMethodNotAllowed(routes));

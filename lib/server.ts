@@ -5,6 +5,8 @@
  * overrides (an in-memory KV, a clock, a DNS resolver, a challenge, a service), so what they
  * exercise is what production wires.
  */
+import { setStoredRecordSummariser } from "./limits/record_budget.ts";
+import type { BoundRecordAnswer } from "./isolate/protocol.ts";
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
 import type { AppDeps, AppEnv } from "./web/context.ts";
@@ -220,8 +222,15 @@ export async function createServer(
         } s)`
         : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";
     }
-    // Code validation runs in the same threads (lib/schema/validate_request.ts).
+    // Code validation runs in the same threads (lib/schema/validate_request.ts), and so do the
+    // summaries of stored records over their budget (lib/limits/record_budget.ts).
     deps.threads = runner;
+    const jobs = runner?.runJob?.bind(runner);
+    if (jobs) {
+      setStoredRecordSummariser(async (json) =>
+        ((await jobs({ kind: "bound-record", json }, 30_000)) as BoundRecordAnswer).json
+      );
+    }
     worker = startWorker({
       runner: runner ?? undefined,
       kv,
@@ -279,6 +288,7 @@ export async function createServer(
     close: async () => {
       await worker?.stop();
       await worker?.idle();
+      setStoredRecordSummariser(null);
       await runner?.close();
       kv.close();
       await fetcher.close();

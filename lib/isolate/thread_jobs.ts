@@ -4,6 +4,7 @@
  * in this isolate (lib/isolate/scan_threads.ts inlineRunner).
  */
 import { runValidateJob } from "../schema/validate_job.ts";
+import { boundStoredJson } from "../limits/record_budget.ts";
 import type { ThreadJob, ThreadJobAnswer } from "./protocol.ts";
 
 /** Runs one job; throws only for a bug (a client's bad input is an answer with a 4xx). */
@@ -11,5 +12,7 @@ export function runThreadJob(job: ThreadJob): ThreadJobAnswer {
   switch (job.kind) {
     case "validate-code":
       return runValidateJob(job);
+    case "bound-record":
+      return { json: boundStoredJson(job.json) };
   }
 }

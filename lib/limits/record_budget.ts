@@ -97,6 +97,84 @@ export function withinBudget<R extends AnyRecord>(
   } as unknown as R;
 }
 
+/**
+ * A stored record's JSON over the budget, summarised: parsed, cut down by {@link withinBudget}
+ * and written out again. Synchronous and as large as the record: run it in a scan thread
+ * (lib/isolate/thread_jobs.ts) where there is one.
+ */
+export function boundStoredJson(json: string): string {
+  const record = JSON.parse(json) as AnyRecord;
+  return JSON.stringify(withinBudget(record, MAX_RECORD_BYTES, encoder.encode(json).byteLength));
+}
+
+/** Where summaries of oversized stored records are made (a scan thread), or null: here. */
+let summariser: ((json: string) => Promise<string>) | null = null;
+/** Summaries made here are made one at a time (each holds a large parse). */
+let summarising: Promise<unknown> = Promise.resolve();
+/** The last few summaries, by the stored record they summarise (a record is read again and again). */
+const summaries = new Map<string, string>();
+const SUMMARIES_KEPT = 8;
+const decoder = new TextDecoder();
+
+/**
+ * Sets where oversized stored records are summarised (createServer: the scan threads), or null
+ * for this isolate.
+ */
+export function setStoredRecordSummariser(
+  run: ((json: string) => Promise<string>) | null,
+): void {
+  summariser = run;
+}
+
+/**
+ * A stored record's JSON parsed for a view. One over the budget (stored before the budget
+ * existed, or planted) is read as its summary (see {@link storedSummary}): no view, export or
+ * comparison ever works on more than {@link MAX_RECORD_BYTES}.
+ */
+export async function parseStoredRecord<R extends AnyRecord>(
+  json: Uint8Array,
+  key: string,
+): Promise<{ record: R; json: Uint8Array }> {
+  if (json.byteLength > MAX_RECORD_BYTES) return await storedSummary<R>(key, () => json);
+  return { record: JSON.parse(decoder.decode(json)) as R, json };
+}
+
+/** Summaries being made, by key: concurrent reads of one record share one. */
+const making = new Map<string, Promise<string>>();
+
+/**
+ * The summary of a stored record over the budget, by `key` (the record's parts): kept once made
+ * (the last {@link SUMMARIES_KEPT}), made once for concurrent readers, one record at a time, in a
+ * scan thread when there is one. `read` gives the record's JSON (the caller reads and
+ * decompresses it only when no summary is kept); null when it is gone.
+ */
+export async function storedSummary<R extends AnyRecord>(
+  key: string,
+  read: () => Uint8Array | null | Promise<Uint8Array | null>,
+): Promise<{ record: R; json: Uint8Array }> {
+  let summary = summaries.get(key);
+  if (!summary) {
+    let pending = making.get(key);
+    if (!pending) {
+      pending = summarising.then(async () => {
+        const json = await read();
+        if (!json) throw new Error("the record changed while it was read");
+        // Sent as a string: Deno's worker_threads take about a second to pass 1 MB as bytes.
+        const text = decoder.decode(json);
+        return summariser ? await summariser(text) : boundStoredJson(text);
+      });
+      summarising = pending.catch(() => {});
+      making.set(key, pending);
+      pending.then((made) => {
+        if (summaries.size >= SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value!);
+        summaries.set(key, made);
+      }, () => {}).finally(() => making.delete(key));
+    }
+    summary = await pending;
+  }
+  return { record: JSON.parse(summary) as R, json: encoder.encode(summary) };
+}
+
 /** {@link withinBudget} for a scan's outcome (its record bounded, its failure kept). */
 export function boundOutcome<O extends { record: AnyRecord }>(outcome: O): O {
   const record = withinBudget(outcome.record);
