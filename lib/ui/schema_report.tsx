@@ -3,6 +3,7 @@
  * wrong with it (per item, with severity and path), and the generated JSON-LD, highlighted on
  * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
  */
+import { BudgetNote } from "./budget_note.tsx";
 import type { VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import type {
@@ -298,6 +299,7 @@ function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boo
         {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
         Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
       </p>
+      <BudgetNote budget={record.budget} />
     </header>
   );
 }

@@ -5,6 +5,7 @@
  * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence and the
  * badge (report_extras.tsx). Everything from the record is rendered as text (escaped by Preact).
  */
+import { BudgetNote } from "./budget_note.tsx";
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
 import { capOf } from "../visibility/score.ts";
@@ -140,6 +141,7 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
           ? "Fixed it? Scan again below."
           : "Changed the site since? Scan again to see the new score."}
       </p>
+      <BudgetNote budget={record.budget} />
     </header>
   );
 }

@@ -236,6 +236,8 @@ Deno.test({
       // A planted record is read as its summary, which says so.
       const one = await (await fetch(`${server.base}/api/report/big1.test.json`)).json();
       assert.match(one.budget?.note ?? "", /summarised/);
+      const page = await (await fetch(`${server.base}/report/big1.test`)).text();
+      assert.match(page, /over the 1\.0 MiB a report may be/, "the report page says so");
       assert.ok(planted < 1024 * 1024, `read back as ${planted} bytes`);
     } finally {
       await server.kill();
