@@ -12,6 +12,7 @@ import { anonymousFormToken } from "../web/csrf.ts";
 import { AuthForm } from "../../islands/AuthForm.tsx";
 import { ACCOUNT_STYLES, pageWithStatus } from "./error_page.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
+import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 
@@ -28,6 +29,8 @@ export interface AuthPageState {
   /** Set when the administrator login cannot be used (the form is not shown). */
   disabled?: string | null;
   retryAfterSeconds?: number;
+  /** The sign-in needs the harder check (lib/accounts/login_guard.ts): the widget asks for it. */
+  harder?: boolean;
 }
 
 const COPY: Record<
@@ -133,7 +136,7 @@ export function renderAuthPage(
                   maxPassword: MAX_PASSWORD,
                 }}
               />
-              <ChallengeField widget={deps.challenge.widget} />
+              <ChallengeField widget={harderWidget(deps.challenge.widget, state.harder)} />
               <button type="submit">{copy.submit}</button>
             </form>
           )}
@@ -156,4 +159,11 @@ export function renderAuthPage(
       </div>,
       s,
     ));
+}
+
+/** The widget, asking for the harder check when the sign-in needs it (ALTCHA only). */
+function harderWidget(widget: ChallengeWidget, harder?: boolean): ChallengeWidget {
+  return harder && widget.kind === "altcha"
+    ? { ...widget, challengeUrl: `${widget.challengeUrl}?level=hard` }
+    : widget;
 }

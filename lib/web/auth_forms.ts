@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { FieldError, LoginFailedError } from "../accounts/accounts.ts";
+import { HarderCheckNeededError } from "../accounts/login_guard.ts";
 import { assertAnonymousFormToken, presentedToken } from "./csrf.ts";
 import { RateLimitedError, VerificationFailedError } from "../errors.ts";
 import { field, readFormBody, wantsJson } from "./http_form.ts";
@@ -44,7 +45,15 @@ export function refusedAuthPage(
     return renderAuthPage(c, deps, mode, {
       email,
       notice: { kind: "error", text: error.message },
+      harder: error.harder,
     }, 401);
+  }
+  if (error instanceof HarderCheckNeededError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      notice: { kind: "error", text: error.message },
+      harder: true,
+    }, 403);
   }
   if (error instanceof RateLimitedError) {
     return renderAuthPage(c, deps, mode, {
