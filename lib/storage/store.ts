@@ -158,13 +158,10 @@ export class Store {
       const read = () => readParts(this.kv, this.#k("record_parts", domain, parts.id), parts);
       // A record over the budget (stored before it existed) is read as its summary, made once.
       const key = `${this.service}/${domain}/${parts.id}`;
-      let parsed;
-      if (parts.jsonBytes > MAX_RECORD_BYTES) {
-        parsed = await storedSummary<StoredScan["record"]>(key, read).catch(() => null);
-      } else {
-        const json = await read();
-        parsed = json && await parseStoredRecord<StoredScan["record"]>(json, key);
-      }
+      const json = parts.jsonBytes > MAX_RECORD_BYTES ? null : await read();
+      const parsed = json
+        ? await parseStoredRecord<StoredScan["record"]>(json, key)
+        : await storedSummary<StoredScan["record"]>(key, read).catch(() => null);
       if (!parsed) continue;
       return { stored: { ...rest, record: parsed.record }, recordJson: parsed.json };
     }
