@@ -14,6 +14,7 @@ import { sessionMiddleware } from "./web/sessions.ts";
 import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./web/page_errors.tsx";
 import { type GroupSpec, inGroup, routeGroup } from "./web/groups.ts";
+import { recordViews } from "./web/record_views.ts";
 import { routeApp, type RouteDef, served } from "./web/route.ts";
 import { ROUTES } from "./routes.ts";
 import { PATHS } from "./report_urls.ts";
@@ -50,6 +51,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): 
     await next();
   });
   app.use("*", sessionMiddleware(deps));
+  // Views of stored records queue fairly per caller (lib/web/record_views.ts).
+  const views = recordViews();
+  for (const path of ["/report/*", "/compare", "/api/compare.json", "/api/report/*"]) {
+    app.use(path, views);
+  }
   const mounted = { routes: routes.filter((r) => served(r, deps.service)) };
   for (const route of mounted.routes) {
     if (!GROUPS.some((g) => inGroup(route, g))) app.route("/", routeApp(route, deps, mounted));

@@ -39,7 +39,7 @@ export const CAPS = {
   mcpConcurrentPer48: 8,
 } as const;
 
-/** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
+/** Sign-up and administrator login attempts per IP, in one shared sliding window. */
 export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
 
 /** The window of the sign-up caps. */
@@ -110,7 +110,24 @@ export function rateLimitHeaders(
  */
 export const VALIDATE_LIMIT = 60;
 
-/** The pool one validate-code request from `ip` must fit in. */
-export function validatePool(ip: string): PoolSpec {
-  return { pool: "validate", id: ip, limit: VALIDATE_LIMIT, windowMs: WINDOW_MS };
+/** Validations per hour per IPv6 /48, beside each address's (/64's) own (two /64s' worth). */
+export const VALIDATE_LIMIT_PER_48 = 2 * VALIDATE_LIMIT;
+
+/**
+ * The pools one validate-code request from `ip` must fit in: the address's (an IPv4 address or
+ * an IPv6 /64) first, then its IPv6 /48's, so rotating /64s inside one network stops at
+ * {@link VALIDATE_LIMIT_PER_48}.
+ */
+export function validatePools(ip: string): PoolSpec[] {
+  const pools = [{ pool: "validate", id: ip, limit: VALIDATE_LIMIT, windowMs: WINDOW_MS }];
+  const prefix = ipv6Prefix48(ip);
+  if (prefix) {
+    pools.push({
+      pool: "validate48",
+      id: prefix,
+      limit: VALIDATE_LIMIT_PER_48,
+      windowMs: WINDOW_MS,
+    });
+  }
+  return pools;
 }

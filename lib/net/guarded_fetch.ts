@@ -224,7 +224,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           deadline.throwIfAborted(current.href);
           let response: Response;
           try {
-            response = await Promise.race([
+            response = await deadline.race(
               undiciFetch(current.href, {
                 method,
                 headers,
@@ -233,8 +233,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
                 signal: deadline.signal,
                 dispatcher: agent as Dispatcher,
               }) as unknown as Promise<Response>,
-              deadline.whenAborted,
-            ]);
+            );
           } catch (error) {
             throw toFetchError(error, current.href, deadline);
           }
