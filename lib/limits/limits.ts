@@ -13,7 +13,6 @@
  * - per IPv6 /48: 32 new scans per hour for callers counted by address (four /64s' worth), beside
  *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
-import type { Caller } from "../accounts/auth.ts";
 import { ipv6Prefix48 } from "../net/client_ip.ts";
 import type { PoolSpec } from "./limiter.ts";
 
@@ -46,10 +45,18 @@ export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
 export const SIGNUP_WINDOW_MS = 24 * WINDOW_MS;
 
 /**
+ * Who starts a scan, as far as its pools go: a client key (its id, and its account's when it has
+ * one) or an address. lib/accounts/auth.ts Caller has this shape; the limits need no more of it.
+ */
+export type PoolCaller =
+  | { kind: "key"; ip: string; key: { id: string; accountId?: string | null } }
+  | { kind: "pipeline" | "challenge" | "mcp"; ip: string };
+
+/**
  * The pools a new scan by this caller of this domain must fit in: the caller's own pool first,
  * then the domain's, then the caps that bound the first (account or /48), all admitted at once.
  */
-export function poolsFor(caller: Caller, domain: string): PoolSpec[] {
+export function poolsFor(caller: PoolCaller, domain: string): PoolSpec[] {
   const own: PoolSpec = caller.kind === "key"
     ? { pool: "key", id: caller.key.id, limit: LIMITS.key, windowMs: WINDOW_MS }
     : { pool: "ip", id: caller.ip, limit: LIMITS.ip, windowMs: WINDOW_MS };
