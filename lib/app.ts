@@ -51,12 +51,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): 
     await next();
   });
   app.use("*", sessionMiddleware(deps));
-  // Views of stored records queue fairly per caller (lib/web/record_views.ts).
-  const views = recordViews();
-  for (const path of ["/report/*", "/compare", "/api/compare.json", "/api/report/*"]) {
-    app.use(path, views);
-  }
-  const mounted = { routes: routes.filter((r) => served(r, deps.service)) };
+  const mounted = {
+    routes: routes.filter((r) => served(r, deps.service)),
+    // Views of stored records queue fairly per caller, one queue per app (viewsRecords routes).
+    recordViews: recordViews(),
+  };
   for (const route of mounted.routes) {
     if (!GROUPS.some((g) => inGroup(route, g))) app.route("/", routeApp(route, deps, mounted));
   }

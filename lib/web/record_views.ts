@@ -5,7 +5,8 @@
  * queue per process (lib/limits/fair_gate.ts): {@link RECORD_VIEWS} at once in all, two per
  * caller (an address, or an IPv6 /64; its /48 counts too), a short queue each and a 429 past it,
  * so twenty concurrent comparisons of large records cost five records at a time, not a hundred.
- * Cheap reads are not queued: `GET /api/report/<domain>.json` sends the stored bytes as they are.
+ * A route says it views records (lib/web/route.ts RouteDef `viewsRecords`); cheap reads are not
+ * queued (`GET /api/report/<domain>.json` sends the stored bytes as they are).
  */
 import type { MiddlewareHandler } from "hono";
 import { FairGate } from "../limits/fair_gate.ts";
@@ -24,10 +25,8 @@ export function recordViews(): MiddlewareHandler<AppEnv> {
     retryAfterSeconds: 2,
   });
   return async (c, next) => {
-    // The stored record's JSON is sent as it is, never parsed: nothing to queue.
-    if (c.req.method !== "GET" || /^\/api\/report\/[^/]+\.json$/.test(c.req.path)) {
-      return await next();
-    }
+    // HEAD renders what GET does; other methods are the route's 405.
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();
     await gate.run(c.get("clientIp"), () => next());
   };
 }
