@@ -167,7 +167,7 @@ export interface ScanThreadStats {
 /** A pool of scan threads. */
 export function startScanThreads(
   options: ScanThreadOptions,
-): ScanRunner & { stats(): ScanThreadStats } {
+): ScanRunner & Required<Pick<ScanRunner, "runJob">> & { stats(): ScanThreadStats } {
   const scansPerThread = options.scansPerThread ?? 100;
   const maxThreads = Math.max(1, options.maxThreads ?? 4);
   const warm = Math.min(maxThreads, options.warm ?? 0);

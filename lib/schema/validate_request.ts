@@ -21,7 +21,7 @@ import {
 import { FairGate } from "../limits/fair_gate.ts";
 import { rateLimitHeaders, validatePools } from "../limits/limits.ts";
 import type { Store } from "../storage/store.ts";
-import { ScanIsolationError, type ScanRunner } from "../isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../isolate/scan_threads.ts";
 import type { CodeInput } from "./validate_code.ts";
 import { MAX_CODE_BYTES } from "./validate_code.ts";
 import {
@@ -156,7 +156,8 @@ export async function validateRequest(
     } catch (error) {
       // The code took its thread past its heap or time limit: the input's doing, said as such.
       if (error instanceof ScanIsolationError) {
-        return { status: 422, error: `The code could not be validated: ${error.message}.` };
+        const why = error.message.replace(TOO_COMPLEX, "it is too large or too complex to analyse");
+        return { status: 422, error: `The code could not be validated: ${why}.` };
       }
       throw error;
     }
