@@ -2,13 +2,16 @@
  * What a response body costs the fetcher (lib/net/fetch_body.ts), whatever its chunking: chunked
  * transfer encoding lets a server send a body one byte per chunk (7 bytes on the wire per byte),
  * and every chunk is one read of the body's stream. Issue 26: the fetcher run outside a thread
- * died on a 0.5 MiB body in 1-byte chunks under the start task's 160 MB heap, because every read
- * was raced against a deadline promise that kept one reaction per read.
+ * died on a 0.5 MiB body in 1-byte chunks under the start task's 160 MB heap (the start task then
+ * set one), because every read was raced against a deadline promise that kept one reaction per
+ * read. The start task sets no heap flag now (lib/config_memory.ts): the test gives the child the
+ * smallest heap a scan thread gets, where the fetcher runs.
  */
 import assert from "node:assert/strict";
 import { Deadline } from "../lib/net/fetch_body.ts";
 import { FetchError } from "../lib/net/types.ts";
 import { startTaskArgs } from "./helpers/start_task_server.ts";
+import { MIN_THREAD_HEAP_MB } from "../lib/config_memory.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -38,14 +41,18 @@ function oneByteChunks(size: number): { port: number; close(): void } {
 
 Deno.test({
   name:
-    "[fetch_body] outside a thread, under the start task's heap cap, 0.5 MiB in 1-byte chunks is read whole and costs its size",
+    "[fetch_body] with the start task's flags and a scan thread's smallest heap (64 MB), 0.5 MiB in 1-byte chunks is read whole and costs its size",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
     const server = oneByteChunks(512 * 1024);
     try {
-      // The start task's flags and permissions, with the child program in place of main.ts.
-      const flags = (await startTaskArgs()).filter((a) => a.startsWith("--"));
+      // The start task's flags and permissions, with the child program in place of main.ts, and
+      // the heap of the smallest scan thread.
+      const flags = [
+        ...(await startTaskArgs()).filter((a) => a.startsWith("--")),
+        `--v8-flags=--max-old-space-size=${MIN_THREAD_HEAP_MB}`,
+      ];
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["run", ...flags, "tests/helpers/fetch_once.ts", String(server.port)],
         cwd: ROOT,
