@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { SERVICE_WORDS } from "./service_words.ts";
 import type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
+import { answersFromEnv } from "./config_answers.ts";
 export type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 
 /** Parses `SCAN_RESOLVE="shop.test=127.0.0.1:4507,blog.test=127.0.0.1:4508"`. */
@@ -248,6 +249,12 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
+  let answers: Config["answers"];
+  try {
+    answers = answersFromEnv(env, parseResolveSetting);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   const hostname = e.HOST ?? (onDeploy ? "0.0.0.0" : "127.0.0.1");
   const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
   const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname.replace(/^\[|\]$/g, "") : null;
@@ -320,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
       secretKey: e.WATCH_SECRET_KEY,
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
+    answers,
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
       guard: !onDeploy && (e.CONN_GUARD === "1" || e.CONN_GUARD === "true"),
