@@ -40,6 +40,7 @@ import { accountKeyRoutes } from "../routes/account/keys.ts";
 import { accountRoutes } from "../routes/account/index.tsx";
 import { accountWatchRoutes } from "../routes/account/watches.ts";
 import { watchRoutes } from "../routes/api/watches.ts";
+import { answerRoutes } from "../routes/api/answers.ts";
 import { reportFeedRoutes } from "../routes/api/report/[domain]_feed.ts";
 import { adminLoginRoutes } from "../routes/admin/login.tsx";
 import { adminLogoutRoutes } from "../routes/admin/logout.ts";
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/api/report", reportRoutes(deps));
   mount("/api/scans", scanStatusRoutes(deps));
   mount("/api/watches", watchRoutes(deps));
+  mount("/api/answers", answerRoutes(deps));
   mount("/mcp", mcpRoutes(deps));
   // The two route groups, each declaring once its error page, cross-site guard and the session
   // its signed-in routes need (lib/web/groups.ts).

@@ -33,6 +33,7 @@ import { accountsOf } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
 import { createWatchDeps } from "./watch/service.ts";
 import { type TickReport, watchTick } from "./watch/scheduler.ts";
+import { closeAnswers, createAnswersDeps } from "./answers/service.ts";
 
 /** A start-up setting outside lib/config.ts is wrong (SCAN_ISOLATION and its limits). */
 export class StartupConfigError extends Error {
@@ -184,8 +185,19 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  const answers = createAnswersDeps({
+    kv,
+    store: stores[service.name],
+    service,
+    config,
+    watch,
+    now,
+    lookup: overrides.lookup,
+    log,
+  });
   const deps: AppDeps = {
     watch,
+    answers,
     reportCache,
     config,
     store: stores[service.name],
@@ -300,6 +312,7 @@ export async function createServer(
       }
     },
     close: async () => {
+      await closeAnswers(answers);
       await watch.fetcher.close();
       await worker?.stop();
       await worker?.idle();

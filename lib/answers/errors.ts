@@ -59,3 +59,14 @@ export class AnswersBudgetError extends RateLimitedError {
     return { ...super.body(), budget: this.budget };
   }
 }
+
+/** 403: the operator's keys are settings, not something the API stores. */
+export class OperatorKeysError extends HttpError {
+  override name = "OperatorKeysError";
+  constructor() {
+    super(
+      403,
+      "The operator's vendor keys are settings (OPENAI_API_KEY, ...): use an account's key here.",
+    );
+  }
+}

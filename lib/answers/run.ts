@@ -14,7 +14,7 @@ import { assertMayRun } from "./access.ts";
 import type { AnswersDeps } from "./context.ts";
 import { callCost, round } from "./cost.ts";
 import { AnswersBudgetError, NotConfiguredError, RunInProgressError } from "./errors.ts";
-import { type Plan, type PlannedProvider, planRun } from "./plan.ts";
+import { domainOf, type Plan, type PlannedProvider, planRun } from "./plan.ts";
 import { presenceOf, siteOf } from "./presence.ts";
 import { MAX_ANSWER_CHARS, type Usage } from "./provider.ts";
 import { causesFor } from "./causes.ts";
@@ -49,8 +49,8 @@ export async function startRun(
   input: string,
   via: "api" | "mcp" | "page" | "cli",
 ): Promise<{ run: AnswerRun; done: Promise<AnswerRun> }> {
+  await assertMayRun(deps, owner, domainOf(input).domain);
   const plan = await planRun(deps, owner, input);
-  await assertMayRun(deps, owner, plan.domain);
   const configured = plan.providers.filter((p) => p.key);
   if (!configured.length) {
     throw new NotConfiguredError(
