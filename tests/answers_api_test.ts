@@ -7,108 +7,19 @@
  * calls not made given back, a user's own key sealed and never shown, and a second run's changes.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { type MutableSite, startMutableSite } from "./helpers/watch_env.ts";
-import { type Replay, startReplay } from "./helpers/answers_replay.ts";
-import { createApiKey } from "../lib/accounts/keys.ts";
+import { PIPELINE, type TestEnv } from "./helpers/app_env.ts";
 import { answersOf, idle } from "../lib/answers/context.ts";
+import {
+  call,
+  DOMAIN,
+  OPERATOR_KEYS,
+  run,
+  scanned,
+  USER_GEMINI_KEY,
+  world,
+} from "./helpers/answers_env.ts";
 
 /** The fixtures' answers cite good.test: the watched copy is served under that name. */
-const DOMAIN = "good.test";
-const OPERATOR_KEYS = {
-  OPENAI_API_KEY: "sk-operator-openai-0001",
-  PERPLEXITY_API_KEY: "pplx-operator-0002",
-  ANTHROPIC_API_KEY: "sk-ant-operator-0003",
-};
-const USER_GEMINI_KEY = "AIza-user-own-gemini-key-0004";
-
-interface World {
-  env: TestEnv;
-  site: MutableSite;
-  replay: Replay;
-  logs: Record<string, unknown>[];
-  /** An account's key, the account watching DOMAIN. */
-  key: string;
-  close(): Promise<void>;
-}
-
-async function world(env: Record<string, string> = {}): Promise<World> {
-  const site = await startMutableSite(DOMAIN);
-  site.setRobots(`User-agent: PerplexityBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n`);
-  const replay = startReplay();
-  const app = await startAppEnv({
-    worker: true,
-    extraResolve: [`${DOMAIN}=127.0.0.1:${site.port}`],
-    env: {
-      ANSWERS_RESOLVE: replay.resolve,
-      ...OPERATOR_KEYS,
-      ANSWERS_ACCOUNT_CALLS_PER_DAY: "20",
-      ANSWERS_GLOBAL_CALLS_PER_DAY: "30",
-      ANSWERS_USER_KEYS: "1",
-      ...env,
-    },
-  });
-  const a = answersOf(app.deps);
-  a.sleep = () => Promise.resolve();
-  const logs: Record<string, unknown>[] = [];
-  a.log = (e) => logs.push(e);
-  const { key } = await createApiKey(app.store, app.service.keyPrefix, {
-    name: "ci",
-    accountId: "acct-answers-1",
-    now: app.clock.now,
-  });
-  const watched = await call(app, key, "POST", "/api/watches", { url: DOMAIN });
-  assertEquals(watched.status, 201);
-  return {
-    env: app,
-    site,
-    replay,
-    logs,
-    key,
-    close: async () => {
-      await app.close();
-      await site.close();
-      await replay.close();
-    },
-  };
-}
-
-function call(env: TestEnv, key: string | null, method: string, path: string, body?: unknown) {
-  return Promise.resolve(env.handler(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    }),
-  ));
-}
-
-/** Scans the watched site for real and waits for its record. */
-async function scanned(env: TestEnv): Promise<void> {
-  const res = await env.scan({ url: DOMAIN }, { auth: `Bearer ${PIPELINE}` });
-  await res.body?.cancel();
-  for (let i = 0; i < 400; i++) {
-    if ((await env.store.getScan(DOMAIN)) && !(await env.store.getInflight(DOMAIN))) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("the scan was not stored");
-}
-
-/** Starts a run and waits for it to end; returns the run with its answers. */
-async function run(w: World, key = w.key) {
-  const started = await call(w.env, key, "POST", `/api/answers/${DOMAIN}/runs`);
-  assertEquals(started.status, 202, await started.clone().text());
-  const { run } = await started.json();
-  assertEquals(run.status, "running");
-  await idle(answersOf(w.env.deps));
-  const res = await call(w.env, key, "GET", run.links.self);
-  assertEquals(res.status, 200);
-  return await res.json();
-}
-
 async function dumpKv(env: TestEnv): Promise<string> {
   const parts: string[] = [];
   for await (const e of env.kv.list({ prefix: [] })) parts.push(JSON.stringify([e.key, e.value]));
@@ -353,6 +264,7 @@ Deno.test("answers api - a second run flags a change only where the intervals se
   try {
     w.replay.script("openai", ["answer"]);
     const first = (await run(w)).run;
+    w.env.clock.now += 3600_000;
     // While a run is in progress another is refused.
     w.replay.script("openai", ["no_citations"]);
     const started = await call(w.env, w.key, "POST", `/api/answers/${DOMAIN}/runs`);

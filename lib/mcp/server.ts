@@ -28,6 +28,7 @@ import { registerPrompts, registerReportResource } from "./resources.ts";
 import { registerCommonTools } from "./tools.ts";
 import { registerHistoryTools } from "./history_tools.ts";
 import { registerWatchTools } from "./watch_tools.ts";
+import { registerAnswerTools } from "./answer_tools.ts";
 import { visibilityMcp } from "./visibility.ts";
 import { schemaMcp } from "./schema.ts";
 
@@ -72,6 +73,7 @@ export function createMcpServer(
   registerHistoryTools(server, ctx);
   adapter.registerTools(server, ctx);
   if (deps.watch) registerWatchTools(server, ctx);
+  if (deps.answers) registerAnswerTools(server, ctx);
   registerReportResource(server, ctx);
   registerPrompts(server, ctx);
   withoutListChanged(server);
@@ -109,6 +111,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
   registerHistoryTools(recorder, ctx);
   adapter.registerTools(recorder, ctx);
   if (deps.watch) registerWatchTools(recorder, ctx);
+  if (deps.answers) registerAnswerTools(recorder, ctx);
   return tools;
 }
 
