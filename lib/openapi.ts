@@ -13,6 +13,7 @@ import { ValidateRequestSchema, ValidateResponseSchema } from "./schema/validate
 import type { ServiceDef } from "./service.ts";
 import { historyPaths, historySchemas } from "./openapi_history.ts";
 import { watchPaths, watchSchemas } from "./openapi_watch.ts";
+import { answerPaths, answerSchemas } from "./openapi_answers.ts";
 import { COMPARE_MAX_SITES, ComparisonSchema } from "./compare/compare.ts";
 
 /** `{ "error": string }`: every error response (lib/errors.ts). */
@@ -84,6 +85,7 @@ export function openApiDocument(options: {
       { name: "scans", description: "Start scans and read reports." },
       { name: "mcp", description: "The Model Context Protocol endpoint for AI agents." },
       { name: "watches", description: "Scheduled rescans and regression alerts of an account." },
+      { name: "answers", description: "Answer presence: do AI assistants name and cite the site?" },
     ],
     paths: {
       "/api/scan": {
@@ -207,6 +209,7 @@ export function openApiDocument(options: {
       },
       ...historyPaths(),
       ...watchPaths(),
+      ...answerPaths(),
       "/api/report/{domain}.md": exportPath("md"),
       "/api/report/{domain}.html": exportPath("html"),
       ...(service.comparesSites ? { "/api/compare.json": comparePath() } : {}),
@@ -245,6 +248,7 @@ export function openApiDocument(options: {
         RateLimited: jsonSchema(RateLimitedBodySchema, "output"),
         ...historySchemas(jsonSchema),
         ...watchSchemas(jsonSchema),
+        ...answerSchemas(jsonSchema),
         ...(service.comparesSites ? { Comparison: jsonSchema(ComparisonSchema, "output") } : {}),
         ...(service.validatesCode
           ? {

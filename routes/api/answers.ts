@@ -15,7 +15,8 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../../lib/errors.ts";
 import { OperatorKeysError } from "../../lib/answers/errors.ts";
-import { readJsonBody } from "../../lib/web/http_body.ts";
+import { readJsonBody, zodMessage } from "../../lib/web/http_body.ts";
+import { KeyBodySchema, QuestionsBodySchema } from "../../lib/answers/requests.ts";
 import { answersOf } from "../../lib/answers/context.ts";
 import { ownerOfBearer } from "../../lib/answers/access.ts";
 import { isProviderId } from "../../lib/answers/providers.ts";
@@ -55,8 +56,9 @@ export function answerRoutes(deps: AppDeps): Hono<AppEnv> {
   });
   app.put("/keys/:provider", async (c) => {
     const id = await account(c.req.header("authorization"));
-    const body = await readJsonBody(c.req.raw, MAX_BODY) as { apiKey?: unknown } | null;
-    const view = await setUserKey(a, id, provider(c.req.param("provider")), body?.apiKey);
+    const body = KeyBodySchema.safeParse(await readJsonBody(c.req.raw, MAX_BODY));
+    if (!body.success) throw new BadRequestError(zodMessage(body.error));
+    const view = await setUserKey(a, id, provider(c.req.param("provider")), body.data.apiKey);
     return c.json({ key: view });
   });
   app.delete("/keys/:provider", async (c) => {
@@ -71,11 +73,9 @@ export function answerRoutes(deps: AppDeps): Hono<AppEnv> {
   });
   app.put("/:domain/questions", async (c) => {
     const o = await owner(c.req.header("authorization"));
-    const body = await readJsonBody(c.req.raw, MAX_BODY);
-    if (!body || typeof body !== "object" || Array.isArray(body)) {
-      throw new BadRequestError("The body must be {questions?: [...], competitors?: [...]}");
-    }
-    return c.json(await setSiteQuestions(a, o, c.req.param("domain"), body));
+    const body = QuestionsBodySchema.safeParse(await readJsonBody(c.req.raw, MAX_BODY));
+    if (!body.success) throw new BadRequestError(zodMessage(body.error));
+    return c.json(await setSiteQuestions(a, o, c.req.param("domain"), body.data));
   });
   app.post("/:domain/runs", async (c) => {
     const o = await owner(c.req.header("authorization"));
