@@ -39,6 +39,7 @@ import { logoutRoutes } from "../routes/account/logout.ts";
 import { accountKeyRoutes } from "../routes/account/keys.ts";
 import { accountRoutes } from "../routes/account/index.tsx";
 import { accountWatchRoutes } from "../routes/account/watches.ts";
+import { accountAnswerRoutes } from "../routes/account/answers.ts";
 import { watchRoutes } from "../routes/api/watches.ts";
 import { answerRoutes } from "../routes/api/answers.ts";
 import { reportFeedRoutes } from "../routes/api/report/[domain]_feed.ts";
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         { path: "/logout", routes: logoutRoutes },
         { path: "/keys", routes: accountKeyRoutes, signedIn: ["POST"] },
         { path: "/watches", routes: accountWatchRoutes, signedIn: ["POST"] },
+        { path: "/answers", routes: accountAnswerRoutes, signedIn: ["POST"] },
         { path: "/", routes: accountRoutes, signedIn: ["GET", "HEAD"] },
       ],
     }),
