@@ -138,3 +138,13 @@ function parsePrice(name: string, value: string | undefined): CallPrice | undefi
     outputPerMTok: parts[3],
   };
 }
+
+/** The start-up line about answer presence (which vendors have a key; the budgets). */
+export function describeAnswers(s: AnswersSettings): string {
+  const keyed = PROVIDER_IDS.filter((id) => s.providers[id].key);
+  return `Answer presence: ${
+    keyed.length ? `operator keys for ${keyed.join(", ")}` : "no operator key"
+  }${s.userKeys ? "; users may add their own keys" : ""}; ${s.samples} answers per question; ` +
+    `budgets ${s.accountCallsPerDay} calls per account and ${s.globalCallsPerDay} on the ` +
+    `operator's keys per UTC day${s.resolve.size ? "; ANSWERS_RESOLVE is set (tests only)" : ""}`;
+}

@@ -9,7 +9,8 @@ import { createGuardedFetcher, type LookupFunction } from "../net/guarded_fetch.
 import type { ServiceDef } from "../service.ts";
 import { AnswersStore } from "../storage/answers_store.ts";
 import type { Store } from "../storage/store.ts";
-import type { WatchDeps } from "../watch/context.ts";
+import type { WatchStore } from "../storage/watch_store.ts";
+import type { SecretBox } from "../watch/secret_box.ts";
 import type { AnswersDeps } from "./context.ts";
 import { MAX_ANSWER_BYTES } from "./vendor_call.ts";
 
@@ -19,7 +20,9 @@ export interface AnswersParts {
   store: Store;
   service: ServiceDef;
   config: Config;
-  watch: WatchDeps;
+  /** The watch list (who watches what) and the box that seals secrets: the watch feature's. */
+  watches: WatchStore;
+  box: () => Promise<SecretBox>;
   now: () => number;
   lookup?: LookupFunction;
   log: (entry: Record<string, unknown>) => void;
@@ -35,8 +38,8 @@ export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
     service: parts.service,
     store: parts.store,
     answers: new AnswersStore(parts.kv, parts.service.name),
-    watches: parts.watch.watches,
-    box: parts.watch.box,
+    watches: parts.watches,
+    box: parts.box,
     vendorFetcher: createGuardedFetcher({
       userAgent: config.userAgent,
       resolve: config.answers.resolve,
