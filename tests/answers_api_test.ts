@@ -295,3 +295,54 @@ Deno.test("answers api - a second run flags a change only where the intervals se
     await w.close();
   }
 });
+
+Deno.test("answers api - edges: users' keys off, the score untouched, too many runs at once, a run cut short", async () => {
+  const w = await world({ ANSWERS_USER_KEYS: "0" });
+  try {
+    const off = await call(w.env, w.key, "PUT", "/api/answers/keys/gemini", {
+      apiKey: USER_GEMINI_KEY,
+    });
+    assertEquals(off.status, 403);
+    assert(/ANSWERS_USER_KEYS/.test((await off.json()).error));
+
+    await scanned(w.env);
+    const before = JSON.stringify((await w.env.store.getScan(DOMAIN))!.record);
+    const r = await run(w);
+    assertEquals(r.run.status, "done");
+    // Answer presence is its own section: the scan record (its 0-100 score) is untouched.
+    assertEquals(JSON.stringify((await w.env.store.getScan(DOMAIN))!.record), before);
+
+    // Eight runs in progress on this server: the ninth is refused before anything is reserved.
+    const a = answersOf(w.env.deps);
+    const hold = Promise.withResolvers<void>();
+    for (let i = 0; i < 8; i++) a.running.add(hold.promise.then(() => {}));
+    const used = (await (await call(w.env, w.key, "GET", `/api/answers/${DOMAIN}`)).json()).plan
+      .budget.account.used;
+    const busy = await call(w.env, w.key, "POST", `/api/answers/${DOMAIN}/runs`);
+    assertEquals(busy.status, 429);
+    assertEquals(busy.headers.get("retry-after"), "60");
+    await busy.body?.cancel();
+    const after = (await (await call(w.env, w.key, "GET", `/api/answers/${DOMAIN}`)).json()).plan;
+    assertEquals(after.budget.account.used, used);
+    a.running.clear();
+    hold.resolve();
+
+    // A run still "running" long after it began was cut short: it reads as failed.
+    const stale = {
+      ...r.run,
+      id: crypto.randomUUID(),
+      status: "running" as const,
+      owner: { kind: "account" as const, accountId: "acct-answers-1" },
+      createdAt: w.env.clock.now - 3 * 3600_000,
+      finishedAt: null,
+    };
+    await a.answers.saveRun(stale as never, 3600_000);
+    const read = await (await call(w.env, w.key, "GET", `/api/answers/${DOMAIN}/runs/${stale.id}`))
+      .json();
+    assertEquals(read.run.status, "failed");
+    assert(/cut short/.test(read.run.problem));
+  } finally {
+    answersOf(w.env.deps).running.clear();
+    await w.close();
+  }
+});

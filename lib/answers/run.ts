@@ -10,6 +10,7 @@
  * this process: the API answers 202 with the running run and its link.
  */
 import { keyVariable } from "../config_answers.ts";
+import { RateLimitedError } from "../errors.ts";
 import { assertMayRun } from "./access.ts";
 import type { AnswersDeps } from "./context.ts";
 import { callCost, round } from "./cost.ts";
@@ -23,7 +24,9 @@ import type { AnswerRun, Owner, ProviderResult, ProviderStatus, Sample } from ".
 import { type CallFailure, callProvider } from "./vendor_call.ts";
 
 /** How long a run may hold its site's lock (a process that dies mid-run frees it then). */
-const LOCK_MS = 2 * 3600_000;
+export const LOCK_MS = 2 * 3600_000;
+/** Runs in progress in one process at most (each holds up to four vendor connections). */
+export const MAX_RUNS_AT_ONCE = 8;
 /** Failures that stop a provider for the rest of the run. */
 const STOPS: CallFailure[] = ["key_refused", "rate_limited", "bad_request"];
 
@@ -50,6 +53,12 @@ export async function startRun(
   via: "api" | "mcp" | "page" | "cli",
 ): Promise<{ run: AnswerRun; done: Promise<AnswerRun> }> {
   await assertMayRun(deps, owner, domainOf(input).domain);
+  if (deps.running.size >= MAX_RUNS_AT_ONCE) {
+    throw new RateLimitedError(
+      `${MAX_RUNS_AT_ONCE} runs are in progress on this server; nothing was spent. Retry in a minute.`,
+      60,
+    );
+  }
   const plan = await planRun(deps, owner, input);
   const configured = plan.providers.filter((p) => p.key);
   if (!configured.length) {
@@ -116,6 +125,20 @@ export async function startRun(
   deps.running.add(done);
   done.finally(() => deps.running.delete(done)).catch(() => {});
   return { run, done };
+}
+
+/**
+ * A run as it stands: one still "running" after {@link LOCK_MS} was cut short (the process that ran
+ * it stopped); it reads as failed. Its reserved calls are not given back: nobody knows how many
+ * were made.
+ */
+export function settled(run: AnswerRun, now: number): AnswerRun {
+  if (run.status !== "running" || now - run.createdAt <= LOCK_MS) return run;
+  return {
+    ...run,
+    status: "failed",
+    problem: "The run was cut short (the server stopped during it); its answers so far are kept.",
+  };
 }
 
 function retention(deps: AnswersDeps): number {

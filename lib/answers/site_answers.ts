@@ -10,6 +10,7 @@ import { domainOf, editQuestions, planRun } from "./plan.ts";
 import type { Owner } from "./run_types.ts";
 import { answersView, planView, runList, runView } from "./view.ts";
 import { ownerKey } from "../storage/answers_store.ts";
+import { settled } from "./run.ts";
 
 /** The plan of a site and the owner's runs of it. @throws NotWatchedError, BadRequestError. */
 export async function siteAnswers(deps: AnswersDeps, owner: Owner, input: string) {
@@ -49,8 +50,9 @@ export async function ownedRun(
   if (!run || run.domain !== domain || ownerKey(run.owner) !== ownerKey(owner)) {
     throw new NotFoundError(`No run ${id} of ${domain}`);
   }
+  const now = settled(run, deps.now());
   return {
-    run: runView(run),
+    run: runView(now),
     ...(withAnswers ? answersView(run, await deps.answers.samples(run.id)) : {}),
   };
 }

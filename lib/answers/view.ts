@@ -8,7 +8,7 @@ import type { AnswersDeps } from "./context.ts";
 import type { Plan } from "./plan.ts";
 import { PROVIDERS } from "./providers.ts";
 import type { AnswerRun, Owner, Sample } from "./run_types.ts";
-import { utcDay } from "./run.ts";
+import { settled, utcDay } from "./run.ts";
 import { MAX_ANSWER_CHARS, MAX_SOURCES } from "./provider.ts";
 
 /** Where a site's answer presence is, over the API. */
@@ -116,7 +116,7 @@ export function answersView(run: AnswerRun, samples: Sample[]) {
 
 /** The owner's runs of a site, newest first (the list's view). */
 export async function runList(deps: AnswersDeps, owner: Owner, domain: string) {
-  const runs = await deps.answers.listRuns(owner, domain);
+  const runs = (await deps.answers.listRuns(owner, domain)).map((r) => settled(r, deps.now()));
   return runs.map((r) => ({
     id: r.id,
     status: r.status,
