@@ -30,6 +30,9 @@ Deno.test("answers stats - Wilson 95% intervals match published values", () => {
 Deno.test("answers stats - a change only when the intervals separate", () => {
   // One question asked 3 times: from 0 of 3 to 3 of 3 the intervals still overlap.
   assertEquals(separated(wilson(0, 3), wilson(3, 3)), null);
+  // Asked 4 times, the extremes separate (0-49% against 51-100%).
+  assertEquals([wilson(0, 4).high, wilson(4, 4).low], [0.4899, 0.5101]);
+  assertEquals(separated(wilson(0, 4), wilson(4, 4)), "up");
   // Over 5 questions x 3 answers, the same swing is a change either way.
   assertEquals(separated(wilson(0, 15), wilson(15, 15)), "up");
   assertEquals(separated(wilson(14, 15), wilson(1, 15)), "down");
