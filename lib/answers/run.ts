@@ -1,6 +1,6 @@
 /**
- * A run: every question asked N times of every provider that has a key, each answer kept with its
- * sources, then counted (results.ts), set beside the site's crawler verdicts (causes.ts) and
+ * A run: every question asked N times of every provider that has a key (ask.ts), each answer kept
+ * with its sources, then counted (results.ts), set beside the site's crawler verdicts (causes.ts) and
  * compared with the owner's previous run. Before anything is called the run is checked (who may
  * run it, a provider configured, no other run of the site in progress) and its calls are reserved
  * against the budgets of the day in one commit: a run over budget is refused with nothing spent.
@@ -13,22 +13,17 @@ import { keyVariable } from "../config_answers.ts";
 import { RateLimitedError } from "../errors.ts";
 import { assertMayRun } from "./access.ts";
 import type { AnswersDeps } from "./context.ts";
-import { callCost, round } from "./cost.ts";
 import { AnswersBudgetError, NotConfiguredError, RunInProgressError } from "./errors.ts";
 import { domainOf, type Plan, type PlannedProvider, planRun } from "./plan.ts";
-import { presenceOf, siteOf } from "./presence.ts";
-import { MAX_ANSWER_CHARS, type Usage } from "./provider.ts";
 import { causesFor } from "./causes.ts";
-import { changesSince, tally } from "./results.ts";
-import type { AnswerRun, Owner, ProviderResult, ProviderStatus, Sample } from "./run_types.ts";
-import { type CallFailure, callProvider } from "./vendor_call.ts";
+import { changesSince } from "./results.ts";
+import { askProvider, notConfigured } from "./ask.ts";
+import type { AnswerRun, Owner } from "./run_types.ts";
 
 /** How long a run may hold its site's lock (a process that dies mid-run frees it then). */
 export const LOCK_MS = 2 * 3600_000;
 /** Runs in progress in one process at most (each holds up to four vendor connections). */
 export const MAX_RUNS_AT_ONCE = 8;
-/** Failures that stop a provider for the rest of the run. */
-const STOPS: CallFailure[] = ["key_refused", "rate_limited", "bad_request"];
 
 /** The UTC day of a time, "2026-11-26": budgets are per UTC day. */
 export function utcDay(ms: number): string {
@@ -158,7 +153,9 @@ async function execute(
   try {
     const configured = plan.providers.filter((p) => p.key);
     const parts = await Promise.all(
-      configured.map((p) => askProvider(deps, plan, run, p, (n) => made.set(p.adapter.id, n))),
+      configured.map((p) =>
+        askProvider(deps, plan, run, p, (n) => made.set(p.adapter.id, n), retention(deps))
+      ),
     );
     const stored = await deps.store.getScan(plan.domain);
     const result = stored?.record.status === "ok" ? stored.record.result : null;
@@ -210,167 +207,4 @@ async function execute(
     providers: Object.fromEntries(finished.providers.map((p) => [p.id, p.status])),
   });
   return finished;
-}
-
-/** Asks every question of one provider; stops it on a refused key, a rate limit, a bad request. */
-async function askProvider(
-  deps: AnswersDeps,
-  plan: Plan,
-  run: AnswerRun,
-  p: PlannedProvider,
-  onCalls: (n: number) => void,
-): Promise<ProviderResult> {
-  const site = {
-    domain: siteOf(plan.domain),
-    brand: plan.set.facts?.brand.text ?? null,
-    competitors: plan.set.competitors,
-  };
-  const samples: Sample[] = [];
-  let calls = 0;
-  let stop: CallFailure | null = null;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, searches: 0 };
-  let usd = 0;
-  outer: for (const [q, question] of plan.set.questions.entries()) {
-    for (let i = 0; i < plan.samples; i++) {
-      calls++;
-      onCalls(calls);
-      const outcome = await callProvider(p.adapter, question.text, p.model, p.key!, {
-        fetcher: deps.vendorFetcher,
-        timeoutMs: deps.config.answers.timeoutMs,
-        sleep: deps.sleep,
-        now: deps.now,
-      });
-      const base = { provider: p.adapter.id, question: q, index: i, at: deps.now() };
-      let sample: Sample;
-      if (outcome.ok) {
-        const a = outcome.answer;
-        usage.inputTokens += a.usage.inputTokens;
-        usage.outputTokens += a.usage.outputTokens;
-        usage.searches += a.usage.searches;
-        usd += callCost(p.price, a.usage);
-        sample = {
-          ...base,
-          ok: true,
-          text: a.text.slice(0, MAX_ANSWER_CHARS),
-          cut: a.text.length > MAX_ANSWER_CHARS,
-          sources: a.sources,
-          presence: presenceOf(a, site),
-          failure: null,
-          status: 200,
-          code: null,
-          usage: a.usage,
-          model: a.model,
-        };
-      } else {
-        sample = {
-          ...base,
-          ok: false,
-          text: "",
-          cut: false,
-          sources: [],
-          presence: null,
-          failure: outcome.failure,
-          status: outcome.status,
-          code: outcome.code,
-          usage: null,
-          model: null,
-        };
-        if (STOPS.includes(outcome.failure)) stop = outcome.failure;
-      }
-      samples.push(sample);
-      await deps.answers.putSample(run.id, sample, retention(deps));
-      if (stop) break outer;
-    }
-  }
-  const counted = tally(samples, plan.set.questions.length);
-  const answered = samples.filter((s) => s.ok).length;
-  const planned = plan.set.questions.length * plan.samples;
-  const status: ProviderStatus = stop === "key_refused"
-    ? "key_refused"
-    : stop === "rate_limited"
-    ? "rate_limited"
-    : answered === 0
-    ? "failed"
-    : answered < planned
-    ? "partial"
-    : "done";
-  return {
-    id: p.adapter.id,
-    label: p.adapter.label,
-    model: p.model,
-    keySource: p.keySource,
-    status,
-    detail: statusText(status, p, answered, calls, planned, stop),
-    planned,
-    calls,
-    questions: counted.questions,
-    overall: counted.overall,
-    usage,
-    usd: round(usd),
-    failures: failuresOf(samples),
-    causes: null,
-    changes: [],
-  };
-}
-
-function notConfigured(p: PlannedProvider): ProviderResult {
-  const empty = tally([], 0).overall;
-  return {
-    id: p.adapter.id,
-    label: p.adapter.label,
-    model: null,
-    keySource: null,
-    status: "not_configured",
-    detail: `Not configured: no key (the operator sets ${keyVariable(p.adapter.id)}). This is ` +
-      "not a zero: nothing was asked.",
-    planned: 0,
-    calls: 0,
-    questions: [],
-    overall: empty,
-    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
-    usd: 0,
-    failures: [],
-    causes: null,
-    changes: [],
-  };
-}
-
-function statusText(
-  status: ProviderStatus,
-  p: PlannedProvider,
-  answered: number,
-  calls: number,
-  planned: number,
-  stop: CallFailure | null,
-): string {
-  const who = p.keySource === "account" ? "your own key" : "the instance's key";
-  switch (status) {
-    case "done":
-      return `All ${planned} calls answered (${p.model}, ${who}).`;
-    case "partial":
-      return `${answered} of ${calls} calls answered; the failures are listed and not counted.`;
-    case "rate_limited":
-      return `${p.adapter.label} kept answering "too many requests": stopped after ${calls} of ` +
-        `${planned} calls (${answered} answered); the rest was not asked and is not counted.`;
-    case "key_refused":
-      return `${p.adapter.label} refused ${who} (not valid, or no credit left): stopped after ` +
-        `${calls} of ${planned} calls.`;
-    default:
-      return stop === "bad_request"
-        ? `${p.adapter.label} refused the request (is "${p.model}" a model it serves with web ` +
-          "search?): stopped."
-        : `None of ${calls} calls was answered; the failures are listed.`;
-  }
-}
-
-function failuresOf(samples: Sample[]): ProviderResult["failures"] {
-  const out = new Map<string, ProviderResult["failures"][number]>();
-  for (const s of samples) {
-    if (s.ok || !s.failure) continue;
-    const key = `${s.failure}:${s.status}:${s.code}`;
-    const f = out.get(key) ?? { failure: s.failure, status: s.status, code: s.code, count: 0 };
-    f.count++;
-    out.set(key, f);
-  }
-  return [...out.values()];
 }
