@@ -6,7 +6,7 @@
  * against the budgets of the day in one commit: a run over budget is refused with nothing spent.
  * Calls not made (a provider stopped early, a failure) are given back at the end.
  *
- * A run takes minutes (web-search answers take 5-60 s each), so it goes on in the background of
+ * A run makes dozens of calls that each wait for a web search, so it goes on in the background of
  * this process: the API answers 202 with the running run and its link.
  */
 import { keyVariable } from "../config_answers.ts";
