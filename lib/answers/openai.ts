@@ -108,7 +108,7 @@ export const openai: ProviderAdapter = {
     const codes = [field(error, "type"), field(error, "code")];
     if (status === 429) return codes.some((c) => BILLING.has(String(c))) ? "key_refused" : "retry";
     if (status >= 500) return "retry";
-    if (status === 401 || status === 403) return "key_refused";
+    if (status === 401 || status === 402 || status === 403) return "key_refused";
     return "bad_request";
   },
   errorCode: (body) => nestedErrorCode(body, "code", "type"),
