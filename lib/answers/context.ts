@@ -8,6 +8,7 @@ import type { ServiceDef } from "../service.ts";
 import type { AnswersStore } from "../storage/answers_store.ts";
 import type { Store } from "../storage/store.ts";
 import type { WatchStore } from "../storage/watch_store.ts";
+import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
 import type { SecretBox } from "../watch/secret_box.ts";
 
 /** Answer presence's dependencies. */
@@ -16,7 +17,7 @@ export interface AnswersDeps {
   service: ServiceDef;
   /** The service's scan store: the latest record of a site (its crawler verdicts), API keys. */
   store: Store;
-  answers: AnswersStore;
+  answers: AnswersStore<AnswerRun, Sample, QuestionSet>;
   /** The watch list: an account runs answer presence for the sites it watches. */
   watches: WatchStore;
   /** Seals users' own vendor keys (the watch feature's box: WATCH_SECRET_KEY, else kept in KV). */

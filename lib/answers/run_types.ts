@@ -10,8 +10,9 @@ import type { Rate } from "./wilson.ts";
 import type { ProviderEstimate } from "./cost.ts";
 import type { SiteFacts } from "./site_facts.ts";
 
-/** Who a run, a question set or a key belongs to: an account, or the operator. */
-export type Owner = { kind: "account"; accountId: string } | { kind: "operator" };
+/** Who a run, a question set or a key belongs to (the store's own type). */
+export type { Owner, StoredKey } from "../storage/answers_store.ts";
+import type { Owner } from "../storage/answers_store.ts";
 
 /** Where the key of a provider's calls came from. */
 export type KeySource = "operator" | "account";
@@ -162,10 +163,4 @@ export interface QuestionSet {
   origin: "default" | "owner";
   facts: SiteFacts | null;
   updatedAt: number;
-}
-
-/** A user's own key for a vendor, sealed (never shown again). */
-export interface StoredKey {
-  sealed: string;
-  addedAt: number;
 }

@@ -17,7 +17,30 @@
  *                                                                   that UTC day (both expire
  *                                                                   after 2 days)
  */
-import type { AnswerRun, Owner, QuestionSet, Sample, StoredKey } from "../answers/run_types.ts";
+
+/** Who a run, a question set or a key belongs to: an account, or the operator. */
+export type Owner = { kind: "account"; accountId: string } | { kind: "operator" };
+
+/** What the store reads of a run (the run itself is lib/answers/run_types.ts's AnswerRun). */
+export interface RunKeyed {
+  id: string;
+  owner: Owner;
+  domain: string;
+  createdAt: number;
+}
+
+/** What the store reads of one answer (lib/answers/run_types.ts's Sample). */
+export interface SampleKeyed {
+  provider: string;
+  question: number;
+  index: number;
+}
+
+/** A user's own key for a vendor, sealed (never shown again). */
+export interface StoredKey {
+  sealed: string;
+  addedAt: number;
+}
 
 /** Runs kept per owner and domain. */
 export const MAX_RUNS_PER_SITE = 20;
@@ -43,8 +66,11 @@ export function ownerKey(owner: Owner): string {
   return owner.kind === "operator" ? "operator" : `account:${owner.accountId}`;
 }
 
-/** Typed access to answer presence of one service. */
-export class AnswersStore {
+/**
+ * Typed access to answer presence of one service: `Run`, `Sample` and `Questions` are the shapes
+ * lib/answers keeps (this module imports none of lib/answers: the layers import one way).
+ */
+export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Questions> {
   constructor(readonly kv: Deno.Kv, readonly service: string) {}
 
   #k(...parts: Deno.KvKeyPart[]): Deno.KvKey {
@@ -56,7 +82,7 @@ export class AnswersStore {
   }
 
   /** Saves a run (new or updated); a new one beyond the cap removes the oldest with its answers. */
-  async saveRun(run: AnswerRun, ttlMs: number): Promise<void> {
+  async saveRun(run: Run, ttlMs: number): Promise<void> {
     const owner = ownerKey(run.owner);
     const ref: RunRef = { owner, domain: run.domain, createdAt: run.createdAt };
     await this.kv.atomic()
@@ -68,8 +94,8 @@ export class AnswersStore {
   }
 
   async #runEntries(owner: string, domain: string, limit: number) {
-    const out: Deno.KvEntry<AnswerRun>[] = [];
-    const iter = this.kv.list<AnswerRun>(
+    const out: Deno.KvEntry<Run>[] = [];
+    const iter = this.kv.list<Run>(
       { prefix: this.#k("answer_runs", owner, domain) },
       { reverse: true, limit },
     );
@@ -77,7 +103,7 @@ export class AnswersStore {
     return out;
   }
 
-  async #deleteRun(run: AnswerRun): Promise<void> {
+  async #deleteRun(run: Run): Promise<void> {
     const owner = ownerKey(run.owner);
     for await (const e of this.kv.list({ prefix: this.#k("answer_samples", run.id) })) {
       await this.kv.delete(e.key);
@@ -89,15 +115,15 @@ export class AnswersStore {
   }
 
   /** An owner's runs of a domain, newest first. */
-  async listRuns(owner: Owner, domain: string, limit = MAX_RUNS_PER_SITE): Promise<AnswerRun[]> {
+  async listRuns(owner: Owner, domain: string, limit = MAX_RUNS_PER_SITE): Promise<Run[]> {
     return (await this.#runEntries(ownerKey(owner), domain, limit)).map((e) => e.value);
   }
 
   /** A run by id, or null. */
-  async getRun(id: string): Promise<AnswerRun | null> {
+  async getRun(id: string): Promise<Run | null> {
     const ref = (await this.kv.get<RunRef>(this.#k("answer_run_ids", id))).value;
     if (!ref) return null;
-    return (await this.kv.get<AnswerRun>(this.#runKey({ ...ref, id }))).value;
+    return (await this.kv.get<Run>(this.#runKey({ ...ref, id }))).value;
   }
 
   /** Keeps one answer of a run. */
@@ -119,12 +145,12 @@ export class AnswersStore {
   }
 
   /** The owner's questions for a domain, or null. */
-  async getQuestions(owner: Owner, domain: string): Promise<QuestionSet | null> {
-    return (await this.kv.get<QuestionSet>(this.#k("answer_questions", ownerKey(owner), domain)))
+  async getQuestions(owner: Owner, domain: string): Promise<Questions | null> {
+    return (await this.kv.get<Questions>(this.#k("answer_questions", ownerKey(owner), domain)))
       .value;
   }
 
-  async putQuestions(owner: Owner, domain: string, set: QuestionSet): Promise<void> {
+  async putQuestions(owner: Owner, domain: string, set: Questions): Promise<void> {
     await this.kv.set(this.#k("answer_questions", ownerKey(owner), domain), set);
   }
 
