@@ -74,6 +74,8 @@ export interface PageInputs {
   /** robots.txt text; null: 404. An outcome is taken as it is (5xx, time-out). */
   robots?: string | null | FetchOutcome;
   homeHeaders?: Record<string, string>;
+  /** Header lines kept apart, as the guarded fetcher keeps X-Robots-Tag's. */
+  homeHeaderLines?: Record<string, string[]>;
   home?: Partial<{ status: number; ttfbMs: number; truncated: boolean; bytes: number }>;
   homeUrl?: string;
   sitemap?: FetchOutcome;
@@ -98,6 +100,7 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
     inputs.home?.ttfbMs,
   );
   if (home.ok) {
+    if (inputs.homeHeaderLines) home.result.headerLines = inputs.homeHeaderLines;
     home.result.truncated = inputs.home?.truncated ?? false;
     if (inputs.home?.bytes !== undefined) home.result.bytes = inputs.home.bytes;
   }

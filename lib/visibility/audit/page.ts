@@ -12,7 +12,7 @@ import { detectFromPageFacts, extractPage } from "../../structured/extract.ts";
 import { validateItems } from "../../structured/validate.ts";
 import type { ScanContext } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
-import { forbidsIndexing, readDirectives, whoIsForbidden } from "../directives.ts";
+import { forbidsIndexing, readDirectives, whoIsForbidden, xRobotsTagLines } from "../directives.ts";
 import { flattenJsonLd, itemsToNodes, type JsonLdNode } from "../../structured/page_graph.ts";
 import { readRendering } from "../client_rendering.ts";
 import type { SignalDef } from "../signal.ts";
@@ -170,7 +170,7 @@ export function analysePage(
     }
   };
   // Directives per agent: noindex for all robots, or for some AI search crawlers only.
-  const directives = readDirectives(facts.metaRobots, r.headers["x-robots-tag"] ?? "");
+  const directives = readDirectives(facts.metaRobots, xRobotsTagLines(r));
   const noindexFor = whoIsForbidden(directives, forbidsIndexing);
   const noindex = noindexFor.all.length > 0;
   const robotsFor = robotsBlocked(input, r.finalUrl === r.url ? r.url : input.url);
