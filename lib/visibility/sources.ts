@@ -163,3 +163,24 @@ export const SOURCES = {
     checked: FIRST_CITED,
   },
 } as const satisfies Record<string, LearnSource>;
+
+/**
+ * What is wrong with a dated source (a learn source, a registry entry, a format we read): no
+ * https URL, or no real calendar day in `checked`. Empty when it is fine.
+ */
+export function sourceProblems(
+  source: { url?: string; docs?: string; checked?: string },
+): string[] {
+  const out: string[] = [];
+  const url = source.url ?? source.docs ?? "";
+  try {
+    if (new URL(url).protocol !== "https:") out.push(`not an https URL: ${url}`);
+  } catch {
+    out.push(`no source URL${url ? `: ${url}` : ""}`);
+  }
+  const day = source.checked ?? "";
+  const m = day.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  const real = m && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  if (!real) out.push(`no checked-on date (YYYY-MM-DD)${day ? `: ${day}` : ""}`);
+  return out;
+}
