@@ -6,7 +6,13 @@ import { FetchError, type FetchOptions, type GuardedFetcher } from "../net/types
 import { extractPageFacts } from "../html/page_facts.ts";
 import type { Target } from "../scan/domain.ts";
 import type { PageFacts } from "../html/types.ts";
-import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
+import {
+  BROWSER_USER_AGENT,
+  PROBE_BYTES,
+  PROBE_TIMEOUT_MS,
+  probedCrawlers,
+  PROBES_BUDGET_MS,
+} from "./edge_probe.ts";
 import { parseRobotsTxt } from "./robots.ts";
 import { readSitemap, sitemapKind } from "./sitemap.ts";
 import { looksLikeHtml } from "../html/decode.ts";
@@ -46,9 +52,10 @@ export function isOk(outcome: FetchOutcome): boolean {
 }
 
 /**
- * Takes the snapshot of a site: home page, robots.txt, sitemap, llms.txt, llms-full.txt and two
- * edge probes with AI crawler User-Agents, all started at once; files are re-read on the home
- * page's final origin only when a redirect moved the site and the file did not follow.
+ * Takes the snapshot of a site: home page, robots.txt, sitemap, llms.txt, llms-full.txt and the
+ * edge probes (the home page with a browser's and each probed crawler's User-Agent, edge_probe.ts),
+ * all started at once; files are re-read on the home page's final origin only when a redirect
+ * moved the site and the file did not follow.
  */
 export async function takeSnapshot(
   target: Target,
@@ -74,14 +81,23 @@ export async function takeSnapshot(
   const defaultSitemapP = get(at(startOrigin, "/sitemap.xml"));
   const llmsP = get(at(startOrigin, "/llms.txt"), { maxBytes: CAPS.llms });
   const llmsFullP = get(at(startOrigin, "/llms-full.txt"), { maxBytes: CAPS.probe });
-  const edgeSearchP = get(target.url, {
-    userAgent: EDGE_PROBE_SEARCH.userAgent,
-    maxBytes: CAPS.probe,
-  });
-  const edgeTrainingP = get(target.url, {
-    userAgent: EDGE_PROBE_TRAINING.userAgent,
-    maxBytes: CAPS.probe,
-  });
+  // The edge probes: the home page once per probed User-Agent, small bodies, short time budgets
+  // (they queue behind the files above in the politeness limit of 2 requests in flight).
+  const probeSignal = signal
+    ? AbortSignal.any([signal, AbortSignal.timeout(PROBES_BUDGET_MS)])
+    : AbortSignal.timeout(PROBES_BUDGET_MS);
+  const probe = (userAgent: string) =>
+    attempt(fetcher, target.url, {
+      signal: probeSignal,
+      userAgent,
+      maxBytes: PROBE_BYTES,
+      timeoutMs: PROBE_TIMEOUT_MS,
+    });
+  const browserP = probe(BROWSER_USER_AGENT);
+  const crawlerProbes = probedCrawlers().map((c) => ({
+    token: c.token,
+    outcome: probe(c.userAgent),
+  }));
 
   const home = await homeP;
   progress("parsing the home page");
@@ -146,13 +162,13 @@ export async function takeSnapshot(
     facts = parsed;
     deps.onParsed?.(parsed, home.result.finalUrl);
   }
-  const [robots, sitemap, llms, llmsFull, edgeSearch, edgeTraining] = await Promise.all([
+  const [robots, sitemap, llms, llmsFull, browser, probes] = await Promise.all([
     robotsDone,
     sitemapDone,
     onHomeOrigin(llmsP, "/llms.txt", CAPS.llms),
     onHomeOrigin(llmsFullP, "/llms-full.txt", CAPS.probe),
-    edgeSearchP,
-    edgeTrainingP,
+    browserP,
+    Promise.all(crawlerProbes.map(async (p) => ({ token: p.token, outcome: await p.outcome }))),
   ]);
   return {
     target,
@@ -163,8 +179,7 @@ export async function takeSnapshot(
     sitemap,
     llms,
     llmsFull,
-    edgeSearch,
-    edgeTraining,
+    edge: { browser, crawlers: probes },
     elapsedMs: performance.now() - started,
   };
 }

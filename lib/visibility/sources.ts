@@ -40,6 +40,25 @@ export const SOURCES = {
     url: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers",
     checked: CHECKED,
   },
+  googleUserFetchers: {
+    by: "Google",
+    title: "List of Google user-triggered fetchers (Google-Agent, Gemini Notebook)",
+    url:
+      "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
+    checked: CHECKED,
+  },
+  googleAgent: {
+    by: "Google",
+    title: "Allow Google-Agent traffic (in your CDN, firewall or bot-detection service)",
+    url: "https://developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent",
+    checked: CHECKED,
+  },
+  mistral: {
+    by: "Mistral AI",
+    title: "Mistral AI crawlers (MistralAI-User, MistralAI-Index, MistralAI-Training)",
+    url: "https://docs.mistral.ai/robots",
+    checked: CHECKED,
+  },
   googleRobots: {
     by: "Google",
     title: "How Google interprets the robots.txt specification",
