@@ -89,7 +89,10 @@ export function FailedReport(
       <h3>What this usually means</h3>
       <ul>
         <li>The site was down or too slow to answer (we wait up to 25 seconds).</li>
-        <li>A firewall or CDN blocks automated visitors, which blocks AI crawlers too.</li>
+        <li>
+          A firewall or CDN refused our scanner. That alone does not show how it treats AI crawlers,
+          which come from their vendors' own addresses.
+        </li>
         <li>
           The address redirects in a loop, to a private network, or to a page that is not HTML.
         </li>

@@ -123,3 +123,27 @@ export function refusedOutright(o: FetchOutcome): boolean {
   if (!o.ok) return false;
   return isChallenge(o) || REFUSAL_STATUSES.has(o.result.status);
 }
+
+/**
+ * Why a scan whose home page our scanner could not get failed, when the edge refused it: said of
+ * the scanner, never of the crawlers (which come from their vendors' own addresses). Null when
+ * the home page was not refused by the edge.
+ */
+export function scannerRefusal(
+  home: FetchOutcome,
+  edge: { browser: FetchOutcome; crawlers: { token: string; outcome: FetchOutcome }[] },
+): string | null {
+  if (!home.ok || !refusedOutright(home)) return null;
+  const status = `HTTP ${home.result.status}`;
+  const answered = edge.crawlers.filter((c) => c.outcome.ok);
+  const through = answered.filter((c) => !refusedOutright(c.outcome)).map((c) => c.token);
+  if (edge.browser.ok && !refusedOutright(edge.browser)) {
+    return `the site's edge refused our scanner's User-Agent (${status}) while a browser's got the page; we do not scan disguised as a browser. This says nothing about AI crawlers, which come from their vendors' own addresses`;
+  }
+  if (!through.length) {
+    return `the site's edge refused our scanner (${status}): every User-Agent we tried, a browser's included, was refused. The scanner's address or requests were blocked; this says nothing about AI crawlers, which come from their vendors' own addresses`;
+  }
+  return `the site's edge refused our scanner's User-Agent and a browser's (${status}), but answered ${
+    through.slice(0, 3).join(", ")
+  }; the scan needs the page our scanner is served`;
+}
