@@ -98,6 +98,28 @@ Deno.test("[crawler sites] what crawlers are told and what they get, on fixture 
       },
     );
 
+    await t.step(
+      "llms.txt v2: a subpath llms.txt found through rel=describedby is credited",
+      async () => {
+        const r = (await scan(sites, "llms-v2.test", 5)).record.result!;
+        const s = signal(r, "discovery.llms_txt");
+        assert.equal(s.status, "warn", s.detail);
+        assert.ok(s.points >= 0.5 && s.points < 1, `${s.points}`);
+        assert.match(s.detail, /\/docs\/llms\.txt covers the pages under \/docs\//);
+        assert.ok(
+          s.evidence.includes("/docs/intro: markdown version https://llms-v2.test/docs/intro.md"),
+          s.evidence.join(" | "),
+        );
+        assert.ok(
+          s.evidence.some((e) =>
+            /^https:\/\/llms-v2\.test\/docs\/llms\.txt \(covers \/docs\/, found via rel="describedby" on \/docs\/(intro|setup)\): valid$/
+              .test(e)
+          ),
+          s.evidence.join(" | "),
+        );
+      },
+    );
+
     await t.step("two X-Robots-Tag lines are read each on its own", async () => {
       const r = (await scan(sites, "xrt-lines.test")).record.result!;
       const s = signal(r, "access.indexing");

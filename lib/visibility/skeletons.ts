@@ -130,7 +130,7 @@ export function llmsTxt(ctx: ScanContext, name: string): string {
       ? pages.map((p) => `- [${clean(p.text)}](${p.url}): FILL-IN: what a reader finds here`)
       : [`- [${clean(name)}](${new URL("/", ctx.pageUrl).href}): FILL-IN: what the site does`]),
     ...(sitemapExists(ctx)
-      ? ["", "## Optional", "", `- [Sitemap](${ctx.snapshot.sitemap.url}): every page`]
+      ? ["", "## More", "", `- [Sitemap](${ctx.snapshot.sitemap.url}): every page`]
       : []),
   ];
   return lines.join("\n");

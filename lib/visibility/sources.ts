@@ -83,6 +83,17 @@ export const SOURCES = {
     url: "https://developers.google.com/search/docs/crawling-indexing/block-indexing",
     checked: FIRST_CITED,
   },
+  /**
+   * Read through verbatim quotes of the page (its stored copy was not reachable): "You don't need
+   * to create new machine readable files, AI text files, markup, or Markdown to appear in Google
+   * Search ... as Google Search itself doesn't use them", and llms.txt "will neither harm nor help".
+   */
+  googleAiOptimization: {
+    by: "Google Search Central",
+    title: "Optimizing your site for generative AI features in Google Search",
+    url: "https://developers.google.com/search/docs/fundamentals/ai-optimization-guide",
+    checked: CHECKED,
+  },
   aiFeatures: {
     by: "Google Search Central",
     title: "AI features and your website",

@@ -22,6 +22,7 @@ import { title } from "../signals/technical/title.ts";
 import { authorDates } from "../signals/trust/author_dates.ts";
 import { type ParsedRobotsTxt, robotsVerdict } from "../robots.ts";
 import { looksLikeHtml } from "../snapshot.ts";
+import { llmsRelations } from "../link_header.ts";
 import type { FetchOutcome, Snapshot } from "../snapshot_types.ts";
 import { samePage } from "./sample.ts";
 import type { PageReport, PageType } from "./types.ts";
@@ -224,7 +225,13 @@ export function analysePage(
     structured: structured.state,
     author,
     date,
+    ...firstRelations(llmsRelations(facts, r.headers, r.finalUrl)),
   };
+}
+
+/** The first markdown version and llms.txt a page declares. */
+function firstRelations(rel: { markdown: string[]; describedBy: string[] }) {
+  return { markdown: rel.markdown[0] ?? null, describedBy: rel.describedBy[0] ?? null };
 }
 
 /** Where the page's canonical points, relative to where it should. */
