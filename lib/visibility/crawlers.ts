@@ -39,11 +39,6 @@ export function crawlersByRole(role: CrawlerRole): Crawler[] {
   return CRAWLERS.filter((c) => c.role === role);
 }
 
-/** The crawler whose User-Agent probes edge blocking of AI search (a citation crawler). */
-export const EDGE_PROBE_SEARCH = CRAWLERS.find((c) => c.token === "OAI-SearchBot")!;
-/** A training crawler probed too, so a block of training bots only is told apart. */
-export const EDGE_PROBE_TRAINING = CRAWLERS.find((c) => c.token === "GPTBot")!;
-
 /** True when the crawler's vendor says it may not follow robots.txt (user-initiated fetches). */
 export function mayIgnoreRobots(token: string): boolean {
   return CRAWLERS.find((c) => c.token === token)?.robotsTxt === "may_ignore";

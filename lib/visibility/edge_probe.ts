@@ -49,6 +49,8 @@ export function isRefusal(a: EdgeAnswer): boolean {
 }
 
 const REFUSAL_STATUSES = new Set([401, 403, 429, 451, 503]);
+/** The statuses that refuse a client, as opposed to a server that is down (503). */
+const DENIED_STATUSES = new Set([401, 403, 429, 451]);
 const CHALLENGE_TEXT =
   /just a moment|attention required|checking your browser|verify you are human|captcha|access denied|cf-chl|px-captcha|are you a robot|request blocked|bot protection/i;
 const BLOCK_PATH = /block|captcha|challenge|denied|forbidden|security-check|bot-?check/i;
@@ -133,7 +135,9 @@ export function scannerRefusal(
   home: FetchOutcome,
   edge: { browser: FetchOutcome; crawlers: { token: string; outcome: FetchOutcome }[] },
 ): string | null {
-  if (!home.ok || !refusedOutright(home)) return null;
+  // A plain 503 is a site that is down as often as an edge that refuses: only a refusal status or
+  // a challenge page says the edge refused the scanner.
+  if (!home.ok || !(isChallenge(home) || DENIED_STATUSES.has(home.result.status))) return null;
   const status = `HTTP ${home.result.status}`;
   const answered = edge.crawlers.filter((c) => c.outcome.ok);
   const through = answered.filter((c) => !refusedOutright(c.outcome)).map((c) => c.token);

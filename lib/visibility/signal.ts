@@ -9,16 +9,9 @@
 import type { Check, Impact, ScanContext } from "./check.ts";
 import type { CrawlerRow, Fix, Signal, SignalStatus } from "./record.ts";
 import type { AuditPage } from "./audit/types.ts";
+import type { LearnSource } from "./sources.ts";
 
-/** A page of a vendor's or standard's own documentation that a signal's rule rests on. */
-export interface LearnSource {
-  /** Who publishes it ("Google Search Central", "OpenAI", "IETF"). */
-  by: string;
-  title: string;
-  url: string;
-  /** The day the page was last read to confirm what we cite it for (YYYY-MM-DD). */
-  checked: string;
-}
+export type { LearnSource };
 
 /** What the /learn page, the CLI and MCP say about a signal. */
 export interface LearnText {

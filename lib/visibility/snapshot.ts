@@ -81,25 +81,12 @@ export async function takeSnapshot(
   const defaultSitemapP = get(at(startOrigin, "/sitemap.xml"));
   const llmsP = get(at(startOrigin, "/llms.txt"), { maxBytes: CAPS.llms });
   const llmsFullP = get(at(startOrigin, "/llms-full.txt"), { maxBytes: CAPS.probe });
-  // The edge probes: the home page once per probed User-Agent, small bodies, short time budgets
-  // (they queue behind the files above in the politeness limit of 2 requests in flight).
-  const probeSignal = signal
-    ? AbortSignal.any([signal, AbortSignal.timeout(PROBES_BUDGET_MS)])
-    : AbortSignal.timeout(PROBES_BUDGET_MS);
-  const probe = (userAgent: string) =>
-    attempt(fetcher, target.url, {
-      signal: probeSignal,
-      userAgent,
-      maxBytes: PROBE_BYTES,
-      timeoutMs: PROBE_TIMEOUT_MS,
-    });
-  const browserP = probe(BROWSER_USER_AGENT);
-  const crawlerProbes = probedCrawlers().map((c) => ({
-    token: c.token,
-    outcome: probe(c.userAgent),
-  }));
-
   const home = await homeP;
+  // The edge probes: the home page's final URL once per probed User-Agent, small bodies, short
+  // time budgets, one redirect at most, inside the politeness limit of 2 requests in flight. Only
+  // when the home page answered: without an answer there is nothing to compare with, and a
+  // hostile redirect chain is not walked again per User-Agent.
+  const edgeP = probeEdge(home, target.url, fetcher, signal);
   progress("parsing the home page");
   const homeOrigin = home.ok ? new URL(home.result.finalUrl).origin : startOrigin;
   // A site that moved (apex -> www, http -> https) may serve its files only on the new origin.
@@ -162,13 +149,12 @@ export async function takeSnapshot(
     facts = parsed;
     deps.onParsed?.(parsed, home.result.finalUrl);
   }
-  const [robots, sitemap, llms, llmsFull, browser, probes] = await Promise.all([
+  const [robots, sitemap, llms, llmsFull, edge] = await Promise.all([
     robotsDone,
     sitemapDone,
     onHomeOrigin(llmsP, "/llms.txt", CAPS.llms),
     onHomeOrigin(llmsFullP, "/llms-full.txt", CAPS.probe),
-    browserP,
-    Promise.all(crawlerProbes.map(async (p) => ({ token: p.token, outcome: await p.outcome }))),
+    edgeP,
   ]);
   return {
     target,
@@ -179,9 +165,48 @@ export async function takeSnapshot(
     sitemap,
     llms,
     llmsFull,
-    edge: { browser, crawlers: probes },
+    edge,
     elapsedMs: performance.now() - started,
   };
+}
+
+/** The edge probes of a home page that answered; failed outcomes, not sent, when it did not. */
+function probeEdge(
+  home: FetchOutcome,
+  url: string,
+  fetcher: GuardedFetcher,
+  signal?: AbortSignal,
+): Promise<Snapshot["edge"]> {
+  const crawlers = probedCrawlers();
+  if (!home.ok) {
+    const skipped: FetchOutcome = {
+      ok: false,
+      error: new FetchError("network", "not probed: the home page did not answer", url),
+    };
+    return Promise.resolve({
+      browser: skipped,
+      crawlers: crawlers.map((c) => ({ token: c.token, outcome: skipped })),
+    });
+  }
+  const budget = AbortSignal.timeout(PROBES_BUDGET_MS);
+  const probeSignal = signal ? AbortSignal.any([signal, budget]) : budget;
+  const probe = (userAgent: string) =>
+    attempt(fetcher, home.result.finalUrl, {
+      signal: probeSignal,
+      userAgent,
+      maxBytes: PROBE_BYTES,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      maxRedirects: 1,
+    });
+  const browser = probe(BROWSER_USER_AGENT);
+  const answers = crawlers.map(async (c) => ({
+    token: c.token,
+    outcome: await probe(c.userAgent),
+  }));
+  return Promise.all([browser, Promise.all(answers)]).then(([b, a]) => ({
+    browser: b,
+    crawlers: a,
+  }));
 }
 
 /** How many Sitemap lines of robots.txt are tried, and how many children of an index fetched. */

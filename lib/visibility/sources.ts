@@ -3,7 +3,15 @@
  * was last read to confirm what we cite it for. A signal names the entries it rests on in its
  * `learn.sources` (a source only one signal cites may be written in that signal's module instead).
  */
-import type { LearnSource } from "./signal.ts";
+/** A page of a vendor's or standard's own documentation that a signal's rule rests on. */
+export interface LearnSource {
+  /** Who publishes it ("Google Search Central", "OpenAI", "IETF"). */
+  by: string;
+  title: string;
+  url: string;
+  /** The day the page was last read to confirm what we cite it for (YYYY-MM-DD). */
+  checked: string;
+}
 
 /**
  * When each entry was last checked: re-read on 2026-11-26 (a stored copy of the page, through the

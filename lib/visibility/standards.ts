@@ -4,7 +4,7 @@
  * docs/scoring.md show these with their dates; tests/visibility/standards_test.ts fails when an
  * entry lacks a source or a date.
  */
-import type { LearnSource } from "./signal.ts";
+import type { LearnSource } from "./sources.ts";
 
 /** One format or draft we read. */
 export interface Standard extends LearnSource {

@@ -76,6 +76,8 @@ export const edge: SignalDef<Data> = {
       };
     }
     const refused = answered.filter((c) => isRefusal(m.answers.get(c.token)!));
+    const line = (c: { token: string }) =>
+      `${c.token} User-Agent: ${m.answers.get(c.token)!.detail}`;
     const majors = answered.filter((c) => c.role === "search" && c.major);
     const all = majors.length > 0 && majors.every((c) => refused.includes(c));
     const training = probed.filter((c) =>
@@ -101,6 +103,10 @@ export const edge: SignalDef<Data> = {
     const total = answered.reduce((n, c) => n + weight(c), 0);
     const open = answered.filter((c) => !refused.includes(c)).reduce((n, c) => n + weight(c), 0);
     const names = refused.map((c) => `${c.token} (${m.answers.get(c.token)!.detail})`);
+    // The evidence is what raised the verdict: the refused crawlers (for the gate, the major AI
+    // search crawlers), the others summed up in one line.
+    const shown = all ? refused.filter((c) => majors.includes(c)) : refused;
+    const rest = refused.filter((c) => !shown.includes(c)).map((c) => c.token);
     return {
       status: all ? "fail" : "warn",
       detail: `${
@@ -111,7 +117,12 @@ export const edge: SignalDef<Data> = {
         names.length > 6 ? ` and ${names.length - 6} more` : ""
       }. robots.txt cannot help them: your CDN or firewall refuses them first.${trainingNote} ${FROM_SCANNER}`,
       points: (5 * open) / total,
-      evidence,
+      evidence: [
+        ...shown.slice(0, 8).map(line),
+        ...(rest.length || shown.length > 8
+          ? [`also refused: ${[...shown.slice(8).map((c) => c.token), ...rest].join(", ")}`]
+          : []),
+      ],
       gated: all,
       impact: all ? "critical" : "high",
       data: { refused: refused.map((c) => c.token) },
