@@ -11,17 +11,12 @@
  *   `analyseRobots` was called per path before (for comparison only).
  *
  * Run: deno bench -A tests/bench/robots_bench.ts
- * The budget is a ratio against the baseline of the same run: 1,000 verdicts from a parsed file
- * must cost less than 2 parses (asserted once at load, so a regression fails the bench run).
+ * The budget is a ratio within the same run: 1,000 verdicts from the parsed file must cost under a
+ * fifth of the same verdicts parsed per path (asserted once at load, so a regression fails the
+ * bench run).
  */
 import { CRAWLERS } from "../../lib/visibility/crawlers.ts";
-import {
-  analyseRobots,
-  parseRobotsTxt,
-  requestTarget,
-  robotsVerdict,
-} from "../../lib/visibility/robots.ts";
-import { outcomeOf } from "../../lib/visibility/robots_fix.ts";
+import { parseRobotsTxt, requestTarget, robotsVerdict } from "../../lib/visibility/robots.ts";
 
 /** Deterministic pseudo-random numbers, so every run benches the same file. */
 function rng(seed: number): () => number {
@@ -87,16 +82,22 @@ function verdictsParsedOnce(): number {
 
 function verdictsParsedPerPath(): number {
   let allowed = 0;
-  const outcome = outcomeOf(TEXT, `${ORIGIN}/robots.txt`);
-  // The old way: one full analysis (every crawler of the registry) per path.
+  // The old way: the file parsed again for every path asked about (then every crawler of the
+  // registry answered on it), as analyseRobots did before it kept the parsed file.
   for (let i = 0; i < PAIRS.length; i += TOKENS.length) {
-    const a = analyseRobots(outcome, ORIGIN + PAIRS[i].path);
-    allowed += a.crawlers.filter((c) => c.allowed).length;
+    const parsed = parseRobotsTxt(TEXT);
+    for (const token of TOKENS) {
+      if (robotsVerdict(parsed, token, TARGETS.get(PAIRS[i].path)!).allowed) allowed++;
+    }
   }
   return allowed;
 }
 
-/** The budget, checked once on load: 1,000 verdicts from a parsed file < 2 parses. */
+/**
+ * Printed once on load: the cost of 1,000 verdicts in parses of the file (the baseline of the same
+ * run). The budget, a ratio of the same run too: answering from the parsed file costs under a
+ * fifth of parsing per path.
+ */
 function meanMs(fn: () => unknown, runs: number): number {
   for (let i = 0; i < 5; i++) fn();
   const t0 = performance.now();
@@ -104,14 +105,20 @@ function meanMs(fn: () => unknown, runs: number): number {
   return (performance.now() - t0) / runs;
 }
 const parseMs = meanMs(parseOnly, 40);
-const onceMs = meanMs(verdictsParsedOnce, 40) - parseMs;
+const onceMs = Math.max(0, meanMs(verdictsParsedOnce, 40) - parseMs);
+const perPathMs = meanMs(verdictsParsedPerPath, 10);
 console.log(
   `robots.txt of ${Math.round(TEXT.length / 1024)} KB: parse ${parseMs.toFixed(3)} ms; ` +
-    `1,000 verdicts from the parsed file ${Math.max(0, onceMs).toFixed(3)} ms ` +
-    `(${(Math.max(0, onceMs) / parseMs).toFixed(2)} parses)`,
+    `1,000 verdicts from the parsed file ${onceMs.toFixed(3)} ms (${
+      (onceMs / parseMs).toFixed(2)
+    } parses); parsed per path ${perPathMs.toFixed(3)} ms (${
+      (perPathMs / parseMs).toFixed(1)
+    } parses)`,
 );
-if (onceMs > 2 * parseMs) {
-  throw new Error(`1,000 verdicts cost ${(onceMs / parseMs).toFixed(2)} parses (budget: 2)`);
+if (onceMs * 5 > perPathMs) {
+  throw new Error(
+    `1,000 verdicts cost ${(onceMs / perPathMs).toFixed(2)} of the per-path way (budget: 0.2)`,
+  );
 }
 
 Deno.bench("parse only", { group: "robots", baseline: true }, parseOnly);
