@@ -13,9 +13,9 @@
  * `ipRanges` is a list of addresses the vendor's page names for that crawler; absent where the
  * page names none for it.
  *
- * Not added, because no copy of the vendor's own page could be read to verify them (third-party
- * pages report both): OpenAI's OAI-AdsBot (ad landing-page checks) and Amazon's Amzn-User
- * (user-triggered fetches for Alexa).
+ * Not added, because no copy of the vendor's own page could be read to verify it (third-party
+ * pages quote it): OpenAI's OAI-AdsBot (ad landing-page checks). Amazon's AMZN-User was verified on
+ * Amazon's crawler page (developer.amazon.com/support/amazonbot, read 2026-11-26).
  */
 import { SOURCES } from "./sources.ts";
 
@@ -186,6 +186,21 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     ipRanges: "https://mistral.ai/mistralai-index-ips.json",
     userAgent:
       "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-Index/1.0; +https://docs.mistral.ai/robots)",
+  },
+  {
+    vendor: "Amazon",
+    // Amazon's crawler page lists AMZN-User beside Amazonbot: "supports user actions, such as
+    // responding to Alexa queries that require up-to-date information ... does not crawl content for
+    // generative AI model training"; "Amazon respects the Robots Exclusion Protocol".
+    docs: "https://developer.amazon.com/support/amazonbot",
+    checked: TODAY,
+    token: "AMZN-User",
+    purpose: "user",
+    operator: "Amazon (fetches pages live to answer Alexa users; not used for training)",
+    robotsTxt: "yes",
+    ipRanges: "https://developer.amazon.com/amazonbot/live-ip-addresses/",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AMZN-User/0.1) Chrome/119.0.6045.214 Safari/537.36",
   },
   {
     ...amazon,
