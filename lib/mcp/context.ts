@@ -13,6 +13,7 @@ import type { ServiceMcp } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import type { WatchDeps } from "../watch/context.ts";
+import type { AnswersDeps } from "../answers/context.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
@@ -22,6 +23,8 @@ export interface McpDeps extends ScanServiceDeps {
   watch?: WatchDeps;
   /** The scan threads, which also run code validation (lib/schema/validate_request.ts). */
   threads?: Pick<ScanRunner, "runJob"> | null;
+  /** Answer presence (lib/answers/): its tools act for the request's key, like the watch tools. */
+  answers?: AnswersDeps;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */

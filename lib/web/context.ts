@@ -13,6 +13,7 @@ import type { ServiceDef } from "../service.ts";
 import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 import type { WatchDeps } from "../watch/context.ts";
+import type { AnswersDeps } from "../answers/context.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -54,6 +55,8 @@ export interface AppDeps {
    * (lib/schema/validate_request.ts); without them validation runs in this isolate.
    */
   threads?: Pick<ScanRunner, "runJob"> | null;
+  /** Answer presence (lib/answers/), built in createServer. */
+  answers?: AnswersDeps;
 }
 
 /** Hono's context variables set by our middleware. */
