@@ -119,3 +119,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "[login limits] per IPv6 /48: failures spread over its /64s raise the check in the whole /48 only",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const env = await startAppEnv({ challenge: "altcha", altchaCost: 20 });
+    try {
+      await owner(env, "victim@example.com");
+      // Each /64 stays under its own limit; together they reach the /48's.
+      const perNet = LOGIN_FAILURES.perAddress - 1;
+      let failures = 0;
+      for (let net = 1; failures < LOGIN_FAILURES.per48; net++) {
+        const client = new WebClient(env, `2001:db8:48:${net}::7`);
+        for (let i = 0; i < perNet && failures < LOGIN_FAILURES.per48; i++, failures++) {
+          const res = await client.logIn(
+            `nobody${failures}@example.com`,
+            "guess",
+            await solved(env),
+          );
+          assert.equal(res.status, 401, `failure ${failures} is counted, not refused`);
+          await res.body?.cancel();
+        }
+      }
+      // A /64 of that /48 that never failed needs the harder check...
+      const fresh = new WebClient(env, "2001:db8:48:ff::7");
+      const refused = await fresh.logIn("victim@example.com", PASSWORD, await solved(env));
+      assert.equal(refused.status, 403, "the /48 needs the harder check");
+      await refused.body?.cancel();
+      const hard = await fresh.logIn("victim@example.com", PASSWORD, await solved(env, true));
+      assert.equal(hard.status, 303, "with it, the owner is in");
+      // ...while another /48 takes the usual one.
+      const other = new WebClient(env, "2001:db8:49:1::7");
+      const ok = await other.logIn("victim@example.com", PASSWORD, await solved(env));
+      assert.equal(ok.status, 303, "another /48 is not touched");
+    } finally {
+      await env.close();
+    }
+  },
+});
