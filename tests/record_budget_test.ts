@@ -11,6 +11,10 @@ import {
 } from "../lib/limits/record_budget.ts";
 import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
 import { analysePage } from "../lib/schema/scan.ts";
+import { loadConfig } from "../lib/config.ts";
+import { scanSite } from "../lib/visibility/scan.ts";
+import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { startCrawlerSites } from "./fixtures/crawler_sites.ts";
 
 function record(result: unknown) {
   return { domain: "big.test", status: "ok", scannedAt: "2026-11-26T10:00:00.000Z", result };
@@ -73,4 +77,48 @@ Deno.test("[budget] a schema record over the budget still matches its schema", (
   const r = withinBudget({ ...record(result), url: "https://big.test/" });
   assert.ok(r.budget, "summarised");
   SchemaScanRecordSchema.parse(r);
+});
+
+Deno.test({
+  name:
+    "[budget] a visibility record over the budget (crawler matrix and edge answers included) still matches its schema",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const sites = startCrawlerSites();
+    try {
+      const config = loadConfig({
+        SCAN_RESOLVE: sites.scanResolve,
+        // Off-site lookups go nowhere (a loopback address the guard refuses).
+        WIKIDATA_API_URL: "http://127.0.0.1:9/w/api.php",
+        WIKIPEDIA_API_URL: "http://127.0.0.1:9/w/api.php",
+        COMMONCRAWL_INDEX_URL: "http://127.0.0.1:9/collinfo.json",
+        SCAN_TIMEOUT_MS: "8000",
+        REQUEST_TIMEOUT_MS: "3000",
+        OFFSITE_TIMEOUT_MS: "500",
+      });
+      const now = () => new Date("2026-11-26T12:00:00Z");
+      const { record: scanned } = await scanSite("edge-mixed.test", { config, now, pages: 1 });
+      assert.equal(scanned.status, "ok");
+      // What a hostile page could make of it: every signal's evidence a long list of long texts.
+      const big = structuredClone(scanned);
+      for (const pillar of big.result!.pillars) {
+        for (const signal of pillar.signals) {
+          signal.evidence = Array.from({ length: 400 }, (_, i) => `${i} ${"e".repeat(400)}`);
+        }
+      }
+      assert.ok(jsonBytes(big) > 4 * MAX_RECORD_BYTES, `${jsonBytes(big)} bytes`);
+      const small = withinBudget(big);
+      assert.ok(small.budget, "summarised");
+      assert.ok(jsonBytes(small) <= MAX_RECORD_BYTES, `${jsonBytes(small)} bytes`);
+      assert.equal(small.status, "ok");
+      ScanRecordSchema.parse(small);
+      const edge = (r: typeof scanned) =>
+        r.result!.pillars.flatMap((p) => p.signals).find((x) => x.id === "access.edge");
+      assert.ok(edge(scanned)?.crawlers?.length, "the scan has a crawler matrix");
+      assert.deepEqual(edge(small)?.crawlers, edge(scanned)?.crawlers, "the matrix is kept");
+    } finally {
+      await sites.close();
+    }
+  },
 });
