@@ -160,3 +160,48 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "[login limits] the administrator: a stranger's wrong guesses raise the check, never lock the site owner out",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const ADMIN = "the site owner's long passphrase";
+    const env = await startAppEnv({
+      challenge: "altcha",
+      altchaCost: 20,
+      env: { ADMIN_PASSWORD: ADMIN },
+    });
+    const adminLogin = async (w: WebClient, password: string, hard = false) =>
+      await w.submit("/admin/login", "/admin/login", {
+        password,
+        turnstileToken: await solved(env, hard),
+      });
+    try {
+      // Far more wrong guesses than the old window's 10 from one address: each a 401, never a 429.
+      const stranger = new WebClient(env, "198.51.100.20");
+      for (let i = 0; i < 3 * LOGIN_FAILURES.perAddress; i++) {
+        const hard = i >= LOGIN_FAILURES.perAccount;
+        const res = await adminLogin(stranger, `guess ${i}`, hard);
+        assert.equal(res.status, 401, `guess ${i}`);
+        await res.body?.cancel();
+      }
+      // Past the administrator's limit the usual check is not enough, from anywhere...
+      const owner = new WebClient(env, "203.0.113.60");
+      const refused = await adminLogin(owner, ADMIN);
+      assert.equal(refused.status, 403);
+      assert.match(await refused.text(), /\/api\/challenge\?level=hard/);
+      // ...and with the harder one the owner is in.
+      const inside = await adminLogin(owner, ADMIN, true);
+      assert.equal(inside.status, 303);
+      assert.equal(inside.headers.get("location"), "/admin");
+      // Sign-ups from the stranger's address are not spent by its admin guesses.
+      const signUp = await stranger.signUp("new@example.com", PASSWORD, await solved(env));
+      assert.equal(signUp.status, 303);
+      await signUp.body?.cancel();
+    } finally {
+      await env.close();
+    }
+  },
+});

@@ -144,6 +144,23 @@ async function passesHarder(deps: AccountDeps, token: string, ip: string): Promi
 }
 
 /**
+ * The browser check a sign-in to `who` (an e-mail address, or the administrator) from `ip` needs:
+ * the usual one, or past the failure limits of lib/accounts/login_guard.ts the harder one (where
+ * the challenge can be made harder). Nothing is counted here.
+ * @throws VerificationFailedError (403), HarderCheckNeededError (403).
+ */
+export async function assertSignInCheck(
+  deps: AccountDeps,
+  who: string,
+  token: string,
+  ip: string,
+): Promise<void> {
+  const harder = deps.challenge.hardens === true && await needsHarderCheck(deps, who, ip);
+  if (!harder) await assertChallenge(deps, token, ip);
+  else if (!(await passesHarder(deps, token, ip))) throw new HarderCheckNeededError();
+}
+
+/**
  * Creates an account, in the order that keeps each step protected by the one before: attempt
  * limit (429), field rules (400, every field's reason at once), challenge (403), one account per
  * address (409), the daily sign-up caps per network (429), then the argon2id hash and an atomic
@@ -193,12 +210,7 @@ export async function logIn(
   input: { email: string; password: string; turnstileToken: string; ip: string },
   deps: AccountDeps,
 ): Promise<Account> {
-  const harder = deps.challenge.hardens === true &&
-    await needsHarderCheck(deps, input.email, input.ip);
-  if (!harder) await assertChallenge(deps, input.turnstileToken, input.ip);
-  else if (!(await passesHarder(deps, input.turnstileToken, input.ip))) {
-    throw new HarderCheckNeededError();
-  }
+  await assertSignInCheck(deps, input.email, input.turnstileToken, input.ip);
   const accounts = deps.accounts;
   const email = checkEmail(input.email);
   const account = email.ok ? await accounts.getAccountByEmail(email.email) : null;
