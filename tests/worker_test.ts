@@ -176,8 +176,10 @@ Deno.test({
       }).spawn();
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const base = `http://127.0.0.1:${port}`;
+    // Start-up on a loaded machine can take well over ten seconds (the module graph, the scan
+    // threads): wait up to a minute; the test is about the restart, not the start-up's speed.
     const waitUp = async () => {
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 600; i++) {
         try {
           const r = await fetch(`${base}/api/report/good.test.json`);
           await r.body?.cancel();
