@@ -79,6 +79,8 @@ export const visibilityService: ServiceDef<ScanRecord> = {
   recordSchema: ScanRecordSchema,
   summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
   failedRecordFields: () => ({ offSite: null }),
+  // A scan that asks for the rendered view is not answered by a record without one.
+  servesCached: (record, target) => !target.render || record.render !== undefined,
   comparesSites: true,
   run: async (target, { config, now, signal, onProgress }) => {
     const { record, failure } = await scanSite(target, { config, now, signal, onProgress });
@@ -96,11 +98,13 @@ export const schemaService: ServiceDef<SchemaScanRecord> = {
   recordSchema: SchemaScanRecordSchema,
   run: async (target, { config, now, signal, onProgress }) => {
     onProgress?.("fetching the page and reading its structured data");
-    const { record, failure } = await scanPage(target, { config, now, signal });
+    const { record, failure } = await scanPage(target, { config, now, signal, onProgress });
     onProgress?.("validating and writing the JSON-LD");
     return { record, failure };
   },
-  servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
+  servesCached: (record, target) =>
+    record.url === (target.pageUrl ?? target.url) &&
+    (!target.render || record.result?.rendered !== undefined),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
   failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
   validatesCode: true,

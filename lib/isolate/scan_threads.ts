@@ -181,15 +181,17 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
       const id = nextId++;
       thread.scans++;
       await thread.ready;
+      // A rendering scan has its render budget on top (lib/render/, docs/rendering.md).
+      const timeoutMs = options.timeoutMs + (target.render ? config.render.budgetMs : 0);
       return await new Promise<RunOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {
           settle(
             new ScanIsolationError(
-              `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
+              `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
               "time",
             ),
           );
-        }, options.timeoutMs);
+        }, timeoutMs);
         const settle = (r: ScanReplyMessage | ScanIsolationError) => {
           if (thread.pending?.id === id) thread.pending = null;
           clearTimeout(timer);
@@ -198,8 +200,10 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
             reject(r);
             return;
           }
-          if (thread.scans >= scansPerThread || idle.length >= maxIdle) retire(thread);
-          else if (!thread.dead) idle.push(thread);
+          // A thread that rendered holds playwright-core (~70 MB): it is not kept for reuse.
+          if (thread.scans >= scansPerThread || idle.length >= maxIdle || target.render) {
+            retire(thread);
+          } else if (!thread.dead) idle.push(thread);
           if ("progress" in r) return;
           if (r.ok) resolve(r.outcome);
           else reject(new Error(r.error));

@@ -25,6 +25,7 @@ import {
   SchemaScanRecordSchema,
 } from "../structured/record.ts";
 import { validateItems } from "../structured/validate.ts";
+import { renderStructuredData, withRenderedStructure } from "../render/structured_render.ts";
 
 /** What a scan needs besides the target. */
 export interface SchemaScanDeps {
@@ -33,6 +34,7 @@ export interface SchemaScanDeps {
   fetcher?: GuardedFetcher;
   now?: () => Date;
   signal?: AbortSignal;
+  onProgress?: (step: string) => void;
 }
 
 /** A finished scan. */
@@ -60,9 +62,11 @@ export async function scanPage(
     requestTimeoutMs: config.requestTimeoutMs,
     maxBodyBytes: config.maxBodyBytes,
   });
+  // A rendering scan has the render budget on top of the scan's time (docs/rendering.md).
+  const timeoutMs = config.scanTimeoutMs + (target.render ? config.render.budgetMs : 0);
   const signal = deps.signal
-    ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
-    : AbortSignal.timeout(config.scanTimeoutMs);
+    ? AbortSignal.any([deps.signal, AbortSignal.timeout(timeoutMs)])
+    : AbortSignal.timeout(timeoutMs);
   const failed = (failure: string): SchemaScanOutcome => ({
     record: SchemaScanRecordSchema.parse({
       domain: target.domain,
@@ -93,7 +97,7 @@ export async function scanPage(
     if (!looksLikeHtml(contentType ?? undefined, res.body)) {
       return failed(`the page is not HTML (Content-Type: ${contentType ?? "none"})`);
     }
-    const result = analysePage(res.body, {
+    let result = analysePage(res.body, {
       requestedUrl: pageUrl,
       finalUrl: res.finalUrl,
       status: res.status,
@@ -103,6 +107,21 @@ export async function scanPage(
       truncated: res.truncated,
       fetchMs: Math.round(res.totalMs),
     }, target.domain);
+    if (target.render) {
+      deps.onProgress?.("rendering the page in a browser");
+      result = withRenderedStructure(
+        result,
+        await renderStructuredData({
+          config,
+          pageUrl: res.finalUrl,
+          domain: target.domain,
+          raw: result.detected,
+          fetcher,
+          signal,
+          onProgress: deps.onProgress,
+        }),
+      );
+    }
     return {
       record: SchemaScanRecordSchema.parse({
         domain: target.domain,

@@ -72,6 +72,8 @@ export interface ScanJob {
    * credential kind and the caller's address. Absent in older jobs (the credential kind then).
    */
   caller?: string;
+  /** The scan renders its pages in a browser too (Target.render); absent: it does not. */
+  render?: boolean;
 }
 
 /** A line of the recent-scans log. */

@@ -20,6 +20,7 @@ import { type ParsedRobotsTxt, robotsVerdict } from "../robots.ts";
 import { looksLikeHtml } from "../snapshot.ts";
 import type { FetchOutcome, Snapshot } from "../snapshot_types.ts";
 import { samePage } from "./sample.ts";
+import { jsVerdict } from "../js_shell.ts";
 import type { PageReport, PageType } from "./types.ts";
 
 /** What a page analysis needs besides the page. */
@@ -179,7 +180,8 @@ export function analysePage(
   }
   if (robotsFor.length) fails.push(blockedLabel(robotsFor));
   const text = statusOf(serverText);
-  const jsShell = text === "fail" && facts.text.words < 80;
+  // Evidence before a verdict (lib/visibility/js_shell.ts); a rendered view replaces it later.
+  const jsShell = jsVerdict(facts).kind === "js_only";
   if (jsShell) fails.push("JS shell");
   else if (text === "fail") fails.push("thin text");
   if (statusOf(title) === "fail") fails.push("no title");

@@ -145,6 +145,13 @@ function crawlerShare(pages: PageReport[]): Check {
 function serverRendered(read: PageReport[]): Check {
   const shells = read.filter((p) => p.jsShell);
   const status = shells.length === 0 ? "pass" : shells.length * 2 >= read.length ? "fail" : "warn";
+  // Say what the verdict rests on: a browser's rendering, or the server HTML's signs alone.
+  const rendered = read.filter((p) => p.jsBasis === "rendered").length;
+  const basis = rendered === read.length
+    ? " (rendered in a browser: the text appears only after scripts run)"
+    : rendered
+    ? ` (${rendered} of ${read.length} pages rendered in a browser; the others judged from the server HTML's signs)`
+    : " (judged from the server HTML's signs: not rendered; a rendered scan confirms it)";
   return scored(
     "content.site_server_text",
     "Sampled pages carry their text in the server HTML",
@@ -155,8 +162,10 @@ function serverRendered(read: PageReport[]): Check {
         share(shells.length, read.length)
       } read are JavaScript shells with no server-rendered text: ${
         examples(shells)
-      }. AI crawlers that do not run JavaScript see them empty.`
-      : `All ${read.length} pages read carry their text in the server HTML.`,
+      }${basis}. AI crawlers that do not run JavaScript see them empty.`
+      : `All ${read.length} pages read carry their text in the server HTML${
+        rendered ? " (rendering confirms it)" : ""
+      }.`,
     {
       points: pointsFor(4, read.length - shells.length, read.length),
       evidence: shells.map((p) => p.path),

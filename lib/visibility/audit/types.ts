@@ -60,6 +60,8 @@ export interface PageReport extends AuditPage {
   noindex: boolean;
   /** Server HTML holds only a JavaScript shell. */
   jsShell: boolean;
+  /** What `jsShell` rests on (lib/visibility/js_shell.ts); absent: the server HTML's signs. */
+  jsBasis?: "rendered" | "heuristic";
   /** Structured data: none, present and valid, present with errors. */
   structured: "none" | "valid" | "invalid" | null;
   /** Article-like page: its author and date as found (null when absent). */

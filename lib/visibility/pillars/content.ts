@@ -4,6 +4,7 @@
  */
 import { codeBlock, howText } from "../fix_text.ts";
 import { type Check, type PillarDef, type ScanContext, scored, unscored } from "../check.ts";
+import { jsVerdict, renderedPageFor } from "../js_shell.ts";
 
 /** Score cap when the page's content exists only after JavaScript runs. */
 export const JS_ONLY_GATE = { id: "js_only_content", cap: 40 } as const;
@@ -23,13 +24,17 @@ export const contentPillar: PillarDef = {
 };
 
 export function serverText(ctx: ScanContext): Check {
-  const { text, appShell, noscriptWords, scripts } = ctx.facts;
+  const { text, appShell, scripts } = ctx.facts;
   const title = "Content is in the server HTML";
+  // The JavaScript-only verdict: the rendered home page when the scan rendered it, else the
+  // server HTML's signs (lib/visibility/js_shell.ts).
+  const js = jsVerdict(ctx.facts, renderedPageFor(ctx.render, ctx.pageUrl));
   const evidence = [
     `${text.words} words of visible text`,
     `${scripts.count} scripts (${scripts.external} external)`,
     ...(appShell.emptyMountNode ? ['empty app mount node (e.g. <div id="root"></div>)'] : []),
     ...appShell.markers.map((m) => `framework marker: ${m}`),
+    ...js.evidence,
   ];
   const truncated = ctx.snapshot.home.ok && ctx.snapshot.home.result.truncated;
   if (text.words >= 300 || (truncated && text.words >= 80)) {
@@ -42,15 +47,18 @@ export function serverText(ctx: ScanContext): Check {
       { evidence },
     );
   }
-  const jsOnly = text.words < 80 && (appShell.emptyMountNode || scripts.external > 0 ||
-    noscriptWords > 0);
-  if (jsOnly) {
+  if (js.kind === "js_only") {
+    const seen = js.basis === "rendered"
+      ? `rendered in a browser, the page shows ${
+        renderedPageFor(ctx.render, ctx.pageUrl)?.rendered?.words ?? 0
+      } words: the content appears only after JavaScript runs`
+      : "the content appears only after JavaScript runs (judged from the server HTML's signs: the page was not rendered)";
     return scored(
       "content.server_text",
       title,
       8,
       "fail",
-      `The server HTML holds only ${text.words} words; the content appears only after JavaScript runs. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
+      `The server HTML holds only ${text.words} words; ${seen}. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
       {
         evidence,
         gate: JS_ONLY_GATE,
@@ -73,7 +81,11 @@ export function serverText(ctx: ScanContext): Check {
     title,
     8,
     text.words >= 80 ? "warn" : "fail",
-    `The home page has only ${text.words} words of text; AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`,
+    `The home page has only ${text.words} words of text${
+      js.basis === "rendered" && js.kind === "thin"
+        ? " (rendered in a browser too: a short page, not a JavaScript one)"
+        : ""
+    }; AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`,
     {
       evidence,
       fix: {
