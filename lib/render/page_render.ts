@@ -65,8 +65,24 @@ export async function renderPage(
       dialog.dismiss().catch(() => {});
       if (dialogs > MAX_DIALOGS) end(`the page opened more than ${MAX_DIALOGS} dialogs`);
     });
+    // A WebSocket is never connected (the gate has no socket to lend it): counted and closed.
+    const counted = requests;
+    await page.routeWebSocket(/.*/, (ws) => {
+      counted.refused++;
+      counted.refusedKinds["websocket"] = (counted.refusedKinds["websocket"] ?? 0) + 1;
+      ws.close({ code: 1008, reason: "refused" });
+    });
     const cdp = await within(context.newCDPSession(page), 2000, "the browser did not answer");
-    const navigation = page.goto(url, {
+    // The document is fetched first (its redirects followed and checked by the fetcher), and the
+    // tab navigates to where it ended: the browser is never handed a redirect to follow.
+    let target: string;
+    try {
+      target = (await gate.fetchDocument(page, url)).finalUrl;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return failed(url, `the page could not be fetched: ${why.slice(0, 160)}`, requests);
+    }
+    const navigation = page.goto(target, {
       waitUntil: "load",
       timeout: Math.max(500, left() - SNAPSHOT_MS),
     }).catch((error: Error) => {

@@ -70,8 +70,8 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 export class RequestGate {
   readonly #options: GateOptions;
   readonly #pages = new Map<Page, { requests: PageRequests; signal: AbortSignal }>();
-  /** A document redirected here: its response, served once to the browser's next request. */
-  readonly #redirected = new Map<string, FetchResult>();
+  /** Documents fetched ahead of a tab's navigation (by final URL), served once to it. */
+  readonly #ahead = new Map<string, FetchResult>();
   readonly #cache = new Map<string, Promise<FetchResult>>();
   #cacheBytes = 0;
 
@@ -99,6 +99,38 @@ export class RequestGate {
     this.#pages.delete(page);
   }
 
+  /**
+   * Fetches a page's document before its tab navigates (the fetcher follows its redirects, each
+   * hop checked): the tab then navigates to the final URL, so its address and relative links are
+   * right, and is served this answer. A redirect is never handed to the browser: a redirect a
+   * fulfilled response carries is followed by the browser's own network, outside this gate.
+   * Throws the fetcher's {@link FetchError}, or a plain Error naming a refusal.
+   */
+  async fetchDocument(page: Page, url: string): Promise<FetchResult> {
+    const tracked = this.#pages.get(page);
+    if (!tracked) throw new Error("the tab is not tracked");
+    const { requests, signal } = tracked;
+    const why = this.#refusalOf(url, "document", "GET", requests);
+    if (why) throw new Error(`the page's request was refused (${why})`);
+    requests.inFlight++;
+    try {
+      const result = await this.#options.fetcher.fetch(url, {
+        maxBytes: Math.min(this.#options.maxBodyBytes, this.#options.maxPageBytes),
+        timeoutMs: this.#options.requestTimeoutMs,
+        signal,
+      });
+      const final = this.#refusalOf(result.finalUrl, "document", "GET", requests);
+      if (final) throw new Error(`the page redirects to a URL that is refused (${final})`);
+      requests.served++;
+      requests.bytes += result.bytes;
+      requests.document = result;
+      this.#ahead.set(result.finalUrl, result);
+      return result;
+    } finally {
+      requests.inFlight--;
+    }
+  }
+
   /** The route handler (for `context.route("**\/*", ...)`). Never throws. */
   readonly handle = async (route: Route): Promise<void> => {
     const request = route.request();
@@ -115,7 +147,18 @@ export class RequestGate {
       requests.refusedKinds[kind] = (requests.refusedKinds[kind] ?? 0) + 1;
       await route.abort("blockedbyclient").catch(() => {});
     };
-    const why = this.#refusal(request, requests);
+    const ahead = request.isNavigationRequest() ? this.#ahead.get(request.url()) : undefined;
+    if (ahead) {
+      this.#ahead.delete(request.url());
+      await route.fulfill(fulfilment(request, ahead)).catch(() => {});
+      return;
+    }
+    const why = this.#refusalOf(
+      request.url(),
+      request.resourceType(),
+      request.method(),
+      requests,
+    );
     if (why) return await refuse(why);
     requests.inFlight++;
     try {
@@ -142,17 +185,20 @@ export class RequestGate {
   };
 
   /** Why a request is refused before any fetch, or null to serve it. */
-  #refusal(request: Request, requests: PageRequests): string | null {
+  #refusalOf(
+    href: string,
+    type: string,
+    method: string,
+    requests: PageRequests,
+  ): string | null {
     let url: URL;
     try {
-      url = new URL(request.url());
+      url = new URL(href);
     } catch {
       return "not an http(s) URL";
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return "not an http(s) URL";
-    const type = request.resourceType();
     if (!SERVED.has(type)) return type === "other" ? "prefetch or other" : type;
-    const method = request.method();
     const site = this.#options.isSite(url.hostname.toLowerCase());
     if (method === "POST" && !site) return "POST to another site";
     if (method !== "GET" && method !== "HEAD" && method !== "POST") return `${method} request`;
@@ -168,11 +214,6 @@ export class RequestGate {
     signal: AbortSignal,
   ): Promise<FetchResult | "refused-body"> {
     const url = request.url();
-    const redirected = this.#redirected.get(url);
-    if (redirected && request.isNavigationRequest()) {
-      this.#redirected.delete(url);
-      return redirected;
-    }
     const method = request.method() as "GET" | "HEAD" | "POST";
     const type = request.resourceType();
     const headers: Record<string, string> = {};
@@ -224,22 +265,30 @@ export class RequestGate {
   ): Promise<void> {
     requests.served++;
     requests.bytes += result.bytes;
-    const mainFrame = request.isNavigationRequest() && request.frame() === pageOf(request)
-          ?.mainFrame();
-    if (request.isNavigationRequest() && result.finalUrl !== request.url()) {
-      // The fetcher followed the redirects (each hop checked); the browser is told where the
-      // document really is, so its URL (and relative links) are right, and is served from here.
-      this.#redirected.set(result.finalUrl, result);
-      await route.fulfill({ status: 302, headers: { location: result.finalUrl } });
-      return;
+    const page = pageOf(request);
+    if (request.isNavigationRequest() && page && request.frame() === page.mainFrame()) {
+      requests.document = result;
     }
-    if (mainFrame) requests.document = result;
-    await route.fulfill({
-      status: result.status,
-      headers: responseHeaders(result.headers),
-      body: request.method() === "HEAD" ? "" : result.body,
-    });
+    await route.fulfill(fulfilment(request, result));
   }
+}
+
+/**
+ * The answer handed to the browser. Redirects were followed by the fetcher (a POST's is not, and
+ * its Location is dropped here): a redirect in a fulfilled answer is followed by the browser's own
+ * network, outside this gate.
+ */
+function fulfilment(
+  request: Request,
+  result: FetchResult,
+): { status: number; headers: Record<string, string>; body: string } {
+  const headers = responseHeaders(result.headers);
+  delete headers["location"];
+  return {
+    status: result.status,
+    headers,
+    body: request.method() === "HEAD" ? "" : result.body,
+  };
 }
 
 /** The page a request belongs to, or null (a service worker's or a closed page's). */

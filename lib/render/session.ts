@@ -42,7 +42,8 @@ export interface SessionOutcome<T> {
 
 /**
  * Scripts every frame runs before its own: dialogs answer at once, `window.open` opens nothing,
- * and WebRTC (which could reach addresses outside the gate over UDP) does not exist.
+ * and neither WebRTC (UDP outside the gate), WebTransport nor SharedWorker (whose requests no route
+ * sees) exists. Service workers are blocked by the context.
  */
 const HARDENING_SCRIPT = `(() => {
   const fixed = (name, value) => {
@@ -56,7 +57,9 @@ const HARDENING_SCRIPT = `(() => {
   fixed("print", () => undefined);
   fixed("open", () => null);
   for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel",
-    "RTCIceCandidate", "RTCSessionDescription", "WebTransport"]) fixed(name, undefined);
+    "RTCIceCandidate", "RTCSessionDescription", "WebTransport", "SharedWorker"]) {
+    fixed(name, undefined);
+  }
 })();`;
 
 /**

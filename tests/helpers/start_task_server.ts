@@ -30,9 +30,16 @@ export async function startTaskArgs(): Promise<string[]> {
   return run.split(/\s+/).slice(1);
 }
 
-/** Starts main.ts with the start task's flags and waits until it listens. */
-export async function startLikeStartTask(env: Record<string, string>): Promise<StartedServer> {
-  const args = await startTaskArgs();
+/**
+ * Starts main.ts with the start task's flags and waits until it listens. `extraFlags` go before
+ * the entry point (a permission an operator adds, such as --allow-run=/usr/bin/chromium).
+ */
+export async function startLikeStartTask(
+  env: Record<string, string>,
+  extraFlags: string[] = [],
+): Promise<StartedServer> {
+  const task = await startTaskArgs();
+  const args = [...task.slice(0, -1), ...extraFlags, ...task.slice(-1)];
   if (!args.some((a) => a.startsWith("--v8-flags=--max-old-space-size="))) {
     throw new Error("the start task no longer caps the heap: update this helper's callers");
   }
