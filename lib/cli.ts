@@ -10,12 +10,14 @@
  *   --baseline FILE compare with a saved record (JSON); exit 1 on a regression (a lower score or a
  *                   new critical issue): lib/history/baseline.ts
  *   --pages N       pages the site audit samples, home page included (1-50; default AUDIT_PAGES)
+ *   --render        render the pages in a browser too: the AI's-eye view (docs/rendering.md)
  *
  * Progress goes to stderr so `--json` output can be piped.
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidTargetError } from "./scan/domain.ts";
+import { InvalidTargetError, normaliseTarget } from "./scan/domain.ts";
+import { renderViewText } from "./export/render_markdown.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
@@ -26,7 +28,7 @@ import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.
 
 const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html] [--out FILE]
                        [--json] [--fail-under N] [--all] [--baseline FILE]
-                       [--pages N]
+                       [--pages N] [--render]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
   --format F      print the record as json (the API's ScanRecord), md (a Markdown report)
@@ -39,7 +41,9 @@ Scans a site for AI visibility and prints its score, grade, pillars and top issu
   --all           show every signal, not only those that need attention
   --baseline FILE compare with a saved record (from --json or GET /api/report/<domain>.json) and
                   exit with status 1 on a regression: a lower score or a new critical issue
-  --pages N       pages the site audit samples, home page included (1-50; default 10)`;
+  --pages N       pages the site audit samples, home page included (1-50; default 10)
+  --render        also render the pages in a browser (local Chromium, or RENDER_BROWSER_URL)
+                  and show what crawlers that do not run JavaScript miss (docs/rendering.md)`;
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -56,6 +60,7 @@ export async function main(args: string[]): Promise<number> {
         all: { type: "boolean", default: false },
         baseline: { type: "string" },
         pages: { type: "string" },
+        render: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -123,7 +128,12 @@ export async function main(args: string[]): Promise<number> {
   };
   let outcome;
   try {
-    outcome = await scanSite(positionals[0], { config, onProgress: progress, pages });
+    const target = normaliseTarget(positionals[0]);
+    outcome = await scanSite(values.render ? { ...target, render: true } : target, {
+      config,
+      onProgress: progress,
+      pages,
+    });
   } catch (e) {
     if (e instanceof InvalidTargetError) {
       console.error(`Cannot scan "${positionals[0]}": ${e.message}`);
@@ -153,6 +163,8 @@ export async function main(args: string[]): Promise<number> {
     }));
     const sample = sampledPages(outcome.record);
     if (sample && sample.length > 1) console.log(`\nSampled pages\n${formatPagesTable(sample)}`);
+    const view = renderViewText(outcome.record.render);
+    if (view.length) console.log(`\n${view.join("\n")}`);
   }
   const score = outcome.record.result?.score ?? null;
   // The comparison goes to stderr, so `--json` output stays one record.

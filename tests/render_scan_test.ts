@@ -16,6 +16,7 @@ import { scanSite } from "../lib/visibility/scan.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import { startFakeOffSite } from "./fixtures/offsite_server.ts";
 import { INJECTED_PRODUCT, POLITE_SCRIPTS, startRenderSites } from "./fixtures/render_sites.ts";
+import { runCli } from "./helpers/scan_env.ts";
 
 const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
 const FIXED_NOW = () => new Date("2026-11-26T12:00:00Z");
@@ -25,7 +26,7 @@ if (ignore) console.warn("rendered scan tests skipped: /usr/bin/chromium is not 
 async function scanEnv() {
   const sites = startRenderSites();
   const off = await startFakeOffSite({});
-  const config = loadConfig({
+  const env: Record<string, string> = {
     SCAN_RESOLVE: [
       sites.scanResolve,
       ...[...off.resolve].map(([h, t]) => `${h}=${t.host}:${t.port}`),
@@ -37,7 +38,8 @@ async function scanEnv() {
     REQUEST_TIMEOUT_MS: "2000",
     OFFSITE_TIMEOUT_MS: "1000",
     RENDER_PAGE_MS: "6000",
-  });
+  };
+  const config = loadConfig(env);
   const scan = async (domain: string, render: boolean) => {
     const target = { ...normaliseTarget(domain), ...(render ? { render: true } : {}) };
     const { record } = await scanSite(target, { config, now: FIXED_NOW });
@@ -47,6 +49,7 @@ async function scanEnv() {
   return {
     sites,
     config,
+    env,
     scan,
     close: async () => {
       await off.close();
@@ -212,6 +215,35 @@ Deno.test({
       });
       assert.equal(record.result?.rendered, undefined);
       assert.ok(!env.sites.requests.some((r) => r.path === "/gtm.js"), "scripts are not fetched");
+    } finally {
+      await env.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "CLI --render - the readable report and the JSON record carry the rendered view",
+  ignore,
+  ...STEP,
+  fn: async () => {
+    const env = await scanEnv();
+    try {
+      const text = await runCli(["http://spa.test/", "--render"], env.env);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /What AI crawlers see\n {2}Rendered by local Chromium/);
+      assert.match(
+        text.stdout,
+        /\/ {2}\[js only\] {2}GPTBot, ClaudeBot and PerplexityBot get an empty page/,
+      );
+      assert.match(text.stderr, /rendering the pages in a browser/);
+      const json = await runCli(
+        ["http://spa.test/", "--render", "--json", "--pages", "1"],
+        env.env,
+      );
+      const record = ScanRecordSchema.parse(JSON.parse(json.stdout));
+      assert.equal(record.render?.pages[0].verdict, "js_only");
+      const plain = await runCli(["http://spa.test/", "--json", "--pages", "1"], env.env);
+      assert.equal(JSON.parse(plain.stdout).render, undefined);
     } finally {
       await env.close();
     }

@@ -10,6 +10,7 @@ import type { ScanRecord } from "../visibility/record.ts";
 import type { SchemaScanRecord } from "../structured/record.ts";
 import { parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
+import { RenderedStructureSection, RenderViewSection } from "../ui/render_view.tsx";
 import { type ExportInput, reportTitle } from "./common.ts";
 import type { ServiceName } from "../service_words.ts";
 
@@ -200,6 +201,7 @@ function VisibilityBody(props: { record: ScanRecord; input: ExportInput }): VNod
           </table>
         </>
       ))}
+      <RenderViewSection view={record.render} />
       <h2>Off-site presence</h2>
       {o
         ? (
@@ -345,6 +347,7 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
           </ul>
         </>
       )}
+      <RenderedStructureSection rendered={r.rendered} />
       <h2>Markup to paste</h2>
       <p>Paste this into the page's &lt;head&gt;, then fill in what the page does not say.</p>
       <pre>

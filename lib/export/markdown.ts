@@ -13,6 +13,7 @@ import { codeBlock, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
 import type { ServiceName } from "../service_words.ts";
+import { renderedStructureMarkdown, renderViewMarkdown } from "./render_markdown.ts";
 
 /**
  * Text for Markdown prose or a table cell: whitespace folded to single spaces, every ASCII
@@ -143,6 +144,7 @@ function visibilityMarkdown(record: ScanRecord, input: ExportInput): string[] {
       ]),
     ));
   }
+  out.push(...renderViewMarkdown(record.render));
   out.push("## Off-site presence");
   if (!record.offSite) out.push("The off-site checks could not run.");
   else {
@@ -217,6 +219,7 @@ function schemaMarkdown(record: SchemaScanRecord, input: ExportInput): string[] 
       ) => [mdText(d.feature), mdText(d.type), mdText(d.since), mdText(d.message)]),
     ));
   }
+  out.push(...renderedStructureMarkdown(r.rendered));
   out.push("## Markup to paste");
   out.push("Paste this into the page's `<head>`, then fill in what the page does not say.");
   out.push(codeBlock(r.generated.script, "html"));

@@ -17,6 +17,7 @@ import { LocalTime } from "./local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
 import { BadgeSection, FailedReportBody } from "./visibility_report.tsx";
 import { ExportLinks } from "./export_links.tsx";
+import { RenderedStructureSection } from "./render_view.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -134,6 +135,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         )}
       </section>
 
+      <RenderedStructureSection rendered={r.rendered} />
       <section aria-labelledby="generated-title">
         <h2 id="generated-title">Markup to paste</h2>
         <p>

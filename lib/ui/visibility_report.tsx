@@ -15,6 +15,7 @@ import { MoreFixes } from "./report_issues.tsx";
 import { PillarsSection } from "./report_pillars.tsx";
 import { BadgeSection, OffSiteSection } from "./report_extras.tsx";
 import { PagesTable } from "./pages_table.tsx";
+import { RenderViewSection } from "./render_view.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -64,6 +65,7 @@ export function VisibilityReport(
       {props.children}
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
       <PagesTable record={record} />
+      <RenderViewSection view={record.render} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
       <BadgeSection record={record} origin={props.origin} />
