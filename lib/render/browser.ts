@@ -158,7 +158,10 @@ async function openRemote(
     return {
       ok: false,
       status: "failed",
-      reason: `the ${where} could not be reached: ${short(error).replaceAll(url, "<endpoint>")}`,
+      // Playwright's message may quote the endpoint (and its token): URLs are left out.
+      reason: `the ${where} could not be reached: ${
+        short(error).replace(/(wss?|https?):\/\/\S+/g, "<endpoint>")
+      }`,
     };
   }
 }
