@@ -144,7 +144,7 @@ function visibilityMarkdown(record: ScanRecord, input: ExportInput): string[] {
       ]),
     ));
   }
-  out.push(...renderViewMarkdown(record.render));
+  out.push(...renderViewMarkdown(record.render, { mdText, mdTable }));
   out.push("## Off-site presence");
   if (!record.offSite) out.push("The off-site checks could not run.");
   else {
@@ -219,7 +219,7 @@ function schemaMarkdown(record: SchemaScanRecord, input: ExportInput): string[] 
       ) => [mdText(d.feature), mdText(d.type), mdText(d.since), mdText(d.message)]),
     ));
   }
-  out.push(...renderedStructureMarkdown(r.rendered));
+  out.push(...renderedStructureMarkdown(r.rendered, { mdText, mdTable }));
   out.push("## Markup to paste");
   out.push("Paste this into the page's `<head>`, then fill in what the page does not say.");
   out.push(codeBlock(r.generated.script, "html"));

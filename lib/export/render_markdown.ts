@@ -5,11 +5,17 @@
  */
 import type { RenderView } from "../render/view.ts";
 import type { RenderedStructured } from "../structured/record.ts";
-import { mdTable, mdText } from "./markdown.ts";
+
+/** The Markdown export's escaping helpers (lib/export/markdown.ts passes its own). */
+export interface MdTools {
+  mdText(s: string | null | undefined): string;
+  mdTable(head: string[], rows: string[][]): string;
+}
 
 /** The "What AI crawlers see" section; none for a scan that did not ask to render. */
-export function renderViewMarkdown(view: RenderView | undefined): string[] {
+export function renderViewMarkdown(view: RenderView | undefined, md: MdTools): string[] {
   if (!view) return [];
+  const { mdText, mdTable } = md;
   const out = ["## What AI crawlers see: server HTML and rendered page"];
   out.push(
     view.status === "rendered" || view.status === "partial"
@@ -20,7 +26,7 @@ export function renderViewMarkdown(view: RenderView | undefined): string[] {
         mdText(view.reason)
       }. Nothing is concluded from that: the JavaScript verdicts are judged from the server HTML alone.`,
   );
-  out.push(crawlerLine(view));
+  out.push(crawlerLine(view, mdText));
   if (view.pages.length) {
     out.push(mdTable(
       ["Page", "Verdict", "Words (server → rendered)", "What crawlers that do not render miss"],
@@ -51,7 +57,10 @@ export function renderViewText(view: RenderView | undefined): string[] {
 }
 
 /** The schema record's "added by JavaScript" section; none when the scan did not render. */
-export function renderedStructureMarkdown(rendered: RenderedStructured | undefined): string[] {
+export function renderedStructureMarkdown(
+  rendered: RenderedStructured | undefined,
+  { mdText }: MdTools,
+): string[] {
   if (!rendered) return [];
   const added = [...rendered.added.jsonLd, ...rendered.added.microdata, ...rendered.added.rdfa];
   return [
@@ -67,7 +76,7 @@ export function renderedStructureMarkdown(rendered: RenderedStructured | undefin
   ];
 }
 
-function crawlerLine(view: RenderView): string {
+function crawlerLine(view: RenderView, mdText: MdTools["mdText"]): string {
   const names = (renders: boolean) =>
     view.crawlers.filter((c) => c.renders === renders).map((c) => mdText(c.token)).join(", ");
   return `Run JavaScript: ${names(true)} (their vendors say so). Do not: ${
