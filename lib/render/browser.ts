@@ -19,14 +19,23 @@ import { type RefusingProxy, startRefusingProxy } from "./refusing_proxy.ts";
 /** A page's V8 heap limit in a local Chromium: a script that allocates more crashes its tab. */
 export const TAB_HEAP_MB = 256;
 
-/** The flags that keep a local Chromium off the network (the proxy's URL goes in). */
-export function lockedDownArgs(proxyUrl: string): string[] {
-  const proxyHost = new URL(proxyUrl).hostname;
+/**
+ * The flags that keep a Chromium off the network: every host name and IP literal resolves to
+ * nothing, WebRTC may not use UDP outside a proxy, no QUIC, no pings, no background traffic. A
+ * local Chromium also gets `proxyUrl` (the refusing proxy) for everything, loopback included; a
+ * remote browser is given the same flags without it (docs/rendering.md).
+ */
+export function lockedDownArgs(proxyUrl?: string): string[] {
+  const proxy = proxyUrl
+    ? [
+      `--proxy-server=${proxyUrl}`,
+      // Chromium bypasses the proxy for loopback unless told not to.
+      "--proxy-bypass-list=<-loopback>",
+      `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${new URL(proxyUrl).hostname}`,
+    ]
+    : ["--host-resolver-rules=MAP * ~NOTFOUND"];
   return [
-    `--proxy-server=${proxyUrl}`,
-    // Chromium bypasses the proxy for loopback unless told not to.
-    "--proxy-bypass-list=<-loopback>",
-    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${proxyHost}`,
+    ...proxy,
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-quic",
