@@ -200,7 +200,7 @@ export function startScanThreads(options: ScanThreadOptions): ScanRunner {
             reject(r);
             return;
           }
-          // A thread that rendered holds playwright-core (~70 MB): it is not kept for reuse.
+          // A thread that rendered holds playwright-core (tens of MB): it is not kept for reuse.
           if (thread.scans >= scansPerThread || idle.length >= maxIdle || target.render) {
             retire(thread);
           } else if (!thread.dead) idle.push(thread);

@@ -1,6 +1,6 @@
 /**
- * playwright-core, imported on first use only: loading it costs a scan thread about 70 MB (measured
- * with deno 2.9.6, docs/rendering.md), so scans that do not render never pay for it.
+ * playwright-core, imported on first use only: loading it costs a scan thread tens of MB
+ * (docs/rendering.md, "Cost"), so scans that do not render never pay for it.
  */
 import process from "node:process";
 
