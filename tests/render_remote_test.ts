@@ -8,43 +8,19 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { loadConfig } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
 import { lockedDownArgs } from "../lib/render/browser.ts";
 import { startRefusingProxy } from "../lib/render/refusing_proxy.ts";
-import { limitSite } from "../lib/render/site_policy.ts";
-import { renderSite } from "../lib/render/site_view.ts";
 import type { RenderView } from "../lib/render/view.ts";
-import { CRAWLER_RENDERING } from "../lib/visibility/crawlers.ts";
 import { CHROMIUM, hasChromium } from "./e2e/browser.ts";
 import { type RenderSites, startRenderSites } from "./fixtures/render_sites.ts";
 import { startSentinels } from "./security/helpers/net_guard.ts";
+import { renderFixtures } from "./helpers/render_env.ts";
 
 const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
 const ignore = !hasChromium();
 
-async function renderWith(sites: RenderSites, env: Record<string, string>, urls: string[]) {
-  const config = loadConfig({ SCAN_RESOLVE: sites.scanResolve, RENDER_PAGE_MS: "6000", ...env });
-  const fetcher = createGuardedFetcher({
-    userAgent: config.userAgent,
-    resolve: config.scanResolve,
-  });
-  const isSite = (host: string) => host.endsWith(".test");
-  try {
-    return await renderSite({
-      settings: config.render,
-      urls,
-      fetcher: limitSite(fetcher, isSite, 0),
-      isSite,
-      robotsAllows: () => true,
-      userAgent: config.userAgent,
-      maxBodyBytes: config.maxBodyBytes,
-      requestTimeoutMs: 2000,
-      crawlers: CRAWLER_RENDERING,
-    });
-  } finally {
-    await fetcher.close();
-  }
+function renderWith(sites: RenderSites, env: Record<string, string>, urls: string[]) {
+  return renderFixtures(sites, urls, { env: { REQUEST_TIMEOUT_MS: "2000", ...env } });
 }
 
 /**

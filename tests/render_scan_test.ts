@@ -6,7 +6,6 @@
  * JavaScript". Needs /usr/bin/chromium; skipped loudly without it (except the unrendered cases).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
 import { normaliseTarget } from "../lib/scan/domain.ts";
 import { scanPage } from "../lib/schema/scan.ts";
 import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
@@ -14,8 +13,8 @@ import { sampledPages } from "../lib/visibility/audit/format_pages.ts";
 import { type ScanRecord, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { hasChromium } from "./e2e/browser.ts";
-import { startFakeOffSite } from "./fixtures/offsite_server.ts";
-import { INJECTED_PRODUCT, POLITE_SCRIPTS, startRenderSites } from "./fixtures/render_sites.ts";
+import { INJECTED_PRODUCT, POLITE_SCRIPTS } from "./fixtures/render_sites.ts";
+import { startRenderScanEnv } from "./helpers/render_env.ts";
 import { runCli } from "./helpers/scan_env.ts";
 
 const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
@@ -24,38 +23,14 @@ const ignore = !hasChromium();
 if (ignore) console.warn("rendered scan tests skipped: /usr/bin/chromium is not installed");
 
 async function scanEnv() {
-  const sites = startRenderSites();
-  const off = await startFakeOffSite({});
-  const env: Record<string, string> = {
-    SCAN_RESOLVE: [
-      sites.scanResolve,
-      ...[...off.resolve].map(([h, t]) => `${h}=${t.host}:${t.port}`),
-    ].join(","),
-    WIKIDATA_API_URL: off.config.wikidataApiUrl,
-    WIKIPEDIA_API_URL: off.config.wikipediaApiUrl,
-    COMMONCRAWL_INDEX_URL: off.config.commonCrawlIndexUrl,
-    SCAN_TIMEOUT_MS: "15000",
-    REQUEST_TIMEOUT_MS: "2000",
-    OFFSITE_TIMEOUT_MS: "1000",
-    RENDER_PAGE_MS: "6000",
-  };
-  const config = loadConfig(env);
+  const base = await startRenderScanEnv();
   const scan = async (domain: string, render: boolean) => {
     const target = { ...normaliseTarget(domain), ...(render ? { render: true } : {}) };
-    const { record } = await scanSite(target, { config, now: FIXED_NOW });
+    const { record } = await scanSite(target, { config: base.config, now: FIXED_NOW });
     // What the API serves: the record through JSON and its schema.
     return ScanRecordSchema.parse(JSON.parse(JSON.stringify(record)));
   };
-  return {
-    sites,
-    config,
-    env,
-    scan,
-    close: async () => {
-      await off.close();
-      await sites.close();
-    },
-  };
+  return { ...base, scan };
 }
 
 function signal(record: ScanRecord, id: string): Signal {

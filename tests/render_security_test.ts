@@ -13,7 +13,6 @@
  * ends "ok", the canaries count 0, and the server still answers.
  */
 import assert from "node:assert/strict";
-import dgram from "node:dgram";
 import { loadConfig } from "../lib/config.ts";
 import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
 import { renderPages } from "../lib/render/session.ts";
@@ -22,7 +21,8 @@ import { PAGE_LIMITS } from "../lib/render/site_view.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import { startRenderSites } from "./fixtures/render_sites.ts";
-import { installConnectSpy, startSentinels } from "./security/helpers/net_guard.ts";
+import { installConnectSpy } from "./security/helpers/net_guard.ts";
+import { startCanaries } from "./helpers/render_env.ts";
 import { lookupSpy } from "./security/helpers/security_env.ts";
 import { startLikeStartTask } from "./helpers/start_task_server.ts";
 
@@ -42,25 +42,13 @@ const CANARY_DNS: Record<string, string[] | ((n: number) => string[])> = {
   "flipflop.evil.example": (n) => n % 2 === 0 ? [PUBLIC_IP] : ["127.0.0.2"],
 };
 
-/** A UDP socket on the sentinel port (STUN/TURN over UDP, QUIC): counts datagrams. */
-async function udpSentinel(port: number) {
-  const socket = dgram.createSocket("udp4");
-  let received = 0;
-  socket.on("message", () => received++);
-  await new Promise<void>((resolve, reject) => {
-    socket.once("error", reject);
-    socket.bind(port, "127.0.0.1", () => resolve());
-  });
-  return { count: () => received, close: () => new Promise<void>((r) => socket.close(() => r())) };
-}
-
 Deno.test({
   name: "[security/render] no request of a rendered page reaches a canary, by any kind",
   ignore,
   ...STEP,
   fn: async () => {
-    const sentinels = startSentinels();
-    const udp = await udpSentinel(sentinels.port);
+    const canaries = await startCanaries();
+    const { sentinels } = canaries;
     const sites = startRenderSites();
     sites.setCanary({ port: sentinels.port, names: Object.keys(CANARY_DNS) });
     const spy = installConnectSpy();
@@ -96,10 +84,10 @@ Deno.test({
       );
       // Give stragglers (beacons, pings, a worker's fetch) time to arrive anywhere.
       await new Promise((r) => setTimeout(r, 1000));
-      const [canaries, redirected, navigated] = session.pages.map((p) => p!);
-      assert.equal(canaries.state, "rendered", canaries.reason ?? "");
+      const [canaryTab, redirected, navigated] = session.pages.map((p) => p!);
+      assert.equal(canaryTab.state, "rendered", canaryTab.reason ?? "");
       // Each kind was tried, and each was refused by the gate (or never left the browser).
-      const kinds = canaries.requests.refusedKinds;
+      const kinds = canaryTab.requests.refusedKinds;
       for (
         const kind of [
           "non-public address",
@@ -122,7 +110,7 @@ Deno.test({
         sentinels.accepted(),
         Object.fromEntries(sentinels.bound.map((b) => [b, 0])),
       );
-      assert.equal(udp.count(), 0, "a datagram reached the UDP canary");
+      assert.equal(canaries.udp(), 0, "a datagram reached the UDP canary");
       // (A rebinding name's first, public answer is tried and refused by the spy: nothing leaves.)
       assert.deepEqual(
         spy.toPort(sentinels.port).filter((a) => a.host !== PUBLIC_IP),
@@ -142,8 +130,8 @@ Deno.test({
         /127\.0\.0\.|\[::1\]|169\.254|fd00|10\.0\.0\.1|evil\.example/.test(line)
       );
       console.log(
-        `canary page: ${canaries.requests.served} served, ${canaries.requests.refused} refused ` +
-          `(${JSON.stringify(kinds)}), ${canaries.requests.failed} failed; refused by the ` +
+        `canary page: ${canaryTab.requests.served} served, ${canaryTab.requests.refused} refused ` +
+          `(${JSON.stringify(kinds)}), ${canaryTab.requests.failed} failed; refused by the ` +
           `browser's proxy: ${JSON.stringify(session.escapes)}`,
       );
       assert.deepEqual(canaryEscapes, [], "a page request reached the proxy, not the gate");
@@ -151,8 +139,7 @@ Deno.test({
       spy.restore();
       await fetcher.close();
       await sites.close();
-      await udp.close();
-      await sentinels.close();
+      await canaries.close();
     }
   },
 });
@@ -162,8 +149,8 @@ Deno.test({
   ignore,
   ...STEP,
   fn: async () => {
-    const sentinels = startSentinels();
-    const udp = await udpSentinel(sentinels.port);
+    const canaries = await startCanaries();
+    const { sentinels } = canaries;
     const sites = startRenderSites();
     // Names are not resolvable through the real server (no DNS injection there): literals only.
     sites.setCanary({ port: sentinels.port, names: [] });
@@ -206,12 +193,11 @@ Deno.test({
       await health.body?.cancel();
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(sentinels.total(), 0, JSON.stringify(sentinels.accepted()));
-      assert.equal(udp.count(), 0);
+      assert.equal(canaries.udp(), 0);
     } finally {
       await server.kill();
       await sites.close();
-      await udp.close();
-      await sentinels.close();
+      await canaries.close();
       await Deno.remove(kv, { recursive: true }).catch(() => {});
     }
   },

@@ -6,13 +6,9 @@
  * .ci/run); skipped loudly without it.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import { renderSite } from "../lib/render/site_view.ts";
-import { limitSite } from "../lib/render/site_policy.ts";
 import type { RenderedPage, RenderView } from "../lib/render/view.ts";
-import { CRAWLER_RENDERING } from "../lib/visibility/crawlers.ts";
 import { hasChromium } from "./e2e/browser.ts";
+import { renderFixtures } from "./helpers/render_env.ts";
 import {
   HOSTILE_PAGES,
   POLITE_SCRIPTS,
@@ -25,44 +21,13 @@ const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
 const ignore = !hasChromium();
 if (ignore) console.warn("render tests skipped: /usr/bin/chromium is not installed");
 
-function configFor(sites: RenderSites, extra: Record<string, string> = {}) {
-  return loadConfig({
-    SCAN_RESOLVE: sites.scanResolve,
-    REQUEST_TIMEOUT_MS: "3000",
-    RENDER_PAGE_MS: "6000",
-    RENDER_BUDGET_MS: "40000",
-    ...extra,
-  });
-}
-
 /** Renders `urls` of the fixture sites in one session. */
-async function render(
+function render(
   sites: RenderSites,
   urls: string[],
   options: { extra?: Record<string, string>; robotsAllows?: (url: string) => boolean } = {},
 ): Promise<RenderView> {
-  const config = configFor(sites, options.extra);
-  const fetcher = createGuardedFetcher({
-    userAgent: config.userAgent,
-    resolve: config.scanResolve,
-  });
-  const isSite = (host: string) => host.endsWith(".test");
-  try {
-    return await renderSite({
-      settings: config.render,
-      urls,
-      // 2 in flight to the site, as the scan's polite fetcher keeps it.
-      fetcher: limitSite(fetcher, isSite, 0),
-      isSite,
-      robotsAllows: options.robotsAllows ?? (() => true),
-      userAgent: config.userAgent,
-      maxBodyBytes: config.maxBodyBytes,
-      requestTimeoutMs: config.requestTimeoutMs,
-      crawlers: CRAWLER_RENDERING,
-    });
-  } finally {
-    await fetcher.close();
-  }
+  return renderFixtures(sites, urls, { env: options.extra, robotsAllows: options.robotsAllows });
 }
 
 function pageOf(view: RenderView, path: string): RenderedPage {

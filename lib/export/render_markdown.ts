@@ -5,6 +5,7 @@
  */
 import type { RenderView } from "../render/view.ts";
 import type { RenderedStructured } from "../structured/record.ts";
+import { pagePath } from "../visibility/audit/format_pages.ts";
 
 /** The Markdown export's escaping helpers (lib/export/markdown.ts passes its own). */
 export interface MdTools {
@@ -31,7 +32,7 @@ export function renderViewMarkdown(view: RenderView | undefined, md: MdTools): s
     out.push(mdTable(
       ["Page", "Verdict", "Words (server → rendered)", "What crawlers that do not render miss"],
       view.pages.map((p) => [
-        mdText(pathOf(p.url)),
+        mdText(pagePath(p.url)),
         mdText(p.verdict.replace("_", " ")),
         p.raw && p.rendered ? `${p.raw.words} → ${p.rendered.words}` : "–",
         mdText(p.missed),
@@ -52,7 +53,7 @@ export function renderViewText(view: RenderView | undefined): string[] {
   return [
     "What AI crawlers see",
     `  ${head}`,
-    ...view.pages.map((p) => `  ${pathOf(p.url)}  [${p.verdict.replace("_", " ")}]  ${p.missed}`),
+    ...view.pages.map((p) => `  ${pagePath(p.url)}  [${p.verdict.replace("_", " ")}]  ${p.missed}`),
   ];
 }
 
@@ -84,13 +85,4 @@ function crawlerLine(view: RenderView, mdText: MdTools["mdText"]): string {
   } (a published measurement; their vendors are silent). Sources checked ${
     mdText(view.crawlers[0]?.checked ?? "–")
   }.`;
-}
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
-  }
 }

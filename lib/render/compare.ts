@@ -139,7 +139,11 @@ function onlyAfterScripts(
     headingCount: newHeadings.length,
     headings: newHeadings.slice(0, VIEW_CAPS.examples).map((h) => clip(h)!),
     links: newLinks.length,
-    linkExamples: newLinks.slice(0, 3).map((l) => clip(pathOf(l.href))!),
+    // Links in PageFacts are absolute http(s) URLs: their path and query.
+    linkExamples: newLinks.slice(0, 3).map((l) => {
+      const u = new URL(l.href);
+      return clip(`${u.pathname}${u.search}`)!;
+    }),
     structuredTypes: rendered.structuredTypes.filter((t) => !rawTypes.has(t)),
   };
 }
@@ -205,15 +209,6 @@ function listOf(items: string[]): string {
   return items.length < 2
     ? items.join("")
     : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
-  }
 }
 
 function clip(value: string | null): string | null {

@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import type { FetchResult } from "../net/types.ts";
-import type { PageRequests, RequestGate } from "./request_gate.ts";
+import { noRequests, type PageRequests, type RequestGate } from "./request_gate.ts";
 
 /** Characters of rendered HTML read at most (the rest is cut, as the fetcher cuts bodies). */
 export const MAX_RENDERED_CHARS = 2_000_000;
@@ -45,7 +45,7 @@ export async function renderPage(
   const abort = new AbortController();
   const deadline = setTimeout(() => abort.abort(), Math.max(0, budgetMs));
   let page: Page | null = null;
-  let requests: PageRequests = emptyRequests();
+  let requests: PageRequests = noRequests();
   let ended: string | null = null;
   const end = (why: string) => {
     ended ??= why;
@@ -132,18 +132,6 @@ function failed(url: string, reason: string, requests: PageRequests): PageRender
     html: null,
     cut: false,
     requests,
-  };
-}
-
-function emptyRequests(): PageRequests {
-  return {
-    served: 0,
-    refused: 0,
-    failed: 0,
-    refusedKinds: {},
-    inFlight: 0,
-    document: null,
-    bytes: 0,
   };
 }
 

@@ -81,15 +81,7 @@ export class RequestGate {
 
   /** Starts counting a page's requests; `signal` aborts them (the page's deadline). */
   track(page: Page, signal: AbortSignal): PageRequests {
-    const requests: PageRequests = {
-      served: 0,
-      refused: 0,
-      failed: 0,
-      refusedKinds: {},
-      inFlight: 0,
-      document: null,
-      bytes: 0,
-    };
+    const requests = noRequests();
     this.#pages.set(page, { requests, signal });
     return requests;
   }
@@ -288,6 +280,19 @@ function fulfilment(
     status: result.status,
     headers,
     body: request.method() === "HEAD" ? "" : result.body,
+  };
+}
+
+/** The counts of a page that made no request yet. */
+export function noRequests(): PageRequests {
+  return {
+    served: 0,
+    refused: 0,
+    failed: 0,
+    refusedKinds: {},
+    inFlight: 0,
+    document: null,
+    bytes: 0,
   };
 }
 

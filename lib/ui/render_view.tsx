@@ -7,6 +7,7 @@
 import type { VNode } from "preact";
 import type { RenderedPage, RenderView } from "../render/view.ts";
 import type { RenderedStructured } from "../structured/record.ts";
+import { pagePath } from "../visibility/audit/format_pages.ts";
 
 const VERDICT_WORDS: Record<RenderedPage["verdict"], string> = {
   server: "in the server HTML",
@@ -34,15 +35,6 @@ function CrawlerFacts(props: { view: RenderView }): VNode {
       documented neither way. Checked {props.view.crawlers[0]?.checked ?? "–"}.
     </p>
   );
-}
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
-  }
 }
 
 /** The rendered view of a visibility record; nothing for a scan that did not ask to render. */
@@ -85,7 +77,7 @@ export function RenderViewSection(props: { view: RenderView | undefined }): VNod
             <tbody>
               {view.pages.map((p) => (
                 <tr>
-                  <th scope="row">{pathOf(p.url)}</th>
+                  <th scope="row">{pagePath(p.url)}</th>
                   <td>{VERDICT_WORDS[p.verdict]}</td>
                   <td>{p.raw && p.rendered ? `${p.raw.words} → ${p.rendered.words}` : "–"}</td>
                   <td>{p.missed}</td>
