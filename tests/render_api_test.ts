@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
+import { scanJob } from "./helpers/records.ts";
 
 const auth = { auth: `Bearer ${PIPELINE}` };
 
@@ -28,20 +29,14 @@ Deno.test("POST /api/scan render - a boolean, and a cached record without the vi
     const bad = await env.scan({ url: "cached.example", render: "yes" }, auth);
     assert.equal(bad.status, 400);
     assert.match((await bad.json()).error, /render must be true or false/);
-    const store = async (r: ScanRecord) =>
-      await env.store.finishScan(
-        {
-          kind: "scan",
-          service: "visibility",
-          jobId: crypto.randomUUID(),
-          domain: r.domain,
-          url: `https://${r.domain}/`,
-          host: r.domain,
-          credential: "pipeline",
-          enqueuedAt: Date.parse(r.scannedAt),
-        },
-        { record: r, failure: null, credential: "pipeline", durationMs: 1, jobId: "x" },
-      );
+    const store = (r: ScanRecord) =>
+      env.store.finishScan(scanJob(r.domain, crypto.randomUUID(), Date.parse(r.scannedAt)), {
+        record: r,
+        failure: null,
+        credential: "pipeline",
+        durationMs: 1,
+        jobId: "x",
+      });
     await store(record("cached.test", env.clock.now - 60_000));
     // Without render: the fresh record answers (200, nothing consumed).
     const plain = await env.scan({ url: "cached.test" }, auth);
