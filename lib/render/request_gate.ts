@@ -69,9 +69,14 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 /** The gate of one scan's browser context. */
 export class RequestGate {
   readonly #options: GateOptions;
-  readonly #pages = new Map<Page, { requests: PageRequests; signal: AbortSignal }>();
-  /** Documents fetched ahead of a tab's navigation (by final URL), served once to it. */
-  readonly #ahead = new Map<string, FetchResult>();
+  /**
+   * Per tab: its counts, its deadline, and the documents fetched ahead of its navigations (by
+   * final URL), each served once to that tab (two tabs may fetch the same URL at once).
+   */
+  readonly #pages = new Map<
+    Page,
+    { requests: PageRequests; signal: AbortSignal; ahead: Map<string, FetchResult> }
+  >();
   readonly #cache = new Map<string, Promise<FetchResult>>();
   #cacheBytes = 0;
 
@@ -82,7 +87,7 @@ export class RequestGate {
   /** Starts counting a page's requests; `signal` aborts them (the page's deadline). */
   track(page: Page, signal: AbortSignal): PageRequests {
     const requests = noRequests();
-    this.#pages.set(page, { requests, signal });
+    this.#pages.set(page, { requests, signal, ahead: new Map() });
     return requests;
   }
 
@@ -101,7 +106,7 @@ export class RequestGate {
   async fetchDocument(page: Page, url: string): Promise<FetchResult> {
     const tracked = this.#pages.get(page);
     if (!tracked) throw new Error("the tab is not tracked");
-    const { requests, signal } = tracked;
+    const { requests, signal, ahead } = tracked;
     const why = this.#refusalOf(url, "document", "GET", requests);
     if (why) throw new Error(`the page's request was refused (${why})`);
     requests.inFlight++;
@@ -116,7 +121,7 @@ export class RequestGate {
       requests.served++;
       requests.bytes += result.bytes;
       requests.document = result;
-      this.#ahead.set(result.finalUrl, result);
+      ahead.set(result.finalUrl, result);
       return result;
     } finally {
       requests.inFlight--;
@@ -139,9 +144,9 @@ export class RequestGate {
       requests.refusedKinds[kind] = (requests.refusedKinds[kind] ?? 0) + 1;
       await route.abort("blockedbyclient").catch(() => {});
     };
-    const ahead = request.isNavigationRequest() ? this.#ahead.get(request.url()) : undefined;
+    const ahead = request.isNavigationRequest() ? tracked.ahead.get(request.url()) : undefined;
     if (ahead) {
-      this.#ahead.delete(request.url());
+      tracked.ahead.delete(request.url());
       await route.fulfill(fulfilment(request, ahead)).catch(() => {});
       return;
     }
