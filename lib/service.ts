@@ -44,6 +44,8 @@ export interface ProgressRow<Id extends string = string> {
   label: string;
   /** Empty for the first row: the scan is queued, waiting for a free scanner. */
   steps: (Id | WorkerStepId)[];
+  /** Only a scan that renders its pages in a browser (Target.render) shows this row. */
+  rendering?: boolean;
 }
 
 /** What a scan needs besides its target. */

@@ -325,15 +325,17 @@ export function startScanThreads(
         thread = await acquire();
         await thread.ready;
       }
+      // A rendering scan has its render budget on top (lib/render/, docs/rendering.md).
+      const timeoutMs = options.timeoutMs + (target.render ? config.render.budgetMs : 0);
       return await new Promise<RunOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {
           const error = new ScanIsolationError(
-            `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
+            `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
             "time",
           );
           thread.pending?.settle(error);
           die(thread, error);
-        }, options.timeoutMs);
+        }, timeoutMs);
         let settled = false;
         const settle = (r: ScanReplyMessage | ScanIsolationError) => {
           if (settled) return;
@@ -345,7 +347,11 @@ export function startScanThreads(
             reject(r);
             return;
           }
-          release(thread);
+          // A thread that rendered holds playwright-core (tens of MB): it is not kept for reuse.
+          if (target.render) {
+            retire(thread);
+            refill();
+          } else release(thread);
           if ("progress" in r) return;
           if (r.ok) resolve(r.outcome);
           else reject(new Error(r.error));

@@ -17,6 +17,7 @@ import { PillarsSection } from "./report_pillars.tsx";
 import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
+import { RenderViewSection } from "./render_view.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -67,6 +68,7 @@ export function VisibilityReport(
       {props.children}
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
       <PagesTable record={record} />
+      <RenderViewSection view={record.render} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />

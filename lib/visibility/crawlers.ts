@@ -11,6 +11,8 @@
  * the ai.robots.txt project's list and the tokens real news sites' robots.txt files name.
  */
 
+import type { CrawlerRendering } from "../render/view.ts";
+
 /** The role a crawler plays. */
 export type CrawlerRole = "training" | "search" | "user";
 
@@ -229,3 +231,34 @@ export const EDGE_PROBE_TRAINING = CRAWLERS.find((c) => c.token === "GPTBot")!;
 export function mayIgnoreRobots(token: string): boolean {
   return CRAWLERS.find((c) => c.token === token)?.robotsTxt === "may_ignore";
 }
+
+/**
+ * Which crawlers run JavaScript before they read a page (the AI's-eye view, lib/render/), each
+ * with its source and the day it was checked. "vendor": the vendor's own documentation says so;
+ * "measured": its vendor is silent and a published measurement of its traffic found no script
+ * execution. Crawlers absent here are documented neither way, and reports say so.
+ */
+export const CRAWLER_RENDERING: readonly CrawlerRendering[] = [
+  {
+    token: "Googlebot",
+    renders: true,
+    basis: "vendor",
+    source:
+      "https://developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics",
+    checked: "2026-11-26",
+  },
+  {
+    token: "Applebot",
+    renders: true,
+    basis: "vendor",
+    source: "https://support.apple.com/en-us/119829",
+    checked: "2026-11-26",
+  },
+  ...["GPTBot", "ClaudeBot", "PerplexityBot"].map((token) => ({
+    token,
+    renders: false,
+    basis: "measured" as const,
+    source: "https://vercel.com/blog/the-rise-of-the-ai-crawler",
+    checked: "2026-11-26",
+  })),
+];

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AuditPageSchema } from "./audit/types.ts";
+import { RenderViewSchema } from "../render/view.ts";
 import {
   type OffSite,
   type OffSiteCheck,
@@ -98,6 +99,8 @@ export const ScanRecordSchema = z.object({
   scannedAt: z.iso.datetime(),
   result: ResultSchema.nullable(),
   offSite: OffSiteSchema.nullable(),
+  /** Additive: the AI's-eye view, only when the scan asked for rendering (docs/rendering.md). */
+  render: RenderViewSchema.optional(),
 }).refine((r) => (r.status === "failed") === (r.result === null), {
   message: 'result is null exactly when status is "failed"',
 });

@@ -10,10 +10,18 @@ import { fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx
 
 const shell: Rendering = {
   kind: "shell",
+  basis: "heuristic",
+  renderedWords: null,
   words: 0,
   signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle (<script src>)"],
 };
-const thin: Rendering = { kind: "thin", words: 45, signs: [] };
+const thin: Rendering = {
+  kind: "thin",
+  basis: "heuristic",
+  words: 45,
+  renderedWords: null,
+  signs: [],
+};
 
 Deno.test("content.site_server_text - all pages with text pass", () => {
   const s = evaluate(siteServerText, siteCtx([pageReport("/"), pageReport("/a")]))!.signal;

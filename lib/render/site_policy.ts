@@ -1,0 +1,121 @@
+/**
+ * Politeness for a render that has no site audit around it (the Schema Markup Generator renders
+ * one page): robots.txt read once for our own agent (by the caller's RFC 9309 reader: the
+ * visibility checker's own parser, handed in by the service's scanner, so one parser decides for
+ * both services), and a fetcher wrapper that keeps at most 2 requests in flight to the site,
+ * spaced by its Crawl-delay. The visibility scan does not use this: its audit's polite fetcher and
+ * robots.txt verdict hold for the render too (lib/visibility/render_step.ts).
+ */
+import type { FetchOptions, FetchResult, GuardedFetcher } from "../net/types.ts";
+
+/** What a site's robots.txt tells our own crawler. */
+export interface RobotsRules {
+  /** May our crawler fetch this URL of the site? */
+  allows(url: string): boolean;
+  /** The Crawl-delay asked of our crawler, in seconds, or null. */
+  crawlDelaySec: number | null;
+}
+
+/** Reads a robots.txt for a user agent (lib/visibility/render_step.ts robotsForRender). */
+export type RobotsReader = (robotsTxt: string, userAgent: string) => RobotsRules;
+
+/** What the render may do on the site. */
+export interface SitePolicy {
+  fetcher: GuardedFetcher;
+  isSite(host: string): boolean;
+  robotsAllows(url: string): boolean;
+  /** The Crawl-delay honoured, in ms (0: none). */
+  delayMs: number;
+}
+
+/** robots.txt is read up to the RFC's 500 KiB minimum. */
+const ROBOTS_BYTES = 512 * 1024;
+
+/**
+ * Reads the site's robots.txt (a 4xx or a failure means no rules; a 5xx closes the site, as RFC
+ * 9309 says) and builds the policy for `pageUrl`'s site.
+ */
+export async function sitePolicy(
+  fetcher: GuardedFetcher,
+  pageUrl: string,
+  userAgent: string,
+  maxDelayMs: number,
+  readRobots: RobotsReader,
+  signal?: AbortSignal,
+): Promise<SitePolicy> {
+  const page = new URL(pageUrl);
+  const bare = (h: string) => h.toLowerCase().replace(/^www\./, "");
+  const isSite = (host: string) => bare(host) === bare(page.hostname);
+  const robotsUrl = new URL("/robots.txt", page.origin).href;
+  let allows: (url: string) => boolean = () => true;
+  let delayMs = 0;
+  try {
+    const r = await fetcher.fetch(robotsUrl, { maxBytes: ROBOTS_BYTES, signal });
+    if (r.status >= 500) allows = () => false;
+    else if (r.status >= 200 && r.status < 300) {
+      const robots = readRobots(r.body, userAgent);
+      allows = (url) => new URL(url).host !== page.host || robots.allows(url);
+      delayMs = Math.min(maxDelayMs, Math.max(0, (robots.crawlDelaySec ?? 0) * 1000));
+    }
+  } catch {
+    // Unreachable robots.txt: no rules (as for the page itself, which was just fetched).
+  }
+  return { fetcher: limitSite(fetcher, isSite, delayMs), isSite, robotsAllows: allows, delayMs };
+}
+
+/** At most `perHost` requests in flight to the site at once, their starts `delayMs` apart. */
+export function limitSite(
+  inner: GuardedFetcher,
+  isSite: (host: string) => boolean,
+  delayMs: number,
+  perHost = 2,
+): GuardedFetcher {
+  let active = 0;
+  let lastStart = -Infinity;
+  const waiting: (() => void)[] = [];
+  const limit = delayMs > 0 ? 1 : perHost;
+  const pump = () => {
+    if (!waiting.length || active >= limit) return;
+    const wait = lastStart + delayMs - performance.now();
+    if (wait > 0) {
+      setTimeout(pump, wait);
+      return;
+    }
+    active++;
+    lastStart = performance.now();
+    waiting.shift()!();
+  };
+  const turn = (signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const go = () => {
+        signal?.removeEventListener("abort", stop);
+        resolve();
+      };
+      const stop = () => {
+        const i = waiting.indexOf(go);
+        if (i >= 0) waiting.splice(i, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", stop, { once: true });
+      waiting.push(go);
+      pump();
+    });
+  return {
+    async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+      let host = "";
+      try {
+        host = new URL(url).hostname;
+      } catch { /* the inner fetcher reports it */ }
+      if (!isSite(host)) return inner.fetch(url, options);
+      await turn(options.signal);
+      try {
+        return await inner.fetch(url, options);
+      } finally {
+        active--;
+        pump();
+      }
+    },
+    close: () => inner.close(),
+  };
+}
