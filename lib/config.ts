@@ -104,6 +104,7 @@ const EnvSchema = z.object({
   ),
   RENDER_BROWSER_PROTOCOL: z.enum(["cdp", "playwright"]).default("cdp"),
   RENDER_CHROMIUM: z.string().trim().default("/usr/bin/chromium"),
+  RENDER_LOCAL: z.enum(["auto", "on", "off"], { error: "must be auto, on or off" }).default("auto"),
   RENDER_BUDGET_MS: int(20_000, 2_000, 120_000),
   RENDER_PAGES: int(10, 1, 50),
   RENDER_PAGE_MS: int(8_000, 1_000, 60_000),
@@ -275,13 +276,25 @@ export function loadConfig(
     );
   }
   const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
+  let browser = renderBrowser(e.RENDER_BROWSER_URL, e.RENDER_BROWSER_PROTOCOL, e.RENDER_CHROMIUM);
   const memory = memoryPlan({
     memoryMb: e.MEMORY_MB,
     threads: e.SCAN_THREADS,
     heapMb: e.SCAN_HEAP_MB,
     warm: e.SCAN_THREADS_WARM,
     idleMs: e.SCAN_THREAD_IDLE_MS,
+    localRender: browser.kind === "local"
+      ? {
+        unavailable: localChromiumProblem(browser.path),
+        mode: e.RENDER_LOCAL,
+        concurrency: e.RENDER_CONCURRENCY,
+      }
+      : undefined,
   }, machine);
+  // A local Chromium the plan does not let run is no browser: render requests say why.
+  if (browser.kind === "local" && !memory.localRender.on) {
+    browser = { kind: "off", reason: `local rendering is off: ${memory.localRender.why}` };
+  }
   let isolation: IsolationSettings;
   try {
     isolation = isolationFromEnv(env, { scanTimeoutMs: e.SCAN_TIMEOUT_MS, onDeploy, memory });
@@ -345,7 +358,7 @@ export function loadConfig(
       maxCrawlDelayMs: e.AUDIT_MAX_CRAWL_DELAY_S * 1000,
     },
     render: {
-      browser: renderBrowser(e.RENDER_BROWSER_URL, e.RENDER_BROWSER_PROTOCOL, e.RENDER_CHROMIUM),
+      browser,
       budgetMs: e.RENDER_BUDGET_MS,
       pages: e.RENDER_PAGES,
       pageMs: Math.min(e.RENDER_PAGE_MS, e.RENDER_BUDGET_MS),
@@ -405,13 +418,37 @@ function renderBrowser(
   chromium: string,
 ): RenderBrowser {
   if (url) return { kind: "remote", url, protocol };
-  if (!chromium || chromium.toLowerCase() === "off") return { kind: "off" };
+  if (!chromium || chromium.toLowerCase() === "off") {
+    return {
+      kind: "off",
+      reason: "rendering is off on this server (RENDER_CHROMIUM=off, no RENDER_BROWSER_URL)",
+    };
+  }
   if (!chromium.startsWith("/")) {
     throw new ConfigError(
       `Invalid configuration: RENDER_CHROMIUM must be an absolute path (or off), not "${chromium}"`,
     );
   }
   return { kind: "local", path: chromium };
+}
+
+/**
+ * Why this process cannot start the local Chromium at `path`, or undefined when it can: the file
+ * must exist and the process must hold `--allow-run` for exactly that path (the start task grants
+ * /usr/bin/chromium, Debian's package).
+ */
+function localChromiumProblem(path: string): string | undefined {
+  try {
+    if (!Deno.statSync(path).isFile) throw new Error("not a file");
+  } catch {
+    return `no browser: ${path} is not installed and no RENDER_BROWSER_URL is set`;
+  }
+  let state = "denied";
+  try {
+    state = Deno.permissions.querySync({ name: "run", command: path }).state;
+  } catch { /* no permissions API: treated as denied */ }
+  return state === "granted" ? undefined : `this server may not start ${path} (it runs without ` +
+    `--allow-run=${path}) and no RENDER_BROWSER_URL is set`;
 }
 
 function readEnv(): Record<string, string | undefined> {

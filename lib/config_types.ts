@@ -33,12 +33,17 @@ import type { MemoryPlan } from "./config_memory.ts";
  * the operator names (a CDP or Playwright WebSocket endpoint, e.g. a Browserless instance).
  */
 export type RenderBrowser =
-  | { kind: "off" }
+  /** `reason`: why not, as a render request's "not rendered" says it. */
+  | { kind: "off"; reason: string }
   | { kind: "local"; path: string }
   | { kind: "remote"; url: string; protocol: "cdp" | "playwright" };
 
 /** The rendering step's settings (RENDER_*). */
 export interface RenderSettings {
+  /**
+   * The browser a rendering scan uses: a local Chromium only where it is installed, this process
+   * may start it, and the memory plan lets it run (lib/config_memory.ts; RENDER_LOCAL).
+   */
   browser: RenderBrowser;
   /** Wall time of one scan's rendering, all pages together (RENDER_BUDGET_MS, default 20 s). */
   budgetMs: number;

@@ -8,9 +8,10 @@
  * iframe's realm too) and WebTransport; another page redirects to a canary, another navigates
  * there. The canaries count 0 hits; this process's connect spy sees no attempt at them either.
  *
- * The same pages through the real server started as the start task starts it (plus the one flag
- * local rendering needs, --allow-run=/usr/bin/chromium): a rendered scan of the hostile site
- * ends "ok", the canaries count 0, and the server still answers.
+ * The same pages through the real server started as the start task starts it (its flags include
+ * the one local rendering needs, --allow-run=/usr/bin/chromium; tests/render_grant_test.ts shows
+ * that grant runs nothing else): a rendered scan of the hostile site ends "ok", the canaries count
+ * 0, and the server still answers.
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
@@ -170,6 +171,8 @@ Deno.test({
       RENDER_BUDGET_MS: "30000",
     });
     try {
+      // The start-up line says local rendering is on, and why (this machine has the memory).
+      assert.match(server.output(), /Rendering: on, local Chromium \/usr\/bin\/chromium: \d+ MB/);
       const res = await fetch(`${server.base}/api/scan`, {
         method: "POST",
         headers: {

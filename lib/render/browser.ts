@@ -77,13 +77,7 @@ export async function openBrowser(
   setting: RenderBrowser,
   timeoutMs: number,
 ): Promise<BrowserOutcome> {
-  if (setting.kind === "off") {
-    return {
-      ok: false,
-      status: "unavailable",
-      reason: "rendering is off on this server (no RENDER_BROWSER_URL, RENDER_CHROMIUM=off)",
-    };
-  }
+  if (setting.kind === "off") return { ok: false, status: "unavailable", reason: setting.reason };
   if (setting.kind === "local") return await openLocal(setting.path, timeoutMs);
   return await openRemote(setting.url, setting.protocol, timeoutMs);
 }
