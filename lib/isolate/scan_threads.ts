@@ -10,7 +10,8 @@
  * - a `node:worker_threads` Worker honours `resourceLimits` (old and young generation) as long
  *   as the process has no `--max-old-space-size` / `--max-semi-space-size` V8 flag, which would
  *   override every thread's own limits (so the start task sets neither);
- * - a subprocess would need `--allow-run` (not in the start task) and does not exist on Deploy.
+ * - a subprocess would need `--allow-run` for `deno` (the start task may run only
+ *   /usr/bin/chromium, for rendering) and does not exist on Deploy.
  *
  * How the pool runs them:
  * - **At most `maxThreads` threads** (the memory plan's count, lib/config_memory.ts); a scan that
