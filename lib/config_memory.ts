@@ -31,7 +31,7 @@ export const MAX_THREAD_HEAP_MB = 192;
 export const BUDGET_SHARE = 0.78;
 /**
  * What one local Chromium holds while it renders a scan's pages, in MB: the proportional set size
- * of its process tree measured 373 and 419 MB over a 10-page render (tests/bench/render_bench.ts,
+ * of its process tree measured 373 to 419 MB over a 10-page render in four runs (tests/bench/render_bench.ts,
  * docs/rendering.md "What it costs"), rounded up.
  */
 export const CHROMIUM_MB = 420;
