@@ -18,6 +18,7 @@ import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 import { RenderViewSection } from "./render_view.tsx";
+import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -69,6 +70,7 @@ export function VisibilityReport(
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
       <PagesTable record={record} />
       <RenderViewSection view={record.render} />
+      <CrawlerMatrix record={record} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
@@ -94,7 +96,10 @@ export function FailedReport(
       <h3>What this usually means</h3>
       <ul>
         <li>The site was down or too slow to answer (we wait up to 25 seconds).</li>
-        <li>A firewall or CDN blocks automated visitors, which blocks AI crawlers too.</li>
+        <li>
+          A firewall or CDN refused our scanner. That alone does not show how it treats AI crawlers,
+          which come from their vendors' own addresses.
+        </li>
         <li>
           The address redirects in a loop, to a private network, or to a page that is not HTML.
         </li>

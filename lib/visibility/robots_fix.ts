@@ -7,35 +7,30 @@
  * (nobody else reads it), and to edit existing lines only when adding cannot work (a longer
  * Disallow in the crawler's own group), then giving the corrected group whole.
  *
- * Every candidate is applied to the real file and evaluated with the project's own matcher
- * (analyseRobots, via robots_groups.ts) for every crawler we know, on the home page and on every path the file's
- * rules mention: it is offered only when the named crawlers become allowed and every other crawler
- * keeps its exact verdict everywhere (training opt-outs included).
+ * Every candidate is applied to the real file, whole, and evaluated with the project's own matcher
+ * (robots.ts, via robots_groups.ts: each file parsed once) for every crawler we know, on the home
+ * page, on up to 100 paths the file's rules mention and on the real paths of the pages the scan
+ * sampled: it is offered only when the named crawlers become allowed and every other crawler keeps
+ * its exact verdict everywhere (training opt-outs included).
  */
 import { codeBlock } from "./fix_text.ts";
 import {
-  leanText,
   pathsToCheck,
   patternMatches,
-  reduceForCheck,
   type RobotsGroup,
   robotsGroups,
   robotsLines,
   robotsVerdicts,
   type Rule,
-  SCAN_SAMPLE,
 } from "./robots_groups.ts";
 
 export {
-  leanText,
   outcomeOf,
   pathsToCheck,
-  reduceForCheck,
   type RobotsGroup,
   robotsGroups,
   robotsLines,
   robotsVerdicts,
-  SCAN_SAMPLE,
 } from "./robots_groups.ts";
 
 /** One change to the file. */
@@ -86,17 +81,21 @@ export function applyRobotsEdits(text: string, edits: RobotsEdit[]): string {
   ].join("\n") + "\n";
 }
 
-/** Checks a patched file: the named crawlers are allowed home, every other verdict is unchanged. */
+/**
+ * Checks a patched file: the named crawlers are allowed home, every other verdict is unchanged on
+ * the file's own paths (up to `maxPaths`) and on `extraPaths` (the pages the scan sampled).
+ */
 export function checkRobotsChange(
   original: string,
   patched: string,
   origin: string,
   tokens: string[],
-  maxPaths = SCAN_SAMPLE,
+  extraPaths: readonly string[] = [],
+  maxPaths = 100,
 ): { ok: boolean; collateral: string[]; stillBlocked: string[] } {
   // The fix only writes paths the file already has, so the original's sample covers it (and its
-  // verdicts are computed once per scan).
-  const paths = pathsToCheck([original], maxPaths);
+  // verdicts are computed once per scan); the sampled pages are the paths the site really has.
+  const paths = [...new Set([...pathsToCheck([original], maxPaths), ...extraPaths])];
   const before = robotsVerdicts(original, origin, paths);
   const after = robotsVerdicts(patched, origin, paths);
   const named = new Set(tokens.map((t) => t.toLowerCase()));
@@ -152,6 +151,7 @@ export function robotsAllowFix(
   origin: string,
   tokens: string[],
   comment = "Let these crawlers read the site",
+  extraPaths: readonly string[] = [],
 ): RobotsFix | null {
   const home = robotsVerdicts(text, origin, ["/"]);
   const blocked = tokens.filter((t) => home.get(`${t} /`) === false);
@@ -193,7 +193,7 @@ export function robotsAllowFix(
   const tried: RobotsFix[] = [];
   for (const kind of ["append", "prepend"] as const) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind, text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...adds]);
+    const fix = verify(text, origin, blocked, [...replaces, ...adds], extraPaths);
     if (fix.verified) return fix;
     tried.push(fix);
   }
@@ -213,7 +213,7 @@ export function robotsAllowFix(
   }
   if (deletes.length) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind: "append", text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds]);
+    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds], extraPaths);
     if (fix.verified) return fix;
   }
   return tried[0];
@@ -223,12 +223,15 @@ function lineOf(e: RobotsEdit): number {
   return e.kind === "delete" ? e.line : e.kind === "replace" ? e.start : 0;
 }
 
-function verify(text: string, origin: string, tokens: string[], edits: RobotsEdit[]): RobotsFix {
+function verify(
+  text: string,
+  origin: string,
+  tokens: string[],
+  edits: RobotsEdit[],
+  extraPaths: readonly string[],
+): RobotsFix {
   const patched = applyRobotsEdits(text, edits);
-  const lean = leanText(text, origin);
-  const check = lean === text
-    ? checkRobotsChange(text, patched, origin, tokens)
-    : checkRobotsChange(lean, reduceForCheck(patched), origin, tokens);
+  const check = checkRobotsChange(text, patched, origin, tokens, extraPaths);
   return { tokens, edits, patched, verified: check.ok, collateral: check.collateral };
 }
 

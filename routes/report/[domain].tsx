@@ -22,6 +22,8 @@ import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
 import { formatUtc } from "../../lib/ui/format.ts";
+import { answersPanel } from "../../lib/answers/panel.ts";
+import { AnswerPresenceSection } from "../../lib/ui/answer_presence_section.tsx";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
@@ -57,7 +59,27 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     deps.store.getInflight(domain),
   ]);
   if (!stored && !inflight) return notFound(c, deps, domain);
-  return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
+  // Answer presence: only for the signed-in account that watches the site (lib/answers/).
+  const session = c.get("session");
+  const answers = stored && session?.accountId && deps.answers
+    ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
+    : null;
+  const history = await historyParts(deps, domain, stored);
+  const page = reportPage(
+    c,
+    deps,
+    domain,
+    stored,
+    inflight,
+    (
+      <>
+        {history}
+        {answers && <AnswerPresenceSection panel={answers} />}
+      </>
+    ),
+  );
+  if (answers) page.headers.set("Cache-Control", "private, no-store");
+  return page;
 }
 
 // One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
