@@ -25,9 +25,17 @@ if (ignore) console.warn("render tests skipped: /usr/bin/chromium is not install
 function render(
   sites: RenderSites,
   urls: string[],
-  options: { extra?: Record<string, string>; robotsAllows?: (url: string) => boolean } = {},
+  options: {
+    extra?: Record<string, string>;
+    robotsAllows?: (url: string) => boolean;
+    now?: () => number;
+  } = {},
 ): Promise<RenderView> {
-  return renderFixtures(sites, urls, { env: options.extra, robotsAllows: options.robotsAllows });
+  return renderFixtures(sites, urls, {
+    env: options.extra,
+    robotsAllows: options.robotsAllows,
+    now: options.now,
+  });
 }
 
 function pageOf(view: RenderView, path: string): RenderedPage {
@@ -185,6 +193,56 @@ Deno.test({
         assert.ok(p.state === "failed" || p.state === "rendered", `${path}: ${p.state}`);
         if (p.state === "failed") assert.match(p.reason ?? "", /crashed|busy|could not/);
       }
+    } finally {
+      await sites.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "render - the scan's budgets: RENDER_PAGES pages at most, pages past RENDER_BUDGET_MS skipped and judged on nothing",
+  ignore,
+  ...STEP,
+  fn: async () => {
+    const sites = startRenderSites();
+    try {
+      const urls = [
+        "http://ssr.test/",
+        "http://short.test/about",
+        "http://spa.test/",
+        "http://jsonld.test/",
+      ];
+      const isPage = (r: { host: string; path: string }) =>
+        urls.includes(`http://${r.host}${r.path}`);
+      // The budget's clock (injected): each page the session starts costs the whole budget, so
+      // the two tabs that start at once render and every page after them finds the budget spent.
+      const budgetMs = 20_000;
+      const now = () => sites.requests.filter(isPage).length * budgetMs;
+      const view = await render(sites, urls, {
+        extra: { RENDER_PAGES: "3", RENDER_BUDGET_MS: String(budgetMs) },
+        now,
+      });
+      // RENDER_PAGES: the fourth URL is never considered (no entry, no request).
+      assert.deepEqual(view.pages.map((p) => p.url), urls.slice(0, 3));
+      assert.ok(!sites.requests.some((r) => r.host === "jsonld.test"));
+      assert.equal(view.pages[0].state, "rendered", view.pages[0].reason ?? "");
+      assert.equal(view.pages[1].state, "rendered", view.pages[1].reason ?? "");
+      // RENDER_BUDGET_MS: the third page is skipped, says why, and concludes nothing.
+      const skipped = view.pages[2];
+      assert.equal(skipped.state, "skipped");
+      assert.equal(skipped.verdict, "unknown");
+      assert.equal(skipped.raw, null);
+      assert.equal(skipped.rendered, null);
+      assert.match(
+        skipped.missed,
+        /^Not rendered \(.*the render budget ran out\); nothing is concluded/,
+      );
+      assert.ok(!sites.requests.some((r) => r.host === "spa.test"), "a skipped page was fetched");
+      assert.equal(view.status, "partial");
+      assert.match(view.reason ?? "", /^1 of 3 pages were not rendered: the render budget ran out/);
+      assert.equal(view.budgetMs, budgetMs);
+      assert.equal(view.elapsedMs, 2 * budgetMs);
     } finally {
       await sites.close();
     }

@@ -26,6 +26,8 @@ export interface SessionOptions {
   /** Aborts the session (the scan's own deadline). */
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** The clock the session's budget is kept by, in ms (tests inject one; default: performance.now). */
+  now?: () => number;
 }
 
 /** A session's outcome; `pages` holds what `analyse` made of each page, in `urls` order. */
@@ -71,10 +73,11 @@ export async function renderPages<T>(
   options: SessionOptions,
   analyse: (render: PageRender) => T,
 ): Promise<SessionOutcome<T>> {
-  const started = performance.now();
+  const now = options.now ?? (() => performance.now());
+  const started = now();
   const { settings } = options;
   const deadline = started + settings.budgetMs;
-  const left = () => deadline - performance.now();
+  const left = () => deadline - now();
   const pages: (T | null)[] = urls.map(() => null);
   const outcome = (
     status: SessionOutcome<T>["status"],
@@ -85,7 +88,7 @@ export async function renderPages<T>(
     status,
     reason,
     browser,
-    elapsedMs: Math.round(performance.now() - started),
+    elapsedMs: Math.round(now() - started),
     pages,
     escapes,
   });

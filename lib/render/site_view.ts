@@ -34,6 +34,8 @@ export interface SiteRenderInput {
   verdict: VerdictRule;
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** The clock the render budget is kept by (tests inject one). */
+  now?: () => number;
 }
 
 /** A view that says why nothing was rendered (and concludes nothing). */
@@ -72,6 +74,7 @@ export async function renderSite(input: SiteRenderInput): Promise<RenderView> {
     userAgent: input.userAgent,
     signal: input.signal,
     onProgress: input.onProgress,
+    now: input.now,
   }, (render) => comparePage(render, doNotRender, input.verdict));
   if (session.status === "unavailable" || session.status === "failed") {
     if (!session.pages.some((p) => p !== null)) {

@@ -23,6 +23,8 @@ export async function renderFixtures(
     env?: Record<string, string>;
     robotsAllows?: (url: string) => boolean;
     lookup?: LookupFunction;
+    /** The clock the render budget is kept by. */
+    now?: () => number;
   } = {},
 ): Promise<RenderView> {
   const config = loadConfig({
@@ -51,6 +53,7 @@ export async function renderFixtures(
       requestTimeoutMs: config.requestTimeoutMs,
       crawlers: CRAWLER_RENDERING,
       verdict: renderedVerdict,
+      now: options.now,
     });
   } finally {
     await fetcher.close();
