@@ -14,7 +14,12 @@ import { sampledPages } from "../lib/visibility/audit/format_pages.ts";
 import { type ScanRecord, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
 import { scanSite } from "../lib/visibility/scan.ts";
 import { hasChromium } from "./e2e/browser.ts";
-import { INJECTED_PRODUCT, POLITE_SCRIPTS } from "./fixtures/render_sites.ts";
+import {
+  DELAY_SCRIPTS,
+  INJECTED_PRODUCT,
+  POLITE_SCRIPTS,
+  type RenderRequest,
+} from "./fixtures/render_sites.ts";
 import { startRenderScanEnv } from "./helpers/render_env.ts";
 import { runCli } from "./helpers/scan_env.ts";
 
@@ -150,6 +155,86 @@ Deno.test({
       assert.ok(Math.max(...toSite.map((r) => r.inFlight)) <= 2, "more than 2 in flight");
       assert.ok(!toSite.some((r) => r.path.startsWith("/private/")), "robots.txt ignored");
       assert.equal(record.render!.pages[0].requests.refusedKinds["robots.txt"], 1);
+    } finally {
+      await env.close();
+    }
+  },
+});
+
+/** The site's requests for its scripts: each started at least Crawl-delay after the one before. */
+function assertCrawlDelayKept(requests: RenderRequest[], host: string, delayMs: number): void {
+  const toSite = requests.filter((r) => r.host === host);
+  const first = toSite.findIndex((r) => r.path.startsWith("/js/"));
+  assert.ok(first > 0, toSite.map((r) => r.path).join());
+  const rendered = toSite.slice(first);
+  assert.deepEqual(
+    rendered.map((r) => r.path).sort(),
+    Array.from({ length: DELAY_SCRIPTS }, (_, i) => `/js/part${i}.js`),
+  );
+  // Each script's request waited the delay after the site's request before it (the render's
+  // document fetch included); one at a time. (A loaded machine only makes the gaps longer.)
+  for (let i = first; i < toSite.length; i++) {
+    const gap = toSite[i].at - toSite[i - 1].at;
+    assert.ok(gap >= delayMs - 50, `${toSite[i].path}: ${Math.round(gap)} ms after the last`);
+    assert.equal(toSite[i].inFlight, 1);
+  }
+}
+
+Deno.test({
+  name:
+    "rendered scans - the Crawl-delay robots.txt asks is kept between the render's requests; a longer one than the scan waits is not rendered",
+  ignore,
+  ...STEP,
+  fn: async (t) => {
+    const env = await scanEnv();
+    try {
+      await t.step("visibility: Crawl-delay 1 s kept", async () => {
+        const record = await env.scan("http://delay.test/", true);
+        const home = record.render!.pages[0];
+        assert.equal(home.state, "rendered", home.reason ?? "");
+        assert.equal(home.verdict, "js_only");
+        assertCrawlDelayKept(env.sites.requests, "delay.test", 1000);
+      });
+      await t.step("visibility: Crawl-delay 60 s, not rendered, and it says why", async () => {
+        const record = await env.scan("http://delay60.test/", true);
+        assert.equal(record.render!.status, "unavailable");
+        assert.match(
+          record.render!.reason!,
+          /^robots\.txt asks our crawler for a Crawl-delay of 60 s, longer than the 5 s this scanner waits/,
+        );
+        assert.deepEqual(record.render!.pages, []);
+        assert.ok(
+          !env.sites.requests.some((r) => r.host === "delay60.test" && r.path.startsWith("/js/")),
+          "a script was fetched",
+        );
+        // Nothing is concluded from it: the verdict rests on the server HTML, and says so.
+        assert.ok(
+          signal(record, "content.server_text").evidence.includes(
+            "not rendered: judged from the server HTML alone",
+          ),
+        );
+      });
+      env.sites.requests.length = 0;
+      await t.step("schema: Crawl-delay 1 s kept", async () => {
+        const target = { ...normaliseTarget("http://delay.test/"), render: true };
+        const { record } = await runSchemaScan(target, { config: env.config, now: FIXED_NOW });
+        assert.equal(record.result!.rendered!.status, "rendered", record.result!.rendered!.reason!);
+        assertCrawlDelayKept(env.sites.requests, "delay.test", 1000);
+      });
+      await t.step("schema: Crawl-delay 60 s, not rendered, and it says why", async () => {
+        const target = { ...normaliseTarget("http://delay60.test/"), render: true };
+        const { record } = await runSchemaScan(target, { config: env.config, now: FIXED_NOW });
+        const rendered = record.result!.rendered!;
+        assert.equal(rendered.status, "unavailable");
+        assert.match(
+          rendered.note,
+          /^Not rendered \(robots\.txt asks our crawler for a Crawl-delay of 60 s/,
+        );
+        assert.ok(
+          !env.sites.requests.some((r) => r.host === "delay60.test" && r.path.startsWith("/js/")),
+          "a script was fetched",
+        );
+      });
     } finally {
       await env.close();
     }

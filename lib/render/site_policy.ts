@@ -26,6 +26,19 @@ export interface SitePolicy {
   robotsAllows(url: string): boolean;
   /** The Crawl-delay honoured, in ms (0: none). */
   delayMs: number;
+  /**
+   * Why the site is not rendered at all: its Crawl-delay is longer than the scan waits (a render
+   * makes a request per script, style and data file, so it could not keep the delay), else null.
+   */
+  refusal: string | null;
+}
+
+/** Why a site asking `delaySec` of Crawl-delay is not rendered when a scan waits `maxDelayMs`. */
+export function crawlDelayRefusal(delaySec: number, maxDelayMs: number): string {
+  return `robots.txt asks our crawler for a Crawl-delay of ${delaySec} s, longer than the ${
+    maxDelayMs / 1000
+  } s this scanner waits between requests: a render (a request per script, style and data ` +
+    "file) would not keep it";
 }
 
 /** robots.txt is read up to the RFC's 500 KiB minimum. */
@@ -33,7 +46,8 @@ const ROBOTS_BYTES = 512 * 1024;
 
 /**
  * Reads the site's robots.txt (a 4xx or a failure means no rules; a 5xx closes the site, as RFC
- * 9309 says) and builds the policy for `pageUrl`'s site.
+ * 9309 says) and builds the policy for `pageUrl`'s site: its Crawl-delay is kept between requests
+ * when it is at most `maxDelayMs`, and a longer one refuses the render (never a shorter wait).
  */
 export async function sitePolicy(
   fetcher: GuardedFetcher,
@@ -49,18 +63,27 @@ export async function sitePolicy(
   const robotsUrl = new URL("/robots.txt", page.origin).href;
   let allows: (url: string) => boolean = () => true;
   let delayMs = 0;
+  let refusal: string | null = null;
   try {
     const r = await fetcher.fetch(robotsUrl, { maxBytes: ROBOTS_BYTES, signal });
     if (r.status >= 500) allows = () => false;
     else if (r.status >= 200 && r.status < 300) {
       const robots = readRobots(r.body, userAgent);
       allows = (url) => new URL(url).host !== page.host || robots.allows(url);
-      delayMs = Math.min(maxDelayMs, Math.max(0, (robots.crawlDelaySec ?? 0) * 1000));
+      const asked = Math.max(0, robots.crawlDelaySec ?? 0);
+      if (asked * 1000 > maxDelayMs) refusal = crawlDelayRefusal(asked, maxDelayMs);
+      else delayMs = asked * 1000;
     }
   } catch {
     // Unreachable robots.txt: no rules (as for the page itself, which was just fetched).
   }
-  return { fetcher: limitSite(fetcher, isSite, delayMs), isSite, robotsAllows: allows, delayMs };
+  return {
+    fetcher: limitSite(fetcher, isSite, delayMs),
+    isSite,
+    robotsAllows: allows,
+    delayMs,
+    refusal,
+  };
 }
 
 /** At most `perHost` requests in flight to the site at once, their starts `delayMs` apart. */

@@ -71,6 +71,7 @@ export async function renderStructuredData(
     },
     detected: null,
   });
+  if (policy.refusal) return none("unavailable", policy.refusal, null);
   if (!policy.robotsAllows(input.pageUrl)) {
     return none("failed", "robots.txt disallows our crawler on this page", null);
   }

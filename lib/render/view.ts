@@ -102,8 +102,8 @@ export type CrawlerRendering = z.infer<typeof CrawlerRenderingSchema>;
 export const RenderViewSchema = z.object({
   /**
    * rendered: every page asked for has both views; partial: some pages could not be rendered
-   * (budget, crash); unavailable: no browser (nothing is guessed from that); failed: the browser
-   * could not be started or reached.
+   * (budget, crash); unavailable: no browser, or the site's Crawl-delay is longer than the scan
+   * waits (nothing is guessed from that); failed: the browser could not be started or reached.
    */
   status: z.enum(["rendered", "partial", "unavailable", "failed"]),
   reason: z.string().nullable(),

@@ -6,13 +6,13 @@
  * lib/visibility/client_rendering.ts).
  */
 import type { Config } from "../config.ts";
-import { renderSite } from "../render/site_view.ts";
+import { notRendered, renderSite } from "../render/site_view.ts";
 import type { RenderView } from "../render/view.ts";
 import { CRAWLER_RENDERING } from "./crawlers.ts";
 import { renderedPageFor, renderedVerdict, withRendered } from "./client_rendering.ts";
 import { analyseRobots, parseRobotsTxt, productToken, robotsVerdict } from "./robots.ts";
 import { crawlDelayFor } from "./audit/polite.ts";
-import type { RobotsRules } from "../render/site_policy.ts";
+import { crawlDelayRefusal, type RobotsRules } from "../render/site_policy.ts";
 import type { Snapshot } from "./snapshot_types.ts";
 import type { PoliteFetcher } from "./audit/polite.ts";
 import type { AuditResult, PageReport } from "./audit/types.ts";
@@ -35,6 +35,12 @@ export async function renderStep(
   const { config, snapshot, audit } = input;
   const home = snapshot.home;
   if (!home.ok) throw new Error("renderStep needs a fetched home page");
+  // A Crawl-delay longer than the scan waits: the audit read no more pages, and a render (a
+  // request per script, style and data file) could not keep it either.
+  if (audit.delayLimited && audit.crawlDelaySec !== null) {
+    const reason = crawlDelayRefusal(audit.crawlDelaySec, config.audit.maxCrawlDelayMs);
+    return { view: notRendered("unavailable", reason, config.render, CRAWLER_RENDERING), audit };
+  }
   const homeUrl = home.result.finalUrl;
   const robots = analyseRobots(snapshot.robots, homeUrl);
   const parsed = robots.state === "ok" && snapshot.robots.ok
