@@ -6,7 +6,12 @@
  * JavaScript". Needs /usr/bin/chromium; skipped loudly without it (except the unrendered cases).
  */
 import assert from "node:assert/strict";
+import { renderToString } from "preact-render-to-string";
+import { renderExport } from "../lib/export/export.ts";
 import { normaliseTarget } from "../lib/net/target.ts";
+import { summarise as summariseSchema } from "../lib/services/schema/mcp.ts";
+import { schemaService } from "../lib/services/schema/service.ts";
+import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
 import { scanPage } from "../lib/schema/scan.ts";
 import { run as runSchemaScan } from "../lib/services/schema/scanner.ts";
 import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
@@ -16,6 +21,7 @@ import { scanSite } from "../lib/visibility/scan.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import {
   DELAY_SCRIPTS,
+  HOSTILE_TEXT,
   INJECTED_PRODUCT,
   POLITE_SCRIPTS,
   type RenderRequest,
@@ -269,6 +275,47 @@ Deno.test({
       const types = result.generated.graph["@graph"].map((n) => n["@type"]);
       assert.ok(types.includes("Product"), JSON.stringify(types));
       assert.equal(result.summary.generatedNodes, result.generated.graph["@graph"].length);
+    } finally {
+      await env.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "schema scan - what scripts inject is shown escaped: report sections, HTML and Markdown exports, MCP summary",
+  ignore,
+  ...STEP,
+  fn: async () => {
+    const env = await scanEnv();
+    try {
+      const target = { ...normaliseTarget("http://jsonld.test/hostile"), render: true };
+      const { record } = await runSchemaScan(target, { config: env.config, now: FIXED_NOW });
+      const rendered = record.result!.rendered!;
+      assert.equal(rendered.status, "rendered", rendered.reason ?? "");
+      const added = rendered.added.jsonLd;
+      assert.equal(added.length, 2, JSON.stringify(added));
+      assert.ok(added.some((i) => i.properties.name === HOSTILE_TEXT));
+      const surfaces = {
+        report: renderToString(SchemaResultSections({ result: record.result! })),
+        html: renderExport({ service: schemaService, record, failure: null }, "html"),
+        md: renderExport({ service: schemaService, record, failure: null }, "md"),
+        mcp: summariseSchema(record),
+      };
+      for (const [name, out] of Object.entries(surfaces)) {
+        assert.match(out, /added by JavaScript/i, `${name}: the section is shown`);
+        if (name === "mcp") continue;
+        // Markdown escapes with a backslash (CommonMark shows `\<` as a literal "<").
+        const raw = name === "md" ? /(?<!\\)<(img|b>|\/pre)/ : /<img src=x|<b>bold<\/b><\/pre>/;
+        assert.doesNotMatch(out, raw, `${name}: markup from the page is escaped`);
+      }
+      // The page's text is there, as text.
+      assert.ok(surfaces.report.includes("&lt;img src=x onerror=alert(1)>"), surfaces.report);
+      // Markdown outside the code blocks (the generated graph is a fenced JSON block: literal text,
+      // its "<" written \u003c) holds no live link from the page.
+      const prose = surfaces.md.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
+      assert.ok(prose.length < surfaces.md.length, "the generated graph is a code block");
+      assert.ok(!prose.includes("](javascript:"), "md: no live link from the page");
     } finally {
       await env.close();
     }
