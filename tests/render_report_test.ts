@@ -2,7 +2,8 @@
  * The rendered view on every surface that shows a record: the report page's section, the HTML
  * and Markdown exports, the CLI and MCP text. Page text (headings, titles, the "missed" sentence)
  * comes from the scanned site, so a hostile one is escaped everywhere; a view that is
- * "unavailable" says "Not rendered" and why; a record without a view shows no section.
+ * "unavailable" says "Not rendered" and why; a record without a view shows no section. The report
+ * page itself (GET /report/:domain) shows a stored view, escaped.
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
@@ -14,6 +15,8 @@ import type { RenderView } from "../lib/render/view.ts";
 import type { ScanRecord } from "../lib/visibility/record.ts";
 import { CRAWLER_RENDERING } from "../lib/visibility/crawlers.ts";
 import { RenderViewSection } from "../lib/ui/render_view.tsx";
+import { startAppEnv } from "./helpers/app_env.ts";
+import { scanJob } from "./helpers/records.ts";
 
 const HOSTILE =
   `<script>alert(1)</script>"><img src=x onerror=alert(2)> | **bold** [x](javascript:alert(3))`;
@@ -133,4 +136,25 @@ Deno.test("render view - the CLI and MCP texts name what crawlers miss", () => {
   assert.match(text, /\/ {2}\[js only\] {2}GPTBot, ClaudeBot and PerplexityBot get an empty page/);
   assert.match(summarise(record(view())), /What AI crawlers see/);
   assert.ok(!summarise(record()).includes("What AI crawlers see"));
+});
+
+Deno.test("GET /report/:domain - the stored rendered view is on the report page, the page's text escaped", async () => {
+  const env = await startAppEnv();
+  try {
+    const stored = { ...record(view()), domain: "shop.test" };
+    await env.store.finishScan(
+      scanJob(stored.domain, crypto.randomUUID(), Date.parse(stored.scannedAt)),
+      { record: stored, failure: null, credential: "pipeline", durationMs: 1, jobId: "x" },
+    );
+    const res = await env.app.request("/report/shop.test");
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /What AI crawlers see: server HTML and rendered page/);
+    assert.match(html, /GPTBot, ClaudeBot and PerplexityBot get an empty page here/);
+    assert.ok(html.includes("&lt;script>alert(1)&lt;/script>"), "the page's text, as text");
+    assert.ok(!html.includes("<script>alert(1)"), "page text must be escaped");
+    assert.ok(!html.includes("<img src=x"), "page text must be escaped");
+  } finally {
+    await env.close();
+  }
 });
