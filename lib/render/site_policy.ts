@@ -3,10 +3,12 @@
  * one page): robots.txt read once for our own agent (by the caller's RFC 9309 reader: the
  * visibility checker's own parser, handed in by the service's scanner, so one parser decides for
  * both services), and a fetcher wrapper that keeps at most 2 requests in flight to the site,
- * spaced by its Crawl-delay. The visibility scan does not use this: its audit's polite fetcher and
- * robots.txt verdict hold for the render too (lib/visibility/render_step.ts).
+ * spaced by its Crawl-delay (the one polite fetcher, lib/net/polite_fetch.ts). The visibility scan
+ * does not use this: its audit's polite fetcher and robots.txt verdict hold for the render too
+ * (lib/visibility/render_step.ts).
  */
-import type { FetchOptions, FetchResult, GuardedFetcher } from "../net/types.ts";
+import type { GuardedFetcher } from "../net/types.ts";
+import { politeSiteFetcher } from "../net/polite_fetch.ts";
 
 /** What a site's robots.txt tells our own crawler. */
 export interface RobotsRules {
@@ -86,59 +88,14 @@ export async function sitePolicy(
   };
 }
 
-/** At most `perHost` requests in flight to the site at once, their starts `delayMs` apart. */
+/** At most `perHost` requests in flight to the site at once (one, `delayMs` apart, with a delay). */
 export function limitSite(
   inner: GuardedFetcher,
   isSite: (host: string) => boolean,
   delayMs: number,
   perHost = 2,
 ): GuardedFetcher {
-  let active = 0;
-  let lastStart = -Infinity;
-  const waiting: (() => void)[] = [];
-  const limit = delayMs > 0 ? 1 : perHost;
-  const pump = () => {
-    if (!waiting.length || active >= limit) return;
-    const wait = lastStart + delayMs - performance.now();
-    if (wait > 0) {
-      setTimeout(pump, wait);
-      return;
-    }
-    active++;
-    lastStart = performance.now();
-    waiting.shift()!();
-  };
-  const turn = (signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const go = () => {
-        signal?.removeEventListener("abort", stop);
-        resolve();
-      };
-      const stop = () => {
-        const i = waiting.indexOf(go);
-        if (i >= 0) waiting.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", stop, { once: true });
-      waiting.push(go);
-      pump();
-    });
-  return {
-    async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
-      let host = "";
-      try {
-        host = new URL(url).hostname;
-      } catch { /* the inner fetcher reports it */ }
-      if (!isSite(host)) return inner.fetch(url, options);
-      await turn(options.signal);
-      try {
-        return await inner.fetch(url, options);
-      } finally {
-        active--;
-        pump();
-      }
-    },
-    close: () => inner.close(),
-  };
+  const polite = politeSiteFetcher(inner, isSite, perHost);
+  polite.setDelay(delayMs);
+  return polite;
 }
