@@ -3,8 +3,9 @@
  * cannot start one: a Chromium started apart (here on loopback, with the lock-down flags
  * docs/rendering.md tells operators to give it) reached over CDP, and a Playwright browser server
  * reached over its WebSocket protocol. The same verdicts, the same 0 canary hits, and the
- * endpoint's token never shows in the record; an unreachable endpoint is "failed", with the host
- * only.
+ * endpoint's token never shows in the record; a whole scan on a server where no local browser may
+ * run (as on Deno Deploy) is rendered by the remote one; an unreachable endpoint is "failed", with
+ * the host only.
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
@@ -14,7 +15,10 @@ import type { RenderView } from "../lib/render/view.ts";
 import { CHROMIUM, hasChromium } from "./e2e/browser.ts";
 import { type RenderSites, startRenderSites } from "./fixtures/render_sites.ts";
 import { startSentinels } from "./security/helpers/net_guard.ts";
-import { renderFixtures } from "./helpers/render_env.ts";
+import { renderFixtures, startRenderScanEnv } from "./helpers/render_env.ts";
+import { loadConfig } from "../lib/config.ts";
+import { normaliseTarget } from "../lib/net/target.ts";
+import { scanSite } from "../lib/visibility/scan.ts";
 
 const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
 const ignore = !hasChromium();
@@ -91,6 +95,38 @@ Deno.test({
           await remote.close();
         }
       });
+      await t.step(
+        "a whole scan where no local browser may run (RENDER_CHROMIUM=off, 512 MB): the remote one renders",
+        async () => {
+          const remote = await startDevToolsChromium();
+          const env = await startRenderScanEnv();
+          try {
+            const config = loadConfig({
+              ...env.env,
+              MEMORY_MB: "512",
+              RENDER_CHROMIUM: "off",
+              RENDER_BROWSER_URL: remote.url,
+            });
+            const target = { ...normaliseTarget("http://spa.test/"), render: true };
+            const { record } = await scanSite(target, {
+              config,
+              now: () => new Date("2026-11-26T12:00:00Z"),
+            });
+            assertSpa(record.render!, /^remote browser \(CDP\) at 127\.0\.0\.1:\d+, \d+\./);
+            const signal = record.result!.pillars.flatMap((p) => p.signals)
+              .find((s) => s.id === "content.server_text")!;
+            assert.ok(
+              signal.evidence.some((e) =>
+                /^rendered in a browser: \d+ words after scripts/.test(e)
+              ),
+              signal.evidence.join(" | "),
+            );
+          } finally {
+            await env.close();
+            await remote.close();
+          }
+        },
+      );
       await t.step("Playwright protocol (a browser server)", async () => {
         const proxy = startRefusingProxy();
         const server = await chromium.launchServer({
