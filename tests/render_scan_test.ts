@@ -294,6 +294,7 @@ Deno.test({
       const rendered = record.result!.rendered!;
       assert.equal(rendered.status, "rendered", rendered.reason ?? "");
       const added = rendered.added.jsonLd;
+      // Both items, though their text holds "</script>" (the rendered DOM is read back whole).
       assert.equal(added.length, 2, JSON.stringify(added));
       assert.ok(added.some((i) => i.properties.name === HOSTILE_TEXT));
       const surfaces = {
@@ -306,7 +307,9 @@ Deno.test({
         assert.match(out, /added by JavaScript/i, `${name}: the section is shown`);
         if (name === "mcp") continue;
         // Markdown escapes with a backslash (CommonMark shows `\<` as a literal "<").
-        const raw = name === "md" ? /(?<!\\)<(img|b>|\/pre)/ : /<img src=x|<b>bold<\/b><\/pre>/;
+        const raw = name === "md"
+          ? /(?<!\\)<(img|b>|\/pre|script>alert)/
+          : /<img src=x|<b>bold<\/b><\/pre>|<script>alert\(2\)/;
         assert.doesNotMatch(out, raw, `${name}: markup from the page is escaped`);
       }
       // The page's text is there, as text.

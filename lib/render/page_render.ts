@@ -193,9 +193,19 @@ async function readDom(
   return null;
 }
 
+/**
+ * The rendered DOM as HTML. A script's text is serialized as it is, so a "</script" inside it (a
+ * JSON-LD string a script wrote with textContent) would end the element when the HTML is parsed
+ * again: it is written "<\/script" first, which means the same in JSON and in a script's strings.
+ * (Scripts no longer run; the page's DOM is not read again.)
+ */
 const SNAPSHOT_EXPRESSION = `(() => {
   const root = document.documentElement;
   if (!root) return { html: "", cut: false };
+  for (const s of root.querySelectorAll("script")) {
+    const text = s.textContent;
+    if (/<\\/script/i.test(text)) s.textContent = text.replace(/<\\/(script)/gi, "<\\\\/$1");
+  }
   const html = root.outerHTML;
   return html.length > ${MAX_RENDERED_CHARS}
     ? { html: html.slice(0, ${MAX_RENDERED_CHARS}), cut: true }
