@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { RenderedPage, RenderView } from "../lib/render/view.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import { renderFixtures } from "./helpers/render_env.ts";
+import { CRAWLERS } from "../lib/visibility/crawlers.ts";
 import {
   HOSTILE_PAGES,
   POLITE_SCRIPTS,
@@ -149,6 +150,8 @@ Deno.test({
         for (const c of view.crawlers) {
           assert.match(c.source, /^https:\/\//);
           assert.match(c.checked, /^\d{4}-\d{2}-\d{2}$/);
+          // Each is a crawler of the registry (its token as the registry spells it).
+          assert.ok(CRAWLERS.some((k) => k.token === c.token), `${c.token} is not in the registry`);
         }
       });
     } finally {
