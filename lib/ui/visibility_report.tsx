@@ -5,6 +5,7 @@
  * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence
  * (offsite_section.tsx) and the badge (badge_section.tsx). Everything from the record is rendered as text (escaped by Preact).
  */
+import { BudgetNote } from "./budget_note.tsx";
 import type { ComponentChildren, VNode } from "preact";
 import type { ScanRecord } from "../visibility/record.ts";
 import type { ReportProps } from "../service.ts";
@@ -150,6 +151,7 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
           ? "Fixed it? Scan again below."
           : "Changed the site since? Scan again to see the new score."}
       </p>
+      <BudgetNote budget={record.budget} />
     </header>
   );
 }

@@ -3,6 +3,7 @@
  * shared by the engine, the API and the tests. The spec leaves a signal's fields open; ours are
  * documented on {@link SignalSchema} and in docs/scoring.md ("The ScanRecord").
  */
+import { RecordBudgetSchema } from "../limits/record_budget.ts";
 import { z } from "zod";
 import { AuditPageSchema } from "./audit/types.ts";
 import { RenderViewSchema } from "../render/view.ts";
@@ -128,6 +129,8 @@ export const ScanRecordSchema = z.object({
   offSite: OffSiteSchema.nullable(),
   /** Additive: the AI's-eye view, only when the scan asked for rendering (docs/rendering.md). */
   render: RenderViewSchema.optional(),
+  /** Set when the record was over its size budget and summarised (lib/limits/record_budget.ts). */
+  budget: RecordBudgetSchema.optional(),
 }).refine((r) => (r.status === "failed") === (r.result === null), {
   message: 'result is null exactly when status is "failed"',
 });

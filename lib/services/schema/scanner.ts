@@ -8,6 +8,7 @@ import type { SchemaScanRecord } from "../../structured/record.ts";
 import { scanPage } from "../../schema/scan.ts";
 // The one RFC 9309 reader (lib/schema may not import lib/visibility; the service joins them).
 import { robotsForRender } from "../../visibility/render_step.ts";
+import { boundOutcome } from "../../limits/record_budget.ts";
 
 /** The steps of a schema scan, as it reports them (its progress card places a scan by them). */
 export type SchemaStep = "fetching" | "rendering" | "validating";
@@ -27,5 +28,5 @@ export async function run(
     onProgress: onProgress && ((text) => onProgress({ id: "rendering", text })),
   });
   onProgress?.({ id: "validating", text: "validating and writing the JSON-LD" });
-  return { record, failure };
+  return boundOutcome({ record, failure });
 }
