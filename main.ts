@@ -12,7 +12,7 @@ import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
 import { passwordBackend } from "./lib/accounts/password.ts";
 import { serveHttp } from "./lib/serve.ts";
-import { describeMemoryPlan } from "./lib/config_memory.ts";
+import { describeMemoryPlan, describeRendering } from "./lib/config_memory.ts";
 import { connectionLimits, DESCRIPTORS_PER_CONNECTION, MAX_TOTAL } from "./lib/net/conn_limits.ts";
 import { freeDescriptors } from "./lib/net/fd_limit.ts";
 import { setBodyBudget } from "./lib/web/http_body.ts";
@@ -157,6 +157,7 @@ if (import.meta.main) {
   }
   const { fetcher, log } = server;
   console.log(describeMemoryPlan(config.memory));
+  console.log(describeRendering(config.render.browser, config.memory));
   console.log(server.isolation);
   runCleanUp = server.cleanUp;
   runWatchTick = server.watchTick;

@@ -4,7 +4,8 @@
  * which stays outside the island so hydration never touches the widget's own DOM.
  *
  * Without JavaScript the form opens the stored report of the site. With it, submitting POSTs
- * `{url, turnstileToken, forceRescan}` to /api/scan and then:
+ * `{url, turnstileToken, forceRescan, render}` to /api/scan (`render` when the form's checkbox,
+ * shown only where the server can render, is ticked) and then:
  * - 200 (a report younger than 24 h) or 202 (scan started): go to /report/<domain>, which shows
  *   the report, or the live progress while the scan runs (so a reload loses nothing);
  * - 400 / 403: say why, next to the field, and get a fresh challenge token;
@@ -31,6 +32,12 @@ export type ScanFormProps = {
   /** Rescan form: the domain (or, for the schema service, the page) to scan again; no URL field
    * is shown and forceRescan is sent. */
   rescanUrl?: string;
+  /**
+   * The label of the "render in a browser" checkbox, when the server can render: checked, the
+   * POST sends `render: true` (docs/rendering.md). Without JavaScript the form's GET carries it,
+   * harmlessly (a stored report opens).
+   */
+  render?: string;
 };
 
 type Status =
@@ -146,6 +153,7 @@ export function ScanForm(props: ScanFormProps): VNode {
           url,
           turnstileToken: token,
           ...(props.rescanUrl ? { forceRescan: true } : {}),
+          ...(wantsRender(form) ? { render: true } : {}),
         }),
       });
       body = await res.json().catch(() => ({}));
@@ -234,6 +242,11 @@ export function ScanForm(props: ScanFormProps): VNode {
       >
         {busy ? "Working…" : props.button}
       </button>
+      {props.render && !props.rescanUrl && (
+        <label class="render-option">
+          <input type="checkbox" name="render" value="1" /> {props.render}
+        </label>
+      )}
       <div id="scan-status" class="scan-status" role="status" aria-live="polite">
         <StatusLine status={status} now={now} rescan={!!props.rescanUrl} />
       </div>
@@ -276,6 +289,11 @@ function StatusLine(props: { status: Status; now: number; rescan: boolean }): VN
     default:
       return null;
   }
+}
+
+/** The form's "render in a browser" checkbox is ticked. */
+function wantsRender(form: HTMLFormElement): boolean {
+  return (form.elements.namedItem("render") as HTMLInputElement | null)?.checked === true;
 }
 
 type AltchaElement = HTMLElement & {

@@ -12,12 +12,14 @@
  *                   new critical issue): lib/history/baseline.ts
  *   --pages N       pages the site audit samples, home page included (1-50; default AUDIT_PAGES)
  *   --sarif-path-prefix P  the folder the site's files live in, before SARIF results' paths
+ *   --render        render the pages in a browser too: the AI's-eye view (docs/rendering.md)
  *
  * Progress goes to stderr so `--json` output can be piped.
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidTargetError } from "./net/target.ts";
+import { InvalidTargetError, normaliseTarget } from "./net/target.ts";
+import { renderViewText } from "./services/visibility/render_view_text.ts";
 import { scanSite } from "./visibility/scan.ts";
 import { formatReport } from "./visibility/format.ts";
 import { BaselineError, compareWithBaseline, readBaseline } from "./history/baseline.ts";
@@ -34,7 +36,7 @@ import { formatPagesTable, sampledPages } from "./visibility/audit/format_pages.
 
 const USAGE = `Usage: deno task scan <domain-or-url> [--format json|md|html|sarif] [--out FILE]
                        [--json] [--fail-under N] [--all] [--baseline FILE]
-                       [--pages N] [--sarif-path-prefix P]
+                       [--pages N] [--sarif-path-prefix P] [--render]
 
 Scans a site for AI visibility and prints its score, grade, pillars and top issues.
   --format F      print the record as json (the API's ScanRecord), md (a Markdown report),
@@ -51,7 +53,9 @@ Scans a site for AI visibility and prints its score, grade, pillars and top issu
   --pages N       pages the site audit samples, home page included (1-50; default 10)
   --sarif-path-prefix P
                   the folder the site's files live in (e.g. public/): SARIF results point to
-                  P + the URL's path (/robots.txt -> public/robots.txt)`;
+                  P + the URL's path (/robots.txt -> public/robots.txt)
+  --render        also render the pages in a browser (local Chromium, or RENDER_BROWSER_URL)
+                  and show what crawlers that do not run JavaScript miss (docs/rendering.md)`;
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -69,6 +73,7 @@ export async function main(args: string[]): Promise<number> {
         baseline: { type: "string" },
         pages: { type: "string" },
         "sarif-path-prefix": { type: "string" },
+        render: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -136,7 +141,12 @@ export async function main(args: string[]): Promise<number> {
   };
   let outcome;
   try {
-    outcome = await scanSite(positionals[0], { config, onProgress: progress, pages });
+    const target = normaliseTarget(positionals[0]);
+    outcome = await scanSite(values.render ? { ...target, render: true } : target, {
+      config,
+      onProgress: progress,
+      pages,
+    });
   } catch (e) {
     if (e instanceof InvalidTargetError) {
       console.error(`Cannot scan "${positionals[0]}": ${e.message}`);
@@ -171,6 +181,8 @@ export async function main(args: string[]): Promise<number> {
     }));
     const sample = sampledPages(outcome.record);
     if (sample && sample.length > 1) console.log(`\nSampled pages\n${formatPagesTable(sample)}`);
+    const view = renderViewText(outcome.record.render);
+    if (view.length) console.log(`\n${view.join("\n")}`);
   }
   const score = outcome.record.result?.score ?? null;
   // The comparison goes to stderr, so `--json` output stays one record.

@@ -8,10 +8,16 @@
  * ```
  */
 import { z } from "zod";
-import type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
+import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./config_types.ts";
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "./config_answers.ts";
-export type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
+export type {
+  Config,
+  IsolationSettings,
+  RenderBrowser,
+  RenderSettings,
+  ResolveTarget,
+} from "./config_types.ts";
 
 /** Parses `SCAN_RESOLVE="shop.test=127.0.0.1:4507,blog.test=127.0.0.1:4508"`. */
 export function parseScanResolve(value: string | undefined): Map<string, ResolveTarget> {
@@ -93,6 +99,17 @@ const EnvSchema = z.object({
   AUDIT_PAGES: int(10, 1, 50),
   AUDIT_BUDGET_MS: int(12_000, 500, 120_000),
   AUDIT_MAX_CRAWL_DELAY_S: int(5, 0, 60),
+  RENDER_BROWSER_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.url({ protocol: /^(wss?|https?)$/, error: "must be a ws(s):// or http(s):// URL" })
+      .optional(),
+  ),
+  RENDER_BROWSER_PROTOCOL: z.enum(["cdp", "playwright"]).default("cdp"),
+  RENDER_CHROMIUM: z.string().trim().default("/usr/bin/chromium"),
+  RENDER_LOCAL: z.enum(["auto", "on", "off"], { error: "must be auto, on or off" }).default("auto"),
+  RENDER_BUDGET_MS: int(20_000, 2_000, 120_000),
+  RENDER_PAGES: int(10, 1, 50),
+  RENDER_PAGE_MS: int(8_000, 1_000, 60_000),
+  RENDER_CONCURRENCY: int(1, 1, 8),
   ALTCHA_HMAC_KEY: optionalString,
   ADMIN_PASSWORD_HASH: optionalString,
   ADMIN_PASSWORD: optionalString,
@@ -260,13 +277,25 @@ export function loadConfig(
     );
   }
   const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
+  let browser = renderBrowser(e.RENDER_BROWSER_URL, e.RENDER_BROWSER_PROTOCOL, e.RENDER_CHROMIUM);
   const memory = memoryPlan({
     memoryMb: e.MEMORY_MB,
     threads: e.SCAN_THREADS,
     heapMb: e.SCAN_HEAP_MB,
     warm: e.SCAN_THREADS_WARM,
     idleMs: e.SCAN_THREAD_IDLE_MS,
+    localRender: browser.kind === "local"
+      ? {
+        unavailable: localChromiumProblem(browser.path),
+        mode: e.RENDER_LOCAL,
+        concurrency: e.RENDER_CONCURRENCY,
+      }
+      : undefined,
   }, machine);
+  // A local Chromium the plan does not let run is no browser: render requests say why.
+  if (browser.kind === "local" && !memory.localRender.on) {
+    browser = { kind: "off", reason: `local rendering is off: ${memory.localRender.why}` };
+  }
   let isolation: IsolationSettings;
   try {
     isolation = isolationFromEnv(env, { scanTimeoutMs: e.SCAN_TIMEOUT_MS, onDeploy, memory });
@@ -340,6 +369,13 @@ export function loadConfig(
       budgetMs: e.AUDIT_BUDGET_MS,
       maxCrawlDelayMs: e.AUDIT_MAX_CRAWL_DELAY_S * 1000,
     },
+    render: {
+      browser,
+      budgetMs: e.RENDER_BUDGET_MS,
+      pages: e.RENDER_PAGES,
+      pageMs: Math.min(e.RENDER_PAGE_MS, e.RENDER_BUDGET_MS),
+      concurrency: e.RENDER_CONCURRENCY,
+    },
     altchaHmacKey: e.ALTCHA_HMAC_KEY,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,
     adminPassword: e.ADMIN_PASSWORD,
@@ -383,6 +419,49 @@ function parseResolveSetting(name: string, value: string | undefined): Map<strin
   } catch (e) {
     throw new ConfigError((e as Error).message.replaceAll("SCAN_RESOLVE", name));
   }
+}
+
+/**
+ * The rendering step's browser: RENDER_BROWSER_URL (a remote browser) wins; else the local
+ * Chromium at RENDER_CHROMIUM (an absolute path; "off" turns rendering off).
+ */
+function renderBrowser(
+  url: string | undefined,
+  protocol: "cdp" | "playwright",
+  chromium: string,
+): RenderBrowser {
+  if (url) return { kind: "remote", url, protocol };
+  if (!chromium || chromium.toLowerCase() === "off") {
+    return {
+      kind: "off",
+      reason: "rendering is off on this server (RENDER_CHROMIUM=off, no RENDER_BROWSER_URL)",
+    };
+  }
+  if (!chromium.startsWith("/")) {
+    throw new ConfigError(
+      `Invalid configuration: RENDER_CHROMIUM must be an absolute path (or off), not "${chromium}"`,
+    );
+  }
+  return { kind: "local", path: chromium };
+}
+
+/**
+ * Why this process cannot start the local Chromium at `path`, or undefined when it can: the file
+ * must exist and the process must hold `--allow-run` for exactly that path (the start task grants
+ * /usr/bin/chromium, Debian's package).
+ */
+function localChromiumProblem(path: string): string | undefined {
+  try {
+    if (!Deno.statSync(path).isFile) throw new Error("not a file");
+  } catch {
+    return `no browser: ${path} is not installed and no RENDER_BROWSER_URL is set`;
+  }
+  let state = "denied";
+  try {
+    state = Deno.permissions.querySync({ name: "run", command: path }).state;
+  } catch { /* no permissions API: treated as denied */ }
+  return state === "granted" ? undefined : `this server may not start ${path} (it runs without ` +
+    `--allow-run=${path}) and no RENDER_BROWSER_URL is set`;
 }
 
 function readEnv(): Record<string, string | undefined> {

@@ -29,6 +29,34 @@ export interface IsolationSettings {
 
 import type { MemoryPlan } from "./config_memory.ts";
 
+/**
+ * Where the rendering step (lib/render/, docs/rendering.md) gets its browser: none, a local
+ * Chromium this process starts (it needs `--allow-run` for that executable), or a remote browser
+ * the operator names (a CDP or Playwright WebSocket endpoint, e.g. a Browserless instance).
+ */
+export type RenderBrowser =
+  /** `reason`: why not, as a render request's "not rendered" says it. */
+  | { kind: "off"; reason: string }
+  | { kind: "local"; path: string }
+  | { kind: "remote"; url: string; protocol: "cdp" | "playwright" };
+
+/** The rendering step's settings (RENDER_*). */
+export interface RenderSettings {
+  /**
+   * The browser a rendering scan uses: a local Chromium only where it is installed, this process
+   * may start it, and the memory plan lets it run (lib/config_memory.ts; RENDER_LOCAL).
+   */
+  browser: RenderBrowser;
+  /** Wall time of one scan's rendering, all pages together (RENDER_BUDGET_MS, default 20 s). */
+  budgetMs: number;
+  /** Pages rendered at most per scan, home page included (RENDER_PAGES, default 10). */
+  pages: number;
+  /** Wall time of one page's render (RENDER_PAGE_MS, default 8 s). */
+  pageMs: number;
+  /** Rendered scans at once in this process (RENDER_CONCURRENCY, default 1). */
+  concurrency: number;
+}
+
 /** The validated configuration of one process. */
 export interface Config {
   service: "visibility" | "schema";
@@ -120,6 +148,8 @@ export interface Config {
    * one means fewer pages, never a faster crawl).
    */
   audit: { pages: number; budgetMs: number; maxCrawlDelayMs: number };
+  /** The optional rendering step (lib/render/, docs/rendering.md): RENDER_* settings. */
+  render: RenderSettings;
   /**
    * True when DENO_KV_ACCESS_TOKEN is set (Deno itself reads it to authenticate to a KV Connect
    * URL in KV_PATH; the value is never kept here).

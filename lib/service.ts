@@ -44,6 +44,8 @@ export interface ProgressRow<Id extends string = string> {
   label: string;
   /** Empty for the first row: the scan is queued, waiting for a free scanner. */
   steps: (Id | WorkerStepId)[];
+  /** Only a scan that renders its pages in a browser (Target.render) shows this row. */
+  rendering?: boolean;
 }
 
 /** What a scan needs besides its target. */
@@ -91,8 +93,11 @@ export interface ServiceWords {
   targetWords: string;
   /** What a stored record holds, for the docs. */
   recordWords: string;
-  /** The scan form's field texts. */
-  form: { label: string; hint: string; placeholder: string; button: string };
+  /**
+   * The scan form's field texts; `render`, the label of its "render in a browser" checkbox (a
+   * service without it offers none; docs/rendering.md).
+   */
+  form: { label: string; hint: string; placeholder: string; button: string; render?: string };
 }
 
 /** What a home page is rendered with (plain props: lib/ui views never see a request). */
@@ -103,6 +108,11 @@ export interface HomeProps {
   sister: { name: string; what: string; url: string } | null;
   /** Where the source code is published, if the operator says (SOURCE_URL). */
   sourceUrl?: string;
+  /**
+   * This server can render pages in a browser (a remote browser, or a local Chromium the memory
+   * plan lets run: lib/config_memory.ts), so the scan form offers it.
+   */
+  canRender: boolean;
 }
 
 /** What a stored record's page is rendered with. */

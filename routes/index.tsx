@@ -49,5 +49,6 @@ function homeProps(deps: AppDeps): HomeProps {
       ? { name: other.words.title, what: other.words.sisterPitch, url: sisterUrl }
       : null,
     sourceUrl,
+    canRender: deps.config.render.browser.kind !== "off",
   };
 }

@@ -153,6 +153,7 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
     assert.deepEqual(byName.scan_site.inputSchema.required, ["url"]);
     assert.deepEqual(Object.keys(byName.scan_site.inputSchema.properties!).sort(), [
       "forceRescan",
+      "render",
       "url",
     ]);
     assert.equal(byName.scan_site.annotations?.openWorldHint, true);

@@ -217,9 +217,10 @@ Deno.test("services - every step a real service reports is on exactly one row of
     sitemaps: true,
     offsite: true,
     sampling: true,
+    rendering: true,
     scoring: true,
   };
-  const schema: Record<SchemaStep, true> = { fetching: true, validating: true };
+  const schema: Record<SchemaStep, true> = { fetching: true, rendering: true, validating: true };
   const worker: Record<WorkerStepId, true> = { starting: true, saving: true };
   const reported: Record<string, string[]> = {
     visibility: Object.keys(visibility),

@@ -335,6 +335,8 @@ export function startScanThreads(
     build: (id: number) => ScanRequestMessage | JobRequestMessage,
     timeoutMs: number,
     onProgress?: (step: ScanStep) => void,
+    /** Retire the thread afterwards instead of keeping it (a rendering scan's: see run). */
+    retireAfter = false,
   ): Promise<Extract<Reply, { ok: true }>> => {
     if (closed) throw new ScanIsolationError("the scan threads are closed", "crash");
     let thread = await acquire();
@@ -367,7 +369,10 @@ export function startScanThreads(
           reject(r);
           return;
         }
-        release(thread);
+        if (retireAfter) {
+          retire(thread);
+          refill();
+        } else release(thread);
         if ("progress" in r) return;
         if (r.ok) resolve(r);
         else reject(new Error(r.error));
@@ -391,10 +396,14 @@ export function startScanThreads(
       await Promise.allSettled(idle.map((t) => t.ready));
     },
     async run(service, target, config, now, onProgress) {
+      // A rendering scan has its render budget on top (lib/render/, docs/rendering.md), and the
+      // thread that rendered holds playwright-core (tens of MB): it is not kept for reuse.
+      const render = target.render === true;
       const reply = await send(
         (id): ScanRequestMessage => ({ id, service, target, config, nowMs: now().getTime() }),
-        options.timeoutMs,
+        options.timeoutMs + (render ? config.render.budgetMs : 0),
         onProgress,
+        render,
       );
       if (!("outcome" in reply)) {
         throw new Error("a scan thread answered a scan with a job's answer");

@@ -54,6 +54,10 @@ export function registerCommonTools(
       url: urlArg,
       forceRescan: z.boolean().optional()
         .describe("Scan again even if a report younger than 24 hours exists. Default false."),
+      render: z.boolean().optional().describe(
+        "Also render the pages in a browser: what crawlers that do not run JavaScript miss. " +
+          "Default false.",
+      ),
     },
     outputSchema: {
       domain: z.string().describe("The domain the report is stored under."),
@@ -64,9 +68,9 @@ export function registerCommonTools(
       ...where,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
-  }, ({ url, forceRescan }, extra) =>
+  }, ({ url, forceRescan, render }, extra) =>
     guarded(ctx, "scan_site", async () => {
-      const scan = await scanAndWait(ctx, url, forceRescan ?? false, extra.signal);
+      const scan = await scanAndWait(ctx, url, forceRescan ?? false, extra.signal, render);
       const base = {
         domain: scan.domain,
         reportPath: reportPath(scan.domain),
@@ -192,8 +196,9 @@ export async function scanAndWait(
   url: string,
   forceRescan: boolean,
   signal?: AbortSignal,
+  render = false,
 ): Promise<ScanWait> {
-  const target = normaliseTarget(url);
+  const target = { ...normaliseTarget(url), ...(render ? { render: true } : {}) };
   const requestedAt = ctx.deps.now();
   const outcome = await requestScan(target, { kind: "mcp", ip: ctx.ip }, { forceRescan }, ctx.deps);
   const domain = target.domain;

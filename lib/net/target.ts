@@ -23,6 +23,11 @@ export interface Target {
    * targets built by hand (and jobs queued before it existed) stay valid.
    */
   pageUrl?: string;
+  /**
+   * Render the pages in a browser too (the AI's-eye view, lib/render/): asked for per scan
+   * (POST /api/scan `render`, MCP, `--render`); absent means the server HTML alone.
+   */
+  render?: boolean;
 }
 
 const IPV4_LITERAL = /^\d{1,3}(\.\d{1,3}){3}$/;

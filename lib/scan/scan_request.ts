@@ -11,6 +11,8 @@ export const ScanRequestSchema = z.object({
   forceRescan: z.boolean({ error: "forceRescan must be true or false" }).optional(),
   turnstileToken: z.string({ error: "turnstileToken must be a string" })
     .max(MAX_TOKEN_LENGTH, "turnstileToken is too long").optional(),
+  /** Additive: also render the pages in a browser (docs/rendering.md). */
+  render: z.boolean({ error: "render must be true or false" }).optional(),
 });
 
 /** Largest accepted body. */

@@ -119,6 +119,7 @@ export async function requestScan(
     domain: target.domain,
     url: target.url,
     ...(target.pageUrl ? { pageUrl: target.pageUrl } : {}),
+    ...(target.render ? { render: true } : {}),
     host: target.host,
     credential: caller.kind,
     enqueuedAt: now,

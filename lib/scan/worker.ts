@@ -85,6 +85,8 @@ export function startWorker(deps: WorkerDeps): Worker {
     if (next) next();
     else active--;
   };
+  // Rendering scans start a browser each: at most config.render.concurrency at once.
+  const renderSlots = new Slots(deps.config.render?.concurrency ?? 1);
 
   const handler = async (message: unknown) => {
     if (!isScanJob(message)) {
@@ -100,11 +102,16 @@ export function startWorker(deps: WorkerDeps): Worker {
         }, deps.heartbeatMs ?? 30_000)
         : undefined;
       try {
-        await acquire(callerOf(message));
+        if (message.render) await renderSlots.acquire();
         try {
-          await runJob(message, deps, now, log);
+          await acquire(callerOf(message));
+          try {
+            await runJob(message, deps, now, log);
+          } finally {
+            release();
+          }
         } finally {
-          release();
+          if (message.render) renderSlots.release();
         }
       } finally {
         clearInterval(beat);
@@ -201,6 +208,7 @@ async function runJob(
         ...normaliseTarget(job.url),
         domain: job.domain,
         ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
+        ...(job.render ? { render: true } : {}),
       };
       outcome = deps.runner
         ? await deps.runner.run(job.service, target, deps.config, now, onProgress)
@@ -319,4 +327,25 @@ export class FairQueue {
 /** A step the worker itself reports around a service's scan. */
 function workerStep(id: WorkerStepId, text: string): ScanStep {
   return { id, text };
+}
+
+/** A counting semaphore (waiters served in arrival order). */
+class Slots {
+  #free: number;
+  #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = Math.max(1, size);
+  }
+  acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
 }

@@ -27,6 +27,8 @@ import {
 } from "../structured/record.ts";
 import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
+import { renderStructuredData, withRenderedStructure } from "../render/structured_render.ts";
+import type { RobotsReader } from "../render/site_policy.ts";
 import { countFindings } from "../structured/finding_log.ts";
 
 /** What a scan needs besides the target. */
@@ -36,6 +38,14 @@ export interface SchemaScanDeps {
   fetcher?: GuardedFetcher;
   now?: () => Date;
   signal?: AbortSignal;
+  /** Told what a rendering scan's browser is doing (the service reports it as its "rendering" step). */
+  onProgress?: (text: string) => void;
+  /**
+   * robots.txt's rules for our crawler, for a rendering scan (Target.render): the visibility
+   * checker's RFC 9309 parser, which this folder may not import, handed in by the service's
+   * scanner (lib/services/schema/scanner.ts). Required when the target asks to render.
+   */
+  readRobots?: RobotsReader;
 }
 
 /** A finished scan. */
@@ -63,9 +73,11 @@ export async function scanPage(
     requestTimeoutMs: config.requestTimeoutMs,
     maxBodyBytes: config.maxBodyBytes,
   });
+  // A rendering scan has the render budget on top of the scan's time (docs/rendering.md).
+  const timeoutMs = config.scanTimeoutMs + (target.render ? config.render.budgetMs : 0);
   const signal = deps.signal
-    ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
-    : AbortSignal.timeout(config.scanTimeoutMs);
+    ? AbortSignal.any([deps.signal, AbortSignal.timeout(timeoutMs)])
+    : AbortSignal.timeout(timeoutMs);
   const failed = (failure: string): SchemaScanOutcome => ({
     record: SchemaScanRecordSchema.parse({
       domain: target.domain,
@@ -96,7 +108,7 @@ export async function scanPage(
     if (!looksLikeHtml(contentType ?? undefined, res.body)) {
       return failed(`the page is not HTML (Content-Type: ${contentType ?? "none"})`);
     }
-    const result = analysePage(res.body, {
+    let result = analysePage(res.body, {
       requestedUrl: pageUrl,
       finalUrl: res.finalUrl,
       status: res.status,
@@ -106,6 +118,23 @@ export async function scanPage(
       truncated: res.truncated,
       fetchMs: Math.round(res.totalMs),
     }, target.domain);
+    if (target.render) {
+      if (!deps.readRobots) throw new Error("a rendering schema scan needs deps.readRobots");
+      deps.onProgress?.("rendering the page in a browser");
+      result = withRenderedStructure(
+        result,
+        await renderStructuredData({
+          config,
+          pageUrl: res.finalUrl,
+          domain: target.domain,
+          raw: result.detected,
+          fetcher,
+          readRobots: deps.readRobots,
+          signal,
+          onProgress: deps.onProgress,
+        }),
+      );
+    }
     return {
       record: SchemaScanRecordSchema.parse({
         domain: target.domain,

@@ -271,7 +271,12 @@ export class Store {
     pools.forEach((p, i) =>
       op.set(this.#k("limits", p.pool, p.id), logs[i], { expireIn: p.windowMs })
     );
-    const mark: InflightMark = { jobId: job.jobId, since: now, credential: job.credential };
+    const mark: InflightMark = {
+      jobId: job.jobId,
+      since: now,
+      credential: job.credential,
+      ...(job.render ? { render: true } : {}),
+    };
     op.set(this.#k("inflight", job.domain), mark, { expireIn: markTtlMs });
     const status: ScanStatus = {
       id: job.jobId,

@@ -46,6 +46,8 @@ export interface InflightMark {
   credential: CredentialKind;
   /** When the worker holding the job last renewed the mark (absent: never). */
   renewedAt?: number;
+  /** The scan renders its pages in a browser too (its progress card shows that row). */
+  render?: boolean;
 }
 
 /** A client API key (the key itself is never stored). */
@@ -79,6 +81,8 @@ export interface ScanJob {
    * credential kind and the caller's address. Absent in older jobs (the credential kind then).
    */
   caller?: string;
+  /** The scan renders its pages in a browser too (Target.render); absent: it does not. */
+  render?: boolean;
 }
 
 /** A line of the recent-scans log. */

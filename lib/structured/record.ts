@@ -238,6 +238,31 @@ export const SummarySchema = z.object({
   eligible: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * Structured data scripts add (lib/render/structured_render.ts, docs/rendering.md): the items the
+ * rendered DOM holds and the server HTML does not, validated. Only when the scan asked to render.
+ */
+export const RenderedStructuredSchema = z.object({
+  /** rendered: compared; unavailable: no browser; failed: the render did not complete. */
+  status: z.enum(["rendered", "unavailable", "failed"]),
+  reason: z.string().nullable(),
+  browser: z.string().nullable(),
+  /** Items only the rendered DOM holds; `index` is the item's place in the rendered page. */
+  added: z.object({
+    jsonLd: z.array(DetectedItemSchema),
+    microdata: z.array(DetectedItemSchema),
+    rdfa: z.array(DetectedItemSchema),
+  }),
+  /** Findings about the added items (itemIndex as in `added`'s `index`). */
+  findings: z.array(FindingSchema),
+  eligibility: z.array(EligibilitySchema),
+  /** Items of the server HTML the rendered DOM no longer holds (scripts removed or changed them). */
+  removed: z.number().int().nonnegative(),
+  /** What it means and what to do, in plain words. */
+  note: z.string(),
+});
+export type RenderedStructured = z.infer<typeof RenderedStructuredSchema>;
+
 /** A successful scan's result. */
 export const ResultSchema = z.object({
   page: PageSchema,
@@ -253,6 +278,8 @@ export const ResultSchema = z.object({
   eligibility: z.array(EligibilitySchema).optional(),
   generated: GeneratedSchema,
   summary: SummarySchema,
+  /** Additive: what scripts add, when the scan asked to render (docs/rendering.md). */
+  rendered: RenderedStructuredSchema.optional(),
 });
 export type Result = z.infer<typeof ResultSchema>;
 

@@ -11,14 +11,20 @@ import type { ServiceWords } from "../service.ts";
 
 /**
  * The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form), with the
- * service's field texts (`form`).
+ * service's field texts (`form`). With `canRender` (the server can render pages in a browser) and
+ * the service's checkbox label, the form offers "render in a browser" too.
  */
 export function ScanFormBlock(props: {
   widget: ChallengeWidget;
   form: ServiceWords["form"];
   rescanUrl?: string;
+  canRender?: boolean;
 }): VNode {
-  const texts: Omit<ScanFormProps, "rescanUrl"> = props.form;
+  const { render, ...fields } = props.form;
+  const texts: Omit<ScanFormProps, "rescanUrl"> = {
+    ...fields,
+    ...(props.canRender && render ? { render } : {}),
+  };
   // The rescan form has no field: its island props (JSON in the page) carry no field texts.
   const island: ScanFormProps = props.rescanUrl
     ? { button: "Scan again", rescanUrl: props.rescanUrl }

@@ -21,6 +21,7 @@ import { FailedReportBody } from "./visibility_report.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
+import { RenderedStructureSection } from "./render_view.tsx";
 import { moreLikeThis } from "../structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -146,6 +147,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         )}
       </section>
 
+      <RenderedStructureSection rendered={r.rendered} />
       <section aria-labelledby="generated-title">
         <h2 id="generated-title">Markup to paste</h2>
         <p>

@@ -18,6 +18,7 @@ import { PillarsSection } from "./report_pillars.tsx";
 import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
+import { RenderViewSection } from "./render_view.tsx";
 import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
@@ -69,6 +70,7 @@ export function VisibilityReport(
       {props.children}
       <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
       <PagesTable record={record} />
+      <RenderViewSection view={record.render} />
       <CrawlerMatrix record={record} />
       <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
       <OffSiteSection record={record} />

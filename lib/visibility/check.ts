@@ -10,6 +10,7 @@ import type { RobotsAnalysis } from "./robots.ts";
 import type { OffSite } from "./record.ts";
 import type { JsonLdNode } from "../structured/page_graph.ts";
 import type { AuditResult } from "./audit/types.ts";
+import type { RenderView } from "../render/view.ts";
 
 /** How bad a problem is, as topIssues report it. */
 export type Impact = "critical" | "high" | "medium" | "low";
@@ -44,6 +45,8 @@ export interface ScanContext {
   now: Date;
   /** The site audit's sample (lib/visibility/audit/); absent: the home page alone is scored. */
   audit?: AuditResult;
+  /** The rendered view (lib/render/), when the scan asked for it; absent: not rendered. */
+  render?: RenderView;
 }
 
 /** Shortens a string for evidence and details. */

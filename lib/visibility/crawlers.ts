@@ -12,6 +12,7 @@
  * - `ads`: checks ad landing pages; reported, never scored.
  */
 import { type CrawlerEntry, type CrawlerPurpose, REGISTRY } from "./crawlers_registry.ts";
+import type { CrawlerRendering } from "../render/view.ts";
 
 export type { CrawlerEntry, CrawlerPurpose };
 
@@ -43,3 +44,34 @@ export function crawlersByRole(role: CrawlerRole): Crawler[] {
 export function mayIgnoreRobots(token: string): boolean {
   return CRAWLERS.find((c) => c.token === token)?.robotsTxt === "may_ignore";
 }
+
+/**
+ * Which crawlers run JavaScript before they read a page (the AI's-eye view, lib/render/), each
+ * with its source and the day it was checked. "vendor": the vendor's own documentation says so;
+ * "measured": its vendor is silent and a published measurement of its traffic found no script
+ * execution. Crawlers absent here are documented neither way, and reports say so.
+ */
+export const CRAWLER_RENDERING: readonly CrawlerRendering[] = [
+  {
+    token: "Googlebot",
+    renders: true,
+    basis: "vendor",
+    source:
+      "https://developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics",
+    checked: "2026-11-26",
+  },
+  {
+    token: "Applebot",
+    renders: true,
+    basis: "vendor",
+    source: "https://support.apple.com/en-us/119829",
+    checked: "2026-11-26",
+  },
+  ...["GPTBot", "ClaudeBot", "PerplexityBot"].map((token) => ({
+    token,
+    renders: false,
+    basis: "measured" as const,
+    source: "https://vercel.com/blog/the-rise-of-the-ai-crawler",
+    checked: "2026-11-26",
+  })),
+];

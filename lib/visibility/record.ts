@@ -6,6 +6,7 @@
 import { RecordBudgetSchema } from "../limits/record_budget.ts";
 import { z } from "zod";
 import { AuditPageSchema } from "./audit/types.ts";
+import { RenderViewSchema } from "../render/view.ts";
 import {
   type OffSite,
   type OffSiteCheck,
@@ -126,6 +127,8 @@ export const ScanRecordSchema = z.object({
   scannedAt: z.iso.datetime(),
   result: ResultSchema.nullable(),
   offSite: OffSiteSchema.nullable(),
+  /** Additive: the AI's-eye view, only when the scan asked for rendering (docs/rendering.md). */
+  render: RenderViewSchema.optional(),
   /** Set when the record was over its size budget and summarised (lib/limits/record_budget.ts). */
   budget: RecordBudgetSchema.optional(),
 }).refine((r) => (r.status === "failed") === (r.result === null), {

@@ -28,6 +28,8 @@ import type { Snapshot } from "./snapshot_types.ts";
 import { auditSite } from "./audit/audit.ts";
 import { politeFetcher } from "./audit/polite.ts";
 import type { AuditResult } from "./audit/types.ts";
+import type { RenderView } from "../render/view.ts";
+import { renderStep } from "./render_step.ts";
 
 /**
  * Scores a snapshot whose home page was fetched and parsed: the pure, synchronous part of a scan
@@ -38,6 +40,7 @@ export function analyseSnapshot(
   offSite: OffSite | null,
   now: Date,
   audit?: AuditResult,
+  render?: RenderView,
 ): Result {
   const home = snapshot.home;
   if (!home.ok || !snapshot.facts) throw new Error("analyseSnapshot needs a parsed home page");
@@ -60,6 +63,7 @@ export function analyseSnapshot(
     offSite,
     now,
     audit,
+    render,
   };
   return scoreSite(ctx);
 }
@@ -108,9 +112,11 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     maxBodyBytes: config.maxBodyBytes,
   });
   const scanStarted = performance.now();
+  // A rendering scan has the render budget on top of the scan's time (docs/rendering.md).
+  const timeoutMs = config.scanTimeoutMs + (target.render ? config.render.budgetMs : 0);
   const signal = deps.signal
-    ? AbortSignal.any([deps.signal, AbortSignal.timeout(config.scanTimeoutMs)])
-    : AbortSignal.timeout(config.scanTimeoutMs);
+    ? AbortSignal.any([deps.signal, AbortSignal.timeout(timeoutMs)])
+    : AbortSignal.timeout(timeoutMs);
   // Every request to the scanned site goes through the politeness limits (at most 2 in flight,
   // Crawl-delay once known); the off-site lookups use the fetcher as it is.
   const site = politeFetcher(fetcher, target.domain);
@@ -173,7 +179,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     const facts = snapshot.facts;
     // The sample is read while the off-site lookups run; one budget for all of it, ending well
     // before the scan's own deadline so the report is built from what arrived.
-    const audit = await auditSite({
+    let audit = await auditSite({
       snapshot,
       facts,
       fetcher: site,
@@ -191,9 +197,21 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       signal,
       onProgress: progress,
     });
+    let render: RenderView | undefined;
+    if (target.render) {
+      progress("rendering", "rendering the pages in a browser");
+      ({ view: render, audit } = await renderStep({
+        config,
+        snapshot,
+        audit,
+        fetcher: site,
+        signal,
+        onProgress: (text) => progress("rendering", text),
+      }));
+    }
     const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
     progress("scoring", "scoring");
-    const result = analyseSnapshot(snapshot, offSite, now(), audit);
+    const result = analyseSnapshot(snapshot, offSite, now(), audit, render);
     return {
       record: ScanRecordSchema.parse({
         domain: target.domain,
@@ -201,6 +219,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
         scannedAt: now().toISOString(),
         result,
         offSite,
+        ...(render ? { render } : {}),
       }),
       failure: null,
       snapshot,

@@ -26,6 +26,7 @@ export type VisibilityStep =
   | "sitemaps"
   | "offsite"
   | "sampling"
+  | "rendering"
   | "scoring";
 
 /** Progress callback: the step's typed id, and a short human-readable text of it. */

@@ -23,7 +23,10 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
   if (!parsed.success) throw new BadRequestError(zodMessage(parsed.error));
   let target;
   try {
-    target = normaliseTarget(parsed.data.url);
+    target = {
+      ...normaliseTarget(parsed.data.url),
+      ...(parsed.data.render ? { render: true } : {}),
+    };
   } catch (e) {
     if (e instanceof InvalidTargetError) throw new BadRequestError(e.message);
     throw e;

@@ -157,7 +157,8 @@ function reportPage(
         statusUrl: scanStatusPath(inflight.jobId),
         knownScannedAt: stored?.record.scannedAt ?? null,
         elapsedMs: Math.max(0, now - inflight.since),
-        steps: deps.service.progress,
+        // The rendering row only for a scan that renders (the mark says so).
+        steps: deps.service.progress.filter((row) => !row.rendering || inflight.render),
       }}
     />
   );

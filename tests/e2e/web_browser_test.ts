@@ -166,6 +166,8 @@ browserTest(
       await card.waitFor();
       await page.locator(".step.current", { hasText: "Wikidata" }).waitFor({ timeout: 10_000 });
       assert.match(await page.locator(".steps").textContent() ?? "", /Fetching the home page/);
+      // A scan that does not render has no rendering row.
+      assert.doesNotMatch(await page.locator(".steps").textContent() ?? "", /Rendering/);
       await s.env.store.finishScan(
         job,
         {
@@ -186,6 +188,39 @@ browserTest(
         timeout: 10_000,
       });
       assert.equal(await page.locator(".progress-card").count(), 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await s.close();
+    }
+  },
+);
+
+browserTest(
+  "render in a browser: the form's checkbox sends render: true, the card has the rendering row",
+  async (browser) => {
+    // A (remote) browser is configured, so the form offers rendering; no worker: the scan waits.
+    const s = await startWebServer({
+      worker: false,
+      env: { RENDER_BROWSER_URL: "ws://127.0.0.1:9/" },
+    });
+    try {
+      const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+      const problems = watch(page);
+      await page.goto(`${s.url}/`);
+      const box = page.getByLabel(/Also render the pages in a browser/);
+      assert.equal(await box.isChecked(), false);
+      await box.check();
+      await shoot(page, "home-render");
+      const res = await scanFromHome(page, "rendered.example", "rendered.example");
+      assert.equal(res.status(), 202);
+      assert.equal(JSON.parse(res.request().postData() ?? "{}").render, true);
+      await page.locator(".progress-card").waitFor();
+      assert.match(
+        await page.locator(".steps").textContent() ?? "",
+        /Rendering the pages in a browser/,
+      );
+      const mark = (await s.env.store.getInflight("rendered.example"))!;
+      assert.equal(mark.render, true);
       assert.deepEqual(problems, []);
     } finally {
       await s.close();

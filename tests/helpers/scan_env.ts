@@ -93,17 +93,13 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  // The scan task's own permission flags (deno.json), so the test runs what users run.
+  const task: string =
+    JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)))
+      .tasks.scan;
+  const flags = task.split(/\s+/).filter((a) => a.startsWith("--allow-"));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-sys",
-      CLI,
-      ...args,
-    ],
+    args: ["run", ...flags, CLI, ...args],
     env: { ...env, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",

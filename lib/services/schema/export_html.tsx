@@ -3,6 +3,7 @@ import type { VNode } from "preact";
 import type { ExportInput } from "../../service.ts";
 import type { SchemaScanRecord } from "../../structured/record.ts";
 import { Failed, Link } from "../../export/html.tsx";
+import { RenderedStructureSection } from "../../ui/render_view.tsx";
 import { moreLikeThis } from "../../structured/finding_log.ts";
 
 /** The body of a schema record's HTML report. */
@@ -123,6 +124,7 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
           </ul>
         </>
       )}
+      <RenderedStructureSection rendered={r.rendered} />
       <h2>Markup to paste</h2>
       <p>Paste this into the page's &lt;head&gt;, then fill in what the page does not say.</p>
       <pre>

@@ -1,6 +1,6 @@
 /** The Schema Markup Generator's Markdown export body (lib/export/markdown.ts joins the blocks). */
 import type { ExportInput } from "../../service.ts";
-import type { SchemaScanRecord } from "../../structured/record.ts";
+import type { RenderedStructured, SchemaScanRecord } from "../../structured/record.ts";
 import {
   codeBlock,
   failed,
@@ -73,6 +73,7 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
       ) => [mdText(d.feature), mdText(d.type), mdText(d.since), mdText(d.message)]),
     ));
   }
+  out.push(...renderedStructureMarkdown(r.rendered));
   out.push("## Markup to paste");
   out.push("Paste this into the page's `<head>`, then fill in what the page does not say.");
   out.push(codeBlock(r.generated.script, "html"));
@@ -96,4 +97,21 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
       : "The page has no structured data.",
   );
   return out;
+}
+
+/** The schema record's "added by JavaScript" section; none when the scan did not render. */
+function renderedStructureMarkdown(rendered: RenderedStructured | undefined): string[] {
+  if (!rendered) return [];
+  const added = [...rendered.added.jsonLd, ...rendered.added.microdata, ...rendered.added.rdfa];
+  return [
+    "## Structured data added by JavaScript",
+    mdText(rendered.note),
+    ...(added.length
+      ? [
+        added.map((item) =>
+          `- ${mdText(item.types.join(", ") || "untyped")} (${mdText(item.location)})`
+        ).join("\n"),
+      ]
+      : []),
+  ];
 }

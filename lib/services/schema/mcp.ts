@@ -60,6 +60,7 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
     `warnings, ${s.deprecated} deprecated rich results; generated ${s.generatedNodes} nodes, ` +
     `${s.fillIn} properties to fill in by hand.`,
   ];
+  if (r.rendered) lines.push("", `Rendered in a browser: ${r.rendered.note}`);
   const eligibility = r.eligibility ?? [];
   if (eligibility.length) {
     lines.push(
@@ -108,6 +109,9 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
         .describe('The page: a URL ("https://shop.example/products/trail-runner") or a domain.'),
       forceRescan: z.boolean().optional()
         .describe("Scan again even if a result younger than 24 hours exists. Default false."),
+      render: z.boolean().optional().describe(
+        "Also render the page in a browser and report the structured data scripts add. Default false.",
+      ),
     },
     outputSchema: {
       domain: z.string(),
@@ -126,9 +130,9 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
       resourceUri: z.string(),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
-  }, ({ url, forceRescan }, extra) =>
+  }, ({ url, forceRescan, render }, extra) =>
     guarded(ctx, "generate_schema", async () => {
-      const scan = await scanAndWait(ctx, url, forceRescan ?? false, extra.signal);
+      const scan = await scanAndWait(ctx, url, forceRescan ?? false, extra.signal, render);
       const base = {
         domain: scan.domain,
         reportPath: reportPath(scan.domain),

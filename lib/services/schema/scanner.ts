@@ -6,10 +6,12 @@ import type { RunDeps, RunOutcome } from "../../service.ts";
 import type { Target } from "../../net/target.ts";
 import type { SchemaScanRecord } from "../../structured/record.ts";
 import { scanPage } from "../../schema/scan.ts";
+// The one RFC 9309 reader (lib/schema may not import lib/visibility; the service joins them).
+import { robotsForRender } from "../../visibility/render_step.ts";
 import { boundOutcome } from "../../limits/record_budget.ts";
 
 /** The steps of a schema scan, as it reports them (its progress card places a scan by them). */
-export type SchemaStep = "fetching" | "validating";
+export type SchemaStep = "fetching" | "rendering" | "validating";
 
 /** Scans the page the target names (lib/schema/scan.ts), reporting each typed step it starts. */
 export async function run(
@@ -17,7 +19,14 @@ export async function run(
   { config, now, signal, onProgress }: RunDeps<SchemaStep>,
 ): Promise<RunOutcome<SchemaScanRecord>> {
   onProgress?.({ id: "fetching", text: "fetching the page and reading its structured data" });
-  const { record, failure } = await scanPage(target, { config, now, signal });
+  const { record, failure } = await scanPage(target, {
+    config,
+    now,
+    signal,
+    readRobots: robotsForRender,
+    // A rendering scan (target.render) reports its browser's steps under their own id.
+    onProgress: onProgress && ((text) => onProgress({ id: "rendering", text })),
+  });
   onProgress?.({ id: "validating", text: "validating and writing the JSON-LD" });
   return boundOutcome({ record, failure });
 }

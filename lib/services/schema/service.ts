@@ -32,11 +32,19 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
     { label: "Waiting for a free scanner", steps: [] },
     { label: "Fetching the page and reading its structured data", steps: ["starting", "fetching"] },
     {
+      label: "Rendering the page in a browser: the structured data scripts add",
+      steps: ["rendering"],
+      rendering: true,
+    },
+    {
       label: "Checking it against schema.org and Google's rules, writing the JSON-LD to paste",
       steps: ["validating", "saving"],
     },
   ],
-  servesCached: (record, target) => record.url === (target.pageUrl ?? target.url),
+  // A scan that asks for the rendered view is not answered by a record without one.
+  servesCached: (record, target) =>
+    record.url === (target.pageUrl ?? target.url) &&
+    (!target.render || record.result?.rendered !== undefined),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
   failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
   validatesCode: true,

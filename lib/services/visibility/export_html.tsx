@@ -3,6 +3,7 @@ import type { VNode } from "preact";
 import type { ExportInput } from "../../service.ts";
 import type { ScanRecord } from "../../visibility/record.ts";
 import { Failed, How, Link } from "../../export/html.tsx";
+import { RenderViewSection } from "../../ui/render_view.tsx";
 
 /** The body of a visibility record's HTML report. */
 export function visibilityHtml(input: ExportInput): VNode {
@@ -94,6 +95,7 @@ function VisibilityBody(props: { record: ScanRecord; input: ExportInput }): VNod
           </table>
         </>
       ))}
+      <RenderViewSection view={record.render} />
       <h2>Off-site presence</h2>
       {o
         ? (

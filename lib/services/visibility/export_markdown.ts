@@ -10,6 +10,7 @@ import {
   mdTable,
   mdText,
 } from "../../export/markdown.ts";
+import { renderViewMarkdown } from "./render_view_text.ts";
 
 /** How a signal's status reads in a table. */
 const MARK: Record<Signal["status"], string> = {
@@ -69,6 +70,7 @@ function visibilityBlocks(record: ScanRecord, input: ExportInput): string[] {
       ]),
     ));
   }
+  out.push(...renderViewMarkdown(record.render));
   out.push("## Off-site presence");
   if (!record.offSite) out.push("The off-site checks could not run.");
   else {

@@ -34,7 +34,11 @@ export function VisibilityHome(props: HomeProps): VNode {
           trust. Enter your domain: in a few seconds you get a score out of 100, the issues that
           matter most, and the exact fix for each.
         </p>
-        <ScanFormBlock widget={props.widget} form={VISIBILITY_WORDS.form} />
+        <ScanFormBlock
+          widget={props.widget}
+          form={VISIBILITY_WORDS.form}
+          canRender={props.canRender}
+        />
         <p class="muted small">
           Free and without an account. Up to {LIMITS.ip}{" "}
           new scans per hour from one network; every report has a link you can share.

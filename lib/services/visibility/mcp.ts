@@ -8,6 +8,7 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { renderViewText } from "./render_view_text.ts";
 import {
   type Issue,
   IssueSchema,
@@ -89,6 +90,8 @@ export function summarise(record: ScanRecord, maxIssues = 5): string {
       formatPagesTable(sample),
     );
   }
+  const view = renderViewText(record.render);
+  if (view.length) lines.push("", ...view);
   if (record.offSite) {
     const o = record.offSite;
     lines.push(

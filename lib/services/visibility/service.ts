@@ -26,6 +26,8 @@ export const visibilityService: ServiceDef<ScanRecord, VisibilityStep> = {
   recordSchema: ScanRecordSchema,
   summary: "scores how visible a site is to AI search engines and assistants, with the fixes",
   failedRecordFields: () => ({ offSite: null }),
+  // A scan that asks for the rendered view is not answered by a record without one.
+  servesCached: (record, target) => !target.render || record.render !== undefined,
   comparesSites: true,
   run,
   scanner: new URL("./scanner.ts", import.meta.url),
@@ -38,6 +40,7 @@ export const visibilityService: ServiceDef<ScanRecord, VisibilityStep> = {
       steps: ["starting", "fetching", "parsing", "sitemaps", "sampling"],
     },
     { label: "Looking the site up on Wikidata, Wikipedia and Common Crawl", steps: ["offsite"] },
+    { label: "Rendering the pages in a browser", steps: ["rendering"], rendering: true },
     { label: "Scoring every signal and writing the fixes", steps: ["scoring", "saving"] },
   ],
   home: VisibilityHome,

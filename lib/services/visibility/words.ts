@@ -23,5 +23,7 @@ export const VISIBILITY_WORDS: ServiceWords = {
     hint: "A domain or a full address, e.g. example.com",
     placeholder: "example.com",
     button: "Check visibility",
+    render:
+      "Also render the pages in a browser: what AI crawlers that do not run JavaScript miss (slower)",
   },
 };

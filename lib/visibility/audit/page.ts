@@ -186,7 +186,8 @@ export function analysePage(
   }
   if (robotsFor.length) fails.push(blockedLabel(robotsFor));
   // One rule for the home page and every sampled page: a shell needs little text AND signs of
-  // client rendering; a short page without them is thin, never a shell.
+  // client rendering; a short page without them is thin, never a shell. A rendered scan replaces
+  // this verdict with the rendering's (lib/visibility/render_step.ts).
   const rendering = readRendering(facts);
   if (rendering.kind === "shell") fails.push("JS shell");
   else if (rendering.kind === "thin") fails.push("thin text");

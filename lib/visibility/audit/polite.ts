@@ -1,20 +1,12 @@
 /**
- * Crawling politely: a {@link GuardedFetcher} wrapper that keeps at most `perHost` requests in
- * flight to the scanned site (every request of the scan to it: the snapshot's and the audit's),
- * spaces them by the site's Crawl-delay once it is known (one at a time then), and leaves other
- * hosts (the off-site lookups) alone. Waiting requests honour their abort signal. It never sends
- * a request itself: everything still goes through the guarded fetcher it wraps.
+ * Crawling the scanned site politely: the scan's polite fetcher (lib/net/polite_fetch.ts) for the
+ * domain and its www. host, and the Crawl-delay robots.txt asks of a crawler.
  */
-import type { FetchOptions, FetchResult, GuardedFetcher } from "../../net/types.ts";
+import type { GuardedFetcher } from "../../net/types.ts";
+import { type PoliteFetcher, politeSiteFetcher } from "../../net/polite_fetch.ts";
 import { parseRobotsTxt, productToken } from "../robots.ts";
 
-/** The politeness wrapper, with what it observed. */
-export interface PoliteFetcher extends GuardedFetcher {
-  /** Spaces the starts of later requests to the site by this many ms (one in flight at a time). */
-  setDelay(ms: number): void;
-  /** Most requests to the site in flight at once so far. */
-  readonly maxInFlight: number;
-}
+export type { PoliteFetcher };
 
 /** The site's host names: the domain and its www. variant. */
 function siteHosts(domain: string): Set<string> {
@@ -22,87 +14,14 @@ function siteHosts(domain: string): Set<string> {
   return new Set([bare, `www.${bare}`]);
 }
 
-/** Wraps a fetcher so the scanned site sees at most `perHost` requests at once. */
+/** Wraps a fetcher so the scanned site (its domain and www.) sees at most `perHost` at once. */
 export function politeFetcher(
   inner: GuardedFetcher,
   domain: string,
   perHost = 2,
 ): PoliteFetcher {
   const hosts = siteHosts(domain);
-  let active = 0;
-  let maxInFlight = 0;
-  let delayMs = 0;
-  let lastStart = -Infinity;
-  const waiters: (() => void)[] = [];
-  let timer: ReturnType<typeof setTimeout> | null = null;
-
-  const limit = () => (delayMs > 0 ? 1 : perHost);
-  const pump = () => {
-    while (waiters.length && active < limit()) {
-      const wait = lastStart + delayMs - performance.now();
-      if (wait > 0) {
-        if (!timer) {
-          timer = setTimeout(() => {
-            timer = null;
-            pump();
-          }, wait);
-        }
-        return;
-      }
-      active++;
-      maxInFlight = Math.max(maxInFlight, active);
-      lastStart = performance.now();
-      waiters.shift()!();
-    }
-  };
-  const acquire = (signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const go = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const i = waiters.indexOf(go);
-        if (i >= 0) waiters.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      waiters.push(go);
-      pump();
-    });
-  const release = () => {
-    active--;
-    pump();
-  };
-
-  return {
-    async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
-      let host = "";
-      try {
-        host = new URL(url).hostname.toLowerCase();
-      } catch {
-        // The guarded fetcher reports the invalid URL.
-      }
-      if (!hosts.has(host)) return inner.fetch(url, options);
-      await acquire(options.signal);
-      try {
-        return await inner.fetch(url, options);
-      } finally {
-        release();
-      }
-    },
-    close: () => {
-      if (timer) clearTimeout(timer);
-      return inner.close();
-    },
-    setDelay(ms: number) {
-      delayMs = Math.max(0, ms);
-    },
-    get maxInFlight() {
-      return maxInFlight;
-    },
-  };
+  return politeSiteFetcher(inner, (host) => hosts.has(host), perHost);
 }
 
 /**

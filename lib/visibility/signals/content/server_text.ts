@@ -1,11 +1,18 @@
 /**
  * `content.server_text`: the home page's text is in the HTML the server sends. Owns the
  * `js_only_content` gate, raised only by the shared JavaScript-shell rule (client_rendering.ts):
- * little text AND signs of client rendering. A short page without those signs is thin, never a
- * JavaScript shell.
+ * when the scan rendered the home page, what rendering showed; otherwise little text AND signs of
+ * client rendering, and the finding says it was judged from those signs. A short page is thin,
+ * never a JavaScript shell.
  */
 import { codeBlock, howText } from "../../fix_text.ts";
-import { EMPTY_MOUNT_SIGN, LITTLE_TEXT_WORDS, readRendering } from "../../client_rendering.ts";
+import {
+  basisEvidence,
+  EMPTY_MOUNT_SIGN,
+  LITTLE_TEXT_WORDS,
+  readRendering,
+  renderedPageFor,
+} from "../../client_rendering.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -17,7 +24,7 @@ export const JS_ONLY_GATE: GateDef = {
   why:
     "Most AI crawlers read the HTML the server sends and do not run JavaScript, so they see an empty page.",
   when:
-    `under ${LITTLE_TEXT_WORDS} words in the server HTML **and** a sign of client rendering: an empty app mount node, script bundles, \`<noscript>\` text or a framework's hydration data (a short page without them is thin, not a shell)`,
+    `rendered in a browser (a rendered scan): under ${LITTLE_TEXT_WORDS} words in the server HTML and ${LITTLE_TEXT_WORDS} or more after scripts; not rendered: under ${LITTLE_TEXT_WORDS} words in the server HTML **and** a sign of client rendering: an empty app mount node, script bundles, \`<noscript>\` text or a framework's hydration data (a short page without them is thin, not a shell)`,
   lift:
     `The home page's server HTML carries its text (${LITTLE_TEXT_WORDS} words or more of visible text), by server-side rendering, static generation or a prerender step.`,
 };
@@ -40,17 +47,20 @@ export const serverText: SignalDef<Data> = {
     why:
       "Most AI crawlers do not run JavaScript. Text that only appears after scripts run is invisible to them.",
     how:
-      `We count the words of visible text in the HTML as served (no JavaScript run) and look for the signs of client rendering: an empty app mount node such as \`<div id="root"></div>\`, script bundles, \`<noscript>\` text, a framework's hydration data. Under ${LITTLE_TEXT_WORDS} words with such a sign caps the score; a short page without any is thin, not a JavaScript shell, and never caps it.`,
+      `We count the words of visible text in the HTML as served (no JavaScript run) and look for the signs of client rendering: an empty app mount node such as \`<div id="root"></div>\`, script bundles, \`<noscript>\` text, a framework's hydration data. Under ${LITTLE_TEXT_WORDS} words with such a sign caps the score; a short page without any is thin, not a JavaScript shell, and never caps it. A rendered scan (docs/rendering.md) replaces the signs with the evidence: the page rendered in a browser, its words counted before and after scripts.`,
     sources: [SOURCES.javascript, SOURCES.aiFeatures],
   },
   check(ctx) {
     const { text, appShell, scripts } = ctx.facts;
-    const rendering = readRendering(ctx.facts);
+    // Evidence before a verdict: the rendered home page when the scan rendered it, else the signs.
+    const rendering = readRendering(ctx.facts, renderedPageFor(ctx.render, ctx.pageUrl));
+    const rendered = rendering.basis === "rendered";
     const evidence = [
       `${text.words} words of visible text`,
       `${scripts.count} scripts (${scripts.external} external)`,
       ...(appShell.emptyMountNode ? [EMPTY_MOUNT_SIGN] : []),
       ...appShell.markers.map((m) => `framework marker: ${m}`),
+      ...(rendered ? [basisEvidence(rendering)] : []),
     ];
     const truncated = ctx.snapshot.home.ok && ctx.snapshot.home.result.truncated;
     if (text.words >= 300 || (truncated && text.words >= LITTLE_TEXT_WORDS)) {
@@ -64,22 +74,31 @@ export const serverText: SignalDef<Data> = {
     if (rendering.kind === "shell") {
       return {
         status: "fail",
-        detail:
-          `The server HTML holds only ${text.words} words and shows signs of client rendering: ${
+        detail: rendered
+          ? `The server HTML holds only ${rendering.words} words; rendered in a browser, the page shows ${rendering.renderedWords} words: the content appears only after JavaScript runs. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`
+          : `The server HTML holds only ${text.words} words and shows signs of client rendering: ${
             rendering.signs.join("; ")
-          }. The content appears only after JavaScript runs. Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
-        // The evidence that raises the gate: how little text, and each sign of client rendering.
-        evidence: [`${text.words} words of visible text`, ...rendering.signs],
+          }. The content appears only after JavaScript runs (judged from the server HTML's signs: the page was not rendered; a rendered scan shows what scripts add). Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot) do not run JavaScript, so they see an empty page.`,
+        // The evidence that raises the gate: how little text, each sign of client rendering, and
+        // what the verdict rests on (a browser's rendering, or those signs alone).
+        evidence: [
+          `${text.words} words of visible text`,
+          ...rendering.signs,
+          basisEvidence(rendering),
+        ],
         gated: true,
         data: { shell: true },
       };
     }
+    const short = text.words < LITTLE_TEXT_WORDS;
     return {
-      status: text.words >= LITTLE_TEXT_WORDS ? "warn" : "fail",
-      detail: text.words >= LITTLE_TEXT_WORDS
+      status: short ? "fail" : "warn",
+      detail: !short
         ? `The home page has only ${text.words} words of text; AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`
+        : rendered
+        ? `The home page has only ${text.words} words of text, and rendered in a browser it shows ${rendering.renderedWords}: a short page, not a JavaScript one. AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`
         : `The home page has only ${text.words} words of text, and its HTML shows no sign of client rendering (no app mount node, script bundle, <noscript> text or hydration data), so no browser adds more: AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`,
-      evidence,
+      evidence: short && !rendered ? [...evidence, basisEvidence(rendering)] : evidence,
       data: { shell: false },
     };
   },

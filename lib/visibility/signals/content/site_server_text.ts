@@ -1,8 +1,9 @@
 /**
  * `content.site_server_text`: the sampled pages carry their text in the server HTML. A page is a
- * JavaScript shell by the same rule as the home page (client_rendering.ts: little text AND signs
- * of client rendering); a short page without those signs is thin, a warning with its own words.
- * Owns the `js_only_pages` gate (half or more of the pages read are shells).
+ * JavaScript shell by the same rule as the home page (client_rendering.ts: what rendering showed
+ * when the scan rendered the page, else little text AND signs of client rendering); a short page
+ * is thin, a warning with its own words. The detail says what the verdicts rest on. Owns the
+ * `js_only_pages` gate (half or more of the pages read are shells).
  */
 import { LITTLE_TEXT_WORDS } from "../../client_rendering.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
@@ -25,7 +26,7 @@ export const JS_ONLY_PAGES_GATE: GateDef = {
   why:
     "Half or more of the sampled pages send an empty shell; most AI crawlers do not run JavaScript, so they see those pages as empty.",
   when:
-    `at least half of the pages read are JavaScript shells: under ${LITTLE_TEXT_WORDS} words **and** a sign of client rendering (short pages without one are thin, and never count)`,
+    `at least half of the pages read are JavaScript shells: rendered in a browser (a rendered scan), under ${LITTLE_TEXT_WORDS} words in the server HTML and ${LITTLE_TEXT_WORDS} or more after scripts; not rendered, under ${LITTLE_TEXT_WORDS} words **and** a sign of client rendering (short pages without one are thin, and never count)`,
   lift:
     `Fewer than half of the sampled pages are JavaScript shells: serve those templates' text in the server HTML (${LITTLE_TEXT_WORDS} words or more), by server-side rendering, static generation or a prerender step.`,
 };
@@ -36,12 +37,28 @@ interface Data {
   thin: PageReport[];
 }
 
-/** "/products/p1: 12 words; empty app mount node ...". */
+/** "/products/p1: 12 words; empty app mount node ...", or what rendering showed. */
 function pageEvidence(p: PageReport): string {
   const r = p.rendering!;
+  if (r.basis === "rendered") {
+    return `${p.path}: ${r.words} words in the server HTML, ${r.renderedWords} rendered in a browser`;
+  }
   return r.kind === "shell"
     ? `${p.path}: ${r.words} words; ${r.signs.join("; ")}`
     : `${p.path}: ${r.words} words, no sign of client rendering`;
+}
+
+/** What the verdicts on the pages read rest on: a browser's rendering, or the signs alone. */
+function basisOf(read: PageReport[]): { rendered: number; note: string } {
+  const rendered = read.filter((p) => p.rendering?.basis === "rendered").length;
+  return {
+    rendered,
+    note: rendered === read.length
+      ? "rendered in a browser: the text appears only after scripts run"
+      : rendered
+      ? `${rendered} of ${read.length} pages rendered in a browser; the others judged from the server HTML's signs`
+      : "judged from the server HTML's signs: not rendered; a rendered scan shows what scripts add",
+  };
 }
 
 export const siteServerText: SignalDef<Data> = {
@@ -57,7 +74,7 @@ export const siteServerText: SignalDef<Data> = {
     why:
       "Most AI crawlers read the HTML the server sends and do not run JavaScript, so they see those pages as empty.",
     how:
-      `${SAMPLE_HOW}, and count the words each page's server HTML holds, outside scripts and templates. A page is a JavaScript shell when it holds under ${LITTLE_TEXT_WORDS} words and shows a sign of client rendering (an empty app mount node, script bundles, <noscript> text, a framework's hydration data), the same rule as for the home page; a short page without any is thin. When half of the pages read are shells, the score is capped.`,
+      `${SAMPLE_HOW}, and count the words each page's server HTML holds, outside scripts and templates. A page is a JavaScript shell when it holds under ${LITTLE_TEXT_WORDS} words and shows a sign of client rendering (an empty app mount node, script bundles, <noscript> text, a framework's hydration data), the same rule as for the home page; a short page without any is thin. A rendered scan (docs/rendering.md) judges each page it rendered by its words before and after scripts instead. When half of the pages read are shells, the score is capped.`,
     sources: [SOURCES.javascript, SOURCES.helpful],
   },
   check(ctx) {
@@ -66,15 +83,22 @@ export const siteServerText: SignalDef<Data> = {
     const { read } = site;
     const shells = read.filter((p) => p.rendering?.kind === "shell");
     const thin = read.filter((p) => p.rendering?.kind === "thin");
+    const basis = basisOf(read);
     const status = shells.length * 2 >= read.length && shells.length
       ? "fail"
       : shells.length || thin.length
       ? "warn"
       : "pass";
+    const thinRendered = thin.filter((p) => p.rendering?.basis === "rendered").length;
+    const thinWhy = thinRendered === thin.length
+      ? "in the rendered page too"
+      : thinRendered
+      ? "some in the rendered page too, the others with no sign of client rendering"
+      : "and no sign of client rendering";
     const thinNote = thin.length
       ? `${
         share(thin.length, read.length)
-      } read carry under ${LITTLE_TEXT_WORDS} words of text and no sign of client rendering (thin pages, with little for an answer to quote): ${
+      } read carry under ${LITTLE_TEXT_WORDS} words of text ${thinWhy} (thin pages, with little for an answer to quote): ${
         examples(thin)
       }.`
       : "";
@@ -85,14 +109,20 @@ export const siteServerText: SignalDef<Data> = {
           share(shells.length, read.length)
         } read are JavaScript shells with no server-rendered text: ${
           examples(shells)
-        }. AI crawlers that do not run JavaScript see them empty. The evidence on ${
+        } (${basis.note}). AI crawlers that do not run JavaScript see them empty. The evidence on ${
           shells[0].path
-        }: ${shells[0].rendering!.words} words; ${shells[0].rendering!.signs.join("; ")}.${
+        }: ${pageEvidence(shells[0]).slice(shells[0].path.length + 2)}.${
           thinNote ? ` ${thinNote}` : ""
         }`
         : thin.length
         ? thinNote
-        : `All ${read.length} pages read carry their text in the server HTML.`,
+        : `All ${read.length} pages read carry their text in the server HTML${
+          basis.rendered === read.length
+            ? " (rendering confirms it)"
+            : basis.rendered
+            ? ` (rendering confirms it for ${basis.rendered} of them)`
+            : ""
+        }.`,
       // A thin page costs half of its share (a warning), a shell all of it.
       points: pointsFor(4, read.length - shells.length - thin.length / 2, read.length),
       evidence: [...shells, ...thin].map(pageEvidence),

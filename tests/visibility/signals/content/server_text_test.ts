@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { serverText } from "../../../../lib/visibility/signals/content/server_text.ts";
 import { gateText } from "../../../../lib/visibility/learn.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+import type { RenderedPage, RenderView } from "../../../../lib/render/view.ts";
+import type { ScanContext } from "../../../../lib/visibility/check.ts";
 
 const html = (body: string, head = "") =>
   `<!doctype html><html lang="en"><head><title>App</title>${head}</head><body>${body}</body></html>`;
@@ -31,7 +33,9 @@ Deno.test("content.server_text - a client-rendered shell fails, raises the gate 
     'empty app mount node (e.g. <div id="root"></div>)',
     "1 script bundle (<script src>)",
     "9 words of <noscript> text",
+    "not rendered: judged from the server HTML alone",
   ]);
+  assert.match(s.detail, /judged from the server HTML's signs: the page was not rendered/);
   assert.match(s.detail, /shows signs of client rendering: empty app mount node/);
   assert.equal(fixOf(serverText, ctx)!.what, "Render the content on the server");
   assert.match(gateText("js_only_content")!.lift, /80 words or more/);
@@ -54,4 +58,86 @@ Deno.test("content.server_text - 80 to 300 words warn, whatever scripts the page
   const s = reported(serverText, pageCtx({ html: html(words, '<script src="/a.js"></script>') }));
   assert.equal(s.status, "warn");
   assert.equal(s.gate, null);
+});
+
+/** The scan's rendered view of its home page: `raw` words in the server HTML, `after` rendered. */
+function withRender(
+  ctx: ScanContext,
+  raw: number,
+  after: number,
+  verdict: RenderedPage["verdict"],
+) {
+  const view = (words: number) => ({
+    words,
+    headings: 0,
+    h1: null,
+    internalLinks: 0,
+    title: null,
+    description: null,
+    canonical: null,
+    robots: null,
+    structuredTypes: [],
+  });
+  const render: RenderView = {
+    status: "rendered",
+    reason: null,
+    browser: "local Chromium",
+    budgetMs: 20_000,
+    elapsedMs: 900,
+    crawlers: [],
+    pages: [{
+      url: ctx.pageUrl,
+      state: "rendered",
+      reason: null,
+      raw: view(raw),
+      rendered: view(after),
+      verdict,
+      onlyAfterScripts: null,
+      changed: [],
+      requests: { served: 1, refused: 0, failed: 0, refusedKinds: {} },
+      missed: "",
+    }],
+  };
+  return { ...ctx, render };
+}
+
+const SHELL = html(
+  '<div id="root"></div>',
+  '<script type="module" src="/assets/index.js"></script>',
+);
+
+Deno.test("content.server_text - rendered: the shell verdict is the rendering's, and says so", () => {
+  const s = reported(serverText, withRender(pageCtx({ html: SHELL }), 0, 412, "js_only"));
+  assert.equal(s.status, "fail");
+  assert.deepEqual(s.gate, { id: "js_only_content", cap: 40 });
+  assert.match(s.detail, /rendered in a browser, the page shows 412 words/);
+  assert.ok(
+    s.evidence.includes("rendered in a browser: 412 words after scripts, 0 in the server HTML"),
+  );
+});
+
+Deno.test("content.server_text - rendered: a page with every sign of a shell that renders short is thin, no gate", () => {
+  // The heuristic alone would call it a shell (empty mount node, a bundle); the browser shows it
+  // is short either way, so no JavaScript gate.
+  const s = reported(serverText, withRender(pageCtx({ html: SHELL }), 0, 30, "thin"));
+  assert.equal(s.status, "fail");
+  assert.equal(s.gate, null);
+  assert.match(s.detail, /rendered in a browser it shows 30: a short page, not a JavaScript one/);
+  assert.equal(
+    fixOf(serverText, withRender(pageCtx({ html: SHELL }), 0, 30, "thin"))!.what,
+    "Say more, in text, on the home page",
+  );
+});
+
+Deno.test("content.server_text - a render that failed concludes nothing: the signs decide, and it says so", () => {
+  const ctx = withRender(pageCtx({ html: SHELL }), 0, 412, "js_only");
+  ctx.render!.pages[0] = {
+    ...ctx.render!.pages[0],
+    state: "failed",
+    rendered: null,
+    verdict: "unknown",
+  };
+  const s = reported(serverText, ctx);
+  assert.deepEqual(s.gate, { id: "js_only_content", cap: 40 });
+  assert.ok(s.evidence.includes("not rendered: judged from the server HTML alone"));
 });

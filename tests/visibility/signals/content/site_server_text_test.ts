@@ -10,10 +10,18 @@ import { fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx
 
 const shell: Rendering = {
   kind: "shell",
+  basis: "heuristic",
+  renderedWords: null,
   words: 0,
   signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle (<script src>)"],
 };
-const thin: Rendering = { kind: "thin", words: 45, signs: [] };
+const thin: Rendering = {
+  kind: "thin",
+  basis: "heuristic",
+  words: 45,
+  renderedWords: null,
+  signs: [],
+};
 
 Deno.test("content.site_server_text - all pages with text pass", () => {
   const s = evaluate(siteServerText, siteCtx([pageReport("/"), pageReport("/a")]))!.signal;
@@ -70,4 +78,42 @@ Deno.test("content.site_server_text - one shell among many warns without a gate;
   assert.equal(s.status, "warn");
   assert.equal(s.gate, null);
   assert.equal(siteServerText.check(pageCtx()), null);
+});
+
+Deno.test("content.site_server_text - rendered pages: the rendering's verdict, and the detail says what it rests on", () => {
+  const rendered = (kind: Rendering["kind"], words: number, after: number): Rendering => ({
+    kind,
+    basis: "rendered",
+    words,
+    renderedWords: after,
+    signs: ["1 script bundle (<script src>)"],
+  });
+  const ctx = siteCtx([
+    pageReport("/"),
+    pageReport("/products/a", { rendering: rendered("shell", 0, 412) }),
+    pageReport("/products/b", { rendering: rendered("shell", 3, 380) }),
+    pageReport("/about", { rendering: rendered("thin", 40, 42) }),
+  ]);
+  const s = evaluate(siteServerText, ctx)!.signal;
+  assert.equal(s.status, "fail");
+  assert.ok(
+    s.evidence.includes("/products/a: 0 words in the server HTML, 412 rendered in a browser"),
+  );
+  assert.match(
+    s.detail,
+    /\(3 of 4 pages rendered in a browser; the others judged from the server HTML's signs\)/,
+  );
+  assert.match(s.detail, /under 80 words of text in the rendered page too/);
+  // Every page rendered, none a shell: the pass says rendering confirms it.
+  const all = siteCtx([
+    pageReport("/", { rendering: rendered("text", 400, 410) }),
+    pageReport("/b", { rendering: rendered("text", 300, 300) }),
+  ]);
+  assert.match(evaluate(siteServerText, all)!.signal.detail, /\(rendering confirms it\)\.$/);
+  // Not rendered: the shells' detail says they were judged from the signs.
+  const heuristic = siteCtx([pageReport("/"), pageReport("/x", { rendering: shell })]);
+  assert.match(
+    evaluate(siteServerText, heuristic)!.signal.detail,
+    /judged from the server HTML's signs: not rendered/,
+  );
 });
