@@ -47,8 +47,10 @@ export type RobotsEdit =
 
 /** A computed fix, with the result of checking it. */
 export interface RobotsFix {
-  /** The crawlers the fix lets read the home page. */
+  /** The crawlers the fix lets read the home page (and `paths`). */
   tokens: string[];
+  /** The paths they may read after it: the home page, and the pages they were kept from. */
+  paths: string[];
   edits: RobotsEdit[];
   /** The whole file after the change. */
   patched: string;
@@ -86,17 +88,21 @@ export function applyRobotsEdits(text: string, edits: RobotsEdit[]): string {
   ].join("\n") + "\n";
 }
 
-/** Checks a patched file: the named crawlers are allowed home, every other verdict is unchanged. */
+/**
+ * Checks a patched file: the named crawlers are allowed on the home page and on `targets`, every
+ * other crawler's verdict is unchanged.
+ */
 export function checkRobotsChange(
   original: string,
   patched: string,
   origin: string,
   tokens: string[],
   maxPaths = SCAN_SAMPLE,
+  targets: string[] = ["/"],
 ): { ok: boolean; collateral: string[]; stillBlocked: string[] } {
   // The fix only writes paths the file already has, so the original's sample covers it (and its
-  // verdicts are computed once per scan).
-  const paths = pathsToCheck([original], maxPaths);
+  // verdicts are computed once per scan), with the paths it must open.
+  const paths = [...new Set([...pathsToCheck([original], maxPaths), ...targets])];
   const before = robotsVerdicts(original, origin, paths);
   const after = robotsVerdicts(patched, origin, paths);
   const named = new Set(tokens.map((t) => t.toLowerCase()));
@@ -105,7 +111,9 @@ export function checkRobotsChange(
     const token = key.slice(0, key.indexOf(" "));
     if (!named.has(token.toLowerCase()) && after.get(key) !== v) collateral.add(token);
   }
-  const stillBlocked = tokens.filter((t) => after.get(`${t} /`) !== true);
+  const stillBlocked = tokens.filter((t) =>
+    ["/", ...targets].some((p) => after.get(`${t} ${p}`) !== true)
+  );
   return {
     ok: collateral.size === 0 && stillBlocked.length === 0,
     collateral: [...collateral],
@@ -116,10 +124,27 @@ export function checkRobotsChange(
 const ruleText = (r: { allow: boolean; path: string }) =>
   `${r.allow ? "Allow" : "Disallow"}: ${r.path}`;
 
-/** The rules a crawler reads now, without those that block the home page, then `Allow: /`. */
-function rulesWithHomeOpen(rules: Rule[]): string[] {
-  const kept = rules.filter((r) => r.allow || !patternMatches(r.path, "/")).map(ruleText);
+/**
+ * The rules a crawler reads now, without those that block the home page or one of `targets`,
+ * then `Allow: /`.
+ */
+function rulesOpening(rules: Rule[], targets: string[]): string[] {
+  const kept = rules.filter((r) => r.allow || !targets.some((t) => patternMatches(r.path, t)))
+    .map(ruleText);
   return [...new Set([...kept.filter((r) => r !== "Allow: /"), "Allow: /"])];
+}
+
+/**
+ * What a crawler's own group adds to a group it shares with others (RFC 9309 merges them for it
+ * alone): `Allow: /`, and for each Disallow there that keeps it from a page beyond the home page
+ * an Allow matching the same paths with one octet more (a trailing `*`), so the longest match is
+ * the Allow without relying on a tie.
+ */
+function allowsOver(rules: Rule[], targets: string[]): string[] {
+  const pages = targets.filter((t) => t !== "/");
+  const over = rules.filter((r) => !r.allow && pages.some((t) => patternMatches(r.path, t)))
+    .map((r) => `Allow: ${r.path.endsWith("$") ? r.path : `${r.path}*`}`);
+  return [...new Set(["Allow: /", ...over])];
 }
 
 function groupText(tokens: string[], rules: string[], comment?: string): string {
@@ -152,9 +177,12 @@ export function robotsAllowFix(
   origin: string,
   tokens: string[],
   comment = "Let these crawlers read the site",
+  /** Paths beyond the home page they must be able to read (pages of the site they are kept from). */
+  paths: string[] = [],
 ): RobotsFix | null {
-  const home = robotsVerdicts(text, origin, ["/"]);
-  const blocked = tokens.filter((t) => home.get(`${t} /`) === false);
+  const targets = [...new Set(["/", ...paths])];
+  const now = robotsVerdicts(text, origin, targets);
+  const blocked = tokens.filter((t) => targets.some((p) => now.get(`${t} ${p}`) === false));
   if (!blocked.length) return null;
   const groups = robotsGroups(text);
   const named = (t: string) =>
@@ -173,7 +201,7 @@ export function robotsAllowFix(
   for (const t of blocked) {
     const own = named(t);
     if (!own.length) {
-      added.set(t, rulesWithHomeOpen(wildcard.flatMap((g) => g.rules)));
+      added.set(t, rulesOpening(wildcard.flatMap((g) => g.rules), targets));
       continue;
     }
     for (const g of own) {
@@ -183,17 +211,17 @@ export function robotsAllowFix(
             kind: "replace",
             start: g.start,
             end: g.end,
-            text: groupText(g.agents.map((a) => a.token), rulesWithHomeOpen(g.rules)),
+            text: groupText(g.agents.map((a) => a.token), rulesOpening(g.rules, targets)),
           });
         }
       } else shared.set(t, [...(shared.get(t) ?? []), g]);
     }
-    if (shared.has(t)) added.set(t, ["Allow: /"]);
+    if (shared.has(t)) added.set(t, allowsOver(shared.get(t)!.flatMap((g) => g.rules), targets));
   }
   const tried: RobotsFix[] = [];
   for (const kind of ["append", "prepend"] as const) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind, text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...adds]);
+    const fix = verify(text, origin, blocked, [...replaces, ...adds], targets);
     if (fix.verified) return fix;
     tried.push(fix);
   }
@@ -209,11 +237,11 @@ export function robotsAllowFix(
         }
       }
     }
-    added.set(t, rulesWithHomeOpen(groups.flatMap((g) => g.rules)));
+    added.set(t, rulesOpening(groups.flatMap((g) => g.rules), targets));
   }
   if (deletes.length) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind: "append", text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds]);
+    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds], targets);
     if (fix.verified) return fix;
   }
   return tried[0];
@@ -223,13 +251,20 @@ function lineOf(e: RobotsEdit): number {
   return e.kind === "delete" ? e.line : e.kind === "replace" ? e.start : 0;
 }
 
-function verify(text: string, origin: string, tokens: string[], edits: RobotsEdit[]): RobotsFix {
+function verify(
+  text: string,
+  origin: string,
+  tokens: string[],
+  edits: RobotsEdit[],
+  targets: string[],
+): RobotsFix {
   const patched = applyRobotsEdits(text, edits);
   const lean = leanText(text, origin);
   const check = lean === text
-    ? checkRobotsChange(text, patched, origin, tokens)
-    : checkRobotsChange(lean, reduceForCheck(patched), origin, tokens);
-  return { tokens, edits, patched, verified: check.ok, collateral: check.collateral };
+    ? checkRobotsChange(text, patched, origin, tokens, SCAN_SAMPLE, targets)
+    : checkRobotsChange(lean, reduceForCheck(patched), origin, tokens, SCAN_SAMPLE, targets);
+  const paths = targets;
+  return { tokens, paths, edits, patched, verified: check.ok, collateral: check.collateral };
 }
 
 /**
@@ -276,10 +311,15 @@ export function robotsFixHow(fix: RobotsFix, robotsUrl: string): string {
       codeBlock(adds.map((e) => e.text).join("\n\n")),
     );
   }
+  const more = fix.paths.length - 1;
   steps.push(
     `Checked on your current robots.txt with our parser: only ${names} ${
       fix.tokens.length > 1 ? "change" : "changes"
-    } (to allowed); every other crawler we track keeps its verdict, training crawlers included.`,
+    } (to allowed${
+      more > 0
+        ? `, on the home page and the ${more} sampled page${more > 1 ? "s" : ""} named above`
+        : ""
+    }); every other crawler we track keeps its verdict, training crawlers included.`,
   );
   return steps.join("\n\n");
 }
