@@ -20,6 +20,7 @@ import { FailedReportBody } from "./visibility_report.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
+import { ReportChanges, ReportHistory } from "./report_changes.tsx";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -52,12 +53,15 @@ export function SchemaReport(
     origin: string;
     scanId?: string;
     badge: ReportProps["badge"];
+    history?: ReportProps["history"];
   },
 ): VNode {
   const { record } = props;
+  const h = props.history;
   return (
     <article class="report">
       <SchemaHead record={record} now={props.now} />
+      {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
       <SchemaResultSections
         result={record.result!}
         actions={
@@ -68,6 +72,7 @@ export function SchemaReport(
         }
       />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
+      {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
     </article>
   );
 }

@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
+import type { ReportHistoryData } from "../../lib/service.ts";
 import { param, type RouteDef } from "../../lib/web/route.ts";
 import { normaliseTarget } from "../../lib/net/target.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
@@ -20,7 +21,6 @@ import { badgeFor, badgeSize } from "../../lib/badge.ts";
 import { PATHS, reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
 import { formatUtc } from "../../lib/ui/format.ts";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
@@ -86,22 +86,20 @@ async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Respon
   });
 }
 
-/** The "what changed" section and the history list of a report (none before a second scan). */
+/**
+ * The kept scans of a report and what changed against the scan before it (none before a second
+ * scan): the service's report view places them (after a rescan, the change leads the page).
+ */
 async function historyParts(
   deps: AppDeps,
   domain: string,
   stored: StoredScan | null,
-): Promise<VNode | null> {
-  if (!stored) return null;
+): Promise<ReportHistoryData | undefined> {
+  if (!stored) return undefined;
   const scans = await historyOf(deps.store, domain);
-  if (!scans.some((s) => s.id === stored.jobId)) return null;
+  if (!scans.some((s) => s.id === stored.jobId)) return undefined;
   const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
-  return (
-    <>
-      <ReportChanges domain={domain} diff={diff} currentId={stored.jobId} />
-      <ReportHistory domain={domain} scans={scans} currentId={stored.jobId} />
-    </>
-  );
+  return { diff, scans, currentId: stored.jobId };
 }
 
 function domainOf(input: string): string | null {
@@ -118,7 +116,7 @@ function reportPage(
   domain: string,
   stored: StoredScan | null,
   inflight: InflightMark | null,
-  history: VNode | null = null,
+  history: ReportHistoryData | undefined = undefined,
   options: { kept?: boolean } = {},
 ): Response {
   const service = deps.service.name;
@@ -181,7 +179,7 @@ function reportPage(
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
   const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
-  const view = deps.service.report(stored, { now, rescan, origin, scanId, badge });
+  const view = deps.service.report(stored, { now, rescan, origin, scanId, badge, history });
   meta.title = view.title;
   meta.description = view.description;
   const body = view.body;
@@ -204,7 +202,6 @@ function reportPage(
       )}
       {progress}
       {body}
-      {history}
     </>,
   );
 }
