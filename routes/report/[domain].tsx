@@ -5,7 +5,6 @@
  * redirects to the report of that site.
  */
 import type { Context } from "hono";
-import type { VNode } from "preact";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
 import type { ReportHistoryData } from "../../lib/service.ts";
 import { param, type RouteDef } from "../../lib/web/route.ts";
