@@ -7,7 +7,7 @@
  */
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { parseHow } from "../visibility/fix_text.ts";
+import { inlineParts, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
 
@@ -95,15 +95,22 @@ export function Failed(props: { input: ExportInput }): VNode {
   );
 }
 
+/** A fix's steps: prose paragraphs (their code spans as code) and code blocks. */
 export function How(props: { how: string }): VNode {
   return (
     <>
       {parseHow(props.how).map((p) =>
-        p.kind === "prose" ? p.text.split(/\n\s*\n/).map((para, i) => <p key={i}>{para}</p>) : (
-          <pre>
+        p.kind === "prose"
+          ? p.text.split(/\n\s*\n/).map((para, i) => (
+            <p key={i}>
+              {inlineParts(para).map((x) => x.code ? <code>{x.text}</code> : x.text)}
+            </p>
+          ))
+          : (
+            <pre>
               <code>{p.code}</code>
-          </pre>
-        )
+            </pre>
+          )
       )}
     </>
   );
