@@ -17,8 +17,12 @@ export function ScanFormBlock(props: {
   widget: ChallengeWidget;
   form: ServiceWords["form"];
   rescanUrl?: string;
+  /** The address the field starts with (the not-scanned page of a site: "Scan it" opens it). */
+  value?: string;
 }): VNode {
-  const texts: Omit<ScanFormProps, "rescanUrl"> = props.form;
+  const texts: Omit<ScanFormProps, "rescanUrl"> = props.value
+    ? { ...props.form, value: props.value }
+    : props.form;
   // The rescan form has no field: its island props (JSON in the page) carry no field texts.
   const island: ScanFormProps = props.rescanUrl
     ? { button: "Scan again", rescanUrl: props.rescanUrl }

@@ -246,7 +246,11 @@ function notFound(
           ? "Nobody has scanned this site yet. Scan it now: it takes a few seconds."
           : "Enter a domain such as example.com, or a full address such as https://www.example.com/."}
       </p>
-      <ScanFormBlock widget={deps.challenge.widget} form={deps.service.words.form} />
+      <ScanFormBlock
+        widget={deps.challenge.widget}
+        form={deps.service.words.form}
+        value={domain ?? undefined}
+      />
     </>,
     404,
   );
