@@ -6,6 +6,7 @@
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
+import { describeAnswers } from "./lib/config_answers.ts";
 import { probeTurnstile } from "./lib/accounts/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
@@ -101,6 +102,7 @@ export function describeConfig(config: Config): string[] {
       }; webhook secrets sealed with ${
         config.watch.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
       }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
+    describeAnswers(config.answers),
     config.logRequests
       ? "Logs: one JSON line per request and per scan"
       : "Logs: one JSON line per scan (LOG_REQUESTS=0)",

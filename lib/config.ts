@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
+import { answersFromEnv } from "./config_answers.ts";
 export type { Config, IsolationSettings, ResolveTarget } from "./config_types.ts";
 
 /** Parses `SCAN_RESOLVE="shop.test=127.0.0.1:4507,blog.test=127.0.0.1:4508"`. */
@@ -272,6 +273,12 @@ export function loadConfig(
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
+  let answers: Config["answers"];
+  try {
+    answers = answersFromEnv(env, parseResolveSetting);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   // Deno Deploy binds for us; elsewhere loopback unless the operator asks for more.
   const hostname = e.HOST ?? (onDeploy ? "0.0.0.0" : "127.0.0.1");
   const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
@@ -346,6 +353,7 @@ export function loadConfig(
       secretKey: e.WATCH_SECRET_KEY,
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
+    answers,
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
       // On a loopback bind only this machine connects (a local proxy bounds the connections), so

@@ -3,6 +3,8 @@
  * the only module that reads it). Types only.
  */
 
+import type { AnswersSettings } from "./config_answers.ts";
+
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
 export interface ResolveTarget {
   host: string;
@@ -142,6 +144,8 @@ export interface Config {
     secretKey: string | undefined;
     webhookResolve: Map<string, ResolveTarget>;
   };
+  /** Answer presence (docs/answer-presence.md; lib/config_answers.ts reads it). */
+  answers: AnswersSettings;
   /**
    * How jobs reach the worker (lib/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".

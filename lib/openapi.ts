@@ -104,6 +104,7 @@ export function openApiDocument(options: {
       { name: "scans", description: "Start scans and read reports." },
       { name: "mcp", description: "The Model Context Protocol endpoint for AI agents." },
       { name: "watches", description: "Scheduled rescans and regression alerts of an account." },
+      { name: "answers", description: "Answer presence: do AI assistants name and cite the site?" },
     ],
     paths,
     components: {

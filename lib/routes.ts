@@ -18,6 +18,15 @@ import {
 import { changesFeedRoute } from "../routes/api/report/[domain]_feed.ts";
 import { watchesRoute, watchRoute, watchTestRoute } from "../routes/api/watches.ts";
 import { accountWatchDeleteRoute, accountWatchesRoute } from "../routes/account/watches.ts";
+import {
+  answerKeyRoute,
+  answerKeysRoute,
+  answerQuestionsRoute,
+  answerRunRoute,
+  answerRunsRoute,
+  siteAnswersRoute,
+} from "../routes/api/answers.ts";
+import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "../routes/account/answers.ts";
 import { changesRoute, historyRoute, keptScanRoute } from "../routes/api/report/history.ts";
 import { scanStatusRoute } from "../routes/api/scans/[id].ts";
 import { compareJsonRoute } from "../routes/api/compare.json.ts";
@@ -58,6 +67,14 @@ export const ROUTES: readonly RouteDef[] = [
   watchesRoute,
   watchRoute,
   watchTestRoute,
+  // /api/answers/keys before /api/answers/{domain}: "keys" is never a domain, but the first
+  // matching route answers.
+  answerKeysRoute,
+  answerKeyRoute,
+  siteAnswersRoute,
+  answerQuestionsRoute,
+  answerRunsRoute,
+  answerRunRoute,
   compareJsonRoute,
   validateRoute,
   badgeRoute,
@@ -81,6 +98,8 @@ export const ROUTES: readonly RouteDef[] = [
   accountKeyRevokeRoute,
   accountWatchesRoute,
   accountWatchDeleteRoute,
+  accountAnswerRunRoute,
+  accountAnswerQuestionsRoute,
   accountRoute,
   adminLoginRoute,
   adminLogoutRoute,

@@ -37,6 +37,7 @@ import { AccountStore, attemptKeys } from "./storage/store_accounts.ts";
 import { startWorker, type Worker } from "./scan/worker.ts";
 import { createWatchDeps } from "./watch/service.ts";
 import { type TickReport, watchTick } from "./watch/scheduler.ts";
+import { closeAnswers, createAnswersDeps } from "./answers/service.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -251,8 +252,20 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  const answers = createAnswersDeps({
+    kv,
+    store: stores[service.name],
+    service,
+    config,
+    watches: watch.watches,
+    box: watch.box,
+    now,
+    lookup: overrides.lookup,
+    log,
+  });
   const deps: AppDeps = {
     watch,
+    answers,
     reportCache,
     config,
     store: stores[service.name],
@@ -373,6 +386,7 @@ export async function createServer(
       }
     },
     close: async () => {
+      await closeAnswers(answers);
       await watch.fetcher.close();
       await worker?.stop();
       await worker?.idle();

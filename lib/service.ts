@@ -121,6 +121,11 @@ export interface ReportProps {
   badge: { alt: string; width: number; height: number };
   /** The kept scans and what changed (absent before a second scan): the report places them. */
   history?: ReportHistoryData;
+  /**
+   * What another feature shows this reader (answer presence for the account watching the site,
+   * lib/answers/): the report places it right after what changed.
+   */
+  extra?: VNode;
 }
 
 /**

@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
+import { robotsFile } from "../lib/visibility/robots.ts";
 import {
   applyRobotsEdits,
-  reduceForCheck,
+  checkRobotsChange,
   robotsAllowFix,
   robotsFixHow,
   robotsVerdicts,
@@ -221,30 +222,18 @@ Deno.test("[fixes robots] the scan's fixes: no 'remove these lines', no invented
   });
 });
 
-Deno.test("[fixes robots] the reduced file a scan checks on gives our crawlers the same verdicts", () => {
-  const text = [
-    "User-agent: SomeOtherBot",
-    "Disallow: /",
-    "",
-    "User-agent: Googlebot-News",
-    "Disallow: /news/",
-    "",
-    "User-agent: YetAnotherBot",
-    "User-agent: *",
-    "Disallow: /private/",
-    "",
-    "User-agent: ThirdBot",
-    "Allow: /",
-    "Disallow: /x/",
-    "User-agent: GPTBot",
-    "Disallow: /",
-    "User-agent: TrailingBot",
-  ].join("\n");
-  const reduced = reduceForCheck(text);
-  assert.doesNotMatch(reduced, /SomeOtherBot|ThirdBot|TrailingBot/);
-  assert.match(reduced, /Googlebot-News/, "a variant of a token we know is kept");
-  assert.match(reduced, /YetAnotherBot\nUser-agent: \*/, "a group naming * is kept whole");
-  const paths = ["/", "/news/a", "/private/a", "/x/a", "/other"];
-  assert.deepEqual(robotsVerdicts(reduced, ORIGIN, paths), robotsVerdicts(text, ORIGIN, paths));
-  assert.equal(reduced.split("\n").length < text.split("\n").length, true);
+Deno.test("[fixes robots] a fix is checked on the whole file and on the sampled pages' real paths", () => {
+  // A change that keeps every verdict on the file's own paths but moves one on a page the site
+  // really has (/privacy, found by the audit, named by no rule).
+  const original = "User-agent: *\nDisallow: /private\n";
+  const patched = "User-agent: *\nDisallow: /priv\n";
+  assert.equal(checkRobotsChange(original, patched, ORIGIN, []).ok, true, "the file's paths alone");
+  const withPages = checkRobotsChange(original, patched, ORIGIN, [], ["/privacy"]);
+  assert.equal(withPages.ok, false);
+  assert.ok(withPages.collateral.includes("OAI-SearchBot"));
+  // Groups naming only bots we do not track are read too: no reduced copy stands in for the file.
+  const text = "User-agent: OtherBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n";
+  assert.equal(robotsFile(text), robotsFile(text), "parsed once per text");
+  assert.equal(verdict(text, "OAI-SearchBot", "/private/a"), false);
+  assert.equal(verdict(text, "OAI-SearchBot", "/a"), true);
 });

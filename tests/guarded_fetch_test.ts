@@ -683,3 +683,24 @@ Deno.test("[guarded_fetch] https connects with TLS to the checked address and ve
     await plain.close();
   }
 });
+
+Deno.test("[guarded_fetch] repeated X-Robots-Tag lines are kept apart, in order", async () => {
+  const server = rawServer(async (conn) => {
+    await conn.read(new Uint8Array(4096));
+    const body = "<html></html>";
+    await conn.write(encoder.encode(
+      "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-robots-tag: googlebot: nosnippet\r\n" +
+        `x-robots-tag: noindex\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    ));
+    conn.close();
+  });
+  const fetcher = fetcherFor({ "site.test": server.port });
+  try {
+    const r = await fetcher.fetch("http://site.test/");
+    assert.deepEqual(r.headerLines?.["x-robots-tag"], ["googlebot: nosnippet", "noindex"]);
+    assert.equal(r.headers["x-robots-tag"], "googlebot: nosnippet, noindex");
+  } finally {
+    await fetcher.close();
+    await server.close();
+  }
+});

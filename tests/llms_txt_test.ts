@@ -15,6 +15,13 @@ Deno.test("[llms.txt] a file in the llmstxt.org format is valid", () => {
   assert.equal(r.sections, 2);
 });
 
+Deno.test("[llms.txt] v2: Optional is an ordinary section, its links counted like any other", () => {
+  const r = validateLlmsTxt("# Shop\n\n> S\n\n## Optional\n\n- [Blog](/blog)\n", BASE);
+  assert.equal(r.valid, true);
+  assert.deepEqual(r.problems, []);
+  assert.equal(r.links, 1);
+});
+
 Deno.test("[llms.txt] each departure from the format is named", async (t) => {
   await t.step("no H1", () => {
     const r = validateLlmsTxt("Shop\n\n## Pages\n- [A](https://a.example/)\n", BASE);
@@ -26,9 +33,9 @@ Deno.test("[llms.txt] each departure from the format is named", async (t) => {
     assert.equal(r.valid, true);
     assert.match(r.problems.join(";"), /blockquote summary/);
   });
-  await t.step("no sections", () => {
+  await t.step("no sections: valid under v2 (the H1 is the only required part), but named", () => {
     const r = validateLlmsTxt("# Shop\n> Summary\n", BASE);
-    assert.equal(r.valid, false);
+    assert.equal(r.valid, true);
     assert.match(r.problems.join(";"), /no ## sections/);
   });
   await t.step("list items that are not links", () => {

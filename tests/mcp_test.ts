@@ -128,17 +128,21 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(Object.keys(byName).sort(), [
+      "answer_presence",
+      "answer_presence_run",
       "compare_scans",
       "explain_issue",
       "get_report",
       "list_scans",
       "list_watches",
+      "run_answer_presence",
       "scan_site",
       "unwatch_site",
       "watch_site",
     ]);
-    // The watch tools change an account's watch list (tests/watch_api_test.ts).
-    const changing = new Set(["watch_site", "unwatch_site"]);
+    // The watch tools change an account's watch list (tests/watch_api_test.ts); a run of answer
+    // presence spends calls (tests/answers_mcp_test.ts).
+    const changing = new Set(["watch_site", "unwatch_site", "run_answer_presence"]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
       assert.equal(tool.inputSchema.type, "object");
@@ -630,11 +634,14 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
       assert.deepEqual(names, [
+        "answer_presence",
+        "answer_presence_run",
         "compare_scans",
         "generate_schema",
         "get_report",
         "list_scans",
         "list_watches",
+        "run_answer_presence",
         "scan_site",
         "unwatch_site",
         "validate_code",

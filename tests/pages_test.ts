@@ -577,7 +577,7 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; reports stay under 60 KB of HTML", async (t) => {
+Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; reports stay under 64 KB of HTML", async (t) => {
   // The report as this budget was set for (home page only); the site audit's table and signals
   // come on top, bounded by tests/site_audit_test.ts.
   const env = await startAppEnv({ worker: true, challenge: "altcha", env: { AUDIT_PAGES: "1" } });
@@ -607,7 +607,9 @@ Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; repo
         assert.match(html, /id="issue-1"/);
         // 50 KB until issue 18 gave every issue and signal a link to its explanation (/learn/<id>)
         // and the first screen its cap notice and top fixes: about 6 KB more on the weakest sites.
-        assert.ok(html.length < 60 * 1024, `${host}: ${html.length} bytes of HTML`);
+        // 60 KB until issue 28 added the crawler matrix (about 20 crawlers x robots.txt, declared
+        // preference, edge answer, checked-on date, and the vendors' sources): 4.6 KB more.
+        assert.ok(html.length < 64 * 1024, `${host}: ${html.length} bytes of HTML`);
       }
     });
   } finally {

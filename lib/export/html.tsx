@@ -5,7 +5,7 @@
  * Content-Security-Policy meta says `default-src 'none'`), and every string from the record is
  * escaped by Preact's renderer; links are written only for http(s) URLs.
  */
-import type { ComponentChildren, VNode } from "preact";
+import { type ComponentChildren, Fragment, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { inlineParts, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
@@ -103,7 +103,13 @@ export function How(props: { how: string }): VNode {
         p.kind === "prose"
           ? p.text.split(/\n\s*\n/).map((para, i) => (
             <p key={i}>
-              {inlineParts(para).map((x) => x.code ? <code>{x.text}</code> : x.text)}
+              {
+                /* Plain runs in keyed Fragments: a bare string in a children array is escaped twice
+                  by preact-render-to-string 6.8 with preact 11 (see lib/ui/report_issues.tsx). */
+              }
+              {inlineParts(para).map((x, j) =>
+                x.code ? <code key={j}>{x.text}</code> : <Fragment key={j}>{x.text}</Fragment>
+              )}
             </p>
           ))
           : (

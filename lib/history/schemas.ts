@@ -1,6 +1,6 @@
 /**
  * The zod schemas of the history's JSON answers (routes/api/report/history.ts,
- * routes/api/scans/[id].ts): the OpenAPI document (lib/openapi_history.ts) is generated from them
+ * routes/api/scans/[id].ts): the OpenAPI document (each route's RouteDef, lib/openapi.ts) is generated from them
  * and the tests check real answers against it.
  */
 import { z } from "zod";

@@ -24,6 +24,8 @@ export type HeadFields = Pick<
   | "meta"
   | "hreflang"
   | "feeds"
+  | "markdownAlternates"
+  | "describedBy"
 >;
 
 /**
@@ -41,6 +43,8 @@ export class HeadFacts {
   private readonly meta: Record<string, string> = {};
   private readonly hreflang: { lang: string; href: string }[] = [];
   private readonly feeds = new Set<string>();
+  private readonly markdownAlternates = new Set<string>();
+  private readonly describedBy = new Set<string>();
 
   /** `urls`: the page's resolver, so `<base href>` applies to canonical and alternates. */
   constructor(private readonly urls: UrlResolver) {}
@@ -109,6 +113,9 @@ export class HeadFacts {
     if (rel.includes("canonical")) {
       if (++this.canonicalCount === 1 && href) this.canonical = this.urls.absolute(href);
     }
+    if (rel.includes("describedby") && href) {
+      addCapped(this.describedBy, this.urls.http(href, false)?.href, PAGE_CAPS.describedBy);
+    }
     if (!rel.includes("alternate") || !href) return;
     const lang = attribs.hreflang?.trim();
     if (lang && this.hreflang.length < PAGE_CAPS.hreflang) {
@@ -116,6 +123,13 @@ export class HeadFacts {
       if (url) this.hreflang.push({ lang, href: url.href });
     }
     const type = attribs.type === undefined ? "" : mimeEssence(attribs.type);
+    if (type === "text/markdown") {
+      addCapped(
+        this.markdownAlternates,
+        this.urls.http(href, false)?.href,
+        PAGE_CAPS.markdownAlternates,
+      );
+    }
     if (FEED_TYPES.has(type) && this.feeds.size < PAGE_CAPS.feeds) {
       const url = this.urls.http(href, false);
       if (url) this.feeds.add(url.href);
@@ -135,6 +149,8 @@ export class HeadFacts {
       meta: this.meta,
       hreflang: this.hreflang,
       feeds: [...this.feeds],
+      markdownAlternates: [...this.markdownAlternates],
+      describedBy: [...this.describedBy],
     };
   }
 
@@ -146,6 +162,10 @@ export class HeadFacts {
     for (const d of directives) if (!merged.includes(d)) merged.push(d);
     this.metaRobots[name] = merged.join(", ");
   }
+}
+
+function addCapped(set: Set<string>, value: string | undefined, cap: number): void {
+  if (value && set.size < cap) set.add(value);
 }
 
 function setFirst(record: Record<string, string>, key: string, value: string): void {

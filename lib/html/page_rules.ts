@@ -13,6 +13,8 @@ export const PAGE_CAPS = {
   times: 20,
   hreflang: 300,
   feeds: 20,
+  markdownAlternates: 5,
+  describedBy: 5,
   markers: 20,
   textSample: 1000,
 } as const;

@@ -59,6 +59,16 @@ export interface PageFacts {
   hreflang: { lang: string; href: string }[];
   /** RSS/Atom/JSON feeds from `<link rel="alternate" type=...>`: absolute, deduplicated, at most 20. */
   feeds: string[];
+  /**
+   * Markdown versions of the page from `<link rel="alternate" type="text/markdown">` (llms.txt v2):
+   * absolute http(s) URLs, deduplicated, at most 5.
+   */
+  markdownAlternates: string[];
+  /**
+   * `<link rel="describedby">` targets (llms.txt v2 points a page to the llms.txt covering it):
+   * absolute http(s) URLs, deduplicated, at most 5.
+   */
+  describedBy: string[];
   /** Headings h1-h6 in document order (text collapsed, at most 200 entries, 200 chars each). */
   headings: { level: number; text: string }[];
   /** JSON-LD blocks in document order (at most 50). */

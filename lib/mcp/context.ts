@@ -12,6 +12,7 @@ import type { ServiceMcp } from "../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import type { WatchDeps } from "../watch/context.ts";
+import type { AnswersDeps } from "../answers/context.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
@@ -19,6 +20,8 @@ export interface McpDeps extends ScanServiceDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** The watch feature (lib/watch/): the watch tools act for the account of the request's key. */
   watch?: WatchDeps;
+  /** Answer presence (lib/answers/): its tools act for the request's key, like the watch tools. */
+  answers?: AnswersDeps;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */

@@ -28,6 +28,7 @@ import { registerReportResource } from "./resources.ts";
 import { registerCommonTools } from "./tools.ts";
 import { registerHistoryTools } from "./history_tools.ts";
 import { registerWatchTools } from "./watch_tools.ts";
+import { registerAnswerTools } from "./answer_tools.ts";
 
 /** The service's MCP adapter, with this server's request context (lib/service.ts ServiceMcp). */
 function adapterOf(service: ServiceDef): McpServiceAdapter {
@@ -63,6 +64,7 @@ export function createMcpServer(
   registerHistoryTools(server, ctx);
   adapter.registerTools(server, ctx);
   if (deps.watch) registerWatchTools(server, ctx);
+  if (deps.answers) registerAnswerTools(server, ctx);
   registerReportResource(server, ctx);
   adapter.registerPrompts?.(server, ctx);
   withoutListChanged(server);
@@ -100,6 +102,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
   registerHistoryTools(recorder, ctx);
   adapter.registerTools(recorder, ctx);
   if (deps.watch) registerWatchTools(recorder, ctx);
+  if (deps.answers) registerAnswerTools(recorder, ctx);
   return tools;
 }
 

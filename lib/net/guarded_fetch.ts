@@ -223,6 +223,8 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
         for (;;) {
           deadline.throwIfAborted(current.href);
           let response: Response;
+          // Repeated lines of headers whose lines mean something apart (see LINE_HEADERS).
+          const lines: Record<string, string[]> = {};
           try {
             response = await Promise.race([
               undiciFetch(current.href, {
@@ -231,7 +233,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
                 body: method === "POST" ? fetchOptions.body : undefined,
                 redirect: "manual",
                 signal: deadline.signal,
-                dispatcher: agent as Dispatcher,
+                dispatcher: (agent as Dispatcher).compose(recordLines(lines)),
               }) as unknown as Promise<Response>,
               deadline.whenAborted,
             ]);
@@ -273,6 +275,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
             finalUrl: current.href,
             status: response.status,
             headers: responseHeaders(response.headers),
+            headerLines: lines,
             body: decoded.text,
             bytes: body.data.byteLength,
             truncated: body.truncated || decoded.cut,
@@ -334,6 +337,41 @@ function requestHeaders(userAgent: string, o: FetchOptions): Record<string, stri
   for (const [name, value] of Object.entries(o.headers ?? {})) headers[name.toLowerCase()] = value;
   if (o.userAgent) headers["user-agent"] = o.userAgent;
   return headers;
+}
+
+/**
+ * Headers whose repeated lines are kept apart in {@link FetchResult.headerLines}: joined with ", "
+ * (as fetch's Headers joins them) an agent scope of one X-Robots-Tag line would run on into the
+ * next line's rules (Google reads each header line on its own).
+ */
+const LINE_HEADERS = ["x-robots-tag"] as const;
+
+/** An undici interceptor that copies the lines of {@link LINE_HEADERS} of each final response. */
+function recordLines(sink: Record<string, string[]>): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(
+      opts,
+      // Every other call goes to undici's own handler, bound to it (its fields stay private).
+      new Proxy(handler, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target);
+          if (prop !== "onResponseStart" || typeof value !== "function") {
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return (...args: unknown[]) => {
+            const [, statusCode, headers] = args as [unknown, number, Record<string, unknown>];
+            if (statusCode >= 200 && headers) {
+              for (const name of LINE_HEADERS) {
+                const v = headers[name];
+                if (typeof v === "string") sink[name] = [v];
+                else if (Array.isArray(v)) sink[name] = v.map(String);
+              }
+            }
+            return value.apply(target, args);
+          };
+        },
+      }),
+    );
 }
 
 function responseHeaders(headers: Headers): Record<string, string> {

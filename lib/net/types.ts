@@ -39,6 +39,11 @@ export interface FetchResult {
   status: number;
   /** Response headers of the final response, names lowercased; repeated headers joined by ", ". */
   headers: Record<string, string>;
+  /**
+   * The separate lines of headers whose lines mean something on their own (X-Robots-Tag), in
+   * order, names lowercased; absent for a result not fetched by the guarded fetcher.
+   */
+  headerLines?: Record<string, string[]>;
   /** The body decoded as text (charset from Content-Type, else UTF-8; invalid bytes replaced). */
   body: string;
   /** Body bytes received and kept (after decompression). */

@@ -27,7 +27,7 @@ export interface Watch {
   accountId: string;
   /** What the user asked to watch, normalised: the domain (visibility) or the page URL (schema). */
   target: string;
-  /** The record key (lib/scan/domain.ts). */
+  /** The record key (lib/net/target.ts). */
   domain: string;
   /** The page watched (schema service), else null. */
   pageUrl: string | null;

@@ -100,7 +100,7 @@ export function LearnArticle(props: { entry: LearnEntry }): VNode {
             {e.sources.map((s) => (
               <li>
                 <a href={s.url} rel="noopener noreferrer" class="external">{s.title}</a>{" "}
-                <span class="muted">({s.by})</span>
+                <span class="muted">({s.by}, checked on {s.checked})</span>
               </li>
             ))}
           </ul>

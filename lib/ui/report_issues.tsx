@@ -4,7 +4,7 @@
  * impact, effort), one click from the full fix. Code blocks of a fix get their own Copy button;
  * plain advice is prose, never code (a command named in a sentence is inline code).
  */
-import type { VNode } from "preact";
+import { Fragment, type VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import { inlineParts, parseHow } from "../visibility/fix_text.ts";
 import type { Issue, Result } from "../visibility/record.ts";
@@ -85,11 +85,17 @@ export function Resolves(props: { issue: Issue }): VNode | null {
   );
 }
 
-/** A prose step: text, with the code spans it holds (a command, a tag) set as code. */
+/**
+ * A prose step: text, with the code spans it holds (a command, a tag) set as code. Each plain run
+ * is its own Fragment: preact-render-to-string 6.8 with preact 11 escapes a bare string inside a
+ * children array twice ("<head>" read "&amp;lt;head>"), tests/fixes_text_test.ts.
+ */
 export function ProseText(props: { text: string }): VNode {
   return (
     <>
-      {inlineParts(props.text).map((p, i) => p.code ? <code key={i}>{p.text}</code> : p.text)}
+      {inlineParts(props.text).map((p, i) =>
+        p.code ? <code key={i}>{p.text}</code> : <Fragment key={i}>{p.text}</Fragment>
+      )}
     </>
   );
 }

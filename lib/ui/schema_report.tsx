@@ -54,6 +54,7 @@ export function SchemaReport(
     scanId?: string;
     badge: ReportProps["badge"];
     history?: ReportProps["history"];
+    extra?: ReportProps["extra"];
   },
 ): VNode {
   const { record } = props;
@@ -62,6 +63,7 @@ export function SchemaReport(
     <article class="report">
       <SchemaHead record={record} now={props.now} />
       {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
+      {props.extra}
       <SchemaResultSections
         result={record.result!}
         actions={

@@ -23,6 +23,7 @@ import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 import { ChangeLead } from "./report_change_lead.tsx";
 import { ReportChanges, ReportHistory } from "./report_changes.tsx";
+import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -58,6 +59,8 @@ export interface SectionProps {
   badge: ReportProps["badge"];
   /** The kept scans and what changed since the previous one (none before a second scan). */
   history?: ReportHistoryData;
+  /** What another feature shows this reader (answer presence), right after what changed. */
+  extra?: ReportProps["extra"];
 }
 
 /** One section of the report page: its name (for tests and other features) and its view. */
@@ -95,8 +98,10 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
         )
         : null,
   },
+  { id: "extra", render: (p) => p.extra ?? null },
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
+  { id: "crawlers", render: (p) => <CrawlerMatrix record={p.record} /> },
   {
     id: "pillars",
     render: (p) => (
@@ -169,7 +174,10 @@ export function FailedReport(
       <h3>What this usually means</h3>
       <ul>
         <li>The site was down or too slow to answer (we wait up to 25 seconds).</li>
-        <li>A firewall or CDN blocks automated visitors, which blocks AI crawlers too.</li>
+        <li>
+          A firewall or CDN refused our scanner. That alone does not show how it treats AI crawlers,
+          which come from their vendors' own addresses.
+        </li>
         <li>
           The address redirects in a loop, to a private network, or to a page that is not HTML.
         </li>

@@ -3,8 +3,11 @@
  * `X-Robots-Tag` header, read per directive and per agent: `noindex`, `none`, `nosnippet`,
  * `max-snippet:0` and the like, where `name:value` directives (`max-image-preview:none`) are not
  * mistaken for others, and a directive scoped to one agent (`googlebot-news`, or the header's
- * `bingbot: noindex`) applies to that agent only.
+ * `bingbot: noindex`) applies to that agent only. Each X-Robots-Tag header line is read on its
+ * own, as Google documents: an agent named in one line scopes the rules after it in that line
+ * only, never the next line's.
  */
+import type { FetchResult } from "../net/types.ts";
 import { CRAWLERS } from "./crawlers.ts";
 
 /** Directives that take a value after a colon; anything else before a colon names an agent. */
@@ -53,15 +56,29 @@ function parseList(text: string, agent: string, source: string, headerScopes: bo
 }
 
 /**
+ * The X-Robots-Tag lines of a response, each on its own (the guarded fetcher keeps them apart);
+ * a result without them (built in memory) has its joined header as one line.
+ */
+export function xRobotsTagLines(result: Pick<FetchResult, "headers" | "headerLines">): string[] {
+  const lines = result.headerLines?.["x-robots-tag"];
+  if (lines) return lines;
+  const joined = result.headers["x-robots-tag"];
+  return joined ? [joined] : [];
+}
+
+/**
  * Reads the directives of the page's robots metas (name -> content, as `PageFacts.metaRobots`
- * holds them) and its X-Robots-Tag header (several headers arrive joined by ", ").
+ * holds them) and its X-Robots-Tag header lines (see {@link xRobotsTagLines}), each line read on
+ * its own.
  */
 export function readDirectives(
   metaRobots: Record<string, string>,
-  xRobotsTag: string,
+  xRobotsTag: string | readonly string[],
 ): RobotsDirective[] {
   const out: RobotsDirective[] = [];
-  if (xRobotsTag) out.push(...parseList(xRobotsTag, "*", "X-Robots-Tag header", true));
+  for (const line of typeof xRobotsTag === "string" ? [xRobotsTag] : xRobotsTag) {
+    if (line) out.push(...parseList(line, "*", "X-Robots-Tag header", true));
+  }
   for (const [name, content] of Object.entries(metaRobots)) {
     const agent = name.trim().toLowerCase();
     out.push(

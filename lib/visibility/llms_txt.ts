@@ -1,6 +1,9 @@
 /**
- * Validation of /llms.txt against the llmstxt.org format: an H1 with the site's name first, an
- * optional blockquote summary, free paragraphs, then H2 sections of `- [name](url): notes` links.
+ * Validation of an llms.txt against the llmstxt.org format, v2 (standards.ts `llmsTxt`): an H1 with
+ * the site's name first (the only required part), a blockquote summary, free paragraphs, then H2
+ * sections of `- [name](url): notes` links. An `Optional` section is an ordinary section (v2
+ * dropped its special meaning). What v2 recommends but does not require is reported as a problem
+ * to fix, on a file that stays valid.
  */
 
 /** What was wrong or right with an llms.txt. */
@@ -36,8 +39,9 @@ export function llmsTxtLinks(body: string, baseUrl: string): string[] {
 }
 
 /**
- * Checks an llms.txt body. `valid` means an H1 comes first and at least one H2 section lists links;
- * everything else is reported as a problem to fix.
+ * Checks an llms.txt body. `valid` means an H1 comes first (v2: the only required section); a
+ * missing summary, sections without links and list items that are not links are reported as
+ * problems to fix.
  *
  * @example
  * ```ts
@@ -92,11 +96,11 @@ export function validateLlmsTxt(body: string, baseUrl: string): LlmsTxtReport {
       badLinks++;
     }
   }
-  if (!sections) problems.push("no ## sections listing pages");
+  if (!sections) problems.push("no ## sections listing pages: agents get no links to follow");
   else if (!links) problems.push("the ## sections hold no - [name](url) link items");
   if (badLinks) problems.push(`${badLinks} list items are not - [name](url) links`);
   return {
-    valid: !!h1 && sections > 0 && links > 0,
+    valid: !!h1,
     title: h1 ? h1[1].trim() : null,
     hasSummary,
     sections,

@@ -19,6 +19,31 @@ export const SignalStatusSchema = z.enum(["pass", "warn", "fail", "info", "na", 
 export type SignalStatus = z.infer<typeof SignalStatusSchema>;
 
 /**
+ * One row of the crawler matrix (on the `access.edge` signal): what robots.txt tells a crawler
+ * about the home page, what the site declares for the crawler's purpose, and what the site's edge
+ * answered our probe with the crawler's User-Agent, with the registry entry's source and date.
+ */
+export const CrawlerRowSchema = z.object({
+  token: z.string(),
+  vendor: z.string(),
+  /** The vendor's stated purpose: search, user, agent, training, ads. */
+  purpose: z.string(),
+  /** robots.txt's verdict on the home page. */
+  robots: z.enum(["allowed", "blocked", "unknown"]),
+  /** The preference the site declares for the crawler's purpose ("no ai-train"), or null. */
+  preference: z.string().nullable(),
+  /** What the edge answered our probe ("HTTP 200", "a challenge page (HTTP 403)"); null: not probed. */
+  edge: z.string().nullable(),
+  /** The edge kept our probe from the page; null when not probed or not answered. */
+  edgeRefused: z.boolean().nullable(),
+  /** The vendor's page, its published addresses (or null) and the day the entry was checked. */
+  docs: z.string(),
+  ipRanges: z.string().nullable(),
+  checked: z.string(),
+});
+export type CrawlerRow = z.infer<typeof CrawlerRowSchema>;
+
+/**
  * One observed check inside a pillar.
  * - `pass` / `warn` / `fail`: scored; `points` of `maxPoints` earned.
  * - `info`: reported, not scored (e.g. training crawlers blocked by choice).
@@ -45,6 +70,8 @@ export const SignalSchema = z.object({
    * how the fetch went, HTTP status, the checks each fails). See docs/site-audit.md.
    */
   pages: z.array(AuditPageSchema).optional(),
+  /** Only on `access.edge`: the crawler matrix (robots.txt, declared preference, edge answer). */
+  crawlers: z.array(CrawlerRowSchema).optional(),
 });
 export type Signal = z.infer<typeof SignalSchema>;
 

@@ -17,6 +17,23 @@ export interface RobotsRule {
   pattern: string;
   /** 1-based line number in the file. */
   line: number;
+  /** The pattern percent-encoded as a crawler compares it, computed once at parse time. */
+  normalised: string;
+  /** Its literal start (up to the first `*` or final `$`): a path not starting so cannot match. */
+  prefix: string;
+}
+
+/**
+ * A line of a group that is neither Allow nor Disallow but states a preference about the use of
+ * what may be crawled: Cloudflare's `Content-Signal` or the IETF AI-preferences `Content-Usage`
+ * rule (usage_prefs.ts reads their values).
+ */
+export interface RobotsPreferenceLine {
+  key: "content-signal" | "content-usage";
+  /** The value as written, comment stripped. */
+  value: string;
+  /** 1-based line number in the file. */
+  line: number;
 }
 
 /** A robots.txt file parsed into groups. */
@@ -27,6 +44,11 @@ export interface ParsedRobotsTxt {
   sitemaps: string[];
   /** The file's lines (for quoting a deciding rule). */
   lines: string[];
+  /**
+   * Preference lines per lower-cased product token, merged like the rules; lines before any
+   * User-agent line are kept under "" (they belong to no group).
+   */
+  preferences: Map<string, RobotsPreferenceLine[]>;
 }
 
 /** The verdict of the matcher for one product token and one URL. */
@@ -49,6 +71,7 @@ export function productToken(value: string): string {
 export function parseRobotsTxt(text: string): ParsedRobotsTxt {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   const groups = new Map<string, RobotsRule[]>();
+  const preferences = new Map<string, RobotsPreferenceLine[]>();
   const sitemaps: string[] = [];
   let current: string[] = [];
   let collectingAgents = false;
@@ -70,24 +93,62 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
       collectingAgents = false;
       // An empty Disallow matches nothing; an empty Allow neither (RFC 9309 2.2.2).
       if (!value) continue;
-      const rule: RobotsRule = { allow: key === "allow", pattern: value, line: i + 1 };
+      const normalised = normaliseEncoding(value);
+      const rule: RobotsRule = {
+        allow: key === "allow",
+        pattern: value,
+        line: i + 1,
+        normalised,
+        prefix: normalised.split("*")[0].replace(/\$$/, ""),
+      };
       for (const t of current) groups.get(t)!.push(rule);
     } else if (key === "sitemap") {
       // Sitemap lines stand outside groups and do not end one.
       if (value) sitemaps.push(value);
+    } else if ((key === "content-signal" || key === "content-usage") && value) {
+      // Preference lines belong to the group they stand in but, like Crawl-delay, do not end its
+      // User-agent lines: Google's matcher (the corpus reference) groups them that way.
+      const pref: RobotsPreferenceLine = { key, value, line: i + 1 };
+      for (const t of current.length ? current : [""]) {
+        const list = preferences.get(t);
+        if (list) list.push(pref);
+        else preferences.set(t, [pref]);
+      }
     }
     // Other lines (Crawl-delay, Host, ...) neither end nor split a group.
   }
-  return { groups, sitemaps, lines };
+  return { groups, sitemaps, lines, preferences };
 }
+
+/**
+ * The parsed form of a robots.txt text, parsed once per text: a scan asks the same file about the
+ * home page, every sampled page and every candidate fix. A few files are kept (a scan needs one,
+ * plus the patched candidates its fixes try).
+ */
+export function robotsFile(text: string): ParsedRobotsTxt {
+  const cached = parsedCache.get(text);
+  if (cached) return cached;
+  const parsed = parseRobotsTxt(text);
+  parsedCache.set(text, parsed);
+  if (parsedCache.size > CACHED_FILES) parsedCache.delete(parsedCache.keys().next().value!);
+  return parsed;
+}
+
+const parsedCache = new Map<string, ParsedRobotsTxt>();
+const CACHED_FILES = 8;
+
+/** Printable ASCII with no lower-case hex in an escape: already in a crawler's form. */
+const ALREADY_NORMAL = /^(?:[\x21-\x24\x26-\x7e]|%[0-9A-F]{2})*$/;
 
 /** Percent-encodes what a crawler would encode and upper-cases existing escapes. */
 function normaliseEncoding(s: string): string {
+  if (ALREADY_NORMAL.test(s)) return s;
   let out = "";
+  const encoder = new TextEncoder();
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
     if (code > 0x7e || code < 0x21) {
-      for (const b of new TextEncoder().encode(ch)) {
+      for (const b of encoder.encode(ch)) {
         out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
       }
     } else out += ch;
@@ -97,7 +158,11 @@ function normaliseEncoding(s: string): string {
 
 /** True when the pattern (with `*` and a final `$`) matches the start of the path. */
 export function patternMatches(pattern: string, path: string): boolean {
-  const p = normaliseEncoding(pattern);
+  return normalisedMatches(normaliseEncoding(pattern), path);
+}
+
+/** {@link patternMatches} for a pattern already percent-encoded the crawler's way. */
+function normalisedMatches(p: string, path: string): boolean {
   const anchored = p.endsWith("$");
   const body = anchored ? p.slice(0, -1) : p;
   // Greedy wildcard matching that backtracks to the last `*` only: at most pattern x path steps,
@@ -153,8 +218,8 @@ export function robotsVerdict(
   let best: RobotsRule | null = null;
   let bestLen = -1;
   for (const r of rules) {
-    if (!patternMatches(r.pattern, target)) continue;
-    const len = normaliseEncoding(r.pattern).length;
+    if (!target.startsWith(r.prefix) || !normalisedMatches(r.normalised, target)) continue;
+    const len = r.normalised.length;
     if (len > bestLen || (len === bestLen && r.allow && !best!.allow)) {
       best = r;
       bestLen = len;
@@ -201,7 +266,7 @@ export interface RobotsAnalysis {
 }
 
 const DIRECTIVE =
-  /^\s*(user-agent|allow|disallow|sitemap|crawl-delay|host|clean-param|request-rate|visit-time|noindex|content-signal)\s*:/i;
+  /^\s*(user-agent|allow|disallow|sitemap|crawl-delay|host|clean-param|request-rate|visit-time|noindex|content-signal|content-usage)\s*:/i;
 
 /**
  * Reads a robots.txt fetch outcome for a page URL.
@@ -254,7 +319,7 @@ export function analyseRobots(outcome: FetchOutcome, pageUrl: string): RobotsAna
       unknownLines,
     };
   }
-  const parsed = parseRobotsTxt(text);
+  const parsed = robotsFile(text);
   const target = requestTarget(pageUrl);
   const crawlers: CrawlerAccess[] = CRAWLERS.map((c) => {
     const v = robotsVerdict(parsed, c.token, target);

@@ -7,35 +7,30 @@
  * (nobody else reads it), and to edit existing lines only when adding cannot work (a longer
  * Disallow in the crawler's own group), then giving the corrected group whole.
  *
- * Every candidate is applied to the real file and evaluated with the project's own matcher
- * (analyseRobots, via robots_groups.ts) for every crawler we know, on the home page and on every path the file's
- * rules mention: it is offered only when the named crawlers become allowed and every other crawler
- * keeps its exact verdict everywhere (training opt-outs included).
+ * Every candidate is applied to the real file, whole, and evaluated with the project's own matcher
+ * (robots.ts, via robots_groups.ts: each file parsed once) for every crawler we know, on the home
+ * page, on up to 100 paths the file's rules mention and on the real paths of the pages the scan
+ * sampled: it is offered only when the named crawlers become allowed and every other crawler keeps
+ * its exact verdict everywhere (training opt-outs included).
  */
 import { codeBlock } from "./fix_text.ts";
 import {
-  leanText,
   pathsToCheck,
   patternMatches,
-  reduceForCheck,
   type RobotsGroup,
   robotsGroups,
   robotsLines,
   robotsVerdicts,
   type Rule,
-  SCAN_SAMPLE,
 } from "./robots_groups.ts";
 
 export {
-  leanText,
   outcomeOf,
   pathsToCheck,
-  reduceForCheck,
   type RobotsGroup,
   robotsGroups,
   robotsLines,
   robotsVerdicts,
-  SCAN_SAMPLE,
 } from "./robots_groups.ts";
 
 /** One change to the file. */
@@ -90,19 +85,24 @@ export function applyRobotsEdits(text: string, edits: RobotsEdit[]): string {
 
 /**
  * Checks a patched file: the named crawlers are allowed on the home page and on `targets`, every
- * other crawler's verdict is unchanged.
+ * other crawler's verdict is unchanged on the file's own paths (up to `maxPaths`), on
+ * `extraPaths` (the pages the scan sampled) and on `targets`.
  */
 export function checkRobotsChange(
   original: string,
   patched: string,
   origin: string,
   tokens: string[],
-  maxPaths = SCAN_SAMPLE,
-  targets: string[] = ["/"],
+  extraPaths: readonly string[] = [],
+  maxPaths = 100,
+  targets: readonly string[] = ["/"],
 ): { ok: boolean; collateral: string[]; stillBlocked: string[] } {
   // The fix only writes paths the file already has, so the original's sample covers it (and its
-  // verdicts are computed once per scan), with the paths it must open.
-  const paths = [...new Set([...pathsToCheck([original], maxPaths), ...targets])];
+  // verdicts are computed once per scan); the sampled pages are the paths the site really has,
+  // with the paths the fix must open.
+  const paths = [
+    ...new Set([...pathsToCheck([original], maxPaths), ...extraPaths, ...targets]),
+  ];
   const before = robotsVerdicts(original, origin, paths);
   const after = robotsVerdicts(patched, origin, paths);
   const named = new Set(tokens.map((t) => t.toLowerCase()));
@@ -179,6 +179,8 @@ export function robotsAllowFix(
   comment = "Let these crawlers read the site",
   /** Paths beyond the home page they must be able to read (pages of the site they are kept from). */
   paths: string[] = [],
+  /** The sampled pages' paths: no other crawler's verdict may change there either. */
+  extraPaths: readonly string[] = [],
 ): RobotsFix | null {
   const targets = [...new Set(["/", ...paths])];
   const now = robotsVerdicts(text, origin, targets);
@@ -221,7 +223,7 @@ export function robotsAllowFix(
   const tried: RobotsFix[] = [];
   for (const kind of ["append", "prepend"] as const) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind, text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...adds], targets);
+    const fix = verify(text, origin, blocked, [...replaces, ...adds], targets, extraPaths);
     if (fix.verified) return fix;
     tried.push(fix);
   }
@@ -241,7 +243,14 @@ export function robotsAllowFix(
   }
   if (deletes.length) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind: "append", text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds], targets);
+    const fix = verify(
+      text,
+      origin,
+      blocked,
+      [...replaces, ...deletes, ...adds],
+      targets,
+      extraPaths,
+    );
     if (fix.verified) return fix;
   }
   return tried[0];
@@ -257,12 +266,10 @@ function verify(
   tokens: string[],
   edits: RobotsEdit[],
   targets: string[],
+  extraPaths: readonly string[],
 ): RobotsFix {
   const patched = applyRobotsEdits(text, edits);
-  const lean = leanText(text, origin);
-  const check = lean === text
-    ? checkRobotsChange(text, patched, origin, tokens, SCAN_SAMPLE, targets)
-    : checkRobotsChange(lean, reduceForCheck(patched), origin, tokens, SCAN_SAMPLE, targets);
+  const check = checkRobotsChange(text, patched, origin, tokens, extraPaths, 100, targets);
   const paths = targets;
   return { tokens, paths, edits, patched, verified: check.ok, collateral: check.collateral };
 }

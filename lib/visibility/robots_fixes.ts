@@ -32,7 +32,9 @@ export function robotsFixFor(
   let cache = robotsFixes.get(ctx);
   if (!cache) robotsFixes.set(ctx, cache = new Map());
   if (cache.has(key)) return cache.get(key)!;
-  const fix = robotsAllowFix(out.result.body, ctx.pageUrl, tokens, comment, paths);
+  // Checked on the whole file, on its own paths and on the real paths of the sampled pages.
+  const sampled = (ctx.audit?.pages ?? []).filter((p) => p.source !== "home").map((p) => p.path);
+  const fix = robotsAllowFix(out.result.body, ctx.pageUrl, tokens, comment, paths, sampled);
   const how = fix ? robotsFixHow(fix, r.url) : null;
   cache.set(key, how);
   return how;

@@ -1,11 +1,17 @@
 /**
  * robots.txt read the RFC 9309 way for the fixes (robots_fix.ts): the file's lines and groups,
- * each crawler's verdict on a set of paths (computed with the project's own matcher,
- * {@link analyseRobots}), the paths worth checking, and the file reduced to what concerns the
- * crawlers we know (so a check reads a small file). Parsed groups and verdicts are cached per file.
+ * each crawler's verdict on a set of paths (computed with the project's own matcher on the file
+ * parsed once, see robots.ts), and the paths worth checking. Parsed groups and verdicts are
+ * cached per file.
  */
 import { CRAWLERS } from "./crawlers.ts";
-import { analyseRobots } from "./robots.ts";
+import {
+  analyseRobots,
+  type ParsedRobotsTxt,
+  requestTarget,
+  robotsFile,
+  robotsVerdict,
+} from "./robots.ts";
 import type { FetchOutcome } from "./snapshot_types.ts";
 
 /** A rule line of a group. */
@@ -113,11 +119,18 @@ export function outcomeOf(text: string, robotsUrl: string): FetchOutcome {
 
 /**
  * Verdicts already computed, per file text and origin: a scan checks several fixes and the
- * sitemap against the same file, and the matcher parses the whole file for every path it is
- * asked about. A few files are kept (a scan needs one, plus the patched candidates).
+ * sitemap against the same file. The file is parsed once (robots.ts keeps the parsed form per
+ * text) and each path is matched against the parsed groups. A few files are kept (a scan needs
+ * one, plus the patched candidates).
  */
-const verdictCache = new Map<string, Map<string, Map<string, boolean>>>();
+const verdictCache = new Map<string, FileVerdicts>();
 const CACHED_FILES = 8;
+
+/** One file's parsed rules (null: the body is no robots.txt, every crawler may read) and verdicts. */
+interface FileVerdicts {
+  rules: ParsedRobotsTxt | null;
+  byPath: Map<string, Map<string, boolean>>;
+}
 
 /** Every known crawler's verdict (allowed?) on each path, keyed "token path". */
 export function robotsVerdicts(
@@ -125,24 +138,32 @@ export function robotsVerdicts(
   origin: string,
   paths: string[],
 ): Map<string, boolean> {
-  const key = `${new URL(origin).origin}\n${text}`;
-  let byPath = verdictCache.get(key);
-  if (!byPath) {
-    byPath = new Map();
-    verdictCache.set(key, byPath);
+  const base = new URL(origin).origin;
+  const key = `${base}\n${text}`;
+  let file = verdictCache.get(key);
+  if (!file) {
+    // A body that is no robots.txt at all (an HTML page) has no rules: every crawler is allowed,
+    // exactly as analyseRobots reads it.
+    const ok = analyseRobots(outcomeOf(text, `${base}/robots.txt`), `${base}/`).state === "ok";
+    file = { rules: ok ? robotsFile(text) : null, byPath: new Map() };
+    verdictCache.set(key, file);
     if (verdictCache.size > CACHED_FILES) {
       verdictCache.delete(verdictCache.keys().next().value!);
     }
   }
   const out = new Map<string, boolean>();
-  const outcome = outcomeOf(text, new URL("/robots.txt", origin).href);
   for (const path of paths) {
-    let verdicts = byPath.get(path);
+    let verdicts = file.byPath.get(path);
     if (!verdicts) {
       verdicts = new Map();
-      const a = analyseRobots(outcome, new URL(path, origin).href);
-      for (const c of a.crawlers) verdicts.set(c.token, c.allowed);
-      byPath.set(path, verdicts);
+      const target = requestTarget(new URL(path, base).href);
+      for (const c of CRAWLERS) {
+        verdicts.set(
+          c.token,
+          file.rules ? robotsVerdict(file.rules, c.token, target).allowed : true,
+        );
+      }
+      file.byPath.set(path, verdicts);
     }
     for (const [token, allowed] of verdicts) out.set(`${token} ${path}`, allowed);
   }
@@ -151,8 +172,7 @@ export function robotsVerdicts(
 
 /**
  * The paths a check evaluates: the home page and a sample of the rules' patterns, spread evenly
- * over the files (at most `max`, 100 by default). The matcher reads the whole file for every
- * path, so a scan checks a smaller sample (see {@link SCAN_SAMPLE}); the test suite checks 100.
+ * over the files (at most `max`, 100 by default).
  */
 export function pathsToCheck(texts: string[], max = 100): string[] {
   const all = new Set<string>();
@@ -169,66 +189,4 @@ export function pathsToCheck(texts: string[], max = 100): string[] {
   if (list.length <= take) return ["/", ...list];
   const step = list.length / take;
   return ["/", ...Array.from({ length: take }, (_, i) => list[Math.floor(i * step)])];
-}
-
-/** How many paths a scan checks each candidate fix on (the home page included). */
-export const SCAN_SAMPLE = 4;
-
-const KNOWN_TOKENS = CRAWLERS.map((c) => c.token.toLowerCase());
-
-/** Whether a group's User-agent value could concern a crawler we know (or every crawler). */
-function mayConcernKnown(token: string): boolean {
-  const t = token.toLowerCase();
-  return t.includes("*") || KNOWN_TOKENS.some((k) => k.startsWith(t) || t.startsWith(k));
-}
-
-/**
- * The file with every group that can concern no crawler we know (it names only other bots)
- * replaced by a placeholder group of the same shape, so group boundaries, and so RFC 9309's
- * grouping, are unchanged. Our crawlers' verdicts read the same on it, and the matcher, which
- * parses the whole file for every path, reads a fraction of it: a 44 KB file naming 33 bots
- * shrinks to the groups of the few we track.
- */
-export function reduceForCheck(text: string): string {
-  const lines = robotsLines(text);
-  const out: string[] = [];
-  const skip = new Map<number, RobotsGroup>();
-  for (const g of robotsGroups(text)) {
-    if (!g.agents.some((a) => mayConcernKnown(a.token))) skip.set(g.start, g);
-  }
-  for (let n = 1; n <= lines.length; n++) {
-    const g = skip.get(n);
-    if (!g) {
-      out.push(lines[n - 1]);
-      continue;
-    }
-    out.push("User-agent: zz-placeholder", ...(g.rules.length ? ["Disallow: /zz"] : []));
-    n = g.end;
-  }
-  return out.join("\n");
-}
-
-/**
- * The text a scan checks fixes on: the reduced file when our crawlers' home-page verdicts read
- * the same on it (they should; if the matcher ever disagrees, the whole file is used).
- */
-export function leanText(text: string, origin: string): string {
-  const key = `${new URL(origin).origin}\n${text}`;
-  const cached = leanCache.get(key);
-  if (cached !== undefined) return cached;
-  const lean = computeLean(text, origin);
-  leanCache.set(key, lean);
-  if (leanCache.size > CACHED_FILES) leanCache.delete(leanCache.keys().next().value!);
-  return lean;
-}
-
-const leanCache = new Map<string, string>();
-
-function computeLean(text: string, origin: string): string {
-  const reduced = reduceForCheck(text);
-  if (reduced === text) return text;
-  const full = robotsVerdicts(text, origin, ["/"]);
-  const lean = robotsVerdicts(reduced, origin, ["/"]);
-  for (const [k, v] of full) if (lean.get(k) !== v) return text;
-  return reduced;
 }

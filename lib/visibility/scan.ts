@@ -21,6 +21,7 @@ import type { ScanContext } from "./check.ts";
 import { pageStructure } from "../structured/page_structure.ts";
 import { type OffSite, type Result, type ScanRecord, ScanRecordSchema } from "./record.ts";
 import { analyseRobots } from "./robots.ts";
+import { scannerRefusal } from "./edge_probe.ts";
 import { scoreSite } from "./score.ts";
 import { type ProgressFn, takeSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./snapshot_types.ts";
@@ -150,6 +151,8 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     if (!home.ok) {
       return failed(`the home page could not be fetched: ${home.error.message}`, snapshot);
     }
+    const refusal = scannerRefusal(home, snapshot.edge);
+    if (refusal) return failed(refusal, snapshot);
     if (home.result.status >= 400 || home.result.status < 200) {
       return failed(`the home page answered HTTP ${home.result.status}`, snapshot);
     }

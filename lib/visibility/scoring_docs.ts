@@ -1,13 +1,16 @@
 /**
  * The generated part of docs/scoring.md: every pillar with its weight and signals, every gate with
- * its cap, condition and what lifts it, and every source the signals cite with the day it was
- * checked, all read from the signal registry. The file holds it between two markers;
+ * its cap, condition and what lifts it, every source the signals cite, every crawler of the
+ * registry and every format we read, each with the day it was checked, all read from the data
+ * (the signal registry, crawlers_registry.ts, standards.ts). The file holds it between two markers;
  * tests/visibility/scoring_docs_test.ts fails when they disagree.
  *
  * Regenerate: `deno run --allow-read --allow-write --allow-run lib/visibility/scoring_docs.ts`
  * (writes docs/scoring.md between the markers, then runs `deno fmt` on it).
  */
+import { CRAWLERS } from "./crawlers.ts";
 import { gateTexts, registeredSignals } from "./learn.ts";
+import { standards } from "./standards.ts";
 import type { LearnSource } from "./signal.ts";
 import { PILLARS } from "./signals/registry.ts";
 
@@ -69,6 +72,33 @@ export function scoringDocs(): string {
       citedBy.map((id) => `\`${id}\``).join(", "),
     ]),
   );
+  const robotsWords = { yes: "yes", may_ignore: "may ignore it", not_stated: "not stated" };
+  const crawlers = table(
+    [
+      "crawler",
+      "vendor",
+      "purpose",
+      "judged as",
+      "follows robots.txt",
+      "source",
+      "addresses",
+      "checked on",
+    ],
+    CRAWLERS.map((c) => [
+      `\`${c.token}\``,
+      c.vendor,
+      c.purpose,
+      c.role,
+      robotsWords[c.robotsTxt],
+      `[${new URL(c.docs).hostname}](${c.docs})`,
+      c.ipRanges ? `[list](${c.ipRanges})` : "",
+      c.checked,
+    ]),
+  );
+  const formats = table(
+    ["format", "version we implement", "what we read", "source", "checked on"],
+    standards().map((f) => [f.title, f.version, f.reads, `[${f.by}](${f.url})`, f.checked]),
+  );
   return [
     "### Signals",
     "",
@@ -81,6 +111,14 @@ export function scoringDocs(): string {
     "### Sources",
     "",
     sourceTable,
+    "",
+    "### Crawlers",
+    "",
+    crawlers,
+    "",
+    "### Formats we read",
+    "",
+    formats,
   ].join("\n");
 }
 

@@ -7,18 +7,11 @@
  * (core/audits/seo/canonical.js) and its config list.
  */
 import type { Check, Impact, ScanContext } from "./check.ts";
-import type { Fix, Signal, SignalStatus } from "./record.ts";
+import type { CrawlerRow, Fix, Signal, SignalStatus } from "./record.ts";
 import type { AuditPage } from "./audit/types.ts";
+import type { LearnSource } from "./sources.ts";
 
-/** A page of a vendor's or standard's own documentation that a signal's rule rests on. */
-export interface LearnSource {
-  /** Who publishes it ("Google Search Central", "OpenAI", "IETF"). */
-  by: string;
-  title: string;
-  url: string;
-  /** The day the page was last read to confirm what we cite it for (YYYY-MM-DD). */
-  checked: string;
-}
+export type { LearnSource };
 
 /** What the /learn page, the CLI and MCP say about a signal. */
 export interface LearnText {
@@ -74,6 +67,8 @@ export interface Finding<D = unknown> {
   fixedPoints?: number;
   /** Only `discovery.site_sample`: the sampled-pages table (see record.ts). */
   pages?: AuditPage[];
+  /** Only `access.edge`: the crawler matrix (see record.ts). */
+  crawlers?: CrawlerRow[];
 }
 
 /** One visibility signal: everything about it, in one object. */
@@ -133,6 +128,7 @@ export function toCheck(def: SignalDef, ctx: ScanContext, found: Finding): Check
       : null,
   };
   if (found.pages) signal.pages = found.pages;
+  if (found.crawlers) signal.crawlers = found.crawlers;
   const fix = scored && found.status !== "pass" ? def.fix(ctx, found) : null;
   return {
     signal,

@@ -11,7 +11,7 @@
  */
 import type { ScanContext } from "./check.ts";
 import { crawlersByRole } from "./crawlers.ts";
-import { leanText, robotsVerdicts } from "./robots_fix.ts";
+import { robotsVerdicts } from "./robots_fix.ts";
 
 /** A page worth listing: its URL and the text the site links it with. */
 export interface ContentPage {
@@ -30,7 +30,7 @@ const NOT_CONTENT_TEXT =
 /**
  * The content pages the home page links to, in page order: same host, no query string, not an
  * account or transaction page, and readable by the search crawlers the site admits (at most
- * `max`). Reading robots.txt costs one parse per URL, so at most 30 links are considered.
+ * `max`). At most 30 links are considered.
  */
 export function contentPages(ctx: ScanContext, max = 20): ContentPage[] {
   const page = new URL(ctx.pageUrl);
@@ -78,7 +78,7 @@ export function robotsAllowedPaths(ctx: ScanContext, paths: string[]): Set<strin
     .map((c) => c.token);
   const judges = admitted.length ? admitted : search;
   const origin = new URL(ctx.pageUrl).origin;
-  const verdicts = robotsVerdicts(leanText(out.result.body, origin), origin, ["/", ...paths]);
+  const verdicts = robotsVerdicts(out.result.body, origin, ["/", ...paths]);
   return new Set(
     ["/", ...paths].filter((p) => judges.every((t) => verdicts.get(`${t} ${p}`) !== false)),
   );
@@ -130,7 +130,7 @@ export function llmsTxt(ctx: ScanContext, name: string): string {
       ? pages.map((p) => `- [${clean(p.text)}](${p.url}): FILL-IN: what a reader finds here`)
       : [`- [${clean(name)}](${new URL("/", ctx.pageUrl).href}): FILL-IN: what the site does`]),
     ...(sitemapExists(ctx)
-      ? ["", "## Optional", "", `- [Sitemap](${ctx.snapshot.sitemap.url}): every page`]
+      ? ["", "## More", "", `- [Sitemap](${ctx.snapshot.sitemap.url}): every page`]
       : []),
   ];
   return lines.join("\n");

@@ -6,7 +6,13 @@ import { FetchError, type FetchOptions, type GuardedFetcher } from "../net/types
 import { extractPageFacts } from "../html/page_facts.ts";
 import type { Target } from "../net/target.ts";
 import type { PageFacts } from "../html/types.ts";
-import { EDGE_PROBE_SEARCH, EDGE_PROBE_TRAINING } from "./crawlers.ts";
+import {
+  BROWSER_USER_AGENT,
+  PROBE_BYTES,
+  PROBE_TIMEOUT_MS,
+  probedCrawlers,
+  PROBES_BUDGET_MS,
+} from "./edge_probe.ts";
 import { parseRobotsTxt } from "./robots.ts";
 import { readSitemap, sitemapKind } from "./sitemap.ts";
 import { looksLikeHtml } from "../html/decode.ts";
@@ -55,9 +61,10 @@ export function isOk(outcome: FetchOutcome): boolean {
 }
 
 /**
- * Takes the snapshot of a site: home page, robots.txt, sitemap, llms.txt, llms-full.txt and two
- * edge probes with AI crawler User-Agents, all started at once; files are re-read on the home
- * page's final origin only when a redirect moved the site and the file did not follow.
+ * Takes the snapshot of a site: home page, robots.txt, sitemap, llms.txt, llms-full.txt and the
+ * edge probes (the home page with a browser's and each probed crawler's User-Agent, edge_probe.ts),
+ * all started at once; files are re-read on the home page's final origin only when a redirect
+ * moved the site and the file did not follow.
  */
 export async function takeSnapshot(
   target: Target,
@@ -83,16 +90,12 @@ export async function takeSnapshot(
   const defaultSitemapP = get(at(startOrigin, "/sitemap.xml"));
   const llmsP = get(at(startOrigin, "/llms.txt"), { maxBytes: CAPS.llms });
   const llmsFullP = get(at(startOrigin, "/llms-full.txt"), { maxBytes: CAPS.probe });
-  const edgeSearchP = get(target.url, {
-    userAgent: EDGE_PROBE_SEARCH.userAgent,
-    maxBytes: CAPS.probe,
-  });
-  const edgeTrainingP = get(target.url, {
-    userAgent: EDGE_PROBE_TRAINING.userAgent,
-    maxBytes: CAPS.probe,
-  });
-
   const home = await homeP;
+  // The edge probes: the home page's final URL once per probed User-Agent, small bodies, short
+  // time budgets, one redirect at most, inside the politeness limit of 2 requests in flight. Only
+  // when the home page answered: without an answer there is nothing to compare with, and a
+  // hostile redirect chain is not walked again per User-Agent.
+  const edgeP = probeEdge(home, target.url, fetcher, signal);
   progress("parsing", "parsing the home page");
   const homeOrigin = home.ok ? new URL(home.result.finalUrl).origin : startOrigin;
   // A site that moved (apex -> www, http -> https) may serve its files only on the new origin.
@@ -155,13 +158,12 @@ export async function takeSnapshot(
     facts = parsed;
     deps.onParsed?.(parsed, home.result.finalUrl, home.result.body);
   }
-  const [robots, sitemap, llms, llmsFull, edgeSearch, edgeTraining] = await Promise.all([
+  const [robots, sitemap, llms, llmsFull, edge] = await Promise.all([
     robotsDone,
     sitemapDone,
     onHomeOrigin(llmsP, "/llms.txt", CAPS.llms),
     onHomeOrigin(llmsFullP, "/llms-full.txt", CAPS.probe),
-    edgeSearchP,
-    edgeTrainingP,
+    edgeP,
   ]);
   return {
     target,
@@ -172,10 +174,48 @@ export async function takeSnapshot(
     sitemap,
     llms,
     llmsFull,
-    edgeSearch,
-    edgeTraining,
+    edge,
     elapsedMs: performance.now() - started,
   };
+}
+
+/** The edge probes of a home page that answered; failed outcomes, not sent, when it did not. */
+function probeEdge(
+  home: FetchOutcome,
+  url: string,
+  fetcher: GuardedFetcher,
+  signal?: AbortSignal,
+): Promise<Snapshot["edge"]> {
+  const crawlers = probedCrawlers();
+  if (!home.ok) {
+    const skipped: FetchOutcome = {
+      ok: false,
+      error: new FetchError("network", "not probed: the home page did not answer", url),
+    };
+    return Promise.resolve({
+      browser: skipped,
+      crawlers: crawlers.map((c) => ({ token: c.token, outcome: skipped })),
+    });
+  }
+  const budget = AbortSignal.timeout(PROBES_BUDGET_MS);
+  const probeSignal = signal ? AbortSignal.any([signal, budget]) : budget;
+  const probe = (userAgent: string) =>
+    attempt(fetcher, home.result.finalUrl, {
+      signal: probeSignal,
+      userAgent,
+      maxBytes: PROBE_BYTES,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      maxRedirects: 1,
+    });
+  const browser = probe(BROWSER_USER_AGENT);
+  const answers = crawlers.map(async (c) => ({
+    token: c.token,
+    outcome: await probe(c.userAgent),
+  }));
+  return Promise.all([browser, Promise.all(answers)]).then(([b, a]) => ({
+    browser: b,
+    crawlers: a,
+  }));
 }
 
 /** How many Sitemap lines of robots.txt are tried, and how many children of an index fetched. */

@@ -8,6 +8,14 @@ export type FetchOutcome =
   | { ok: true; result: FetchResult }
   | { ok: false; error: FetchError };
 
+/** The home page as the edge answers other User-Agents. */
+export interface EdgeProbes {
+  /** A browser's User-Agent: the answer each crawler's is compared with. */
+  browser: FetchOutcome;
+  /** One answer per probed crawler, in registry order. */
+  crawlers: { token: string; outcome: FetchOutcome }[];
+}
+
 /** Everything fetched and parsed once for one scan. */
 export interface Snapshot {
   target: Target;
@@ -33,10 +41,11 @@ export interface Snapshot {
   };
   llms: FetchOutcome;
   llmsFull: FetchOutcome;
-  /** The home page fetched with an AI search crawler's User-Agent (edge-blocking probe). */
-  edgeSearch: FetchOutcome;
-  /** The home page fetched with an AI training crawler's User-Agent. */
-  edgeTraining: FetchOutcome;
+  /**
+   * The home page fetched again with a browser's and with each probed crawler's User-Agent
+   * (edge_probe.ts): what the site's edge answers them.
+   */
+  edge: EdgeProbes;
   /** Wall time of the whole snapshot in milliseconds. */
   elapsedMs: number;
 }

@@ -3,7 +3,15 @@
  * was last read to confirm what we cite it for. A signal names the entries it rests on in its
  * `learn.sources` (a source only one signal cites may be written in that signal's module instead).
  */
-import type { LearnSource } from "./signal.ts";
+/** A page of a vendor's or standard's own documentation that a signal's rule rests on. */
+export interface LearnSource {
+  /** Who publishes it ("Google Search Central", "OpenAI", "IETF"). */
+  by: string;
+  title: string;
+  url: string;
+  /** The day the page was last read to confirm what we cite it for (YYYY-MM-DD). */
+  checked: string;
+}
 
 /**
  * When each entry was last checked: re-read on 2026-11-26 (a stored copy of the page, through the
@@ -40,6 +48,25 @@ export const SOURCES = {
     url: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers",
     checked: CHECKED,
   },
+  googleUserFetchers: {
+    by: "Google",
+    title: "List of Google user-triggered fetchers (Google-Agent, Gemini Notebook)",
+    url:
+      "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
+    checked: CHECKED,
+  },
+  googleAgent: {
+    by: "Google",
+    title: "Allow Google-Agent traffic (in your CDN, firewall or bot-detection service)",
+    url: "https://developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent",
+    checked: CHECKED,
+  },
+  mistral: {
+    by: "Mistral AI",
+    title: "Mistral AI crawlers (MistralAI-User, MistralAI-Index, MistralAI-Training)",
+    url: "https://docs.mistral.ai/robots",
+    checked: CHECKED,
+  },
   googleRobots: {
     by: "Google",
     title: "How Google interprets the robots.txt specification",
@@ -63,6 +90,17 @@ export const SOURCES = {
     title: "Block Search indexing with noindex",
     url: "https://developers.google.com/search/docs/crawling-indexing/block-indexing",
     checked: FIRST_CITED,
+  },
+  /**
+   * Read through verbatim quotes of the page (its stored copy was not reachable): "You don't need
+   * to create new machine readable files, AI text files, markup, or Markdown to appear in Google
+   * Search ... as Google Search itself doesn't use them", and llms.txt "will neither harm nor help".
+   */
+  googleAiOptimization: {
+    by: "Google Search Central",
+    title: "Optimizing your site for generative AI features in Google Search",
+    url: "https://developers.google.com/search/docs/fundamentals/ai-optimization-guide",
+    checked: CHECKED,
   },
   aiFeatures: {
     by: "Google Search Central",
@@ -163,3 +201,24 @@ export const SOURCES = {
     checked: FIRST_CITED,
   },
 } as const satisfies Record<string, LearnSource>;
+
+/**
+ * What is wrong with a dated source (a learn source, a registry entry, a format we read): no
+ * https URL, or no real calendar day in `checked`. Empty when it is fine.
+ */
+export function sourceProblems(
+  source: { url?: string; docs?: string; checked?: string },
+): string[] {
+  const out: string[] = [];
+  const url = source.url ?? source.docs ?? "";
+  try {
+    if (new URL(url).protocol !== "https:") out.push(`not an https URL: ${url}`);
+  } catch {
+    out.push(`no source URL${url ? `: ${url}` : ""}`);
+  }
+  const day = source.checked ?? "";
+  const m = day.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  const real = m && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  if (!real) out.push(`no checked-on date (YYYY-MM-DD)${day ? `: ${day}` : ""}`);
+  return out;
+}

@@ -12,6 +12,7 @@ import type { ServiceDef } from "../service.ts";
 import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 import type { WatchDeps } from "../watch/context.ts";
+import type { AnswersDeps } from "../answers/context.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -48,6 +49,8 @@ export interface AppDeps {
   reportCache?: ReportCache;
   /** The watch list, alerts and feeds (lib/watch/), built in createServer. */
   watch?: WatchDeps;
+  /** Answer presence (lib/answers/), built in createServer. */
+  answers?: AnswersDeps;
 }
 
 /** Hono's context variables set by our middleware. */

@@ -4,6 +4,7 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
+import type { VNode } from "preact";
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
 import type { ReportHistoryData } from "../../lib/service.ts";
@@ -21,6 +22,8 @@ import { PATHS, reportPagePath, scanPagePath, scanStatusPath } from "../../lib/r
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { formatUtc } from "../../lib/ui/format.ts";
+import { answersPanel } from "../../lib/answers/panel.ts";
+import { AnswerPresenceSection } from "../../lib/ui/answer_presence_section.tsx";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
@@ -56,7 +59,17 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     deps.store.getInflight(domain),
   ]);
   if (!stored && !inflight) return notFound(c, deps, domain);
-  return reportPage(c, deps, domain, stored, inflight, await historyParts(deps, domain, stored));
+  // Answer presence: only for the signed-in account that watches the site (lib/answers/).
+  const session = c.get("session");
+  const answers = stored && session?.accountId && deps.answers
+    ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
+    : null;
+  const history = await historyParts(deps, domain, stored);
+  const page = reportPage(c, deps, domain, stored, inflight, history, {
+    extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
+  });
+  if (answers) page.headers.set("Cache-Control", "private, no-store");
+  return page;
 }
 
 // One kept scan, forever (lib/storage/history.ts): the same report, as it was then.
@@ -116,7 +129,7 @@ function reportPage(
   stored: StoredScan | null,
   inflight: InflightMark | null,
   history: ReportHistoryData | undefined = undefined,
-  options: { kept?: boolean } = {},
+  options: { kept?: boolean; extra?: VNode } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -178,7 +191,15 @@ function reportPage(
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
   const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
-  const view = deps.service.report(stored, { now, rescan, origin, scanId, badge, history });
+  const view = deps.service.report(stored, {
+    now,
+    rescan,
+    origin,
+    scanId,
+    badge,
+    history,
+    extra: options.extra,
+  });
   meta.title = view.title;
   meta.description = view.description;
   const body = view.body;

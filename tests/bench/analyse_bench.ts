@@ -56,8 +56,7 @@ function snapshot(): Snapshot {
     },
     llms: answer("/llms.txt", 404, "not found", "text/html"),
     llmsFull: answer("/llms-full.txt", 404, "not found", "text/html"),
-    edgeSearch: home,
-    edgeTraining: home,
+    edge: { browser: home, crawlers: [] },
     elapsedMs: 0,
   };
 }

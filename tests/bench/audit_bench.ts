@@ -142,8 +142,7 @@ if (part("cpu")) {
     sitemap: { url: `${home}sitemap.xml`, source: "default", outcome: missing },
     llms: missing,
     llmsFull: missing,
-    edgeSearch: answer(home, homeHtml),
-    edgeTraining: answer(home, homeHtml),
+    edge: { browser: answer(home, homeHtml), crawlers: [] },
     elapsedMs: 0,
   });
   const now = new Date("2026-06-01T00:00:00Z");

@@ -77,10 +77,10 @@ for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const
       const timer = page.locator('[role="timer"]');
       await timer.waitFor();
       assert.match(await timer.textContent() ?? "", /^in (59|60) minutes$/);
-      const notice = await page.locator(".limit-notice").textContent() ?? "";
-      assert.match(notice, /8 new scans per hour/);
+      const said = await page.locator(".limit-notice").textContent() ?? "";
+      assert.match(said, /8 new scans per hour/);
       // A site owner is not sent to the API for a key: the notice says what still works.
-      assert.doesNotMatch(notice, /API key/i);
+      assert.doesNotMatch(said, /API key/i);
       assert.equal(await page.locator("#url").inputValue(), "one-more.example", "domain kept");
       assert.equal(await page.locator('button[type="submit"]').isDisabled(), false);
       // A reload keeps the wait and the typed domain.

@@ -10,6 +10,7 @@ import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
 import type { OffSite } from "../../lib/visibility/record.ts";
 import type { AuditResult, PageReport } from "../../lib/visibility/audit/types.ts";
 import { analyseRobots } from "../../lib/visibility/robots.ts";
+import { probedCrawlers } from "../../lib/visibility/edge_probe.ts";
 import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
 import { chooseSiteName } from "../../lib/structured/site_name.ts";
 import { readRendering } from "../../lib/visibility/client_rendering.ts";
@@ -74,14 +75,22 @@ export interface PageInputs {
   /** robots.txt text; null: 404. An outcome is taken as it is (5xx, time-out). */
   robots?: string | null | FetchOutcome;
   homeHeaders?: Record<string, string>;
+  /** Header lines kept apart, as the guarded fetcher keeps X-Robots-Tag's. */
+  homeHeaderLines?: Record<string, string[]>;
   home?: Partial<{ status: number; ttfbMs: number; truncated: boolean; bytes: number }>;
   homeUrl?: string;
   sitemap?: FetchOutcome;
   sitemapSource?: "robots" | "default";
   llms?: FetchOutcome;
   llmsFull?: FetchOutcome;
+  /** What the edge answers OAI-SearchBot's User-Agent (the other probes get the home page). */
   edgeSearch?: FetchOutcome;
+  /** What the edge answers GPTBot's User-Agent. */
   edgeTraining?: FetchOutcome;
+  /** What the edge answers a crawler's User-Agent, by token (the others get the home page). */
+  edge?: Record<string, FetchOutcome>;
+  /** What the edge answers a browser's User-Agent (default: the home page). */
+  browser?: FetchOutcome;
   offSite?: OffSite | null;
   audit?: AuditResult;
 }
@@ -98,6 +107,7 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
     inputs.home?.ttfbMs,
   );
   if (home.ok) {
+    if (inputs.homeHeaderLines) home.result.headerLines = inputs.homeHeaderLines;
     home.result.truncated = inputs.home?.truncated ?? false;
     if (inputs.home?.bytes !== undefined) home.result.bytes = inputs.home.bytes;
   }
@@ -122,8 +132,15 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
       },
       llms: inputs.llms ?? notFound("/llms.txt"),
       llmsFull: inputs.llmsFull ?? notFound("/llms-full.txt"),
-      edgeSearch: inputs.edgeSearch ?? home,
-      edgeTraining: inputs.edgeTraining ?? home,
+      edge: {
+        browser: inputs.browser ?? home,
+        crawlers: probedCrawlers().map(({ token }) => ({
+          token,
+          outcome: inputs.edge?.[token] ??
+            (token === "OAI-SearchBot" ? inputs.edgeSearch : undefined) ??
+            (token === "GPTBot" ? inputs.edgeTraining : undefined) ?? home,
+        })),
+      },
       elapsedMs: 10,
     },
     facts,

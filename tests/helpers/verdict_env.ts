@@ -72,8 +72,7 @@ export function analyse(inputs: Inputs): Result {
     },
     llms: inputs.llms ?? missing("/llms.txt"),
     llmsFull: missing("/llms-full.txt"),
-    edgeSearch: home,
-    edgeTraining: home,
+    edge: { browser: home, crawlers: [] },
     elapsedMs: 10,
   };
   return analyseSnapshot(snapshot, null, NOW);

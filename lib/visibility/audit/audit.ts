@@ -14,6 +14,7 @@ import { sitemapKind } from "../sitemap.ts";
 import { llmsTxtLinks } from "../llms_txt.ts";
 import { crawlDelayFor, type PoliteFetcher } from "./polite.ts";
 import { collectCandidates, pickSample, samePage } from "./sample.ts";
+import { fetchLlmsFiles, llmsCandidates } from "./llms_files.ts";
 import { analysePage, type PageInput, unreadPage } from "./page.ts";
 import type { AuditResult, PageReport } from "./types.ts";
 
@@ -132,6 +133,12 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
   await Promise.all(Array.from({ length: Math.min(PAGE_WORKERS, inputs.length) }, worker));
   pages.push(...reports.map((r, i) => r ?? unreadPage(inputs[i], "budget")));
   const llmsLinks = await checkLlmsLinks(snapshot, pages, deps, signal, robots, ourToken);
+  const llmsFiles = await fetchLlmsFiles(
+    llmsCandidates(snapshot, pages),
+    deps.fetcher,
+    signal,
+    (url) => robotsAllowUs(robots, ourToken, url, base.robotsServerError),
+  );
   return {
     requested: deps.pages,
     pages,
@@ -142,6 +149,7 @@ export async function auditSite(deps: AuditDeps): Promise<AuditResult> {
     budgetMs: Math.round(deps.deadline - started),
     elapsedMs: Math.round(performance.now() - started),
     llmsLinks,
+    llmsFiles,
     maxInFlight: deps.fetcher.maxInFlight,
   };
 }

@@ -12,7 +12,7 @@ import { type PageStructure, pageStructure } from "../../structured/page_structu
 import { validateItems } from "../../structured/validate.ts";
 import type { ScanContext } from "../check.ts";
 import { CRAWLERS } from "../crawlers.ts";
-import { forbidsIndexing, readDirectives, whoIsForbidden } from "../directives.ts";
+import { forbidsIndexing, readDirectives, whoIsForbidden, xRobotsTagLines } from "../directives.ts";
 import type { JsonLdNode } from "../../structured/page_graph.ts";
 import { readRendering } from "../client_rendering.ts";
 import type { SignalDef } from "../signal.ts";
@@ -22,6 +22,7 @@ import { title } from "../signals/technical/title.ts";
 import { authorDates } from "../signals/trust/author_dates.ts";
 import { type ParsedRobotsTxt, robotsVerdict } from "../robots.ts";
 import { looksLikeHtml } from "../snapshot.ts";
+import { llmsRelations } from "../link_header.ts";
 import type { FetchOutcome, Snapshot } from "../snapshot_types.ts";
 import { samePage } from "./sample.ts";
 import type { PageReport, PageType } from "./types.ts";
@@ -172,7 +173,7 @@ export function analysePage(
     }
   };
   // Directives per agent: noindex for all robots, or for some AI search crawlers only.
-  const directives = readDirectives(facts.metaRobots, r.headers["x-robots-tag"] ?? "");
+  const directives = readDirectives(facts.metaRobots, xRobotsTagLines(r));
   const noindexFor = whoIsForbidden(directives, forbidsIndexing);
   const noindex = noindexFor.all.length > 0;
   const robotsFor = robotsBlocked(input, r.finalUrl === r.url ? r.url : input.url);
@@ -226,7 +227,13 @@ export function analysePage(
     structured: structured.state,
     author,
     date,
+    ...firstRelations(llmsRelations(facts, r.headers, r.finalUrl)),
   };
+}
+
+/** The first markdown version and llms.txt a page declares. */
+function firstRelations(rel: { markdown: string[]; describedBy: string[] }) {
+  return { markdown: rel.markdown[0] ?? null, describedBy: rel.describedBy[0] ?? null };
 }
 
 /** Where the page's canonical points, relative to where it should. */

@@ -69,6 +69,25 @@ export interface PageReport extends AuditPage {
   /** Article-like page: its author and date as found (null when absent). */
   author: boolean | null;
   date: boolean | null;
+  /**
+   * llms.txt v2 relations the page declares (HTML `<link>` or `Link:` header): its markdown
+   * version and the llms.txt said to cover it; null when none (or the page was not read).
+   */
+  markdown?: string | null;
+  describedBy?: string | null;
+}
+
+/** An llms.txt found in a subpath (llms.txt v2: it covers the pages under its folder). */
+export interface LlmsFile {
+  url: string;
+  /** The folder it covers, e.g. "/docs/". */
+  scope: string;
+  /** Where we learnt of it: a page's rel="describedby", or a link in the root llms.txt. */
+  foundVia: string;
+  /** Fetched and in the llms.txt format (an H1 first); null when it could not be fetched. */
+  valid: boolean | null;
+  title: string | null;
+  problems: string[];
 }
 
 /** What the audit found, for the site-level checks. */
@@ -91,4 +110,6 @@ export interface AuditResult {
   llmsLinks: { total: number; checked: number; broken: string[] } | null;
   /** Largest number of requests the audit had in flight to the site at once. */
   maxInFlight: number;
+  /** llms.txt files found in subpaths, fetched (at most 2); absent on audits built by hand. */
+  llmsFiles?: LlmsFile[];
 }

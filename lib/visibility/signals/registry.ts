@@ -11,6 +11,7 @@ import { blanketDisallow } from "./access/blanket_disallow.ts";
 import { searchCrawlers } from "./access/search_crawlers.ts";
 import { userFetchers } from "./access/user_fetchers.ts";
 import { trainingCrawlers } from "./access/training_crawlers.ts";
+import { aiPreferences } from "./access/ai_preferences.ts";
 import { indexing } from "./access/indexing.ts";
 import { edge } from "./access/edge.ts";
 import { sitePages } from "./access/site_pages.ts";
@@ -75,6 +76,7 @@ export const PILLARS: readonly PillarDef[] = [
       searchCrawlers,
       userFetchers,
       trainingCrawlers,
+      aiPreferences,
       indexing,
       edge,
       sitePages,

@@ -11,6 +11,7 @@ import {
   type RobotsDirective,
   searchAgents,
   whoIsForbidden,
+  xRobotsTagLines,
 } from "../../directives.ts";
 import { codeBlock, howText } from "../../fix_text.ts";
 import type { ScanContext } from "../../check.ts";
@@ -53,15 +54,15 @@ export const indexing: SignalDef<Data> = {
     why:
       "noindex keeps the page out of the indexes AI answers draw on; nosnippet and similar rules stop it being quoted.",
     how:
-      "We read the robots meta tags and the X-Robots-Tag header of the home page, including rules aimed at a named crawler. noindex caps the score.",
+      "We read the robots meta tags and each X-Robots-Tag header line of the home page on its own, as Google does, including rules aimed at a named crawler (`googlebot: noindex` in one line never scopes the next line's rules). noindex caps the score.",
     sources: [SOURCES.robotsMeta, SOURCES.blockIndexing],
   },
   check(ctx) {
     const home = ctx.snapshot.home;
-    const header = home.ok ? home.result.headers["x-robots-tag"] ?? "" : "";
-    const directives = readDirectives(ctx.facts.metaRobots, header);
+    const lines = home.ok ? xRobotsTagLines(home.result) : [];
+    const directives = readDirectives(ctx.facts.metaRobots, lines);
     const sources = [
-      ...(header ? [`X-Robots-Tag header: ${header}`] : []),
+      ...lines.map((line) => `X-Robots-Tag header: ${line}`),
       ...Object.entries(ctx.facts.metaRobots).map(([n, c]) => `<meta name="${n}">: ${c}`),
     ];
     const agents = searchAgents();

@@ -39,3 +39,16 @@ Deno.test("access.indexing - nosnippet warns and the fix allows snippets", () =>
   assert.equal(s.points, 2.5);
   assert.equal(fixOf(indexing, ctx)!.what, "Allow snippets");
 });
+
+Deno.test("access.indexing - each X-Robots-Tag line is read on its own: a scope ends with its line", () => {
+  // Joined with ", " these read "googlebot: nosnippet, noindex": noindex for Googlebot alone. As
+  // two lines (Google reads each on its own) the second is noindex for every robot.
+  const ctx = pageCtx({
+    homeHeaders: { "x-robots-tag": "googlebot: nosnippet, noindex" },
+    homeHeaderLines: { "x-robots-tag": ["googlebot: nosnippet", "noindex"] },
+  });
+  const s = reported(indexing, ctx);
+  assert.equal(s.status, "fail");
+  assert.deepEqual(s.gate, { id: "noindex", cap: 25 });
+  assert.ok(s.evidence.includes("X-Robots-Tag header: noindex"), s.evidence.join(" | "));
+});

@@ -2,7 +2,15 @@
 import assert from "node:assert/strict";
 import { llmsTxt } from "../../../../lib/visibility/signals/discovery/llms_txt.ts";
 import { evaluate } from "../../../../lib/visibility/signal.ts";
-import { answer, failed, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+import {
+  answer,
+  failed,
+  fixOf,
+  pageCtx,
+  pageReport,
+  reported,
+  siteCtx,
+} from "../../../helpers/signal_ctx.ts";
 
 const text = (body: string) => answer("/llms.txt", body, 200, { "content-type": "text/plain" });
 
@@ -34,4 +42,35 @@ Deno.test('discovery.llms_txt - a file that breaks the format is not "missing": 
   assert.match(s.detail, /^llms\.txt exists but does not follow the format/);
   assert.equal(fixOf(llmsTxt, ctx)!.what, "Fix llms.txt to follow the llmstxt.org format");
   assert.equal(reported(llmsTxt, pageCtx({ llms: failed("/llms.txt") })).status, "unknown");
+});
+
+Deno.test("discovery.llms_txt - no root file but a subpath llms.txt (v2) is credited for the pages under it", () => {
+  const pages = [
+    pageReport("/"),
+    pageReport("/docs/intro", {
+      markdown: "https://shop.example/docs/intro.md",
+      describedBy: "https://shop.example/docs/llms.txt",
+    }),
+    pageReport("/docs/setup"),
+    pageReport("/about"),
+  ];
+  const ctx = siteCtx(pages, {
+    llmsFiles: [{
+      url: "https://shop.example/docs/llms.txt",
+      scope: "/docs/",
+      foundVia: 'rel="describedby" on /docs/intro',
+      valid: true,
+      title: "Docs",
+      problems: [],
+    }],
+  });
+  const s = reported(llmsTxt, ctx);
+  assert.equal(s.status, "warn");
+  assert.equal(s.points, 0.5, "2 of 4 sampled pages are covered");
+  assert.match(s.detail, /\/docs\/llms\.txt covers the pages under \/docs\//);
+  assert.match(s.detail, /2 of the 4 sampled pages are covered \(\/docs\/intro, \/docs\/setup\)/);
+  assert.ok(
+    s.evidence.includes("/docs/intro: markdown version https://shop.example/docs/intro.md"),
+  );
+  assert.equal(fixOf(llmsTxt, ctx)!.what, "Publish an llms.txt");
 });

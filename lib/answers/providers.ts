@@ -1,0 +1,19 @@
+/** The answer-presence providers, in the order reports list them. */
+import type { ProviderAdapter, ProviderId } from "./provider.ts";
+import { openai } from "./openai.ts";
+import { perplexity } from "./perplexity.ts";
+import { anthropic } from "./anthropic.ts";
+import { gemini } from "./gemini.ts";
+
+/** Every provider. */
+export const PROVIDERS: readonly ProviderAdapter[] = [openai, perplexity, anthropic, gemini];
+
+/** A provider by id. */
+export function providerOf(id: ProviderId): ProviderAdapter {
+  return PROVIDERS.find((p) => p.id === id)!;
+}
+
+/** True for a provider id. */
+export function isProviderId(value: string): value is ProviderId {
+  return PROVIDERS.some((p) => p.id === value);
+}
