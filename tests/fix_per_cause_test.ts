@@ -12,6 +12,7 @@ import { scanSite } from "../lib/visibility/scan.ts";
 import { parseHow } from "../lib/visibility/fix_text.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { startEditableSite } from "./fixtures/editable_site.ts";
+import { worthText } from "../lib/ui/report_texts.ts";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 
@@ -84,6 +85,13 @@ Deno.test({
       assert.ok(edge, causes.join());
       assert.equal(codes(edge.fix.how).some((c) => /User-agent:/i.test(c)), false);
       assert.ok(robots.worth!.points > 0, JSON.stringify(robots.worth));
+      // Two caps hold (the pages robots.txt closes, the CDN): lifting one says so; every other
+      // fix adds its points once the caps are lifted, as the score would show them.
+      const result = record.result!;
+      assert.equal(worthText(robots, result), "Lifts a cap");
+      for (const i of issues.filter((i) => !i.worth?.lifts.length)) {
+        assert.match(worthText(i, result), /^\+\d+(\.\d)? points? once the cap is lifted$/, i.id);
+      }
       // The declared usage preference is the owner's choice: reported, never a fix.
       assert.ok(!issues.some((i) => i.id === "access.ai_preferences"));
       // In the top three, no two fixes name the same crawlers' robots.txt groups.
