@@ -75,7 +75,12 @@ Deno.test({
         assert.ok(robots.resolves!.some((r) => r.id === id), `${id} in ${robots.title}`);
       }
       // The pages in words; the globs only in the code to paste.
-      assert.match(robots.title, /your article pages/, robots.title);
+      // Who is kept from the whole site is let in on the site, the others on the pages named.
+      assert.match(
+        robots.title,
+        /^Allow OAI-SearchBot, ChatGPT-User on the site and \d+ more AI crawlers on your article pages/,
+        robots.title,
+      );
       for (const i of issues) {
         assert.doesNotMatch(`${i.title}\n${prose(i.fix.how)}`, /\/\S*\*/, `glob in words: ${i.id}`);
       }

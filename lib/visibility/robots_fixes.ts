@@ -106,7 +106,7 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
     "Let AI search engines and assistants read the site",
     paths,
   );
-  const names = tokens.length > 3 ? `${tokens.length} AI crawlers` : tokens.join(", ");
+  const names = crawlerNames(tokens);
   const noindex = noindexPages(ctx);
   return {
     what: blanket
@@ -116,7 +116,7 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
       // The pages are named when robots.txt closes them to crawlers that may read the home page
       // (a crawler kept from the home page is kept from the rest by the same rule).
       : beyondHome.length
-      ? `Allow ${names} on ${pagesInWords(beyondHome)} in robots.txt`
+      ? `Allow ${siteAndPages(home, tokens, pagesInWords(beyondHome))} in robots.txt`
       : `Allow ${names} in robots.txt`,
     why: blanket
       ? "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own."
@@ -147,6 +147,22 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
     effort: "S",
     cause: AI_ACCESS_CAUSE,
   };
+}
+
+/** "OAI-SearchBot, ChatGPT-User", or "12 AI crawlers" past three. */
+function crawlerNames(tokens: string[], more = ""): string {
+  return tokens.length > 3 ? `${tokens.length} ${more}AI crawlers` : tokens.join(", ");
+}
+
+/**
+ * Who the fix lets in, and where: the crawlers kept from the whole site (the home page) on the
+ * site, the others on the pages named ("OAI-SearchBot on the site and PerplexityBot on your
+ * article pages"), so no crawler reads as kept from a few pages when it is kept from all.
+ */
+function siteAndPages(home: string[], tokens: string[], pages: string): string {
+  const pagesOnly = tokens.filter((t) => !home.includes(t));
+  if (!home.length) return `${crawlerNames(pagesOnly)} on ${pages}`;
+  return `${crawlerNames(home)} on the site and ${crawlerNames(pagesOnly, "more ")} on ${pages}`;
 }
 
 /** A sampled page robots.txt closes, and the AI search crawlers it keeps out. */
