@@ -8,7 +8,7 @@
  * - the top fixes are one per cause, each with its worth in points, the paths in words;
  * - the Markdown and HTML exports keep the plain words and the code blocks;
  * - neither the rescanned report (with its change table) nor the compare page scrolls sideways at
- *   1280, 390 or 320 px.
+ *   1280, 390 or 320 px; compare's "Scan it" opens the scan form filled with that site.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -130,6 +130,15 @@ browserTest("scan, apply the fixes, scan again: the change leads the first scree
 
     // No sideways scroll at any width: the rescanned report (its change table) and compare.
     const compare = `${s.url}${comparePagePath([site.host, "good.test", "never.example"])}`;
+    // Compare's "Scan it" for a site not scanned yet opens the form filled with it, and the
+    // page's script (the form's island) keeps it there.
+    await page.goto(compare);
+    await page.locator('a[href*="never.example"]', { hasText: "Scan it" }).click();
+    await page.waitForLoadState("networkidle");
+    assert.equal(await page.locator("#url").inputValue(), "never.example");
+    await page.locator("#url").press("End");
+    await page.locator("#url").type(".");
+    assert.equal(await page.locator("#url").inputValue(), "never.example.", "the reader's field");
     for (const viewport of [DESKTOP, PHONE, NARROW]) {
       const p = await (await b.newContext({ viewport })).newPage();
       for (const url of [`${s.url}/report/${site.host}`, compare]) {
