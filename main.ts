@@ -54,7 +54,11 @@ export function describeConfig(config: Config): string[] {
         "User-Agent's contact for the sites and APIs it calls, and the Host /mcp accepts)",
     `User-Agent: ${config.userAgent}`,
     `MCP: Host ${
-      config.mcpAllowedHosts ? config.mcpAllowedHosts.join(", ") : "any (MCP_ALLOWED_HOSTS)"
+      config.mcpAllowedHosts
+        ? config.mcpAllowedHosts.join(", ") + (config.mcpAllowIpHosts
+          ? " and IP addresses (other names are refused: set PUBLIC_URL or MCP_ALLOWED_HOSTS)"
+          : "")
+        : "any (MCP_ALLOWED_HOSTS)"
     }; browser origins: ${
       config.mcpAllowedOrigins === "*"
         ? "any (MCP_ALLOWED_ORIGINS=*)"

@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { checkEmail, checkPassword, passwordLength } from "../lib/accounts/account_rules.ts";
+import { challengeRenewal } from "./challenge_renewal.ts";
 
 /** Props (JSON, from the server). */
 export interface AuthFormProps {
@@ -64,6 +65,8 @@ export function AuthForm(props: AuthFormProps): VNode {
     const token = () =>
       (form.elements.namedItem("turnstileToken") as HTMLInputElement | null)?.value ?? "";
     const widget = form.querySelector("altcha-widget");
+    // Renews a challenge fetched too long ago (islands/challenge_renewal.ts).
+    const renewal = challengeRenewal(form);
     const onState = (e: Event) => {
       const state = (e as CustomEvent<{ state?: string }>).detail?.state;
       const next: ChallengeState = state === "verified"
@@ -92,9 +95,11 @@ export function AuthForm(props: AuthFormProps): VNode {
         (ep ? emailInput : passwordInput).current?.focus();
         return;
       }
-      if (!token()) {
-        // Not solved yet: go ahead as soon as it is (ALTCHA), or ask to wait (Turnstile).
+      if (!token() || renewal.stale()) {
+        // Not solved yet, or too long ago: go ahead as soon as it is (ALTCHA), or ask to wait
+        // (Turnstile).
         e.preventDefault();
+        if (renewal.stale()) renewal.renew();
         pending.current = true;
         setWaitingToSubmit(true);
       }

@@ -18,6 +18,7 @@ import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { reportPagePath } from "../lib/report_urls.ts";
 import { waitText } from "../lib/ui/format.ts";
+import { challengeRenewal } from "./challenge_renewal.ts";
 
 export type ScanFormProps = {
   /** Label of the URL field (not needed with rescanUrl, which shows no field). */
@@ -100,6 +101,7 @@ export function ScanForm(props: ScanFormProps): VNode {
   useLayoutEffect(() => {
     const form = root.current?.closest("form");
     if (!form) return;
+    challengeRenewal(form); // watches the widget from its first challenge on
     // Capture phase, and no further listeners: the ALTCHA widget's own submit handler would
     // otherwise block a submit made while it is still solving; we wait for its token instead.
     const onSubmit = (event: SubmitEvent) => {
@@ -294,6 +296,9 @@ type AltchaElement = HTMLElement & {
 async function challengeToken(form: HTMLFormElement): Promise<string | null> {
   const read = () =>
     (form.elements.namedItem("turnstileToken") as HTMLInputElement | null)?.value ?? "";
+  // A token fetched too long ago would be refused: a fresh one first (islands/challenge_renewal.ts).
+  const renewal = challengeRenewal(form);
+  if (renewal.stale()) return await renewal.fresh(TOKEN_WAIT_MS);
   if (read()) return read();
   await loadChallenge(form);
   const altcha = form.querySelector<AltchaElement>("altcha-widget");

@@ -284,9 +284,13 @@ export function loadConfig(
   const loopbackOnly = !onDeploy && isLoopbackHost(hostname);
   const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname.replace(/^\[|\]$/g, "") : null;
   const configuredHosts = parseHostNames("MCP_ALLOWED_HOSTS", e.MCP_ALLOWED_HOSTS);
-  const mcpAllowedHosts = configuredHosts.length > 0 || publicHost || loopbackOnly
-    ? [...new Set([...configuredHosts, ...(publicHost ? [publicHost] : []), ...LOOPBACK_NAMES])]
-    : null;
+  // No names known on a bind to every interface: loopback names and IP addresses only (safe by
+  // default, see lib/mcp/http.ts checkOrigin); on Deno Deploy its proxy routes only our names.
+  const mcpAllowIpHosts = !onDeploy && !loopbackOnly && configuredHosts.length === 0 &&
+    !publicHost;
+  const mcpAllowedHosts = onDeploy && configuredHosts.length === 0 && !publicHost
+    ? null
+    : [...new Set([...configuredHosts, ...(publicHost ? [publicHost] : []), ...LOOPBACK_NAMES])];
   return {
     service: e.SERVICE,
     port,
@@ -309,6 +313,7 @@ export function loadConfig(
     sourceUrl: e.SOURCE_URL,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,
+    mcpAllowIpHosts,
     mcpAllowedOrigins: withPublicOrigin(parseOrigins(e.MCP_ALLOWED_ORIGINS), e.PUBLIC_URL),
     turnstileHostnames: e.TURNSTILE_HOSTNAMES
       ? parseHostNames("TURNSTILE_HOSTNAMES", e.TURNSTILE_HOSTNAMES)

@@ -71,9 +71,15 @@ export interface Config {
   sourceUrl: string | undefined;
   /**
    * Host names /mcp accepts in the Host header (DNS-rebinding protection); null accepts any Host
-   * (a public deployment bound to every interface with neither MCP_ALLOWED_HOSTS nor PUBLIC_URL).
+   * (on Deno Deploy with neither MCP_ALLOWED_HOSTS nor PUBLIC_URL: its proxy routes only the
+   * deployment's own names to it).
    */
   mcpAllowedHosts: string[] | null;
+  /**
+   * /mcp also accepts an IP address as Host: a bind to every interface with neither
+   * MCP_ALLOWED_HOSTS nor PUBLIC_URL (any other name is refused: no DNS rebinding).
+   */
+  mcpAllowIpHosts: boolean;
   /** Origins /mcp accepts besides its own ("*" accepts every origin: a public, open endpoint). */
   mcpAllowedOrigins: string[] | "*";
   /**

@@ -5,6 +5,12 @@
  * overrides (an in-memory KV, a clock, a DNS resolver, a challenge, a service), so what they
  * exercise is what production wires.
  */
+import {
+  type BoundRecordAnswer,
+  type BoundRecordJob,
+  setStoredRecordSummariser,
+} from "./limits/record_budget.ts";
+import type { ThreadJobModules } from "./isolate/protocol.ts";
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
 import type { AppDeps, AppEnv } from "./web/context.ts";
@@ -304,6 +310,7 @@ export async function createServer(
           scanners: Object.fromEntries(
             Object.values(services).map((s) => [s.name, s.scanner.href]),
           ),
+          jobs: threadJobs(deps.service),
         })
         : inlineRunner(services);
       // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:
@@ -319,6 +326,16 @@ export async function createServer(
           Math.round(settings.timeoutMs / 1000)
         } s)`
         : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";
+    }
+    // Code validation runs in the same threads (lib/schema/validate_request.ts), and so do the
+    // summaries of stored records over their budget (lib/limits/record_budget.ts).
+    deps.threads = runner;
+    const jobs = runner?.runJob?.bind(runner);
+    if (jobs) {
+      setStoredRecordSummariser(async (json) => {
+        const job: BoundRecordJob = { kind: "bound-record", json };
+        return ((await jobs(job, 30_000)) as BoundRecordAnswer).json;
+      });
     }
     worker = startWorker({
       runner: runner ?? undefined,
@@ -390,6 +407,7 @@ export async function createServer(
       await watch.fetcher.close();
       await worker?.stop();
       await worker?.idle();
+      setStoredRecordSummariser(null);
       await runner?.close();
       kv.close();
       await fetcher.close();
@@ -419,4 +437,19 @@ async function defaultChallenge(
     turnstileMonitor,
     altcha: new Altcha(kv, await sharedSecret(kv, "altcha", config.altchaHmacKey)),
   });
+}
+
+/**
+ * The jobs besides scans the scan threads run, by kind (lib/isolate/protocol.ts ThreadJob): the
+ * summary of a stored record over its budget, and code validation where the service validates
+ * code. Each is a module the threads load by URL, so lib/isolate imports none of them.
+ */
+function threadJobs(service: AnyServiceDef): ThreadJobModules {
+  const jobs: ThreadJobModules = {
+    "bound-record": new URL("./limits/record_budget.ts", import.meta.url).href,
+  };
+  if (service.validatesCode) {
+    jobs["validate-code"] = new URL("./schema/validate_job.ts", import.meta.url).href;
+  }
+  return jobs;
 }

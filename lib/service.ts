@@ -242,7 +242,11 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   /** API keys of this service start with it ("uvk_"). */
   keyPrefix: string;
   recordSchema: z.ZodType<R>;
-  /** Runs one scan; must not throw for anything the scanned site does. */
+  /**
+   * Runs one scan; must not throw for anything the scanned site does. Its record is within the
+   * record budget (lib/limits/record_budget.ts boundOutcome: summarised past it), made where the
+   * scan runs, so nothing larger ever leaves the scan's thread.
+   */
   run(target: Target, deps: RunDeps<Id>): Promise<RunOutcome<R>>;
   /** The module exporting the same `run`, for scan threads ({@link ScannerModule}). */
   scanner: URL;

@@ -18,6 +18,7 @@ import type { VNode } from "preact";
 /** GET /compare (mounted by the services that compare sites). */
 export const comparePageRoute: RouteDef = {
   path: PATHS.compare,
+  viewsRecords: true,
   servedBy: (service) => service.comparesSites === true,
   handlers: (deps) => handlers(deps),
 };

@@ -10,17 +10,18 @@ import { type AppDeps, type AppEnv, siteOrigin } from "../lib/web/context.ts";
 import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
-import { field, readFormBody } from "../lib/web/http_form.ts";
+import { readCappedBody } from "../lib/web/http_body.ts";
 import type { Result } from "../lib/structured/record.ts";
-import { MAX_CODE_BYTES } from "../lib/schema/validate_code.ts";
-import { validateRequest } from "../lib/schema/validate_request.ts";
+import { ValidateInputError, validateRequest } from "../lib/schema/validate_request.ts";
 import { renderPage } from "../lib/web/render.tsx";
 import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
 import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 
-/** Largest form body: the code, URL-encoded (up to three bytes per byte), and the URL. */
-const MAX_VALIDATE_FORM = 3 * MAX_CODE_BYTES + 8192;
+/** The pasted code shown again in the form, unless it is very long. */
+function shown(code: string | undefined): string {
+  return code && code.length <= 200_000 ? code : "";
+}
 
 function ValidatePage(
   props: { code?: string; url?: string; result?: Result; error?: string },
@@ -71,22 +72,21 @@ function handlers(deps: AppDeps): RouteHandlers {
     );
   app.GET = (c) => page(c, <ValidatePage />);
   app.POST = [crossSiteGuard(deps), async (c) => {
-    let code = "";
-    let url = "";
+    const request = c.req.raw;
     try {
-      const form = await readFormBody(c.req.raw, MAX_VALIDATE_FORM);
-      code = field(form, "code");
-      url = field(form, "url").trim();
-      const trimmed = code.trim();
-      const input = /^[[{]/.test(trimmed)
-        ? { jsonld: trimmed, url: url || undefined }
-        : { html: code, url: url || undefined };
-      const { result } = await validateRequest(deps, c.get("clientIp"), input);
-      return page(c, <ValidatePage code={code} url={url} result={result} />);
+      // Read, parsed and analysed in a scan thread (lib/schema/validate_request.ts); the answer
+      // is bounded, so parsing and showing it here is too.
+      const { json, code, url } = await validateRequest(deps, c.get("clientIp"), {
+        as: "form",
+        headers: request.headers,
+        read: (max) => readCappedBody(request, max),
+      });
+      const { result } = JSON.parse(json) as { result: Result };
+      return page(c, <ValidatePage code={shown(code)} url={url} result={result} />);
     } catch (e) {
       if (!(e instanceof HttpError) || e.status >= 500) throw e;
-      const shown = code.length > 200_000 ? "" : code;
-      return page(c, <ValidatePage code={shown} url={url} error={e.message} />, e.status);
+      const { code, url } = e instanceof ValidateInputError ? e : { code: "", url: "" };
+      return page(c, <ValidatePage code={shown(code)} url={url} error={e.message} />, e.status);
     }
   }];
   return app;

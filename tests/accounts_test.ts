@@ -268,7 +268,7 @@ Deno.test("POST /account/login - success, and one answer for an unknown e-mail a
   }
 });
 
-Deno.test("[limits] sign-up and login share one window per IP: 10 per 15 minutes, then 429 with retryAfterSeconds", async () => {
+Deno.test("[limits] sign-ups have a window per IP: 10 per 15 minutes, then 429 with retryAfterSeconds; sign-ins never lock out", async () => {
   const env = await startAppEnv();
   try {
     const ip = "203.0.113.99";
@@ -277,9 +277,15 @@ Deno.test("[limits] sign-up and login share one window per IP: 10 per 15 minutes
       const res = await w.signUp(`bad${i}@localhost`, PASSWORD);
       assert.equal(res.status, 400);
       await res.body?.cancel();
+      // Failed sign-ins count in their own windows (lib/accounts/login_guard.ts), not this one.
       const login = await w.logIn(`nobody${i}@example.com`, PASSWORD);
       assert.equal(login.status, 401);
       await login.body?.cancel();
+    }
+    for (let i = 5; i < 10; i++) {
+      const res = await w.signUp(`bad${i}@localhost`, PASSWORD);
+      assert.equal(res.status, 400);
+      await res.body?.cancel();
     }
     env.clock.now += 60_000;
     const limited = await w.signUp("fine@example.com", PASSWORD);
@@ -290,15 +296,15 @@ Deno.test("[limits] sign-up and login share one window per IP: 10 per 15 minutes
     assert.match(html, /data-retry-after="840"/);
     assert.ok(html.includes('value="fine@example.com"'));
 
+    // A real user on that address still signs in: no lockout.
+    assert.equal((await client(env).signUp("owner@example.com", PASSWORD)).status, 303);
     const { html: page } = await w.page("/account/login");
     const json = await w.request("/account/login", {
       json: true,
-      form: { csrf: formToken(page), email: "x@example.com", password: PASSWORD, ...GOOD },
+      form: { csrf: formToken(page), email: "owner@example.com", password: PASSWORD, ...GOOD },
     });
-    assert.equal(json.status, 429);
-    const body = await json.json();
-    assert.equal(body.retryAfterSeconds, 840);
-    assert.match(body.error, /Try again in 14 minutes/);
+    assert.equal(json.status, 200);
+    await json.body?.cancel();
 
     assert.equal((await client(env).signUp("other-ip@example.com", PASSWORD)).status, 303);
     env.clock.now += 14 * 60_000;

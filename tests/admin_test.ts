@@ -130,6 +130,8 @@ Deno.test("[admin] ADMIN_PASSWORD (local use) works the same way", async () => {
   }
 });
 
+// With a challenge that cannot be made harder (this fake, like Turnstile); with ALTCHA, failures
+// raise the check instead: tests/login_limits_test.ts "the administrator: ...".
 Deno.test("[admin] login limits: 10 attempts per IP per 15 minutes (shared with sign-up), then 429", async (t) => {
   const env = await adminEnv();
   try {

@@ -249,13 +249,10 @@ Deno.test("architecture - the unit finder groups files and finds two units impor
 
 /**
  * Units that still import each other, each with the slice that owns the fix (remove a line when it
- * is done; the test fails if a listed pair no longer imports both ways, so the list only shrinks):
- * - lib/limits/limits.ts takes the `Caller` type of lib/accounts/auth.ts for poolsFor, while
- *   lib/accounts reads LIMITS: poolsFor could take the caller's shape ({ kind, ip, key? }) instead.
+ * is done; the test fails if a listed pair no longer imports both ways, so the list only shrinks).
+ * None is left.
  */
-const MUTUAL_ALLOWED: Record<string, string> = {
-  "lib/accounts <-> lib/limits": "bounded",
-};
+const MUTUAL_ALLOWED: Record<string, string> = {};
 
 Deno.test("architecture - no two units import each other (layering without exceptions)", async () => {
   const mutual = mutualUnits(await importGraph());

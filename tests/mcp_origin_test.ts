@@ -155,11 +155,23 @@ Deno.test("the origin policy follows HOST, PUBLIC_URL and MCP_ALLOWED_HOSTS", ()
   assert.deepEqual(local.allowedHosts, ["localhost", "127.0.0.1", "::1"]);
   assert.equal(checkOrigin(req("[::1]:8000", "http://[::1]:8000"), local), "http://[::1]:8000");
   assert.throws(() => checkOrigin(req("evil.example"), local), /Host/);
-  // Bound to every interface with no name known: any Host, but still only its own Origin.
+  // Bound to every interface with no name known: loopback names and IP addresses, no other name
+  // (a rebinding attacker's name is refused), and still only its own Origin.
   const open = originPolicyFor(loadConfig({ HOST: "0.0.0.0" }));
-  assert.equal(open.allowedHosts, null);
+  assert.deepEqual(open.allowedHosts, ["localhost", "127.0.0.1", "::1"]);
   assert.equal(checkOrigin(req("203.0.113.5:8000"), open), null);
+  assert.equal(checkOrigin(req("[2001:db8::5]:8000"), open), null);
+  assert.throws(() => checkOrigin(req("rebind.example:8000"), open), /Host/);
   assert.throws(() => checkOrigin(req("203.0.113.5:8000", "http://evil.example"), open), /Origin/);
+  // On Deno Deploy its proxy routes only the deployment's names: no list is needed there.
+  const deploy = originPolicyFor(loadConfig({ DENO_DEPLOYMENT_ID: "x" }));
+  assert.equal(deploy.allowedHosts, null);
+  // An IP address is not accepted once names are known.
+  assert.equal(
+    originPolicyFor(loadConfig({ HOST: "0.0.0.0", PUBLIC_URL: "https://a.example" }))
+      .ipHosts,
+    false,
+  );
   const named = originPolicyFor(loadConfig({ HOST: "::", MCP_ALLOWED_HOSTS: "mcp.example.org" }));
   assert.ok(named.allowedHosts?.includes("mcp.example.org"));
   assert.throws(() => checkOrigin(req("other.example.org"), named), /Host/);

@@ -95,3 +95,47 @@ Deno.test("routes - every URL template of lib/report_urls.ts is the path of exac
   }
   assert.equal(new Set(paths).size, paths.length, "no path is defined twice");
 });
+
+Deno.test("routes - a route that views records waits in the app's one fair queue of record views; others never do", async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => release = r);
+  const slow = (path: string, viewsRecords: boolean): RouteDef => ({
+    path,
+    viewsRecords,
+    handlers: () => ({
+      GET: async (c) => {
+        await held;
+        return c.json({ ok: true });
+      },
+    }),
+  });
+  const env = await startAppEnv({
+    routes: [...ROUTES, slow("/api/slow-view", true), slow("/api/slow-other", false)],
+  });
+  try {
+    const from = (path: string, ip: string) =>
+      env.app.request(path, { headers: { "x-forwarded-for": ip } });
+    // One caller: 2 views at once, 6 waiting, the next refused at once (lib/web/record_views.ts).
+    const views = Array.from({ length: 9 }, () => from("/api/slow-view", "192.0.2.7"));
+    const refused = await Promise.race([
+      Promise.any(views.map(async (p) => {
+        const r = await p;
+        if (r.status !== 429) throw new Error(String(r.status));
+        return r;
+      })),
+      new Promise<null>((r) => setTimeout(() => r(null), 2000)),
+    ]);
+    assert.ok(refused, "the ninth view is refused while eight are held");
+    assert.match((await refused.json()).error, /report views/);
+    // The same caller's other routes are not queued, nor is another caller's view refused.
+    const other = Array.from({ length: 9 }, () => from("/api/slow-other", "192.0.2.7"));
+    const another = from("/api/slow-view", "192.0.2.8");
+    release();
+    const statuses = (await Promise.all([...views, ...other, another])).map((r) => r.status);
+    assert.deepEqual(statuses.filter((s) => s === 429).length, 1);
+    assert.deepEqual(statuses.slice(9), Array(10).fill(200));
+  } finally {
+    release();
+    await env.close();
+  }
+});

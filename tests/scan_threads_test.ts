@@ -155,3 +155,54 @@ Deno.test("[scan threads] settings: thread by default, inline on Deploy, bad val
   assert.throws(() => loadConfig({ SCAN_HEAP_MB: "8" }), /SCAN_HEAP_MB/);
   assert.equal(loadConfig({ MEMORY_MB: "512", SCAN_HEAP_MB: "64" }).isolation.heapMb, 64);
 });
+
+Deno.test("[scan threads] jobs run on the pool's threads like scans: answered, ended at the heap limit ('needed more than N MB') or the job's time limit, waiting in order for a thread", async () => {
+  const runner = startScanThreads({ heapMb: 32, timeoutMs: 20_000, threadUrl, maxThreads: 1 });
+  const job = (kind: string, text = "") =>
+    runner.runJob({ kind, text } as { kind: string }, 4000).then((a) => a, (e) => e);
+  try {
+    assert.deepEqual(await job("echo", "text"), { text: "TEXT" });
+    const t0 = performance.now();
+    const oom = await job("oom");
+    assert.ok(oom instanceof ScanIsolationError);
+    assert.equal(oom.kind, "memory", oom.message);
+    assert.equal(oom.message, `${TOO_COMPLEX} (it needed more than 32 MB of memory)`);
+    assert.ok(performance.now() - t0 < 3500, "ended at its heap limit, before its time limit");
+    const spin = await job("spin");
+    assert.ok(spin instanceof ScanIsolationError);
+    assert.equal(spin.kind, "time");
+    assert.match(spin.message, /took longer than 4 s/);
+    // One thread: a scan and jobs sent together take it in the order they came.
+    const order: string[] = [];
+    await Promise.all([
+      runner.runJob({ kind: "wait-300" }, 4000).then(() => order.push("job 1")),
+      runner.run("visibility", target("wait-100.test"), config, () => at).then(() =>
+        order.push("scan")
+      ),
+      runner.runJob({ kind: "wait-10" }, 4000).then(() => order.push("job 2")),
+    ]);
+    assert.deepEqual(order, ["job 1", "scan", "job 2"]);
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("[scan threads] a real code validation runs as the thread's job: answered as text; the maximal one in a small heap ends 'needed more than N MB'", async () => {
+  const jobs = { "validate-code": new URL("../lib/schema/validate_job.ts", import.meta.url).href };
+  const validate = (heapMb: number, jsonld: string) => {
+    const runner = startScanThreads({ heapMb, timeoutMs: 60_000, jobs, maxThreads: 1 });
+    return runner.runJob({ kind: "validate-code", input: { jsonld } } as { kind: string }, 60_000)
+      .then((a) => a, (e) => e).finally(() => runner.close());
+  };
+  const small = await validate(
+    64,
+    '{"@context":"https://schema.org","@type":"Organization","name":"A","url":"https://a.test/"}',
+  ) as { status: number; json: string };
+  assert.equal(small.status, 200);
+  assert.equal(typeof small.json, "string", "the answer's JSON comes back as text");
+  assert.deepEqual(JSON.parse(small.json).result.summary.types, ["Organization"]);
+  const huge = await validate(32, `[${Array(340_000).fill("{}").join(",")}]`);
+  assert.ok(huge instanceof ScanIsolationError, String(huge));
+  assert.equal(huge.kind, "memory", huge.message);
+  assert.match(huge.message, /needed more than 32 MB of memory/);
+});

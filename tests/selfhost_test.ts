@@ -66,7 +66,11 @@ Deno.test("the start-up summary names every security-relevant setting", () => {
   assert.match(pub, /every interface/);
   assert.match(pub, /WARNING: PUBLIC_URL is not set/);
   assert.match(pub, /Administrator: configured \(ADMIN_PASSWORD_HASH\)/);
-  assert.match(pub, /MCP: Host any/);
+  // No names known on every interface: loopback names and IP addresses only (safe by default).
+  assert.match(
+    pub,
+    /MCP: Host localhost, 127\.0\.0\.1, ::1 and IP addresses \(other names are refused/,
+  );
   assert.match(pub, /hostnames not checked/);
   for (const secret of ["very-secret", "also-very-secret", "aGFzaGhh"]) {
     assert.ok(!pub.includes(secret), `never a secret: ${secret}`);

@@ -3,6 +3,7 @@
  * ~60 KiB they are gzip-compressed and split into parts under one head, switched in one commit.
  */
 import assert from "node:assert/strict";
+import { MAX_RECORD_BYTES } from "../lib/limits/record_budget.ts";
 import { type ScanJob, type StoredScan } from "../lib/storage/store.ts";
 import { readReport, ReportCache } from "../lib/storage/report_cache.ts";
 import { createStore } from "../lib/server.ts";
@@ -101,7 +102,9 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
   const kv = await Deno.openKv(":memory:");
   try {
     const store = createStore(kv, "schema");
-    const big = randomRecord("big.test", 3 * 1024 * 1024);
+    // Random text barely compresses: 1 MB of it (just under a record's budget,
+    // lib/limits/record_budget.ts) is more parts than one commit holds.
+    const big = randomRecord("big.test", 1_000_000);
     const j = job("big.test");
     assert.equal(await store.finishScan(j, big), "stored");
     assert.ok((await parts(kv, "big.test")) > 11, "more parts than one commit may hold");
@@ -109,7 +112,7 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
 
     // An older record arriving late is not the latest, but it is a scan: the history keeps it
     // (lib/storage/history.ts), with its parts.
-    const older = randomRecord("big.test", 1024 * 1024, T0 - 60_000);
+    const older = randomRecord("big.test", 1_000_000, T0 - 60_000);
     const before = await parts(kv, "big.test");
     const olderJob = job("big.test", T0 - 60_000);
     assert.equal(await store.finishScan(olderJob, older), "superseded");
@@ -171,6 +174,25 @@ Deno.test("[store records] the clean-up deletes parts nothing names once an hour
     });
     assert.equal(await parts(kv, "kept.test"), live);
     assert.deepEqual(await store.getScan("kept.test"), productsRecord("kept.test", 300, T0 + 10));
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("[store records] a record over the budget (stored before it existed) is read as its summary, which says so", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = createStore(kv, "schema");
+    const big = randomRecord("huge.test", 3 * 1024 * 1024);
+    assert.equal(await store.finishScan(job("huge.test"), big), "stored");
+    const read = (await store.getScanWithJson("huge.test"))!;
+    const record = read.stored.record as typeof read.stored.record & {
+      budget?: { bytes: number; limitBytes: number };
+    };
+    assert.equal(record.budget?.limitBytes, MAX_RECORD_BYTES);
+    assert.ok(record.budget!.bytes > 3_000_000);
+    assert.ok(read.recordJson!.byteLength <= MAX_RECORD_BYTES);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(read.recordJson!)), record);
   } finally {
     kv.close();
   }

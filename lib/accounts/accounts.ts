@@ -3,8 +3,10 @@
  * (../shared/api/visibility.md, "Authentication" and "Limits"):
  * - a plausible-looking e-mail (lib/accounts/account_rules.ts), one account per address, never e-mailed;
  * - a password of 12 to 256 characters, stored as argon2id (lib/accounts/password.ts);
- * - sign-up, login and the administrator login are all behind the browser challenge and share
- *   one per-IP attempt window ({@link AUTH_ATTEMPTS}); beyond it, 429 with retryAfterSeconds;
+ * - sign-up, login and the administrator login are all behind the browser challenge; sign-up and
+ *   the administrator login share one per-IP attempt window ({@link AUTH_ATTEMPTS}; beyond it,
+ *   429 with retryAfterSeconds); failed client logins are limited per account and per address
+ *   with no lockout: past the limits, a harder check (lib/accounts/login_guard.ts);
  * - a failed login says the same thing, and costs the same argon2 verification, whether or not
  *   the e-mail has an account.
  */
@@ -22,6 +24,7 @@ import { ipv6Prefix48 } from "../net/client_ip.ts";
 import { createApiKey, type CreatedKey, MAX_KEY_NAME } from "./keys.ts";
 import { AUTH_ATTEMPTS, CAPS, SIGNUP_WINDOW_MS } from "../limits/limits.ts";
 import { dummyHash, hashPassword, verifyPassword } from "./password.ts";
+import { HarderCheckNeededError, needsHarderCheck, noteLoginFailure } from "./login_guard.ts";
 import type { ApiKeyEntry, Store } from "../storage/store.ts";
 import type { Account, AccountStore } from "../storage/store_accounts.ts";
 
@@ -53,7 +56,8 @@ export class FieldError extends HttpError {
 /** 401: the same answer for an unknown e-mail and a wrong password. */
 export class LoginFailedError extends HttpError {
   override name = "LoginFailedError";
-  constructor(message = "Wrong e-mail address or password.") {
+  /** @param harder the next sign-in needs the harder check (the form shows it). */
+  constructor(message = "Wrong e-mail address or password.", readonly harder = false) {
     super(401, message);
   }
 }
@@ -133,6 +137,29 @@ export async function assertChallenge(deps: AccountDeps, token: string, ip: stri
   }
 }
 
+/** Whether the token is a solved harder check (lib/accounts/login_guard.ts). */
+async function passesHarder(deps: AccountDeps, token: string, ip: string): Promise<boolean> {
+  return !!token && token.length <= MAX_TOKEN_LENGTH &&
+    await deps.challenge.verify(token, ip, { hard: true });
+}
+
+/**
+ * The browser check a sign-in to `who` (an e-mail address, or the administrator) from `ip` needs:
+ * the usual one, or past the failure limits of lib/accounts/login_guard.ts the harder one (where
+ * the challenge can be made harder). Nothing is counted here.
+ * @throws VerificationFailedError (403), HarderCheckNeededError (403).
+ */
+export async function assertSignInCheck(
+  deps: AccountDeps,
+  who: string,
+  token: string,
+  ip: string,
+): Promise<void> {
+  const harder = deps.challenge.hardens === true && await needsHarderCheck(deps, who, ip);
+  if (!harder) await assertChallenge(deps, token, ip);
+  else if (!(await passesHarder(deps, token, ip))) throw new HarderCheckNeededError();
+}
+
 /**
  * Creates an account, in the order that keeps each step protected by the one before: attempt
  * limit (429), field rules (400, every field's reason at once), challenge (403), one account per
@@ -174,13 +201,16 @@ export async function signUp(
 /**
  * Checks an e-mail and password. An unknown address is verified against a dummy hash, so both
  * failures take one argon2id verification and give the same {@link LoginFailedError}.
+ *
+ * No lockout (lib/accounts/login_guard.ts): the challenge first (403, nothing counted); past the
+ * failure limits of the account or the address, the harder check (403 until it is solved); a
+ * failure is counted for both. A stranger's failures never keep the owner out.
  */
 export async function logIn(
   input: { email: string; password: string; turnstileToken: string; ip: string },
   deps: AccountDeps,
 ): Promise<Account> {
-  await admitAuthAttempt(deps, input.ip);
-  await assertChallenge(deps, input.turnstileToken, input.ip);
+  await assertSignInCheck(deps, input.email, input.turnstileToken, input.ip);
   const accounts = deps.accounts;
   const email = checkEmail(input.email);
   const account = email.ok ? await accounts.getAccountByEmail(email.email) : null;
@@ -189,7 +219,10 @@ export async function logIn(
     account?.passwordHash ?? await dummyHash(),
     plausible ? input.password : "",
   );
-  if (!account || !verified || !plausible) throw new LoginFailedError();
+  if (!account || !verified || !plausible) {
+    await noteLoginFailure(deps, input.email, input.ip);
+    throw new LoginFailedError(undefined, await needsHarderCheck(deps, input.email, input.ip));
+  }
   return await accounts.updateAccount(account.id, (a) => ({ ...a, lastLoginAt: deps.now() })) ??
     account;
 }

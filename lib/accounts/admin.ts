@@ -2,15 +2,20 @@
  * The site owner's administrator login and overview. The password comes from the configuration:
  * ADMIN_PASSWORD_HASH (an argon2id PHC string, made by `deno task admin:hash`), or, for local
  * use, ADMIN_PASSWORD in clear (hashed once per process, so both are verified the same way and
- * take the same time). The login is behind the same challenge and the same per-IP attempt window
- * as client sign-up and login (lib/accounts/accounts.ts).
+ * take the same time). The login is behind the same challenge as client sign-in, and its failures
+ * are limited the same way (lib/accounts/login_guard.ts: per the administrator, per address and per
+ * IPv6 /48, answered with a harder check, never a lockout), so a stranger's wrong guesses never keep
+ * the site owner out. With a challenge that cannot be made harder (Turnstile), the per-address
+ * attempt window shared with sign-up stays its limit (429).
  */
 import {
   type AccountDeps,
   admitAuthAttempt,
   assertChallenge,
+  assertSignInCheck,
   LoginFailedError,
 } from "./accounts.ts";
+import { needsHarderCheck, noteLoginFailure } from "./login_guard.ts";
 import { AUTH_ATTEMPTS } from "../limits/limits.ts";
 import { MAX_PASSWORD, passwordLength } from "./account_rules.ts";
 import type { Config } from "../config.ts";
@@ -61,8 +66,15 @@ export async function verifyAdminPassword(
 }
 
 /**
- * The administrator login: configured? (403) -> attempt window (429) -> challenge (403) ->
- * password (401, "Wrong password.").
+ * The administrator in the sign-in failure windows. A client sign-in that types it as its e-mail
+ * counts there too, which costs a stranger the same solved check as posting here.
+ */
+const ADMIN_IDENTITY = "the administrator";
+
+/**
+ * The administrator login: configured? (403) -> the sign-in check (403; the harder one past the
+ * failure limits) -> password (401, "Wrong password.", counted). With a challenge that cannot be
+ * made harder: the attempt window (429) -> challenge (403) -> password (401).
  */
 export async function adminLogIn(
   input: { password: string; turnstileToken: string; ip: string },
@@ -70,11 +82,22 @@ export async function adminLogIn(
 ): Promise<void> {
   const setup = adminSetup(deps.config);
   if (setup === "none" || setup === "invalid") throw new AdminNotConfiguredError(setup);
-  await admitAuthAttempt(deps, input.ip);
-  await assertChallenge(deps, input.turnstileToken, input.ip);
+  const guarded = deps.challenge.hardens === true;
+  if (guarded) {
+    await assertSignInCheck(deps, ADMIN_IDENTITY, input.turnstileToken, input.ip);
+  } else {
+    await admitAuthAttempt(deps, input.ip);
+    await assertChallenge(deps, input.turnstileToken, input.ip);
+  }
   const ok = passwordLength(input.password) <= MAX_PASSWORD &&
     await verifyAdminPassword(deps.config, input.password);
-  if (!ok) throw new LoginFailedError("Wrong password.");
+  if (ok) return;
+  if (!guarded) throw new LoginFailedError("Wrong password.");
+  await noteLoginFailure(deps, ADMIN_IDENTITY, input.ip);
+  throw new LoginFailedError(
+    "Wrong password.",
+    await needsHarderCheck(deps, ADMIN_IDENTITY, input.ip),
+  );
 }
 
 /** One scan rate-limit pool with entries in its window. */

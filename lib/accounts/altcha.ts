@@ -10,6 +10,8 @@ import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
 import { keptSecret, spendChallenge } from "../storage/store_secrets.ts";
+import { ALTCHA_TTL_MS } from "./challenge_ttl.ts";
+import { ALTCHA_HARD_FACTOR } from "./login_guard.ts";
 
 /**
  * How hard a challenge is: PBKDF2-SHA-256 iterations per attempt, with a "00" key prefix (~256
@@ -18,8 +20,7 @@ import { keptSecret, spendChallenge } from "../storage/store_secrets.ts";
  * took 3-16 s in a browser for a fifth of the work).
  */
 export const ALTCHA_COST = 5000;
-/** How long a challenge may be solved and submitted. */
-export const ALTCHA_TTL_MS = 10 * 60_000;
+export { ALTCHA_TTL_MS };
 
 const PayloadSchema = z.object({
   challenge: z.object({
@@ -48,11 +49,15 @@ export class Altcha {
     private readonly cost: number = ALTCHA_COST,
   ) {}
 
-  /** A new challenge for the widget (served as JSON at GET /api/challenge). */
-  async challenge(): Promise<unknown> {
+  /**
+   * A new challenge for the widget (served as JSON at GET /api/challenge); `hard`: one
+   * {@link ALTCHA_HARD_FACTOR} times the work (GET /api/challenge?level=hard), which a sign-in
+   * past its failure limits needs (lib/accounts/login_guard.ts).
+   */
+  async challenge(options: { hard?: boolean } = {}): Promise<unknown> {
     return await createChallenge({
       algorithm: "PBKDF2/SHA-256",
-      cost: this.cost,
+      cost: options.hard ? this.cost * ALTCHA_HARD_FACTOR : this.cost,
       keyPrefix: "00",
       deriveKey,
       hmacSignatureSecret: this.secret,
@@ -63,8 +68,11 @@ export class Altcha {
     });
   }
 
-  /** Verifies a widget payload (base64 JSON of `{challenge, solution}`) exactly once. */
-  async verify(token: string): Promise<boolean> {
+  /**
+   * Verifies a widget payload (base64 JSON of `{challenge, solution}`) exactly once; `hard`: only
+   * a solved hard challenge passes (its cost is signed with it).
+   */
+  async verify(token: string, options: { hard?: boolean } = {}): Promise<boolean> {
     if (!token || token.length > 8192) return false;
     let payload;
     try {
@@ -73,6 +81,9 @@ export class Altcha {
       return false;
     }
     if (payload.challenge.parameters.data.expires < this.now()) return false;
+    if (options.hard && payload.challenge.parameters.cost < this.cost * ALTCHA_HARD_FACTOR) {
+      return false;
+    }
     let result;
     try {
       result = await verifySolution({

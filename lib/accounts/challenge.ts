@@ -7,8 +7,16 @@
 import { z } from "zod";
 import { FetchError, type GuardedFetcher } from "../net/types.ts";
 
-/** Verifies a challenge token for a client IP. */
-export type ChallengeVerifier = (token: string, remoteIp: string) => Promise<boolean>;
+/**
+ * Verifies a challenge token for a client IP; `hard`: only a harder check passes (the ALTCHA
+ * proof of work at lib/accounts/login_guard.ts's factor; Turnstile has no harder check and ignores
+ * it).
+ */
+export type ChallengeVerifier = (
+  token: string,
+  remoteIp: string,
+  options?: { hard?: boolean },
+) => Promise<boolean>;
 
 const SiteverifyAnswer = z.object({
   success: z.boolean(),
@@ -203,8 +211,10 @@ export interface ChallengeProvider {
   verify: ChallengeVerifier;
   /** Turnstile only: whether verification keeps failing (for /healthz). */
   health?: () => ChallengeHealth;
-  /** ALTCHA only: a fresh challenge for GET /api/challenge. */
-  issue?: () => Promise<unknown>;
+  /** ALTCHA only: a fresh challenge for GET /api/challenge (`hard`: ?level=hard). */
+  issue?: (options?: { hard?: boolean }) => Promise<unknown>;
+  /** True when the check can be made harder (ALTCHA): a sign-in past its limits needs it. */
+  hardens?: boolean;
 }
 
 /** Chooses the provider: Turnstile with both keys set, ALTCHA otherwise. */
@@ -212,7 +222,10 @@ export function challengeProvider(options: {
   turnstileSiteKey: string | undefined;
   turnstileSecretKey: string | undefined;
   turnstile: ChallengeVerifier;
-  altcha: { challenge(): Promise<unknown>; verify(token: string): Promise<boolean> };
+  altcha: {
+    challenge(options?: { hard?: boolean }): Promise<unknown>;
+    verify(token: string, options?: { hard?: boolean }): Promise<boolean>;
+  };
   turnstileMonitor?: TurnstileMonitor;
 }): ChallengeProvider {
   if (options.turnstileSiteKey && options.turnstileSecretKey) {
@@ -225,7 +238,8 @@ export function challengeProvider(options: {
   }
   return {
     widget: { kind: "altcha", challengeUrl: "/api/challenge" },
-    verify: (token) => options.altcha.verify(token),
-    issue: () => options.altcha.challenge(),
+    verify: (token, _ip, o) => options.altcha.verify(token, o),
+    issue: (o) => options.altcha.challenge(o),
+    hardens: true,
   };
 }

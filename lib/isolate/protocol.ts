@@ -35,6 +35,43 @@ export type ScanReplyMessage =
   | { id: number; ok: false; error: string };
 
 /**
+ * Work other than a scan that a thread runs: whatever touches bytes a stranger sends or a large
+ * stored record (code validation, lib/schema/validate_job.ts; the summary of a stored record over
+ * its budget, lib/limits/record_budget.ts). Each kind is a module the server names by URL
+ * ({@link ThreadJobModules}, lib/server.ts), loaded by each thread before it is ready, like the
+ * scanners: this folder knows no job's code.
+ *
+ * Jobs carry text, never bytes: Deno 2.9.6's worker_threads take about a second to pass 1 MB as a
+ * Uint8Array, and about 40 ms as a string.
+ */
+export interface ThreadJob {
+  /** Which job module runs it. */
+  kind: string;
+}
+
+/**
+ * A job module: `runJob` takes a job of its kind and returns its answer (structured-cloneable;
+ * text for anything large). It throws only for a bug: a client's bad input is an answer.
+ */
+export interface ThreadJobModule {
+  runJob(job: ThreadJob): unknown;
+}
+
+/** The job modules a thread loads, by kind: the URL of each module. */
+export type ThreadJobModules = Record<string, string>;
+
+/** A job for a thread (sent on the same channel as a scan; told apart by `job`). */
+export interface JobRequestMessage {
+  id: number;
+  job: ThreadJob;
+}
+
+/** What a thread answers to a job. */
+export type JobReplyMessage =
+  | { id: number; ok: true; answer: unknown }
+  | { id: number; ok: false; error: string };
+
+/**
  * A busy thread's heartbeat: the share of its old-generation limit in use, in percent, or 100
  * once V8 has raised its heap limit (which Deno does when a thread reaches it, to end the code
  * running there). A thread stopped at its heap limit in the middle of a scan goes on beating so
@@ -69,7 +106,7 @@ export type SpawnerRequest =
     url: string;
     heapMb: number;
     youngMb: number;
-    /** What the thread reads as `workerData` (the scanner modules it loads). */
+    /** What the thread reads as `workerData` (the scanner and job modules it loads). */
     workerData?: unknown;
   }
   | { op: "end"; id: number };
@@ -105,6 +142,6 @@ export function serverChannel(): Promise<ServerChannel> {
 
 /** A scan thread's channel to the server. */
 export interface ServerChannel {
-  post(m: ScanReplyMessage | ThreadBeat | typeof THREAD_READY): void;
-  onMessage(f: (m: ScanRequestMessage) => void): void;
+  post(m: ScanReplyMessage | JobReplyMessage | ThreadBeat | typeof THREAD_READY): void;
+  onMessage(f: (m: ScanRequestMessage | JobRequestMessage) => void): void;
 }

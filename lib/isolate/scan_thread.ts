@@ -5,7 +5,9 @@
  * BEAT_MS how full its heap is: lib/isolate/scan_threads.ts ends a thread stopped at its limit.
  * Which scanners it has is the server's registry (lib/server.ts SERVICES): each service's scanner
  * module (lib/service.ts ScannerModule), named in the thread's workerData and loaded before the
- * thread says it is ready.
+ * thread says it is ready. The jobs it runs besides scans (code validation, summaries of oversized
+ * records: lib/isolate/protocol.ts ThreadJob) come the same way, a module per kind, and run under
+ * the same heartbeats.
  */
 import { workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
@@ -13,10 +15,14 @@ import type { ScannerModule } from "../service.ts";
 import {
   BEAT_MS,
   heartbeat,
+  type JobReplyMessage,
+  type JobRequestMessage,
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   serverChannel,
   THREAD_READY,
+  type ThreadJobModule,
+  type ThreadJobModules,
 } from "./protocol.ts";
 
 // On Linux, setpriority(PRIO_PROCESS, 0) applies to the calling thread only: this thread yields
@@ -29,22 +35,29 @@ try {
 // Listen first: the spawner's hello (the server's channel) may arrive while the scanners load.
 const channel = serverChannel();
 
-// The scanners, by service name: loaded once, before the first scan (THREAD_READY waits for them).
-const modules = (workerData as { scanners?: Record<string, string> } | null)?.scanners ?? {};
-const scanners: Record<string, ScannerModule> = Object.fromEntries(
-  await Promise.all(
-    Object.entries(modules).map(async ([name, url]) =>
-      [name, await import(url) as ScannerModule] as const
-    ),
-  ),
-);
+// The scanners, by service name, and the job modules, by kind: loaded once, before the first
+// scan (THREAD_READY waits for them).
+const data = workerData as { scanners?: Record<string, string>; jobs?: ThreadJobModules } | null;
+const load = async <M>(urls: Record<string, string> = {}): Promise<Record<string, M>> =>
+  Object.fromEntries(
+    await Promise.all(Object.entries(urls).map(async ([k, url]) => [k, await import(url) as M])),
+  );
+const [scanners, jobs] = await Promise.all([
+  load<ScannerModule>(data?.scanners),
+  load<ThreadJobModule>(data?.jobs),
+]);
 
 const server = await channel;
 
 server.onMessage(async (m) => {
-  // Cleared when the scan ends; a scan stopped at the heap limit never gets there, and its beats
+  // Cleared when the work ends; work stopped at the heap limit never gets there, and its beats
   // say so (lib/isolate/protocol.ts ThreadBeat).
   const beat = setInterval(() => server.post(heartbeat()), BEAT_MS);
+  if ("job" in m) {
+    server.post(runJob(m));
+    clearInterval(beat);
+    return;
+  }
   let reply: ScanReplyMessage;
   try {
     const service = scanners[m.service];
@@ -66,3 +79,14 @@ server.onMessage(async (m) => {
 });
 
 server.post(THREAD_READY);
+
+/** One job, run synchronously (its module's code), answered or failed. */
+function runJob(m: JobRequestMessage): JobReplyMessage {
+  try {
+    const module = jobs[m.job.kind];
+    if (!module) throw new Error(`no ${m.job.kind} job`);
+    return { id: m.id, ok: true, answer: module.runJob(m.job) };
+  } catch (error) {
+    return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -26,6 +26,10 @@
  *   how full its heap is; one at {@link FULL_HEAP_PERCENT} or more for `fullMs` is ended and its
  *   scan fails "needed more than N MB". A reported out-of-memory error ends it the same way.
  *
+ * Jobs other than scans (code validation, summaries of oversized stored records: ThreadJob in
+ * lib/isolate/protocol.ts) run on the same threads, in the same order, with the same heap limit
+ * and heartbeats and a time limit of their own ({@link ScanRunner.runJob}).
+ *
  * Where no thread can be started (Deno Deploy), scans run in-process and only the parsers' caps
  * (lib/html/linear_parser.ts, the fetcher's body cap) bound them: see {@link isolationFromEnv}.
  */
@@ -33,11 +37,15 @@ import type { Config } from "../config.ts";
 import type { Target } from "../net/target.ts";
 import type { RunDeps, RunOutcome, ScanStep } from "../service.ts";
 import {
+  type JobReplyMessage,
+  type JobRequestMessage,
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   type ScanRequestMessage,
   THREAD_READY,
   type ThreadBeat,
+  type ThreadJob,
+  type ThreadJobModules,
 } from "./protocol.ts";
 import { type ThreadExit, ThreadSpawner } from "./thread_spawner.ts";
 
@@ -60,6 +68,14 @@ export interface ScanRunner {
     now: () => Date,
     onProgress?: (step: ScanStep) => void,
   ): Promise<RunOutcome>;
+  /**
+   * Runs a job other than a scan (lib/isolate/protocol.ts ThreadJob, of a kind the pool was given
+   * a module for) on a scan thread, with the thread's heap limit and `timeoutMs`, waiting for a
+   * thread like a scan. Rejects with {@link ScanIsolationError} like a scan ("needed more than
+   * N MB", "took longer than N s"); a client's bad input is an answer, not a rejection. Absent
+   * where no thread can run it (an inline runner): the caller runs the job in its own isolate.
+   */
+  runJob?(job: ThreadJob, timeoutMs: number): Promise<unknown>;
   /**
    * Settles once the threads started ahead have loaded their code (or failed to), so a server
    * can start serving only then: loading opens files, which a flood of connections could starve.
@@ -105,11 +121,16 @@ export interface ScanThreadOptions {
    * scanner): the server's registry, handed to each thread, which loads them before it is ready.
    */
   scanners?: Record<string, string>;
+  /** The module of each job kind a thread may run (lib/isolate/protocol.ts ThreadJobModules). */
+  jobs?: ThreadJobModules;
 }
+
+/** What a thread sends back to a scan or job. */
+type Reply = ScanReplyMessage | JobReplyMessage;
 
 interface Pending {
   id: number;
-  settle: (r: ScanReplyMessage | ScanIsolationError) => void;
+  settle: (r: Reply | ScanIsolationError) => void;
   onProgress?: (step: ScanStep) => void;
 }
 
@@ -118,7 +139,7 @@ interface Thread {
   id: number;
   port: MessagePort | null;
   scans: number;
-  /** The scan in progress: settles it when the thread dies. */
+  /** The scan or job in progress: settles it when the thread dies. */
   pending: Pending | null;
   dead: boolean;
   /** Resolves once the thread has loaded the scanners (its load time is not the scan's). */
@@ -146,7 +167,7 @@ export interface ScanThreadStats {
 /** A pool of scan threads. */
 export function startScanThreads(
   options: ScanThreadOptions,
-): ScanRunner & { stats(): ScanThreadStats } {
+): ScanRunner & Required<Pick<ScanRunner, "runJob">> & { stats(): ScanThreadStats } {
   const scansPerThread = options.scansPerThread ?? 100;
   const maxThreads = Math.max(1, options.maxThreads ?? 4);
   const warm = Math.min(maxThreads, options.warm ?? 0);
@@ -182,7 +203,7 @@ export function startScanThreads(
     refill();
   };
 
-  const onMessage = (thread: Thread, m: ScanReplyMessage | ThreadBeat | typeof THREAD_READY) => {
+  const onMessage = (thread: Thread, m: Reply | ThreadBeat | typeof THREAD_READY) => {
     if (m === THREAD_READY) return;
     if ("beat" in m) {
       if (!thread.pending || m.beat < FULL_HEAP_PERCENT) thread.fullSince = null;
@@ -230,7 +251,11 @@ export function startScanThreads(
     };
     spawner.spawn(
       url,
-      { heapMb: options.heapMb, youngMb, workerData: { scanners: options.scanners ?? {} } },
+      {
+        heapMb: options.heapMb,
+        youngMb,
+        workerData: { scanners: options.scanners ?? {}, jobs: options.jobs ?? {} },
+      },
       onExit,
     ).then((started) => {
       thread.id = started.id;
@@ -301,6 +326,58 @@ export function startScanThreads(
     return new Promise((resolve) => waiting.push(resolve));
   };
 
+  /**
+   * Sends one scan or job to a thread (waiting for one when all are busy) and resolves with the
+   * thread's final answer; rejects with a ScanIsolationError when the thread is ended by its
+   * bounds or crashes, and with the thread's error when the work itself failed.
+   */
+  const send = async (
+    build: (id: number) => ScanRequestMessage | JobRequestMessage,
+    timeoutMs: number,
+    onProgress?: (step: ScanStep) => void,
+  ): Promise<Extract<Reply, { ok: true }>> => {
+    if (closed) throw new ScanIsolationError("the scan threads are closed", "crash");
+    let thread = await acquire();
+    const id = nextId++;
+    thread.scans++;
+    // A thread that could not start fails this work like a crashed one (the worker retries scans).
+    await thread.ready;
+    if (thread.dead) {
+      // Ended while loading (closed, or its spawner ended): one more try on a new thread.
+      thread = await acquire();
+      await thread.ready;
+    }
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const error = new ScanIsolationError(
+          `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
+          "time",
+        );
+        thread.pending?.settle(error);
+        die(thread, error);
+      }, timeoutMs);
+      let settled = false;
+      const settle = (r: Reply | ScanIsolationError) => {
+        if (settled) return;
+        settled = true;
+        if (thread.pending?.id === id) thread.pending = null;
+        clearTimeout(timer);
+        if (r instanceof ScanIsolationError) {
+          die(thread, r);
+          reject(r);
+          return;
+        }
+        release(thread);
+        if ("progress" in r) return;
+        if (r.ok) resolve(r);
+        else reject(new Error(r.error));
+      };
+      thread.pending = { id, settle, onProgress };
+      thread.fullSince = null;
+      thread.port!.postMessage(build(id));
+    });
+  };
+
   for (let i = 0; i < warm; i++) idle.push(spawn());
 
   return {
@@ -314,53 +391,22 @@ export function startScanThreads(
       await Promise.allSettled(idle.map((t) => t.ready));
     },
     async run(service, target, config, now, onProgress) {
-      if (closed) throw new ScanIsolationError("the scan threads are closed", "crash");
-      let thread = await acquire();
-      const id = nextId++;
-      thread.scans++;
-      // A thread that could not start fails this scan like a crashed one (the worker retries it).
-      await thread.ready;
-      if (thread.dead) {
-        // Ended while loading (closed, or its spawner ended): one more try on a new thread.
-        thread = await acquire();
-        await thread.ready;
+      const reply = await send(
+        (id): ScanRequestMessage => ({ id, service, target, config, nowMs: now().getTime() }),
+        options.timeoutMs,
+        onProgress,
+      );
+      if (!("outcome" in reply)) {
+        throw new Error("a scan thread answered a scan with a job's answer");
       }
-      return await new Promise<RunOutcome>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          const error = new ScanIsolationError(
-            `${TOO_COMPLEX} (it took longer than ${Math.round(options.timeoutMs / 1000)} s)`,
-            "time",
-          );
-          thread.pending?.settle(error);
-          die(thread, error);
-        }, options.timeoutMs);
-        let settled = false;
-        const settle = (r: ScanReplyMessage | ScanIsolationError) => {
-          if (settled) return;
-          settled = true;
-          if (thread.pending?.id === id) thread.pending = null;
-          clearTimeout(timer);
-          if (r instanceof ScanIsolationError) {
-            die(thread, r);
-            reject(r);
-            return;
-          }
-          release(thread);
-          if ("progress" in r) return;
-          if (r.ok) resolve(r.outcome);
-          else reject(new Error(r.error));
-        };
-        thread.pending = { id, settle, onProgress };
-        thread.fullSince = null;
-        const message: ScanRequestMessage = {
-          id,
-          service,
-          target,
-          config,
-          nowMs: now().getTime(),
-        };
-        thread.port!.postMessage(message);
-      });
+      return reply.outcome;
+    },
+    async runJob(job, timeoutMs) {
+      const reply = await send((id): JobRequestMessage => ({ id, job }), timeoutMs);
+      if (!("answer" in reply)) {
+        throw new Error("a scan thread answered a job with a scan's outcome");
+      }
+      return reply.answer;
     },
     async close() {
       closed = true;

@@ -167,7 +167,7 @@ export class LocalAdmission<J extends AdmissionJob> implements AdmissionStrategy
         markTtlMs: inflightTtlMs,
       });
     } finally {
-      if (committed) logs.settle(pools);
+      if (committed) logs.settle(pools, now);
       else logs.refund(pools, now);
     }
     return committed ? { status: "admitted", used: decision.used } : { status: "inflight" };

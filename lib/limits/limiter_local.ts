@@ -22,8 +22,12 @@ interface Entry {
   times: number[];
   /** The pool's window, to tell when every time in the log has left it. */
   windowMs: number;
-  /** Admissions whose commit has not settled: the entry must not be evicted meanwhile. */
-  pending: number;
+  /**
+   * Times of admissions whose commit has not settled (each also in `times`): the entry must not be
+   * evicted meanwhile, and {@link LocalPoolLogs.usage} leaves them out (a commit that finds the
+   * domain in flight takes its admission back, and no caller's header may show it).
+   */
+  pending: number[];
 }
 
 /** Pools kept in memory; past this, pools with nothing in their window are dropped first. */
@@ -64,14 +68,14 @@ export class LocalPoolLogs {
       const name = nameOf(p);
       if (this.#logs.has(name)) continue;
       if (this.#complete) {
-        this.#logs.set(name, { times: [], windowMs: p.windowMs, pending: 0 });
+        this.#logs.set(name, { times: [], windowMs: p.windowMs, pending: [] });
         continue;
       }
       let loading = this.#loading.get(name);
       if (!loading) {
         loading = this.kv.get<number[]>(this.keyOf(p)).then((e) => {
           if (!this.#logs.has(name)) {
-            this.#logs.set(name, { times: e.value ?? [], windowMs: p.windowMs, pending: 0 });
+            this.#logs.set(name, { times: e.value ?? [], windowMs: p.windowMs, pending: [] });
           }
         }).finally(() => this.#loading.delete(name));
         this.#loading.set(name, loading);
@@ -89,7 +93,7 @@ export class LocalPoolLogs {
         const name = `${pool}\u0000${id}`;
         if (this.#logs.has(name) || !Array.isArray(e.value)) continue;
         // The window is not stored with a log; an hour (every scan pool's) until it is next used.
-        this.#logs.set(name, { times: e.value, windowMs: HOUR, pending: 0 });
+        this.#logs.set(name, { times: e.value, windowMs: HOUR, pending: [] });
         if (this.#logs.size > MAX_POOLS) this.#evict(now);
       }
       this.#complete = this.#logs.size <= MAX_POOLS;
@@ -109,16 +113,16 @@ export class LocalPoolLogs {
     if (decision.status === "limited") return decision;
     entries.forEach((e, i) => {
       e.times = decision.next[i];
-      e.pending++;
+      e.pending.push(now);
     });
     return decision;
   }
 
-  /** The admission was committed. */
-  settle(pools: PoolSpec[]): void {
+  /** The admission counted at `now` was committed. */
+  settle(pools: PoolSpec[], now: number): void {
     for (const p of pools) {
       const e = this.#logs.get(nameOf(p));
-      if (e) e.pending = Math.max(0, e.pending - 1);
+      if (e) e.pending = without(e.pending, now);
     }
     if (++this.#sinceSweep >= SWEEP_EVERY || this.#logs.size > MAX_POOLS) {
       this.#sinceSweep = 0;
@@ -131,17 +135,21 @@ export class LocalPoolLogs {
     for (const p of pools) {
       const e = this.#logs.get(nameOf(p));
       if (!e) continue;
-      const i = e.times.lastIndexOf(now);
-      if (i >= 0) e.times = [...e.times.slice(0, i), ...e.times.slice(i + 1)];
-      e.pending = Math.max(0, e.pending - 1);
+      e.times = without(e.times, now);
+      e.pending = without(e.pending, now);
     }
   }
 
-  /** How full a pool is, or undefined when it is not known without a read. */
+  /**
+   * How full a pool is, counting committed admissions only, or undefined when it is not known
+   * without a read.
+   */
   usage(p: PoolSpec, now: number): PoolUsage | undefined {
     const e = this.#logs.get(nameOf(p));
     if (!e && !this.#complete) return undefined;
-    return usageOf(e?.times ?? null, p, now);
+    let times = e?.times ?? null;
+    for (const t of e?.pending ?? []) times = without(times!, t);
+    return usageOf(times, p, now);
   }
 
   /** Pools in memory (for tests). */
@@ -162,12 +170,12 @@ export class LocalPoolLogs {
    */
   #evict(now: number): void {
     for (const [name, e] of this.#logs) {
-      if (e.pending === 0 && e.times.every((t) => t <= now - e.windowMs)) this.#logs.delete(name);
+      if (!e.pending.length && e.times.every((t) => t <= now - e.windowMs)) this.#logs.delete(name);
     }
     if (this.#logs.size <= MAX_POOLS) return;
     for (const [name, e] of this.#logs) {
       if (this.#logs.size <= MAX_POOLS * 0.9) break;
-      if (e.pending === 0) {
+      if (!e.pending.length) {
         this.#logs.delete(name);
         this.#complete = false;
       }
@@ -176,6 +184,12 @@ export class LocalPoolLogs {
 }
 
 const HOUR = 3600_000;
+
+/** `list` without its last occurrence of `t` (the list itself when there is none). */
+function without(list: number[], t: number): number[] {
+  const i = list.lastIndexOf(t);
+  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
+}
 
 function nameOf(p: PoolSpec): string {
   return `${p.pool}\u0000${p.id}`;

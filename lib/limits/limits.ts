@@ -13,7 +13,6 @@
  * - per IPv6 /48: 32 new scans per hour for callers counted by address (four /64s' worth), beside
  *   the /64's own 8, so rotating /64s inside one site's /48 stops at 32.
  */
-import type { Caller } from "../accounts/auth.ts";
 import { ipv6Prefix48 } from "../net/client_ip.ts";
 import type { PoolSpec } from "./limiter.ts";
 
@@ -39,17 +38,25 @@ export const CAPS = {
   mcpConcurrentPer48: 8,
 } as const;
 
-/** Sign-up, login and administrator login attempts per IP, in one shared sliding window. */
+/** Sign-up and administrator login attempts per IP, in one shared sliding window. */
 export const AUTH_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 } as const;
 
 /** The window of the sign-up caps. */
 export const SIGNUP_WINDOW_MS = 24 * WINDOW_MS;
 
 /**
+ * Who starts a scan, as far as its pools go: a client key (its id, and its account's when it has
+ * one) or an address. lib/accounts/auth.ts Caller has this shape; the limits need no more of it.
+ */
+export type PoolCaller =
+  | { kind: "key"; ip: string; key: { id: string; accountId?: string | null } }
+  | { kind: "pipeline" | "challenge" | "mcp"; ip: string };
+
+/**
  * The pools a new scan by this caller of this domain must fit in: the caller's own pool first,
  * then the domain's, then the caps that bound the first (account or /48), all admitted at once.
  */
-export function poolsFor(caller: Caller, domain: string): PoolSpec[] {
+export function poolsFor(caller: PoolCaller, domain: string): PoolSpec[] {
   const own: PoolSpec = caller.kind === "key"
     ? { pool: "key", id: caller.key.id, limit: LIMITS.key, windowMs: WINDOW_MS }
     : { pool: "ip", id: caller.ip, limit: LIMITS.ip, windowMs: WINDOW_MS };
@@ -110,7 +117,24 @@ export function rateLimitHeaders(
  */
 export const VALIDATE_LIMIT = 60;
 
-/** The pool one validate-code request from `ip` must fit in. */
-export function validatePool(ip: string): PoolSpec {
-  return { pool: "validate", id: ip, limit: VALIDATE_LIMIT, windowMs: WINDOW_MS };
+/** Validations per hour per IPv6 /48, beside each address's (/64's) own (two /64s' worth). */
+export const VALIDATE_LIMIT_PER_48 = 2 * VALIDATE_LIMIT;
+
+/**
+ * The pools one validate-code request from `ip` must fit in: the address's (an IPv4 address or
+ * an IPv6 /64) first, then its IPv6 /48's, so rotating /64s inside one network stops at
+ * {@link VALIDATE_LIMIT_PER_48}.
+ */
+export function validatePools(ip: string): PoolSpec[] {
+  const pools = [{ pool: "validate", id: ip, limit: VALIDATE_LIMIT, windowMs: WINDOW_MS }];
+  const prefix = ipv6Prefix48(ip);
+  if (prefix) {
+    pools.push({
+      pool: "validate48",
+      id: prefix,
+      limit: VALIDATE_LIMIT_PER_48,
+      windowMs: WINDOW_MS,
+    });
+  }
+  return pools;
 }

@@ -5,6 +5,7 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { isIP } from "node:net";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
 import { readCappedBody, strictUtf8 } from "../web/http_body.ts";
 
@@ -50,16 +51,23 @@ export class JsonRpcHttpError extends HttpError {
 export interface McpOriginPolicy {
   /** Accepted Host names (no port, lower case); null accepts any Host. */
   allowedHosts: readonly string[] | null;
+  /** IP addresses are accepted as Host too (see {@link checkOrigin}). */
+  ipHosts: boolean;
   /** Accepted origins besides the request's own; "*" accepts every origin. */
   allowedOrigins: readonly string[] | "*";
 }
 
 /** The policy of a configuration (see docs/mcp.md). */
 export function originPolicyFor(
-  config: { mcpAllowedHosts?: string[] | null; mcpAllowedOrigins?: string[] | "*" },
+  config: {
+    mcpAllowedHosts?: string[] | null;
+    mcpAllowIpHosts?: boolean;
+    mcpAllowedOrigins?: string[] | "*";
+  },
 ): McpOriginPolicy {
   return {
     allowedHosts: config.mcpAllowedHosts ?? null,
+    ipHosts: config.mcpAllowIpHosts ?? false,
     allowedOrigins: config.mcpAllowedOrigins ?? [],
   };
 }
@@ -76,6 +84,11 @@ export function hostNameOf(hostHeader: string): string | null {
  * Origin is 403). A request passes when its Host names this deployment (when names are known)
  * and its Origin, if any, is its own origin or one the operator allowed.
  *
+ * A server bound to every interface that knows none of its names accepts loopback names and IP
+ * addresses as Host, and refuses every other name: DNS rebinding needs a name (the attacker's,
+ * resolved to this server), while a browser sends an IP address as Host only for a page loaded
+ * from that very address, whose origin is then the server's own.
+ *
  * @returns the request's Origin when a browser sent one and it is allowed (for CORS headers),
  *   null when there is none.
  * @throws JsonRpcHttpError 403 for a foreign Host or Origin.
@@ -83,7 +96,11 @@ export function hostNameOf(hostHeader: string): string | null {
 export function checkOrigin(request: Request, policy: McpOriginPolicy): string | null {
   const hostHeader = request.headers.get("host") ?? new URL(request.url).host;
   const host = hostNameOf(hostHeader);
-  if (policy.allowedHosts !== null && (host === null || !policy.allowedHosts.includes(host))) {
+  const ipHost = policy.ipHosts && host !== null && isIP(host) !== 0;
+  if (
+    policy.allowedHosts !== null && !ipHost &&
+    (host === null || !policy.allowedHosts.includes(host))
+  ) {
     throw forbidden("Forbidden: this server does not answer to that Host name");
   }
   const origin = request.headers.get("origin");

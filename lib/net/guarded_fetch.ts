@@ -226,7 +226,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           // Repeated lines of headers whose lines mean something apart (see LINE_HEADERS).
           const lines: Record<string, string[]> = {};
           try {
-            response = await Promise.race([
+            response = await deadline.race(
               undiciFetch(current.href, {
                 method,
                 headers,
@@ -235,8 +235,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
                 signal: deadline.signal,
                 dispatcher: (agent as Dispatcher).compose(recordLines(lines)),
               }) as unknown as Promise<Response>,
-              deadline.whenAborted,
-            ]);
+            );
           } catch (error) {
             throw toFetchError(error, current.href, deadline);
           }

@@ -27,6 +27,7 @@ import {
 } from "../structured/record.ts";
 import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
+import { countFindings } from "../structured/finding_log.ts";
 
 /** What a scan needs besides the target. */
 export interface SchemaScanDeps {
@@ -161,9 +162,9 @@ export function resultOf(x: Extraction, page: Result["page"]): Result {
     summary: {
       items: items.length,
       types: [...new Set(items.flatMap((i) => i.types))].sort(),
-      errors: findings.filter((f) => f.severity === "error").length,
-      warnings: findings.filter((f) => f.severity === "warning").length,
-      deprecated: validation.deprecated.length,
+      // Each listed finding stands for itself and the `more` of its kind (finding_log.ts).
+      ...countFindings(findings),
+      deprecated: validation.deprecatedTotal,
       generatedNodes: generated.graph["@graph"].length,
       fillIn: generated.fillIn.length,
       eligible: new Set(

@@ -25,6 +25,7 @@
  * and parts, except the scan the domain's latest record is (its link keeps working as long as the
  * record is served).
  */
+import { parseStoredRecord } from "../limits/record_budget.ts";
 import { gunzipSync } from "node:zlib";
 import type { BaseRecord } from "./store_types.ts";
 
@@ -219,13 +220,12 @@ export class History {
       zipped = joined;
     }
     if (!zipped) return null;
-    const json = new Uint8Array(gunzipSync(zipped));
-    return {
-      domain: body.domain,
-      entry,
-      record: JSON.parse(new TextDecoder().decode(json)),
-      json,
-    };
+    // A record over the budget (kept before it existed) is read as its summary.
+    const parsed = await parseStoredRecord<BaseRecord>(
+      new Uint8Array(gunzipSync(zipped)),
+      `history/${id}`,
+    );
+    return { domain: body.domain, entry, record: parsed.record, json: parsed.json };
   }
 
   /** A scan that is queued or running, or null. */

@@ -24,6 +24,7 @@
  * Unique things are created with `versionstamp: null` checks; updates check the versionstamp they
  * read and retry on conflict. Secrets are stored only as SHA-256 hashes.
  */
+import { MAX_RECORD_BYTES, parseStoredRecord, storedSummary } from "../limits/record_budget.ts";
 import { backoff, type Limiter, type PoolUsage } from "../limits/limiter.ts";
 import { type JobQueue, KvNativeQueue } from "./job_queue.ts";
 import type { Admission, AdmissionStore, AdmissionStrategy } from "../limits/admission.ts";
@@ -187,17 +188,16 @@ export class Store {
       const head = (await this.kv.get<StoredScan>(this.#k("records", domain))).value;
       if (!head) return null;
       if (!head.parts) return { stored: head, recordJson: null };
-      const json = await readParts(
-        this.kv,
-        this.#k("record_parts", domain, head.parts.id),
-        head.parts,
-      );
-      if (!json) continue;
-      const { parts: _parts, ...rest } = head;
-      return {
-        stored: { ...rest, record: JSON.parse(new TextDecoder().decode(json)) },
-        recordJson: json,
-      };
+      const { parts, ...rest } = head;
+      const read = () => readParts(this.kv, this.#k("record_parts", domain, parts.id), parts);
+      // A record over the budget (stored before it existed) is read as its summary, made once.
+      const key = `${this.service}/${domain}/${parts.id}`;
+      const json = parts.jsonBytes > MAX_RECORD_BYTES ? null : await read();
+      const parsed = json
+        ? await parseStoredRecord<StoredScan["record"]>(json, key)
+        : await storedSummary<StoredScan["record"]>(key, read).catch(() => null);
+      if (!parsed) continue;
+      return { stored: { ...rest, record: parsed.record }, recordJson: parsed.json };
     }
     throw new Error(`getScan: the record of ${domain} kept changing while it was read`);
   }

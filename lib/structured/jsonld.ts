@@ -9,6 +9,7 @@
  */
 import type { JsonLdBlock } from "../html/types.ts";
 import type { DetectedItem, Finding } from "./record.ts";
+import { FindingLog } from "./finding_log.ts";
 import { propertyInfo } from "./vocabulary.ts";
 import { jsonLdTerms, TermLog } from "./item_terms.ts";
 import { syntaxError } from "./excerpts.ts";
@@ -36,11 +37,17 @@ interface Pending {
   /** The object being filled (an item's properties or an embedded node). */
   target: JsonObject;
   source: JsonObject;
+  /** Nesting of the node on the page (embedded nodes are filled later, from the queue). */
+  depth: number;
 }
+
+/** Nesting read from a JSON-LD node; deeper values are dropped (a hostile page nests 8,000). */
+export const MAX_JSONLD_DEPTH = 20;
 
 /** Extracts items from the page's JSON-LD blocks (see the module comment). */
 export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExtraction {
-  const findings: Finding[] = [];
+  // One finding per root can be 100,000 of them: grouped per kind, bounded (finding_log.ts).
+  const findings = new FindingLog();
   const items: DetectedItem[] = [];
   const byId = new Map<string, DetectedItem>();
   const log = new TermLog();
@@ -84,7 +91,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       const at = block.text === undefined
         ? null
         : syntaxError(block.text, `JSON-LD block ${b + 1}`);
-      findings.push({
+      findings.add({
         severity: "error",
         source: "json-ld",
         itemIndex: null,
@@ -107,7 +114,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       const schemaContext = hasSchemaContext(root["@context"]);
       root = schemaContext ? dealias(root) : root;
       if (!schemaContext) {
-        findings.push({
+        findings.add({
           severity: "error",
           source: "json-ld",
           itemIndex: null,
@@ -133,15 +140,17 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       for (const [node, location] of tops) {
         if (isReference(node)) continue;
         const item = itemFor(node, location);
-        queue.push({ target: item.properties, source: node });
+        queue.push({ target: item.properties, source: node, depth: 0 });
       }
       while (queue.length && visits < MAX_VISITS) {
-        const { target, source } = queue.shift()!;
+        const { target, source, depth } = queue.shift()!;
         for (const [rawKey, value] of Object.entries(source)) {
           if (rawKey.startsWith("@")) continue;
           const key = shortTerm(rawKey);
           const iriProperty = schemaContext && isIriProperty(key);
-          const converted = iriProperty ? resolveIris(convert(value)) : convert(value);
+          const converted = iriProperty
+            ? resolveIris(convert(value, depth))
+            : convert(value, depth);
           if (converted === undefined) continue;
           addValue(target, key, converted);
           for (const term of jsonLdTerms(value, iriProperty)) log.note(target, key, term);
@@ -160,7 +169,7 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
       function convert(raw: unknown, depth = 0): JsonValue | undefined {
         let value = raw;
         visits++;
-        if (visits > MAX_VISITS || depth > 20) return undefined;
+        if (visits > MAX_VISITS || depth > MAX_JSONLD_DEPTH) return undefined;
         if (Array.isArray(value)) {
           const out: JsonValue[] = [];
           for (const v of value) {
@@ -181,7 +190,8 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
           const id = resolveId(value["@id"]);
           if (!isReference(value)) {
             const item = itemFor(value, `${rootWhere}, nested`);
-            queue.push({ target: item.properties, source: value });
+            // A lifted node is an item of its own: its nesting starts again (items are capped).
+            queue.push({ target: item.properties, source: value, depth: 0 });
           }
           return { "@id": id };
         }
@@ -193,14 +203,14 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         const copy: JsonObject = {};
         const types = typesOf(value);
         if (types.length) copy["@type"] = types.length === 1 ? types[0] : types;
-        queue.push({ target: copy, source: value });
+        queue.push({ target: copy, source: value, depth: depth + 1 });
         return copy;
       }
     });
   });
 
   for (const item of items) log.attach(item);
-  return { items, findings };
+  return { items, findings: findings.list() };
 }
 
 /**
@@ -233,7 +243,9 @@ export function hasSchemaContext(context: unknown): boolean {
   const ok = (s: unknown) =>
     typeof s === "string" && /^https?:\/\/(www\.)?schema\.org\/?$/i.test(s);
   if (ok(context)) return true;
-  if (Array.isArray(context)) return context.some((c) => hasSchemaContext(c));
+  // A context list holds strings and objects, never lists: one level (8,000 nested lists would
+  // otherwise exhaust the stack).
+  if (Array.isArray(context)) return context.some((c) => !Array.isArray(c) && hasSchemaContext(c));
   if (isObject(context)) return ok(context["@vocab"]);
   return false;
 }

@@ -4,6 +4,7 @@
  * docs/schema.md ("Using the service") documents them.
  */
 import { z } from "zod";
+import { RecordBudgetSchema } from "../limits/record_budget.ts";
 
 /** Where an item was found. */
 export const SourceSchema = z.enum(["json-ld", "microdata", "rdfa"]);
@@ -158,6 +159,11 @@ export const FindingSchema = z.object({
     column: z.number().int().positive(),
     length: z.number().int().nonnegative(),
   }).optional(),
+  /**
+   * How many more findings of this kind (severity, source, rule, type, property) there are
+   * beyond this one, which is the last of its kind listed (lib/structured/finding_log.ts).
+   */
+  more: z.number().int().positive().optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 
@@ -259,5 +265,7 @@ export const SchemaScanRecordSchema = z.object({
   status: z.enum(["ok", "failed"]),
   scannedAt: z.iso.datetime(),
   result: ResultSchema.nullable(),
+  /** Set when the record was over its size budget and summarised (lib/limits/record_budget.ts). */
+  budget: RecordBudgetSchema.optional(),
 });
 export type SchemaScanRecord = z.infer<typeof SchemaScanRecordSchema>;

@@ -32,24 +32,31 @@ import {
   typesOf,
 } from "./terms.ts";
 import { displayType, type Visit, vocabularyChecks } from "./validate_vocabulary.ts";
+import { FindingLog } from "./finding_log.ts";
 
 export { displayType } from "./validate_vocabulary.ts";
 
 const MAX_NODES = 5000;
-const MAX_FINDINGS = 500;
+/** Deprecation notes listed (one per node is possible: a page of 5,000 retired nodes). */
+export const MAX_DEPRECATIONS = 100;
 
 /** Findings and deprecation notes for a page's items. */
 export interface Validation {
+  /** Grouped per kind and bounded (lib/structured/finding_log.ts). */
   findings: Finding[];
+  /** The first {@link MAX_DEPRECATIONS} notes. */
   deprecated: Deprecation[];
+  /** How many deprecation notes there are, the ones not listed included. */
+  deprecatedTotal: number;
   /** Rich-result eligibility per item and feature. */
   eligibility: Eligibility[];
 }
 
 /** Validates every item of every source. */
 export function validateItems(detected: Detected, pageUrl?: string | null): Validation {
-  const findings: Finding[] = [];
+  const findings = new FindingLog();
   const deprecated: Deprecation[] = [];
+  let deprecatedTotal = 0;
   const eligibility: Eligibility[] = [];
   const all = allItems(detected);
   const byId = new Map<string, DetectedItem>();
@@ -77,9 +84,7 @@ export function validateItems(detected: Detected, pageUrl?: string | null): Vali
   const hints = { left: 200 };
   for (const item of all) {
     const add = (f: Omit<Finding, "source" | "itemIndex">) => {
-      if (findings.length < MAX_FINDINGS) {
-        findings.push({ ...f, source: item.source, itemIndex: item.index });
-      }
+      findings.add({ ...f, source: item.source, itemIndex: item.index });
     };
     const rootType = displayType(item.types);
     /** Per feature read on this item: its errors and warnings (all findings, not capped). */
@@ -160,8 +165,9 @@ export function validateItems(detected: Detected, pageUrl?: string | null): Vali
           source: item.source,
           itemIndex: item.index,
         };
-        deprecated.push(note);
-        retired.push(note);
+        deprecatedTotal++;
+        if (deprecated.length < MAX_DEPRECATIONS) deprecated.push(note);
+        if (retired.length < MAX_DEPRECATIONS) retired.push(note);
       }
       // Embedded nodes (not references: those are validated as items of their own).
       for (const [key, value] of Object.entries(v.data)) {
@@ -182,7 +188,7 @@ export function validateItems(detected: Detected, pageUrl?: string | null): Vali
     }
     eligibility.push(...eligibilityOf(item, features, retired));
   }
-  return { findings, deprecated, eligibility };
+  return { findings: findings.list(), deprecated, deprecatedTotal, eligibility };
 }
 
 /** The Rich Results Test's verdict for each feature read on an item, and for retired ones. */

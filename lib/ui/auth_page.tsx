@@ -24,6 +24,11 @@ export interface AuthPageState {
   /** Set when the administrator login cannot be used (the form is not shown). */
   disabled?: string | null;
   retryAfterSeconds?: number;
+  /**
+   * The sign-in needs the harder check (lib/accounts/login_guard.ts): the controller hands the
+   * view a widget that asks for it.
+   */
+  harder?: boolean;
 }
 
 const COPY: Record<

@@ -4,6 +4,7 @@
  * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
  */
 import { FindingExcerpt, unreadableSummary } from "./finding_excerpt.tsx";
+import { BudgetNote } from "./budget_note.tsx";
 import type { VNode } from "preact";
 import { CopyButton } from "./copy_button.tsx";
 import type {
@@ -21,6 +22,7 @@ import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
 import { ReportChanges, ReportHistory } from "./report_changes.tsx";
+import { moreLikeThis } from "../structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
   "json-ld": "JSON-LD",
@@ -266,16 +268,20 @@ function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
 }
 
 function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
+  // Linear in the findings and items (a copy per finding was quadratic: issue 26).
   const groups = new Map<string, Finding[]>();
   for (const f of props.findings) {
     const key = `${f.source}:${f.itemIndex ?? "block"}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
   }
+  const items = new Map(props.items.map((i) => [`${i.source}:${i.index}`, i]));
   return (
     <>
       {[...groups.entries()].map(([key, list]) => {
         const f = list[0];
-        const item = props.items.find((i) => i.source === f.source && i.index === f.itemIndex);
+        const item = items.get(key);
         const title = item
           ? `${SOURCE_NAME[item.source] ?? item.source} item ${item.index + 1}: ${
             item.types.join(", ") || "(no type)"
@@ -292,7 +298,7 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
                     {x.severity === "error" ? "Error" : "Warning"}
                   </span>{" "}
                   <code>{x.path}</code>
-                  <p>{x.message}</p>
+                  <p>{x.message}{moreLikeThis(x)}</p>
                   {x.excerpt && <FindingExcerpt excerpt={x.excerpt} />}
                   <p class="muted rule">Rule: {x.rule}</p>
                 </li>
@@ -317,6 +323,7 @@ function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boo
         {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
         Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
       </p>
+      <BudgetNote budget={record.budget} />
     </header>
   );
 }

@@ -9,6 +9,7 @@
  * (badge_section.tsx) and the earlier scans. A new section is one entry of the list. Everything
  * from the record is rendered as text (escaped by Preact).
  */
+import { BudgetNote } from "./budget_note.tsx";
 import type { ComponentChildren, VNode } from "preact";
 import type { Result, ScanRecord } from "../visibility/record.ts";
 import type { ReportHistoryData, ReportProps } from "../service.ts";
@@ -228,6 +229,7 @@ function ReportHead(props: { record: ScanRecord; now: number; failed?: boolean }
           ? "Fixed it? Scan again below."
           : "Changed the site since? Scan again to see the new score."}
       </p>
+      <BudgetNote budget={record.budget} />
     </header>
   );
 }

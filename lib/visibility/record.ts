@@ -3,6 +3,7 @@
  * shared by the engine, the API and the tests. The spec leaves a signal's fields open; ours are
  * documented on {@link SignalSchema} and in docs/scoring.md ("The ScanRecord").
  */
+import { RecordBudgetSchema } from "../limits/record_budget.ts";
 import { z } from "zod";
 import { AuditPageSchema } from "./audit/types.ts";
 import {
@@ -158,6 +159,8 @@ export const ScanRecordSchema = z.object({
   scannedAt: z.iso.datetime(),
   result: ResultSchema.nullable(),
   offSite: OffSiteSchema.nullable(),
+  /** Set when the record was over its size budget and summarised (lib/limits/record_budget.ts). */
+  budget: RecordBudgetSchema.optional(),
 }).refine((r) => (r.status === "failed") === (r.result === null), {
   message: 'result is null exactly when status is "failed"',
 });

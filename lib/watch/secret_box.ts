@@ -21,7 +21,9 @@ export class SecretBox {
 
   /** `keyMaterial`: any secret text; the AES key is its SHA-256 (with a purpose label). */
   constructor(keyMaterial: string) {
-    const raw = createHash("sha256").update(`watch-secret-box\0${keyMaterial}`).digest();
+    const raw = new Uint8Array(
+      createHash("sha256").update(`watch-secret-box\0${keyMaterial}`).digest(),
+    );
     this.#key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
   }
 

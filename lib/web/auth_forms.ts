@@ -7,10 +7,12 @@ import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { FieldError, LoginFailedError } from "../accounts/accounts.ts";
 import { anonymousFormToken, assertAnonymousFormToken, presentedToken } from "./csrf.ts";
+import { HarderCheckNeededError } from "../accounts/login_guard.ts";
 import { RateLimitedError, VerificationFailedError } from "../errors.ts";
 import { field, readFormBody, wantsJson } from "./http_form.ts";
 import { openSession } from "./sessions.ts";
 import { type AuthMode, AuthPage, authPageMeta, type AuthPageState } from "../ui/auth_page.tsx";
+import type { ChallengeWidget } from "../accounts/challenge.ts";
 import { ACCOUNT_STYLES } from "../ui/error_page.tsx";
 import { pageWithStatus } from "./page_errors.tsx";
 import { renderPage } from "./render.tsx";
@@ -29,6 +31,7 @@ export function renderAuthPage(
   status = 200,
 ): Response {
   const csrf = anonymousFormToken(c, deps);
+  const widget = harderWidget(deps.challenge.widget, state.harder);
   if (state.retryAfterSeconds !== undefined) {
     c.header("Retry-After", String(state.retryAfterSeconds));
   }
@@ -38,10 +41,10 @@ export function renderAuthPage(
       { ...authPageMeta(mode), noindex: true },
       shellFor(c, deps, {
         islands: "account",
-        challenge: state.disabled ? null : deps.challenge.widget,
+        challenge: state.disabled ? null : widget,
         styles: ACCOUNT_STYLES,
       }),
-      AuthPage({ mode, state, csrf, widget: deps.challenge.widget }),
+      AuthPage({ mode, state, csrf, widget }),
       s,
     ));
 }
@@ -78,7 +81,15 @@ export function refusedAuthPage(
     return renderAuthPage(c, deps, mode, {
       email,
       notice: { kind: "error", text: error.message },
+      harder: error.harder,
     }, 401);
+  }
+  if (error instanceof HarderCheckNeededError) {
+    return renderAuthPage(c, deps, mode, {
+      email,
+      notice: { kind: "error", text: error.message },
+      harder: true,
+    }, 403);
   }
   if (error instanceof RateLimitedError) {
     return renderAuthPage(c, deps, mode, {
@@ -129,4 +140,11 @@ export async function submitAuthForm(
 export async function signedInEmail(c: Context<AppEnv>, deps: AppDeps): Promise<string | null> {
   const accountId = c.get("session")?.accountId;
   return accountId ? (await deps.accounts.getAccount(accountId))?.email ?? null : null;
+}
+
+/** The widget, asking for the harder check when the sign-in needs it (ALTCHA only). */
+function harderWidget(widget: ChallengeWidget, harder?: boolean): ChallengeWidget {
+  return harder && widget.kind === "altcha"
+    ? { ...widget, challengeUrl: `${widget.challengeUrl}?level=hard` }
+    : widget;
 }

@@ -3,6 +3,7 @@
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
 import type { Context } from "hono";
+import type { ScanRunner } from "../isolate/scan_threads.ts";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";
@@ -49,6 +50,11 @@ export interface AppDeps {
   reportCache?: ReportCache;
   /** The watch list, alerts and feeds (lib/watch/), built in createServer. */
   watch?: WatchDeps;
+  /**
+   * The scan threads (set by createServer once started), which also run code validation
+   * (lib/schema/validate_request.ts); without them validation runs in this isolate.
+   */
+  threads?: Pick<ScanRunner, "runJob"> | null;
   /** Answer presence (lib/answers/), built in createServer. */
   answers?: AnswersDeps;
 }

@@ -44,6 +44,8 @@ export type OpenApiSchema =
 export interface MountedApp {
   /** The routes the app mounted for its service, in order (/openapi.json documents them). */
   routes: readonly RouteDef[];
+  /** The app's one fair queue of record views, for routes that set `viewsRecords`. */
+  recordViews?: MiddlewareHandler<AppEnv>;
 }
 
 /** One path of a route module: where, what, and what the API document says of it. */
@@ -65,6 +67,11 @@ export interface RouteDef {
   servedBy?(service: ServiceDef): boolean;
   /** Inside a route group (lib/web/groups.ts): the methods that need a signed-in session. */
   signedIn?: RouteMethod[];
+  /**
+   * It reads and renders stored records (a report page, an export, a comparison, a kept scan):
+   * its GETs wait their turn in the app's fair queue of record views (lib/web/record_views.ts).
+   */
+  viewsRecords?: boolean;
 }
 
 /**
@@ -127,7 +134,10 @@ export function routeApp(
   // Hono's typed overloads take a fixed number of handlers; a chain's length varies.
   const on = sub.on.bind(sub) as (m: string, p: string, ...h: Handler<AppEnv>[]) => unknown;
   const all = sub.all.bind(sub) as (p: string, ...h: Handler<AppEnv>[]) => unknown;
-  const use = (route.use ?? []) as Handler<AppEnv>[];
+  const use = [
+    ...(route.use ?? []),
+    ...(route.viewsRecords && app.recordViews ? [app.recordViews] : []),
+  ] as Handler<AppEnv>[];
   const chains = route.handlers(deps, app);
   for (const [method, chain] of Object.entries(chains)) {
     const handlers = (Array.isArray(chain) ? chain : [chain]) as Handler<AppEnv>[];

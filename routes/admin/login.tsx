@@ -1,8 +1,9 @@
 /**
  * /admin/login: the site owner's sign-in (password from ADMIN_PASSWORD_HASH or ADMIN_PASSWORD,
- * lib/accounts/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge and the per-IP
- * attempt window shared with client sign-up and login (429 with Retry-After beyond it). Success
- * opens an administrator session, separate from client sessions, and redirects 303 to /admin.
+ * lib/accounts/admin.ts). POST `password`, `turnstileToken`, `csrf`: behind the challenge, its
+ * failures limited as a client sign-in's (a harder check past them; with Turnstile, the per-IP
+ * attempt window shared with sign-up, 429 with Retry-After). Success opens an administrator
+ * session, separate from client sessions, and redirects 303 to /admin.
  */
 import type { AppDeps } from "../../lib/web/context.ts";
 import type { RouteDef, RouteHandlers } from "../../lib/web/route.ts";

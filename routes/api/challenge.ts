@@ -9,7 +9,8 @@ export const challengeRoute: RouteDef = {
     GET: async (c) => {
       if (!deps.challenge.issue) throw new NotFoundError();
       c.header("Cache-Control", "no-store");
-      return c.json(await deps.challenge.issue());
+      // ?level=hard: the harder check a sign-in past its failure limits needs.
+      return c.json(await deps.challenge.issue({ hard: c.req.query("level") === "hard" }));
     },
   }),
 };

@@ -16,6 +16,7 @@ import { errorResponse, json } from "../../lib/openapi.ts";
 /** GET /api/compare.json (mounted by the services that compare sites). */
 export const compareJsonRoute: RouteDef = {
   path: PATHS.compareJson,
+  viewsRecords: true,
   servedBy: (service) => service.comparesSites === true,
   handlers: (deps) => ({
     GET: async (c) => {

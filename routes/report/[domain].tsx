@@ -40,12 +40,14 @@ export const reportFormRoute: RouteDef = {
 /** GET /report/:domain: the report of a domain's latest record (or its scan's progress). */
 export const reportPageRoute: RouteDef = {
   path: PATHS.reportPage,
+  viewsRecords: true,
   handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
 };
 
 /** GET /report/:domain/scans/:id: one kept scan, forever (lib/storage/history.ts). */
 export const keptScanPageRoute: RouteDef = {
   path: PATHS.keptScanPage,
+  viewsRecords: true,
   handlers: (deps) => ({ GET: (c) => keptScanReport(c, deps) }),
 };
 

@@ -83,6 +83,8 @@ export async function startAppEnv(options: {
   routes?: readonly RouteDef[];
   /** "altcha" uses the self-hosted proof of work instead of the fake Turnstile. */
   challenge?: "turnstile" | "altcha";
+  /** ALTCHA's iterations per attempt (default the production cost; tests that solve lower it). */
+  altchaCost?: number;
   /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
   redis?: { url: string; token: string };
   /** "poll": jobs travel through the polled KV job table (lib/storage/job_queue.ts), as on KV Connect. */
@@ -134,7 +136,7 @@ export async function startAppEnv(options: {
           turnstileSiteKey: undefined,
           turnstileSecretKey: undefined,
           turnstile: () => Promise.resolve(false),
-          altcha: new Altcha(kv, "altcha-test-secret", () => clock.now),
+          altcha: new Altcha(kv, "altcha-test-secret", () => clock.now, options.altchaCost),
         })
         : {
           widget: { kind: "turnstile", siteKey: "test-site-key" },

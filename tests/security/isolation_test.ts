@@ -16,6 +16,7 @@ import { ScanRecordSchema } from "../../lib/visibility/record.ts";
 import { SchemaScanRecordSchema } from "../../lib/structured/record.ts";
 import { type StartedServer, startLikeStartTask } from "../helpers/start_task_server.ts";
 import { createStore } from "../../lib/server.ts";
+import { probeHealth } from "./helpers/health_probe.ts";
 
 const PIPELINE = "pipeline-token-for-isolation-tests-0123456789";
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -62,45 +63,6 @@ function serverEnv(service: string, port: number, hosts: string[], kvPath: strin
     OFFSITE_TIMEOUT_MS: "300",
     SCAN_TIMEOUT_MS: "30000",
     LOG_REQUESTS: "0",
-  };
-}
-
-/** Probes /healthz every 50 ms until stopped; reports the slowest run of consecutive slow probes. */
-function probeHealth(base: string) {
-  let stop = false;
-  const latencies: number[] = [];
-  const failures: string[] = [];
-  const done = (async () => {
-    while (!stop) {
-      const t = performance.now();
-      try {
-        const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) });
-        await res.body?.cancel();
-        if (res.status !== 200) failures.push(`status ${res.status}`);
-      } catch (e) {
-        failures.push(String(e));
-      }
-      latencies.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  return {
-    async stop() {
-      stop = true;
-      await done;
-      let run = 0, worstRun = 0;
-      for (const ms of latencies) {
-        run = ms > 200 ? run + 1 : 0;
-        worstRun = Math.max(worstRun, run);
-      }
-      return {
-        probes: latencies.length,
-        max: Math.round(Math.max(...latencies)),
-        over200: latencies.filter((ms) => ms > 200).length,
-        worstRun,
-        failures,
-      };
-    },
   };
 }
 

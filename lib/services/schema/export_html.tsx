@@ -3,6 +3,7 @@ import type { VNode } from "preact";
 import type { ExportInput } from "../../service.ts";
 import type { SchemaScanRecord } from "../../structured/record.ts";
 import { Failed, Link } from "../../export/html.tsx";
+import { moreLikeThis } from "../../structured/finding_log.ts";
 
 /** The body of a schema record's HTML report. */
 export function schemaHtml(input: ExportInput): VNode {
@@ -102,7 +103,7 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
                   <td>
                     <code>{f.path}</code>
                   </td>
-                  <td>{f.message}</td>
+                  <td>{f.message}{moreLikeThis(f)}</td>
                   <td>{f.rule}</td>
                 </tr>
               ))}

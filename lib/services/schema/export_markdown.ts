@@ -10,6 +10,7 @@ import {
   mdTable,
   mdText,
 } from "../../export/markdown.ts";
+import { moreLikeThis } from "../../structured/finding_log.ts";
 
 /** The blocks of a schema record's Markdown report. */
 export function schemaMarkdown(input: ExportInput): string[] {
@@ -57,7 +58,7 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
         r.findings.map((f) => [
           f.severity === "error" ? "Error" : "Warning",
           mdCode(f.path),
-          mdText(f.message),
+          mdText(f.message + moreLikeThis(f)),
           mdText(f.rule),
         ]),
       )

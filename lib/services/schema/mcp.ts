@@ -12,11 +12,13 @@ import {
   EligibilitySchema,
   FindingSchema,
   GeneratedSchema,
+  type Result,
   type SchemaScanRecord,
 } from "../../structured/record.ts";
 import { LIMITS, VALIDATE_LIMIT } from "../../limits/limits.ts";
-import { CodeInputError, MAX_CODE_BYTES } from "../../schema/validate_code.ts";
-import { validateRequest } from "../../schema/validate_request.ts";
+import { MAX_CODE_BYTES } from "../../schema/validate_code.ts";
+import { ValidateInputError, validateRequest } from "../../schema/validate_request.ts";
+import { moreLikeThis } from "../../structured/finding_log.ts";
 import {
   guarded,
   type McpContext,
@@ -78,7 +80,11 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
   ) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1))
     .slice(0, maxFindings);
   if (worst.length) {
-    lines.push("", "Findings:", ...worst.map((f) => `- [${f.severity}] ${f.path}: ${f.message}`));
+    lines.push(
+      "",
+      "Findings:",
+      ...worst.map((f) => `- [${f.severity}] ${f.path}: ${f.message}${moreLikeThis(f)}`),
+    );
   }
   if (r.generated.fillIn.length) {
     lines.push("", "Fill in by hand:", ...r.generated.fillIn.map((f) => `- ${f.path}: ${f.why}`));
@@ -196,15 +202,13 @@ export function registerValidateCode(server: McpServer, ctx: McpContext): void {
     guarded(ctx, "validate_code", async () => {
       let outcome;
       try {
-        outcome = await validateRequest(ctx.deps, ctx.ip, { html, jsonld, url });
+        // Analysed in a scan thread; the answer is bounded (lib/schema/validate_job.ts).
+        outcome = await validateRequest(ctx.deps, ctx.ip, { input: { html, jsonld, url } });
       } catch (e) {
-        if (e instanceof CodeInputError) return toolError(e.message);
-        if (e instanceof Error && e.name === "PayloadTooLargeError") {
-          return toolError(`The code is larger than ${MAX_CODE_BYTES} bytes.`);
-        }
+        if (e instanceof ValidateInputError) return toolError(e.message);
         throw e;
       }
-      const r = outcome.result;
+      const r = (JSON.parse(outcome.json) as { result: Result }).result;
       const record: SchemaScanRecord = {
         domain: new URL(r.page.finalUrl).hostname,
         url: r.page.finalUrl,

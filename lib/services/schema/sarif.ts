@@ -12,6 +12,7 @@ import type {
 } from "../../service.ts";
 import type { SchemaScanRecord } from "../../structured/record.ts";
 import { clip, fingerprint, LEVEL, location, placeOf } from "../../export/sarif.ts";
+import { moreLikeThis } from "../../structured/finding_log.ts";
 
 /** The record's error and warning findings as SARIF rules and results. */
 export function schemaSarif(input: ExportInput, o: SarifOptions): SarifParts {
@@ -83,7 +84,7 @@ function findingsSarif(record: SchemaScanRecord, o: SarifOptions): SarifParts {
       ruleId: f.rule,
       ruleIndex: index.get(f.rule)!,
       level,
-      message: { text: clip(`${f.path}: ${f.message} (${place.url})`, 2000) },
+      message: { text: clip(`${f.path}: ${f.message}${moreLikeThis(f)} (${place.url})`, 2000) },
       locations: [{
         ...location(place, 1),
         logicalLocations: [{ fullyQualifiedName: clip(f.path, 500), kind: "member" }],

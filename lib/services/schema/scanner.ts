@@ -6,6 +6,7 @@ import type { RunDeps, RunOutcome } from "../../service.ts";
 import type { Target } from "../../net/target.ts";
 import type { SchemaScanRecord } from "../../structured/record.ts";
 import { scanPage } from "../../schema/scan.ts";
+import { boundOutcome } from "../../limits/record_budget.ts";
 
 /** The steps of a schema scan, as it reports them (its progress card places a scan by them). */
 export type SchemaStep = "fetching" | "validating";
@@ -18,5 +19,5 @@ export async function run(
   onProgress?.({ id: "fetching", text: "fetching the page and reading its structured data" });
   const { record, failure } = await scanPage(target, { config, now, signal });
   onProgress?.({ id: "validating", text: "validating and writing the JSON-LD" });
-  return { record, failure };
+  return boundOutcome({ record, failure });
 }

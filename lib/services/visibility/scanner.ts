@@ -6,6 +6,7 @@ import type { RunDeps, RunOutcome } from "../../service.ts";
 import type { Target } from "../../net/target.ts";
 import type { ScanRecord } from "../../visibility/record.ts";
 import { scanSite } from "../../visibility/scan.ts";
+import { boundOutcome } from "../../limits/record_budget.ts";
 import type { VisibilityStep } from "../../visibility/snapshot.ts";
 
 /** Scans a site (lib/visibility/scan.ts), reporting each typed step it starts. */
@@ -19,5 +20,5 @@ export async function run(
     signal,
     onProgress: onProgress && ((id, text) => onProgress({ id, text })),
   });
-  return { record, failure };
+  return boundOutcome({ record, failure });
 }

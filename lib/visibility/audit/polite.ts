@@ -106,8 +106,16 @@ export function politeFetcher(
 }
 
 /**
+ * The longest Crawl-delay taken at its word, in seconds (a day). A larger value, `Infinity` or
+ * one too large for a double ("1e400") is read as this: a site asking for an endless delay gets
+ * no more requests from the audit, never one without a delay.
+ */
+export const MAX_CRAWL_DELAY_SEC = 86_400;
+
+/**
  * The Crawl-delay (seconds) robots.txt asks of a crawler: the value in the group naming its
- * product token, else in the `*` group; null when none (or not a positive number).
+ * product token, else in the `*` group, at most {@link MAX_CRAWL_DELAY_SEC}; null when none (or
+ * not a positive number: NaN, zero and negative values are ignored).
  */
 export function crawlDelayFor(robotsTxt: string, token: string): number | null {
   const wanted = productToken(token);
@@ -131,8 +139,8 @@ export function crawlDelayFor(robotsTxt: string, token: string): number | null {
     // starts a new group.
     if (key === "allow" || key === "disallow" || key === "crawl-delay") collecting = false;
     if (key !== "crawl-delay") continue;
-    const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) continue;
+    const n = Math.min(Number(value), MAX_CRAWL_DELAY_SEC);
+    if (Number.isNaN(n) || n <= 0) continue;
     if (agents.includes(wanted)) own.push(n);
     else if (agents.includes("*")) wildcard.push(n);
   }

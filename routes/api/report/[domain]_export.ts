@@ -66,6 +66,7 @@ async function exportReport(
 /** GET /api/report/:domain.md: the Markdown report. */
 export const reportMarkdownRoute: RouteDef = {
   path: PATHS.reportMarkdown,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "md") }),
   openapi: () => exportOperation("md"),
@@ -74,6 +75,7 @@ export const reportMarkdownRoute: RouteDef = {
 /** GET /api/report/:domain.html: the self-contained HTML report. */
 export const reportHtmlRoute: RouteDef = {
   path: PATHS.reportHtml,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "html") }),
   openapi: () => exportOperation("html"),
@@ -82,6 +84,7 @@ export const reportHtmlRoute: RouteDef = {
 /** GET /api/report/:domain.sarif: SARIF 2.1.0, for GitHub code scanning (docs/ci.md). */
 export const reportSarifRoute: RouteDef = {
   path: PATHS.reportSarif,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({ GET: (c) => exportReport(c, deps, "sarif") }),
   openapi: () => ({

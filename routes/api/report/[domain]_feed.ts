@@ -28,6 +28,7 @@ function feedDomain(raw: string): string {
 /** GET /api/report/:domain/changes.atom: the changes feed. */
 export const changesFeedRoute: RouteDef = {
   path: PATHS.changesFeed,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {

@@ -38,6 +38,7 @@ const id = (description: string) => ({
 /** GET /api/report/:domain/history.json. */
 export const historyRoute: RouteDef = {
   path: PATHS.history,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -79,6 +80,7 @@ export const historyRoute: RouteDef = {
 /** GET /api/report/:domain/changes.json. */
 export const changesRoute: RouteDef = {
   path: PATHS.changes,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -124,6 +126,7 @@ export const changesRoute: RouteDef = {
 /** GET /api/report/:domain/scans/:id.json. */
 export const keptScanRoute: RouteDef = {
   path: PATHS.keptScanJson,
+  viewsRecords: true,
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {

@@ -1,0 +1,32 @@
+/**
+ * Views of stored records (report pages, kept scans, exports, comparisons, history) are the
+ * expensive reads: each parses and renders up to a record's budget (1 MiB of JSON,
+ * lib/limits/record_budget.ts), a comparison five of them. They are admitted through one fair
+ * queue per process (lib/limits/fair_gate.ts): {@link RECORD_VIEWS} at once in all, two per
+ * caller (an address, or an IPv6 /64; its /48 counts too), a short queue each and a 429 past it,
+ * so twenty concurrent comparisons of large records cost five records at a time, not a hundred.
+ * A route says it views records (lib/web/route.ts RouteDef `viewsRecords`); cheap reads are not
+ * queued (`GET /api/report/<domain>.json` sends the stored bytes as they are).
+ */
+import type { MiddlewareHandler } from "hono";
+import { FairGate } from "../limits/fair_gate.ts";
+import type { AppEnv } from "./context.ts";
+
+/** Record views in progress at once, in all. */
+export const RECORD_VIEWS = 4;
+
+/** The middleware that queues record views (one gate per app). */
+export function recordViews(): MiddlewareHandler<AppEnv> {
+  const gate = new FairGate({
+    concurrency: RECORD_VIEWS,
+    perCaller: 2,
+    maxQueued: 6,
+    what: "report views",
+    retryAfterSeconds: 2,
+  });
+  return async (c, next) => {
+    // HEAD renders what GET does; other methods are the route's 405.
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();
+    await gate.run(c.get("clientIp"), () => next());
+  };
+}
