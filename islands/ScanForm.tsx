@@ -29,6 +29,8 @@ export type ScanFormProps = {
   placeholder?: string;
   /** Text of the submit button. */
   button: string;
+  /** The address the field starts with (a site not scanned yet, from a "Scan it" link). */
+  value?: string;
   /** Rescan form: the domain (or, for the schema service, the page) to scan again; no URL field
    * is shown and forceRescan is sent. */
   rescanUrl?: string;
@@ -229,6 +231,9 @@ export function ScanForm(props: ScanFormProps): VNode {
               autoCapitalize="none"
               required
               placeholder={props.placeholder}
+              // Written by the server (so the form works without JavaScript); in the browser the
+              // field is the reader's, never reset by a re-render.
+              value={typeof document === "undefined" ? props.value : undefined}
               aria-describedby="url-hint scan-status"
               aria-invalid={fieldError ? "true" : undefined}
             />
@@ -281,7 +286,7 @@ function StatusLine(props: { status: Status; now: number; rescan: boolean }): VN
             <span class="countdown" role="timer" aria-live="off">{waitText(left)}</span>.{" "}
             {props.rescan
               ? "This report, and any report scanned in the last 24 hours, still opens."
-              : "Until then, a site scanned in the last 24 hours still opens from this form, and a free API key has its own, higher limit."}
+              : "Until then, a site scanned in the last 24 hours still opens from this form."}
           </p>
         </div>
       );

@@ -46,9 +46,14 @@ export function toggleTheme(): void {
 }
 
 let format: Intl.DateTimeFormat | null = null;
+let clockFormat: Intl.DateTimeFormat | null = null;
+let dayClockFormat: Intl.DateTimeFormat | null = null;
 
-/** Rewrites every `<time data-local>` still showing its UTC text in the reader's time zone. */
-export function localiseTimes(root: ParentNode = document): void {
+/**
+ * A moment in the reader's time zone: the full date and zone; or, for `data-local="short"`, the
+ * time of day when it is today here ("15:59 (your time)"), else the day and the time.
+ */
+export function localText(when: Date, short: boolean, now = new Date()): string {
   format ??= new Intl.DateTimeFormat(undefined, {
     year: "numeric",
     month: "short",
@@ -57,11 +62,25 @@ export function localiseTimes(root: ParentNode = document): void {
     minute: "2-digit",
     timeZoneName: "short",
   });
+  if (!short) return format.format(when);
+  clockFormat ??= new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+  dayClockFormat ??= new Intl.DateTimeFormat(undefined, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const today = when.toDateString() === now.toDateString();
+  return `${(today ? clockFormat : dayClockFormat).format(when)} (your time)`;
+}
+
+/** Rewrites every `<time data-local>` still showing its UTC text in the reader's time zone. */
+export function localiseTimes(root: ParentNode = document): void {
   for (const t of root.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
     const when = new Date(t.dateTime);
     // Only a time still showing its UTC text (its title): rewriting it once ends the observer loop.
     if (!Number.isNaN(when.getTime()) && t.textContent === t.title) {
-      t.textContent = format.format(when);
+      t.textContent = localText(when, t.dataset.local === "short");
     }
   }
 }

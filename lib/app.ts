@@ -13,6 +13,7 @@ import { scanPost, scanRoute } from "../routes/api/scan.ts";
 import { sessionMiddleware } from "./web/sessions.ts";
 import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./web/page_errors.tsx";
+import { notFoundPage } from "./web/not_found.tsx";
 import { type GroupSpec, inGroup, routeGroup } from "./web/groups.ts";
 import { recordViews } from "./web/record_views.ts";
 import { routeApp, type RouteDef, served } from "./web/route.ts";
@@ -63,7 +64,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): 
     const members = mounted.routes.filter((r) => inGroup(r, group));
     if (members.length) app.route(group.prefix, routeGroup(deps, group, members, mounted));
   }
-  app.notFound(() => {
+  // A browser gets a page with a way home; the API (and anything not asking for HTML) the JSON
+  // 404 of the error mapping (lib/web/not_found.tsx says which is which).
+  app.notFound((c) => {
+    const page = notFoundPage(c, deps);
+    if (page) return page;
     throw new NotFoundError();
   });
   app.onError((error, c) => toResponse(error, c, deps));

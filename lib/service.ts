@@ -18,6 +18,8 @@ import type { ChallengeWidget } from "./accounts/challenge.ts";
 import type { Config } from "./config.ts";
 import type { Target } from "./net/target.ts";
 import type { BaseRecord, StoredScan } from "./storage/store_types.ts";
+import type { ScanDiff } from "./history/diff.ts";
+import type { HistoryItem } from "./history/service.ts";
 
 export type { BaseRecord };
 
@@ -127,6 +129,24 @@ export interface ReportProps {
   scanId?: string;
   /** The badge's alt text and size, for its snippet. */
   badge: { alt: string; width: number; height: number };
+  /** The kept scans and what changed (absent before a second scan): the report places them. */
+  history?: ReportHistoryData;
+  /**
+   * What another feature shows this reader (answer presence for the account watching the site,
+   * lib/answers/): the report places it right after what changed.
+   */
+  extra?: VNode;
+}
+
+/**
+ * A report page's history: the kept scans of the target (newest first) and what changed against
+ * the scan before the one shown (null when there is none, or it could not be read).
+ */
+export interface ReportHistoryData {
+  diff: ScanDiff | null;
+  scans: HistoryItem[];
+  /** The scan the page shows (its id), to mark it in the list. */
+  currentId: string | null;
 }
 
 /** What a stored record's page says: its title, description and body. */

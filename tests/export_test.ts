@@ -19,7 +19,9 @@ import {
   XSS,
 } from "./helpers/records.ts";
 import { exportFilename, renderExport } from "../lib/export/export.ts";
-import { mdText } from "../lib/export/markdown.ts";
+import { howMarkdown, mdText } from "../lib/export/markdown.ts";
+import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
+import { fixResult } from "./helpers/fix_context.ts";
 import { schemaService } from "../lib/services/schema/service.ts";
 import { visibilityService } from "../lib/services/visibility/service.ts";
 
@@ -75,10 +77,9 @@ Deno.test("[export] Markdown of a visibility record: headings, tables, fences, h
   const tokens = md.parse(text, {});
   assert.deepEqual(headings(tokens, "h1"), ["AI visibility report: shop.example"]);
   assert.deepEqual(headings(tokens, "h2"), [
-    "Pillars",
     "What to fix first",
     "Every check, by pillar",
-    "Off-site presence",
+    "Presence beyond the site",
   ]);
   const h3 = headings(tokens, "h3");
   assert.equal(h3.length, 2 + 3, "one per issue, one per pillar");
@@ -102,16 +103,80 @@ Deno.test("[export] Markdown of a visibility record: headings, tables, fences, h
   assert.equal(tokens.filter((t) => t.type === "html_block" || t.type === "html_inline").length, 0);
   const inline = tokens.filter((t) => t.type === "inline").flatMap((t) => t.children ?? []);
   assert.equal(inline.filter((t) => t.type === "html_inline").length, 0);
-  const links = inline.filter((t) => t.type === "link_open").map((t) => t.attrGet("href"));
-  assert.deepEqual(links, [
+  const links = inline.filter((t) => t.type === "link_open").map((t) => String(t.attrGet("href")));
+  // Every check and fix links to its learn page on this service; nothing else is a link but the
+  // live report and the off-site page found.
+  assert.deepEqual(links.filter((l) => !l.startsWith("https://checker.example/learn/")), [
     "https://checker.example/report/shop.example",
     "https://en.wikipedia.org/wiki/Shop_%28store%29",
   ]);
+  for (const s of record.result!.pillars.flatMap((p) => p.signals)) {
+    assert.ok(links.includes(`https://checker.example/learn/${s.id}`), s.id);
+  }
   assert.equal(tokens.filter((t) => t.type === "bullet_list_open").length, 0);
   const html = md.render(text);
   assertNoRawMarkup(html, "the rendered Markdown");
-  assert.match(html, /Needs work &lt;script&gt;alert\(1\)&lt;\/script&gt;/, "shown as text");
+  assert.match(html, /of access &lt;script&gt;alert\(1\)&lt;\/script&gt;/, "shown as text");
   assert.match(html, /\| \*bold\* \[x\]\(javascript:alert\(3\)\)/, "punctuation shown as typed");
+});
+
+Deno.test("[export] the exports read like the page: plain words for worth, impact, effort, status and caps; code stays code", () => {
+  // A client-rendered shell behind a robots.txt that keeps two AI crawlers out: a cap, a
+  // robots.txt fix (code to paste), and fixes of every effort.
+  const shell =
+    `<!doctype html><html lang="en"><head><title>App</title><script src="/static/js/main.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`;
+  const result = fixResult({
+    url: "https://shop.example/",
+    html: shell,
+    robots: "User-agent: OAI-SearchBot\nDisallow: /\n\nUser-agent: PerplexityBot\nDisallow: /\n",
+  });
+  const record = {
+    domain: "shop.example",
+    status: "ok" as const,
+    scannedAt: "2026-11-21T10:00:00.000Z",
+    result,
+    offSite: null,
+  };
+  const input = {
+    service: visibilityService,
+    record,
+    failure: null,
+    reportUrl: "https://checker.example/report/shop.example",
+  };
+  const text = renderExport(input, "md");
+  const html = renderExport(input, "html");
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const htmlText = doc.querySelector("main")!.textContent;
+  for (const out of [text, htmlText]) {
+    // Never the record's codes: no "Effort: L", "Status: fail", check ids, gate ids.
+    assert.doesNotMatch(out, /Effort: [SML]\b|Status: (fail|warn)|Check: [a-z]+\.[a-z_]+/);
+    assert.doesNotMatch(out, /capped at \d+: [a-z_ ]+\)/, "a cap in plain words, not its id");
+    assert.match(
+      out,
+      /the score is capped at 40 because the page.s text only appears after JavaScript runs/,
+    );
+    assert.match(out, /Quick fix: minutes/);
+    assert.match(out, /Lifts the cap: \d+ → \d+|points once the cap is lifted/);
+    assert.match(out, /Passed|Failed|Needs work/);
+  }
+  // The robots.txt change is a fence holding exactly the code the page offers.
+  const issue = result.topIssues.find((i) => i.fix.cause?.key === "robots.txt:ai-access")!;
+  const fences = md.parse(text, {}).filter((t) => t.type === "fence").map((t) => t.content);
+  for (const code of codeBlocksOf(issue.fix.how)) assert.ok(fences.includes(`${code}\n`), code);
+  assert.deepEqual(
+    [...doc.querySelectorAll("pre code")].map((c) => c.textContent).filter((c) =>
+      codeBlocksOf(issue.fix.how).includes(c)
+    ),
+    codeBlocksOf(issue.fix.how),
+  );
+  // A code span in a step stays code: `<html lang>` is never shown as \`\<html...
+  const span = howMarkdown("Add `curl -s x | grep -c '<p'` to the check.");
+  const [para] = md.parse(span, {}).filter((t) => t.type === "inline");
+  assert.deepEqual(para.children!.map((c) => c.type), ["text", "code_inline", "text"]);
+  assert.equal(para.children![1].content, "curl -s x | grep -c '<p'");
+  // The learn pages are linked: the fix's, and every check's.
+  assert.match(text, /\[About this check\]\(https:\/\/checker\.example\/learn\//);
+  assert.ok(doc.querySelector('a[href="https://checker.example/learn/content.server_text"]'));
 });
 
 Deno.test("[export] Markdown escaping: each text becomes one inert paragraph", () => {

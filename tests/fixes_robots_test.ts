@@ -198,12 +198,17 @@ Deno.test("[fixes robots] the scan's fixes: no 'remove these lines', no invented
     const [group] = codeBlocksOf(blanket.fix.how);
     assert.match(group, /User-agent: OAI-SearchBot/);
     assert.doesNotMatch(group, /GPTBot|CCBot|Google-Extended/, "training opt-outs untouched");
-    // The search crawlers' and assistants' fix points to the one group instead of a second copy
-    // of it (and, being one remedy, is one issue).
-    const search = r.topIssues.find((i) => i.id === "access.search_crawlers")!;
-    assert.equal(codeBlocksOf(search.fix.how).length, 0);
-    assert.match(search.fix.how, /apply that one/);
-    assert.equal(r.topIssues.find((i) => i.id === "access.user_fetchers"), undefined);
+    // The search crawlers' and assistants' fix is the same change of the same groups (one cause):
+    // one issue that resolves all three, with one group to paste, never a second copy of it.
+    assert.deepEqual(blanket.resolves!.map((x) => x.id).sort(), [
+      "access.blanket_disallow",
+      "access.search_crawlers",
+      "access.user_fetchers",
+    ]);
+    assert.equal(codeBlocksOf(blanket.fix.how).length, 1);
+    for (const id of ["access.search_crawlers", "access.user_fetchers"]) {
+      assert.equal(r.topIssues.find((i) => i.id === id), undefined, id);
+    }
   });
   await t.step("allowlist: keep it, add to it", () => {
     const r = fixResult({

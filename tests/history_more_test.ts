@@ -229,7 +229,7 @@ Deno.test("[history] schema service: each page has its own history, compared pag
     const { renderToString } = await import("preact-render-to-string");
     const html = renderToString(ReportChanges({ domain: "shop.test", diff, currentId: a2 })!);
     assert.match(html, /<caption>Counts<\/caption>/);
-    assert.match(html, /<td class="up">-1<\/td>/, "fewer errors is better");
+    assert.match(html, /<td class="num up">-1<\/td>/, "fewer errors is better");
     // Retention counts per page: with at most 1 scan per target, page b's only scan stays.
     const out = await store.history.purge({ before: 0, maxPerTarget: 1 });
     assert.equal(out.historyEntries, 1);

@@ -88,6 +88,8 @@ Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is
     assert.equal(index.status, 200);
     assert.match(index.headers.get("content-type") ?? "", /text\/html/);
     const html = await index.text();
+    // Text is escaped once: "<title>" reads as such in the browser, never "&lt;title>".
+    assert.doesNotMatch(html, /&amp;(lt|gt|quot|amp);/);
     for (const e of learnEntries()) {
       assert.ok(html.includes(`href="${learnPath(e.id)}"`), `the index links ${e.id}`);
       const res = await env.app.request(learnPath(e.id));
@@ -95,6 +97,7 @@ Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is
       const page = await res.text();
       assert.match(page, /Why AI systems care/);
       assert.match(page, /How we test it/);
+      assert.doesNotMatch(page, /&amp;(lt|gt|quot|amp);/, `${e.id}: escaped twice`);
       for (const s of e.sources) assert.ok(page.includes(`href="${s.url}"`), `${e.id}: ${s.url}`);
       if (e.gate) {
         assert.ok(page.includes(`caps the whole score at ${e.gate.cap}`), `${e.id}: its gate`);

@@ -135,12 +135,24 @@ Deno.test(
         assert.equal(note.status, "info");
         assert.match(note.detail, /^Read 8 of 10 sampled pages/);
         assert.match(note.detail, /0\.2 s apart, as robots\.txt's Crawl-delay asks/);
-        assert.ok(
-          record.result!.topIssues.some((i) =>
-            i.title.includes("canonical") && /template/.test(i.fix.how)
-          ),
-          "the canonical fix addresses the template",
+        // One fix per template: the article pages' canonical and byline are one change of their
+        // template, named in words; PerplexityBot's group is the robots.txt fix, which leaves the
+        // private area the * group closes to everyone as it is.
+        const issues = record.result!.topIssues;
+        const article = issues.find((i) => i.fix.cause?.key === "template:article")!;
+        assert.deepEqual(article.resolves!.map((r) => r.id).sort(), [
+          "technical.site_canonicals",
+          "trust.site_author_dates",
+        ]);
+        assert.match(
+          article.title,
+          /^Update the template of your article pages \(such as \/articles\/a\d\)$/,
         );
+        assert.match(article.fix.how, /canonical[\s\S]*template/);
+        const robots = issues.find((i) => i.fix.cause?.key === "robots.txt:ai-access")!;
+        assert.match(robots.title, /^Allow PerplexityBot on your article pages/);
+        assert.match(robots.fix.how, /leaves it as it is/);
+        assert.equal(new Set(issues.map((i) => i.fix.cause?.key ?? i.id)).size, issues.length);
       });
 
       await t.step("politeness, as the fixture server saw it", () => {
@@ -275,7 +287,10 @@ Deno.test(
         cap: 35,
       });
       assert.ok(r.score <= 35);
-      assert.match(r.label, /capped at 35: pages blocked for ai search/);
+      assert.match(
+        r.label,
+        /capped at 35 because most of the site.s pages are closed to AI search crawlers/,
+      );
       assert.equal(r.topIssues[0].id, "access.site_pages");
       assert.equal(pageRequests(env.sites, "hidden.test").length, 0, "our crawler obeys * too");
     } finally {

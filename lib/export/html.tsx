@@ -5,9 +5,9 @@
  * Content-Security-Policy meta says `default-src 'none'`), and every string from the record is
  * escaped by Preact's renderer; links are written only for http(s) URLs.
  */
-import type { ComponentChildren, VNode } from "preact";
+import { type ComponentChildren, Fragment, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { parseHow } from "../visibility/fix_text.ts";
+import { inlineParts, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
 
@@ -95,15 +95,28 @@ export function Failed(props: { input: ExportInput }): VNode {
   );
 }
 
+/** A fix's steps: prose paragraphs (their code spans as code) and code blocks. */
 export function How(props: { how: string }): VNode {
   return (
     <>
       {parseHow(props.how).map((p) =>
-        p.kind === "prose" ? p.text.split(/\n\s*\n/).map((para, i) => <p key={i}>{para}</p>) : (
-          <pre>
+        p.kind === "prose"
+          ? p.text.split(/\n\s*\n/).map((para, i) => (
+            <p key={i}>
+              {
+                /* Plain runs in keyed Fragments: a bare string in a children array is escaped twice
+                  by preact-render-to-string 6.8 with preact 11 (see lib/ui/report_issues.tsx). */
+              }
+              {inlineParts(para).map((x, j) =>
+                x.code ? <code key={j}>{x.text}</code> : <Fragment key={j}>{x.text}</Fragment>
+              )}
+            </p>
+          ))
+          : (
+            <pre>
               <code>{p.code}</code>
-          </pre>
-        )
+            </pre>
+          )
       )}
     </>
   );

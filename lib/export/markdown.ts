@@ -8,7 +8,7 @@
  * spaces, so no heading, link, image, table cell or raw HTML can come out of page text; code goes
  * into fences longer than any backtick run inside it; links are written only for http(s) URLs.
  */
-import { codeBlock, parseHow } from "../visibility/fix_text.ts";
+import { codeBlock, inlineParts, parseHow } from "../visibility/fix_text.ts";
 
 /** A fenced code block (lib/visibility/fix_text.ts), for the bodies' pasteable code. */
 export { codeBlock };
@@ -56,13 +56,27 @@ export function mdTable(head: string[], rows: string[][], align?: ("l" | "r")[])
   return [line(head), line(rule), ...rows.map(line)].join("\n");
 }
 
-/** A fix's `how` text: prose steps as escaped paragraphs, code blocks fenced as they are. */
+/**
+ * A fix's `how` text: prose steps as escaped paragraphs whose code spans (a command, a tag) stay
+ * code, and code blocks fenced as they are (never escaped: they are pasted as they read).
+ */
 export function howMarkdown(how: string): string {
   return parseHow(how).map((p) =>
     p.kind === "prose"
-      ? p.text.split(/\n\s*\n/).map((para) => mdText(para)).join("\n\n")
+      ? p.text.split(/\n\s*\n/).map(proseMarkdown).join("\n\n")
       : codeBlock(p.code, p.lang)
   ).join("\n\n");
+}
+
+/** A paragraph of prose: its text escaped, its code spans as inline code. */
+function proseMarkdown(para: string): string {
+  return inlineParts(para.replace(/\s+/g, " ").trim()).map((part) => {
+    if (part.code) return mdCode(part.text);
+    // mdText trims; the spaces around a code span are the sentence's.
+    const lead = part.text.startsWith(" ") ? " " : "";
+    const trail = part.text.length > 1 && part.text.endsWith(" ") ? " " : "";
+    return lead + mdText(part.text) + trail;
+  }).join("");
 }
 
 /** The Markdown report of a record of either service. */

@@ -4,7 +4,7 @@
  * regression (lib/history/diff.ts: a lower score, a failed scan, or a new critical issue) fails.
  */
 import { ScanRecordSchema } from "../visibility/record.ts";
-import type { BaseRecord } from "../service.ts";
+import type { BaseRecord } from "../storage/store_types.ts";
 import type { ScanDiff } from "./diff.ts";
 import { findRegressions, type Regression } from "./regressions.ts";
 

@@ -7,7 +7,9 @@
  * A regression (for CI) is a lower score, or a new critical issue (visibility: a new failing or
  * warning signal whose impact is critical, e.g. a gate; schema: a new error).
  */
-import type { BaseRecord } from "../service.ts";
+import type { BaseRecord } from "../storage/store_types.ts";
+import { capOf, weightedScore } from "../visibility/score.ts";
+import type { Pillar } from "../visibility/record.ts";
 
 /** A scan as the diff names it. */
 export interface DiffSide {
@@ -16,6 +18,13 @@ export interface DiffSide {
   status: "ok" | "failed";
   score: number | null;
   grade: string | null;
+  /**
+   * Visibility: the score before any cap (rounded), and the lowest gate raised (its id and cap;
+   * `binding` when it lowered the score), so a capped score's change can be read through the cap.
+   * Null for the schema service and for a failed scan.
+   */
+  uncapped: number | null;
+  cap: { id: string; cap: number; binding: boolean } | null;
 }
 
 /** An issue (a failing or warning signal, or a schema finding). */
@@ -79,12 +88,16 @@ const ISSUE = new Set(["fail", "warn"]);
 
 function side(record: BaseRecord, id: string | null): DiffSide {
   const r = record.result as Partial<VisResult> | null;
+  const pillars = Array.isArray(r?.pillars) ? r.pillars as Pillar[] : null;
+  const cap = pillars ? capOf({ pillars }) : null;
   return {
     id,
     scannedAt: record.scannedAt,
     status: record.status,
     score: typeof r?.score === "number" ? r.score : null,
     grade: typeof r?.grade === "string" ? r.grade : null,
+    uncapped: pillars ? Math.round(weightedScore(pillars)) : null,
+    cap: cap ? { id: cap.gateId, cap: cap.cap, binding: cap.binding } : null,
   };
 }
 

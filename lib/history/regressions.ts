@@ -9,7 +9,7 @@
  * same fact (e.g. a content-signals preference) is one more entry, not a new detector.
  */
 import { diffRecords, type ScanDiff } from "./diff.ts";
-import type { BaseRecord } from "../service.ts";
+import type { BaseRecord } from "../storage/store_types.ts";
 
 /** The kinds of regression, most serious first. */
 export type RegressionKind =

@@ -56,6 +56,12 @@ const side = z.object({
   status: z.enum(["ok", "failed"]),
   score: z.number().nullable(),
   grade: z.string().nullable(),
+  uncapped: z.number().nullable().describe(
+    "Visibility: the score before any cap; null for the schema service and failed scans.",
+  ),
+  cap: z.object({ id: z.string(), cap: z.number(), binding: z.boolean() }).nullable().describe(
+    "Visibility: the lowest gate raised (binding: it lowered the score); null when none.",
+  ),
 });
 const issue = z.object({
   id: z.string(),

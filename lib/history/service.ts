@@ -5,7 +5,7 @@
  */
 import { NotFoundError } from "../errors.ts";
 import { scanJsonPath, scanPagePath, scanStatusPath } from "../report_urls.ts";
-import type { BaseRecord } from "../service.ts";
+import type { BaseRecord } from "../storage/store_types.ts";
 import type { HistoryEntry } from "../storage/history.ts";
 import type { Store } from "../storage/store.ts";
 import { diffRecords, type ScanDiff } from "./diff.ts";

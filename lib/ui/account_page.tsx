@@ -5,7 +5,7 @@
 import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
 import { LIMITS } from "../limits/limits.ts";
-import { reportJsonPath } from "../report_urls.ts";
+import { scanJsonPath, scanStatusPath } from "../report_urls.ts";
 import { MAX_KEY_NAME } from "../accounts/keys.ts";
 import type { Account } from "../storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../islands/KeyManager.tsx";
@@ -38,13 +38,19 @@ export function DashboardPage(
   props: { state: DashboardState; origin: string; prefix: string },
 ): VNode {
   const { state, origin, prefix } = props;
-  const curl = `curl -X POST ${origin}/api/scan \\
+  // As /docs does: follow the scan's status URL (the report URL keeps answering the previous
+  // record while a rescan runs), then read the record it names.
+  const curl = `curl -s -X POST ${origin}/api/scan \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "example.com"}'
 
-# 202 {"domain":"example.com"}: the scan runs in the background. Poll every 1-2 s:
-curl ${origin}${reportJsonPath("example.com")}`;
+# 202 {"domain":"example.com","scanId":"SCAN_ID","statusUrl":"${scanStatusPath("SCAN_ID")}"}:
+# the scan runs in the background. Follow statusUrl every 1-2 s until its status is
+# "done" or "failed" (a 200 instead of 202 is a cached report: that is the answer):
+curl -s ${origin}${scanStatusPath("SCAN_ID")}
+# then read the record its report.json names:
+curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
   return (
     <div class="dashboard">
       <div class="dashboard-head">

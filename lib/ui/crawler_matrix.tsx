@@ -51,7 +51,7 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
           let through, or refused, where our probe was not. "Checked on" is the day we last checked
           the crawler against its vendor's documentation.
         </p>
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="crawlers-title">
           <table class="pages-table">
             <thead>
               <tr>

@@ -4,17 +4,23 @@
  * vendors' own documentation). The texts come from lib/visibility/learn.ts, which the CLI and MCP
  * read too.
  */
-import type { VNode } from "preact";
+import { Fragment, type VNode } from "preact";
 import { learnEntries, type LearnEntry } from "../visibility/learn.ts";
 import { PILLARS } from "../visibility/score.ts";
 import { LEARN_INDEX_PATH, learnPath } from "../report_urls.ts";
 import { PILLAR_PURPOSE } from "./report_texts.ts";
 
-/** Text with `backticked` code, as the learn texts write it, with the code set as code. */
+/**
+ * Text with `backticked` code, as the learn texts write it, with the code set as code. Plain runs
+ * are keyed Fragments: a bare string in a children array is escaped twice by
+ * preact-render-to-string 6.8 with preact 11 ("<title>" read "&amp;lt;title>").
+ */
 export function Prose(props: { text: string }): VNode {
   return (
     <>
-      {props.text.split("`").map((part, i) => i % 2 ? <code key={i}>{part}</code> : part)}
+      {props.text.split("`").map((part, i) =>
+        i % 2 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>
+      )}
     </>
   );
 }

@@ -7,12 +7,20 @@ import type { VNode } from "preact";
 import { formatUtc } from "./format.ts";
 import { formatWhen } from "./key_view.ts";
 
-/** A moment given as an ISO string (e.g. a record's scannedAt). */
-export function LocalTime(props: { iso: string; utc?: string }): VNode {
+/**
+ * A moment given as an ISO string (e.g. a record's scannedAt). `short`: the browser writes the time
+ * of day alone when it is today there ("15:59 (your time)"), else the day and the time; the full
+ * date is the default.
+ */
+export function LocalTime(props: { iso: string; utc?: string; short?: boolean }): VNode {
   const d = new Date(props.iso);
   if (Number.isNaN(d.getTime())) return <time>{props.iso}</time>;
   const utc = props.utc ?? formatUtc(props.iso);
-  return <time dateTime={d.toISOString()} title={utc} data-local="">{utc}</time>;
+  return (
+    <time dateTime={d.toISOString()} title={utc} data-local={props.short ? "short" : ""}>
+      {utc}
+    </time>
+  );
 }
 
 /**

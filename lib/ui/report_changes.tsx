@@ -46,29 +46,33 @@ export function ReportChanges(
         </p>
       )}
       {moved.length > 0 && (
-        <table class="change-table">
-          <caption>{counts ? "Counts" : "Each pillar"}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{counts ? "What" : "Pillar"}</th>
-              <th scope="col">Before</th>
-              <th scope="col">Now</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.pillars.map((p) => (
-              <tr key={p.id}>
-                <th scope="row">{p.title}</th>
-                <td>{p.from === null ? "–" : Math.round(p.from)}</td>
-                <td>{p.to === null ? "–" : Math.round(p.to)}</td>
-                <td class={p.change === 0 ? "" : better(p) ? "up" : "down"}>
-                  {p.change === 0 ? "=" : signed(Math.round(p.change * 10) / 10)}
-                </td>
+        // Three columns ("before → now" in one), so the table fits a 320 px screen.
+        <div class="table-wrap">
+          <table class="change-table">
+            <caption>{counts ? "Counts" : "Each pillar"}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{counts ? "What" : "Pillar"}</th>
+                <th scope="col">Before → now</th>
+                <th scope="col">Change</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.pillars.map((p) => (
+                <tr key={p.id}>
+                  <th scope="row">{p.title}</th>
+                  <td class="num">
+                    {p.from === null ? "–" : Math.round(p.from)} →{" "}
+                    {p.to === null ? "–" : Math.round(p.to)}
+                  </td>
+                  <td class={`num ${p.change === 0 ? "" : better(p) ? "up" : "down"}`}>
+                    {p.change === 0 ? "=" : signed(Math.round(p.change * 10) / 10)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {d.fixed.length > 0 && (
         <>

@@ -1,18 +1,19 @@
 /**
  * The first screen of the AI visibility report, which answers three questions: how visible is the
  * site (score, grade, a plain sentence), what holds it back most (the gate that caps the score, in
- * plain words), and what to do first (the top three fixes with their effort, each one click from
- * its full fix).
+ * plain words), and what to do first (the top three fixes with their worth and effort, each one
+ * click from its full fix). After a rescan, what changed leads it (`change`,
+ * lib/ui/report_change_lead.tsx).
  */
 import type { VNode } from "preact";
-import type { Issue, ScanRecord } from "../visibility/record.ts";
+import type { Issue, Result, ScanRecord } from "../visibility/record.ts";
 import { type CapInfo, capOf, gradeFor } from "../visibility/score.ts";
 import { gateText } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { ExportLinks } from "./export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
-import { EFFORT_TEXT, GRADE_MEANING, IMPACT_TEXT } from "./report_texts.ts";
-import { FixHow } from "./report_issues.tsx";
+import { EFFORT_TEXT, GRADE_MEANING, gradeWord, IMPACT_TEXT, worthText } from "./report_texts.ts";
+import { FixHow, Resolves } from "./report_issues.tsx";
 
 /** How many fixes the first screen shows. */
 export const TOP_FIXES = 3;
@@ -22,7 +23,14 @@ export const TOP_FIXES = 3;
  * out the actions and the link to the rest of the report, and keeps element ids unique.
  */
 export function ReportSummary(
-  props: { record: ScanRecord; rescan?: VNode; example?: boolean; scanId?: string },
+  props: {
+    record: ScanRecord;
+    rescan?: VNode;
+    example?: boolean;
+    scanId?: string;
+    /** What changed since the previous scan: it leads the first screen. */
+    change?: VNode | null;
+  },
 ): VNode {
   const r = props.record.result!;
   const score = Math.round(r.score);
@@ -30,15 +38,15 @@ export function ReportSummary(
   const top = r.topIssues.slice(0, TOP_FIXES);
   return (
     <>
+      {props.change}
       <section class="card summary" aria-labelledby="summary-title">
         <div class="summary-grid">
           <ScoreGauge score={r.score} grade={r.grade} />
           <div>
             <h2 id="summary-title" class="score-line">
               <span class={`grade-${r.grade}`}>{score} / 100</span>
-              <span class="grade-chip">Grade {r.grade}</span>
+              <span class="grade-chip">Grade {r.grade}: {gradeWord(score)}</span>
             </h2>
-            <p class="label">{gradeFor(score).label}</p>
             <p class="plain">{GRADE_MEANING[r.grade] ?? ""}</p>
           </div>
         </div>
@@ -49,7 +57,7 @@ export function ReportSummary(
         {top.length
           ? (
             <ol class="top-list">
-              {top.map((issue, i) => <TopFix key={issue.id} issue={issue} n={i + 1} />)}
+              {top.map((issue, i) => <TopFix key={issue.id} issue={issue} n={i + 1} result={r} />)}
             </ol>
           )
           : <p>Nothing to fix right now: no failing or weak signal has a fix to suggest.</p>}
@@ -105,19 +113,24 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
   );
 }
 
-/** One of the first fixes: title, impact, effort, why, and its full fix one click away. */
-function TopFix(props: { issue: Issue; n: number }): VNode {
+/**
+ * One of the first fixes: title, what it is worth, impact, effort, why, the checks it resolves,
+ * and its full fix one click away.
+ */
+function TopFix(props: { issue: Issue; n: number; result: Result }): VNode {
   const { issue, n } = props;
   return (
-    <li id={`issue-${n}`} class="top-fix">
+    <li id={`issue-${n}`} class="top-fix" data-cause={issue.fix.cause?.key ?? issue.id}>
       <h3>
         <span class="issue-n">{n}.</span> {issue.title}
       </h3>
       <p class="issue-tags">
+        <span class="badge worth">{worthText(issue, props.result)}</span>
         <span class={`badge impact-${issue.impact}`}>{IMPACT_TEXT[issue.impact]}</span>
         <span class="badge effort">{EFFORT_TEXT[issue.fix.effort]}</span>
       </p>
       <p class="why">{issue.fix.why}</p>
+      <Resolves issue={issue} />
       <details class="fix-details">
         <summary>
           How to fix it<span class="visually-hidden">{`: ${issue.title}`}</span>

@@ -1,9 +1,11 @@
 /**
- * The words of the AI visibility report: what grades, pillars, statuses, impacts and efforts mean
- * in plain language. Shared by the report's components and the home page.
+ * The words of the AI visibility report: what grades, pillars, statuses, impacts, efforts, caps
+ * and a fix's worth mean in plain language. Shared by the report's components, the home page and
+ * the exports (Markdown, HTML), so a download reads like the page.
  */
-import type { Issue, Signal } from "../visibility/record.ts";
-import { gradeFor } from "../visibility/score.ts";
+import type { Issue, Result, Signal } from "../visibility/record.ts";
+import { capOf, gradeFor, worthOf } from "../visibility/score.ts";
+import { gateText } from "../visibility/learn.ts";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -30,6 +32,13 @@ export const PILLAR_PURPOSE: Record<string, string> = {
     "Are the basics right? HTTPS, a quick answer, a title, a description and a canonical address.",
 };
 
+/** The grade's one word ("Weak"), shown beside the grade; the sentence below says the rest. */
+export function gradeWord(score: number): string {
+  const label = gradeFor(score).label;
+  const colon = label.indexOf(":");
+  return colon > 0 ? label.slice(0, colon) : label;
+}
+
 /** A signal's status in words. */
 export const STATUS_TEXT: Record<Signal["status"], string> = {
   pass: "Passed",
@@ -54,6 +63,37 @@ export const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
   M: "Some work: an hour or so",
   L: "Bigger job: a day or more",
 };
+
+/** "1 point", "6.5 points". */
+export function pointsText(n: number): string {
+  const r = Math.round(n * 10) / 10;
+  return `${r} point${r === 1 ? "" : "s"}`;
+}
+
+/**
+ * What a fix is worth, in words, from the score recomputed with its checks fixed (the issue's
+ * `worth`, or computed for records made before it was stored): "+6.2 points"; under a cap it does
+ * not lift, "+6.2 points once the cap is lifted" (the cap lifts first); for the fix that lifts the
+ * cap, "Lifts the cap: 35 → 58".
+ */
+export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score">): string {
+  const w = issue.worth ??
+    worthOf(result.pillars, (issue.resolves ?? [{ id: issue.id }]).map((r) => ({ id: r.id })));
+  const score = Math.round(result.score);
+  if (w.lifts.length) {
+    return w.score > score ? `Lifts the cap: ${score} → ${w.score}` : "Lifts a cap";
+  }
+  const cap = capOf(result);
+  const plus = `+${pointsText(w.points)}`;
+  return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
+}
+
+/** What caps a score, in plain words ("capped at 35 because ..."), or null when nothing does. */
+export function capText(result: Pick<Result, "pillars">): string | null {
+  const cap = capOf(result);
+  if (!cap) return null;
+  return `capped at ${cap.cap} because ${gateText(cap.gateId)?.name ?? "of a gate"}`;
+}
 
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
 export function gradeOf(score: number): string {

@@ -19,11 +19,14 @@ export function ScanFormBlock(props: {
   form: ServiceWords["form"];
   rescanUrl?: string;
   canRender?: boolean;
+  /** The address the field starts with (the not-scanned page of a site: "Scan it" opens it). */
+  value?: string;
 }): VNode {
   const { render, ...fields } = props.form;
   const texts: Omit<ScanFormProps, "rescanUrl"> = {
     ...fields,
     ...(props.canRender && render ? { render } : {}),
+    ...(props.value ? { value: props.value } : {}),
   };
   // The rescan form has no field: its island props (JSON in the page) carry no field texts.
   const island: ScanFormProps = props.rescanUrl

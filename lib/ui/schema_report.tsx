@@ -22,6 +22,7 @@ import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
 import { RenderedStructureSection } from "./render_view.tsx";
+import { ReportChanges, ReportHistory } from "./report_changes.tsx";
 import { moreLikeThis } from "../structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -55,12 +56,17 @@ export function SchemaReport(
     origin: string;
     scanId?: string;
     badge: ReportProps["badge"];
+    history?: ReportProps["history"];
+    extra?: ReportProps["extra"];
   },
 ): VNode {
   const { record } = props;
+  const h = props.history;
   return (
     <article class="report">
       <SchemaHead record={record} now={props.now} />
+      {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
+      {props.extra}
       <SchemaResultSections
         result={record.result!}
         actions={
@@ -71,6 +77,7 @@ export function SchemaReport(
         }
       />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
+      {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
     </article>
   );
 }

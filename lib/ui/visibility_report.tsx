@@ -1,14 +1,18 @@
 /**
- * The AI Visibility Checker's report page body, from a stored ScanRecord. The first screen answers
- * three questions (report_summary.tsx): how visible is the site, what holds it back most, and what
- * to do first. Everything else is one click away: the remaining fixes in order
- * (report_issues.tsx), every check by pillar (report_pillars.tsx), the off-site presence
- * (offsite_section.tsx) and the badge (badge_section.tsx). Everything from the record is rendered as text (escaped by Preact).
+ * The AI Visibility Checker's report page body, from a stored ScanRecord: a list of sections in
+ * page order ({@link REPORT_SECTIONS}), each a small component with one job. The first screen
+ * answers three questions (report_summary.tsx): how visible is the site, what holds it back most,
+ * and what to do first; after a rescan, what changed leads it (report_change_lead.tsx).
+ * Everything else is one click away: what changed in full (report_changes.tsx), the remaining
+ * fixes in order (report_issues.tsx), the sampled pages (pages_table.tsx), every check by pillar
+ * (report_pillars.tsx), the off-site presence (offsite_section.tsx), the badge
+ * (badge_section.tsx) and the earlier scans. A new section is one entry of the list. Everything
+ * from the record is rendered as text (escaped by Preact).
  */
 import { BudgetNote } from "./budget_note.tsx";
 import type { ComponentChildren, VNode } from "preact";
-import type { ScanRecord } from "../visibility/record.ts";
-import type { ReportProps } from "../service.ts";
+import type { Result, ScanRecord } from "../visibility/record.ts";
+import type { ReportHistoryData, ReportProps } from "../service.ts";
 import { capOf } from "../visibility/score.ts";
 import { timeAgo } from "./format.ts";
 import { LocalTime } from "./local_time.tsx";
@@ -19,6 +23,8 @@ import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 import { RenderViewSection } from "./render_view.tsx";
+import { ChangeLead } from "./report_change_lead.tsx";
+import { ReportChanges, ReportHistory } from "./report_changes.tsx";
 import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
@@ -42,39 +48,113 @@ function clip(s: string, n: number): string {
   return s.length <= n ? s : s.slice(0, n - 1).trimEnd() + "…";
 }
 
+/** What every section of the report reads. */
+export interface SectionProps {
+  record: ScanRecord;
+  result: Result;
+  now: number;
+  rescan: VNode;
+  origin: string;
+  /** On a kept scan's page: its id (its downloads are that scan's record). */
+  scanId?: string;
+  /** The badge's alt text and size, for its snippet. */
+  badge: ReportProps["badge"];
+  /** The kept scans and what changed since the previous one (none before a second scan). */
+  history?: ReportHistoryData;
+  /** What another feature shows this reader (answer presence), right after what changed. */
+  extra?: ReportProps["extra"];
+}
+
+/** One section of the report page: its name (for tests and other features) and its view. */
+export interface ReportSection {
+  id: string;
+  render(props: SectionProps): VNode | null;
+}
+
 /**
- * The report page body for an "ok" record. `children` go between the first screen and the rest
- * (e.g. what changed since the last scan).
+ * The report's sections, in page order. A feature adds its section here, after the one it
+ * belongs with; each renders nothing when it has nothing to say for this record.
  */
-export function VisibilityReport(
-  props: {
-    record: ScanRecord;
-    now: number;
-    rescan: VNode;
-    origin: string;
-    /** On a kept scan's page: its id (its downloads are that scan's record). */
-    scanId?: string;
-    /** The badge's alt text and size, for its snippet. */
-    badge: ReportProps["badge"];
-    children?: ComponentChildren;
+export const REPORT_SECTIONS: readonly ReportSection[] = [
+  {
+    id: "summary",
+    render: (p) => (
+      <ReportSummary
+        record={p.record}
+        rescan={p.rescan}
+        scanId={p.scanId}
+        change={<ChangeLead diff={p.history?.diff ?? null} />}
+      />
+    ),
   },
+  {
+    id: "changes",
+    render: (p) =>
+      p.history
+        ? (
+          <ReportChanges
+            domain={p.record.domain}
+            diff={p.history.diff}
+            currentId={p.history.currentId}
+          />
+        )
+        : null,
+  },
+  { id: "extra", render: (p) => p.extra ?? null },
+  { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
+  { id: "pages", render: (p) => <PagesTable record={p.record} /> },
+  { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
+  { id: "crawlers", render: (p) => <CrawlerMatrix record={p.record} /> },
+  {
+    id: "pillars",
+    render: (p) => (
+      <PillarsSection
+        pillars={p.result.pillars}
+        cap={capOf(p.result)}
+        issueNumbers={issueNumbers(p.result)}
+      />
+    ),
+  },
+  { id: "offsite", render: (p) => <OffSiteSection record={p.record} /> },
+  {
+    id: "badge",
+    render: (p) => <BadgeSection record={p.record} origin={p.origin} badge={p.badge} />,
+  },
+  {
+    id: "history",
+    render: (p) =>
+      p.history
+        ? (
+          <ReportHistory
+            domain={p.record.domain}
+            scans={p.history.scans}
+            currentId={p.history.currentId}
+          />
+        )
+        : null,
+  },
+];
+
+/** A signal that a fix resolves points to that fix instead of repeating it: signal id -> number. */
+function issueNumbers(r: Result): Map<string, number> {
+  const numbers = new Map<string, number>();
+  r.topIssues.forEach((issue, i) => {
+    for (const id of [issue.id, ...(issue.resolves ?? []).map((x) => x.id)]) {
+      if (!numbers.has(id)) numbers.set(id, i + 1);
+    }
+  });
+  return numbers;
+}
+
+/** The report page body for an "ok" record: its head, then every section in order. */
+export function VisibilityReport(
+  props: Omit<SectionProps, "result"> & { sections?: readonly ReportSection[] },
 ): VNode {
-  const { record } = props;
-  const r = record.result!;
-  // A signal that is also an issue points to its fix instead of repeating it.
-  const issueNumbers = new Map(r.topIssues.map((issue, i) => [issue.id, i + 1]));
+  const section: SectionProps = { ...props, result: props.record.result! };
   return (
     <article class="report">
-      <ReportHead record={record} now={props.now} />
-      <ReportSummary record={record} rescan={props.rescan} scanId={props.scanId} />
-      {props.children}
-      <MoreFixes issues={r.topIssues} from={TOP_FIXES + 1} />
-      <PagesTable record={record} />
-      <RenderViewSection view={record.render} />
-      <CrawlerMatrix record={record} />
-      <PillarsSection pillars={r.pillars} cap={capOf(r)} issueNumbers={issueNumbers} />
-      <OffSiteSection record={record} />
-      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
+      <ReportHead record={props.record} now={props.now} />
+      {(props.sections ?? REPORT_SECTIONS).map((s) => s.render(section))}
     </article>
   );
 }

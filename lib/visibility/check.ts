@@ -21,6 +21,8 @@ export interface Check {
   fix: Fix | null;
   /** Overrides the impact computed from recoverable points (e.g. for a fix that is cheap insurance). */
   impact?: Impact;
+  /** The points the signal earns once its fix is applied, when not all (see Finding). */
+  fixedPoints?: number;
 }
 
 /** What every pillar reads: the snapshot plus what was derived from it once. */

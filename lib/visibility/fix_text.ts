@@ -67,6 +67,51 @@ export function parseHow(how: string): HowPart[] {
   return out;
 }
 
+/** A piece of a prose step: text, or a code span's content (CommonMark: a run of backticks). */
+export interface InlinePart {
+  code: boolean;
+  text: string;
+}
+
+/**
+ * Splits a prose step into text and code spans, as CommonMark reads them: a run of backticks opens
+ * a span that the next run of the same length closes (one space of padding on both sides is
+ * dropped); a run with no closer is plain text.
+ *
+ * @example
+ * ```ts
+ * inlineParts("run `curl -s x` now"); // [text "run ", code "curl -s x", text " now"]
+ * ```
+ */
+export function inlineParts(text: string): InlinePart[] {
+  const out: InlinePart[] = [];
+  let plain = "";
+  let i = 0;
+  while (i < text.length) {
+    const open = text.slice(i).match(/^`+/);
+    if (!open) {
+      plain += text[i++];
+      continue;
+    }
+    const run = open[0];
+    const rest = text.slice(i + run.length);
+    const close = [...rest.matchAll(/`+/g)].find((m) => m[0].length === run.length);
+    if (!close || close.index === undefined) {
+      plain += run;
+      i += run.length;
+      continue;
+    }
+    let code = rest.slice(0, close.index).replace(/\n/g, " ");
+    if (/^ .*[^ ].* $/.test(code)) code = code.slice(1, -1);
+    if (plain) out.push({ code: false, text: plain });
+    out.push({ code: true, text: code });
+    plain = "";
+    i += run.length + close.index + run.length;
+  }
+  if (plain) out.push({ code: false, text: plain });
+  return out;
+}
+
 /** The code blocks of a `how` text, in order. */
 export function codeBlocksOf(how: string): string[] {
   return parseHow(how).flatMap((p) => p.kind === "code" ? [p.code] : []);

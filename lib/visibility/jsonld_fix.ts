@@ -89,5 +89,12 @@ function isOrganizationType(t: string): boolean {
 
 /** A fix whose `how` is this site's JSON-LD graph ({@link jsonLdSnippet}). */
 export function jsonLdFix(ctx: ScanContext, what: string, why: string): Fix {
-  return { what, why, how: jsonLdSnippet(ctx), effort: "S" };
+  // One graph serves every structured-data check that asks for it: one change, one issue.
+  const cause = {
+    key: "home:json-ld",
+    title: ctx.nodes.length
+      ? "Complete the home page's JSON-LD graph"
+      : "Add a JSON-LD graph describing your organisation, site and page",
+  };
+  return { what, why, how: jsonLdSnippet(ctx), effort: "S", cause };
 }

@@ -90,13 +90,39 @@ export const PillarSchema = z.object({
 });
 export type Pillar = z.infer<typeof PillarSchema>;
 
+/**
+ * The root cause a fix addresses: what it edits (the AI crawlers' groups of robots.txt, the
+ * template of a kind of page, the home page's JSON-LD graph). Fixes with the same `key` are one
+ * change, so the report offers them as one issue (lib/visibility/score.ts); `title` is what that
+ * one fix is called when its checks call theirs differently, in plain words ("Update the template
+ * of your article pages (such as /2024/01/a)").
+ */
+export const FixCauseSchema = z.object({ key: z.string(), title: z.string() });
+export type FixCause = z.infer<typeof FixCauseSchema>;
+
 export const FixSchema = z.object({
   what: z.string(),
   why: z.string(),
   how: z.string(),
   effort: z.enum(["S", "M", "L"]),
+  /** What the fix edits; absent: the fix is its signal's alone. */
+  cause: FixCauseSchema.optional(),
 });
 export type Fix = z.infer<typeof FixSchema>;
+
+/**
+ * What an issue's fix is worth, computed by scoring the record again with every check it resolves
+ * passing (lib/visibility/score.ts scoreIf): the same arithmetic as the score itself.
+ */
+export const WorthSchema = z.object({
+  /** Points the score before any cap gains (one decimal). */
+  points: z.number(),
+  /** The score the report would show after this fix alone (caps that still stand applied). */
+  score: z.number(),
+  /** The gates (ids) this fix lifts. */
+  lifts: z.array(z.string()),
+});
+export type Worth = z.infer<typeof WorthSchema>;
 
 export const IssueSchema = z.object({
   id: z.string(),
@@ -105,6 +131,13 @@ export const IssueSchema = z.object({
   impact: z.enum(["critical", "high", "medium", "low"]),
   detail: z.string(),
   fix: FixSchema,
+  /**
+   * The checks this one fix resolves (its own first): several when fixes of one cause were merged.
+   * Absent in records made before fixes were merged by cause.
+   */
+  resolves: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
+  /** What the fix is worth; absent in records made before it was computed. */
+  worth: WorthSchema.optional(),
 });
 export type Issue = z.infer<typeof IssueSchema>;
 

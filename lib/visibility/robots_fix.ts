@@ -42,8 +42,10 @@ export type RobotsEdit =
 
 /** A computed fix, with the result of checking it. */
 export interface RobotsFix {
-  /** The crawlers the fix lets read the home page. */
+  /** The crawlers the fix lets read the home page (and `paths`). */
   tokens: string[];
+  /** The paths they may read after it: the home page, and the pages they were kept from. */
+  paths: string[];
   edits: RobotsEdit[];
   /** The whole file after the change. */
   patched: string;
@@ -82,8 +84,9 @@ export function applyRobotsEdits(text: string, edits: RobotsEdit[]): string {
 }
 
 /**
- * Checks a patched file: the named crawlers are allowed home, every other verdict is unchanged on
- * the file's own paths (up to `maxPaths`) and on `extraPaths` (the pages the scan sampled).
+ * Checks a patched file: the named crawlers are allowed on the home page and on `targets`, every
+ * other crawler's verdict is unchanged on the file's own paths (up to `maxPaths`), on
+ * `extraPaths` (the pages the scan sampled) and on `targets`.
  */
 export function checkRobotsChange(
   original: string,
@@ -92,10 +95,14 @@ export function checkRobotsChange(
   tokens: string[],
   extraPaths: readonly string[] = [],
   maxPaths = 100,
+  targets: readonly string[] = ["/"],
 ): { ok: boolean; collateral: string[]; stillBlocked: string[] } {
   // The fix only writes paths the file already has, so the original's sample covers it (and its
-  // verdicts are computed once per scan); the sampled pages are the paths the site really has.
-  const paths = [...new Set([...pathsToCheck([original], maxPaths), ...extraPaths])];
+  // verdicts are computed once per scan); the sampled pages are the paths the site really has,
+  // with the paths the fix must open.
+  const paths = [
+    ...new Set([...pathsToCheck([original], maxPaths), ...extraPaths, ...targets]),
+  ];
   const before = robotsVerdicts(original, origin, paths);
   const after = robotsVerdicts(patched, origin, paths);
   const named = new Set(tokens.map((t) => t.toLowerCase()));
@@ -104,7 +111,9 @@ export function checkRobotsChange(
     const token = key.slice(0, key.indexOf(" "));
     if (!named.has(token.toLowerCase()) && after.get(key) !== v) collateral.add(token);
   }
-  const stillBlocked = tokens.filter((t) => after.get(`${t} /`) !== true);
+  const stillBlocked = tokens.filter((t) =>
+    ["/", ...targets].some((p) => after.get(`${t} ${p}`) !== true)
+  );
   return {
     ok: collateral.size === 0 && stillBlocked.length === 0,
     collateral: [...collateral],
@@ -115,10 +124,27 @@ export function checkRobotsChange(
 const ruleText = (r: { allow: boolean; path: string }) =>
   `${r.allow ? "Allow" : "Disallow"}: ${r.path}`;
 
-/** The rules a crawler reads now, without those that block the home page, then `Allow: /`. */
-function rulesWithHomeOpen(rules: Rule[]): string[] {
-  const kept = rules.filter((r) => r.allow || !patternMatches(r.path, "/")).map(ruleText);
+/**
+ * The rules a crawler reads now, without those that block the home page or one of `targets`,
+ * then `Allow: /`.
+ */
+function rulesOpening(rules: Rule[], targets: string[]): string[] {
+  const kept = rules.filter((r) => r.allow || !targets.some((t) => patternMatches(r.path, t)))
+    .map(ruleText);
   return [...new Set([...kept.filter((r) => r !== "Allow: /"), "Allow: /"])];
+}
+
+/**
+ * What a crawler's own group adds to a group it shares with others (RFC 9309 merges them for it
+ * alone): `Allow: /`, and for each Disallow there that keeps it from a page beyond the home page
+ * an Allow matching the same paths with one octet more (a trailing `*`), so the longest match is
+ * the Allow without relying on a tie.
+ */
+function allowsOver(rules: Rule[], targets: string[]): string[] {
+  const pages = targets.filter((t) => t !== "/");
+  const over = rules.filter((r) => !r.allow && pages.some((t) => patternMatches(r.path, t)))
+    .map((r) => `Allow: ${r.path.endsWith("$") ? r.path : `${r.path}*`}`);
+  return [...new Set(["Allow: /", ...over])];
 }
 
 function groupText(tokens: string[], rules: string[], comment?: string): string {
@@ -151,10 +177,14 @@ export function robotsAllowFix(
   origin: string,
   tokens: string[],
   comment = "Let these crawlers read the site",
+  /** Paths beyond the home page they must be able to read (pages of the site they are kept from). */
+  paths: string[] = [],
+  /** The sampled pages' paths: no other crawler's verdict may change there either. */
   extraPaths: readonly string[] = [],
 ): RobotsFix | null {
-  const home = robotsVerdicts(text, origin, ["/"]);
-  const blocked = tokens.filter((t) => home.get(`${t} /`) === false);
+  const targets = [...new Set(["/", ...paths])];
+  const now = robotsVerdicts(text, origin, targets);
+  const blocked = tokens.filter((t) => targets.some((p) => now.get(`${t} ${p}`) === false));
   if (!blocked.length) return null;
   const groups = robotsGroups(text);
   const named = (t: string) =>
@@ -173,7 +203,7 @@ export function robotsAllowFix(
   for (const t of blocked) {
     const own = named(t);
     if (!own.length) {
-      added.set(t, rulesWithHomeOpen(wildcard.flatMap((g) => g.rules)));
+      added.set(t, rulesOpening(wildcard.flatMap((g) => g.rules), targets));
       continue;
     }
     for (const g of own) {
@@ -183,17 +213,17 @@ export function robotsAllowFix(
             kind: "replace",
             start: g.start,
             end: g.end,
-            text: groupText(g.agents.map((a) => a.token), rulesWithHomeOpen(g.rules)),
+            text: groupText(g.agents.map((a) => a.token), rulesOpening(g.rules, targets)),
           });
         }
       } else shared.set(t, [...(shared.get(t) ?? []), g]);
     }
-    if (shared.has(t)) added.set(t, ["Allow: /"]);
+    if (shared.has(t)) added.set(t, allowsOver(shared.get(t)!.flatMap((g) => g.rules), targets));
   }
   const tried: RobotsFix[] = [];
   for (const kind of ["append", "prepend"] as const) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind, text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...adds], extraPaths);
+    const fix = verify(text, origin, blocked, [...replaces, ...adds], targets, extraPaths);
     if (fix.verified) return fix;
     tried.push(fix);
   }
@@ -209,11 +239,18 @@ export function robotsAllowFix(
         }
       }
     }
-    added.set(t, rulesWithHomeOpen(groups.flatMap((g) => g.rules)));
+    added.set(t, rulesOpening(groups.flatMap((g) => g.rules), targets));
   }
   if (deletes.length) {
     const adds = bundle(added, comment).map((text): RobotsEdit => ({ kind: "append", text }));
-    const fix = verify(text, origin, blocked, [...replaces, ...deletes, ...adds], extraPaths);
+    const fix = verify(
+      text,
+      origin,
+      blocked,
+      [...replaces, ...deletes, ...adds],
+      targets,
+      extraPaths,
+    );
     if (fix.verified) return fix;
   }
   return tried[0];
@@ -228,11 +265,13 @@ function verify(
   origin: string,
   tokens: string[],
   edits: RobotsEdit[],
+  targets: string[],
   extraPaths: readonly string[],
 ): RobotsFix {
   const patched = applyRobotsEdits(text, edits);
-  const check = checkRobotsChange(text, patched, origin, tokens, extraPaths);
-  return { tokens, edits, patched, verified: check.ok, collateral: check.collateral };
+  const check = checkRobotsChange(text, patched, origin, tokens, extraPaths, 100, targets);
+  const paths = targets;
+  return { tokens, paths, edits, patched, verified: check.ok, collateral: check.collateral };
 }
 
 /**
@@ -279,10 +318,15 @@ export function robotsFixHow(fix: RobotsFix, robotsUrl: string): string {
       codeBlock(adds.map((e) => e.text).join("\n\n")),
     );
   }
+  const more = fix.paths.length - 1;
   steps.push(
     `Checked on your current robots.txt with our parser: only ${names} ${
       fix.tokens.length > 1 ? "change" : "changes"
-    } (to allowed); every other crawler we track keeps its verdict, training crawlers included.`,
+    } (to allowed${
+      more > 0
+        ? `, on the home page and the ${more} sampled page${more > 1 ? "s" : ""} named above`
+        : ""
+    }); every other crawler we track keeps its verdict, training crawlers included.`,
   );
   return steps.join("\n\n");
 }

@@ -1,30 +1,40 @@
 /**
- * The robots.txt fixes of a scan, as `how` texts: computed on the site's real robots.txt and
- * checked with our own matcher (robots_fix.ts edits the file; this module words the change for the
- * signals that need it: the blanket Disallow, the search crawlers, the user fetchers, and the
- * starter file for a site without one).
+ * The robots.txt fixes of a scan: computed on the site's real robots.txt and checked with our own
+ * matcher (robots_fix.ts edits the file; this module words the change). The AI search engines'
+ * and assistants' access is one fix for one cause (the blanket Disallow, the search crawlers, the
+ * user fetchers and the sampled pages closed by path rules all ask the same change of the same
+ * groups); a 5xx robots.txt has its status fix; a site without one gets a starter file.
  */
 import type { ScanContext } from "./check.ts";
 import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
-import { robotsAllowFix, robotsFixHow } from "./robots_fix.ts";
+import { robotsAllowFix, robotsFixHow, robotsVerdicts } from "./robots_fix.ts";
+import { pagesInWords, siteView } from "./audit/site_view.ts";
+import type { PageReport } from "./audit/types.ts";
+import { CRAWLERS } from "./crawlers.ts";
 
 /**
- * The `how` of a robots.txt fix that lets `tokens` read the site, computed on the site's real
- * robots.txt and checked with our matcher (see robots_fix.ts). Null when none of them is blocked
- * by the file's rules (no file, or already allowed).
+ * The `how` of a robots.txt fix that lets `tokens` read the site (and `paths`, pages of it they are
+ * kept from), computed on the site's real robots.txt and checked with our matcher (see
+ * robots_fix.ts). Null when none of them is blocked by the file's rules (no file, or already
+ * allowed).
  */
-export function robotsFixFor(ctx: ScanContext, tokens: string[], comment?: string): string | null {
+export function robotsFixFor(
+  ctx: ScanContext,
+  tokens: string[],
+  comment?: string,
+  paths: string[] = [],
+): string | null {
   const r = ctx.robots;
   const out = ctx.snapshot.robots;
   if (r.state !== "ok" || !out.ok) return null;
-  const key = `${tokens.join(",")}|${comment ?? ""}`;
+  const key = `${tokens.join(",")}|${comment ?? ""}|${paths.join(" ")}`;
   let cache = robotsFixes.get(ctx);
   if (!cache) robotsFixes.set(ctx, cache = new Map());
   if (cache.has(key)) return cache.get(key)!;
   // Checked on the whole file, on its own paths and on the real paths of the sampled pages.
   const sampled = (ctx.audit?.pages ?? []).filter((p) => p.source !== "home").map((p) => p.path);
-  const fix = robotsAllowFix(out.result.body, ctx.pageUrl, tokens, comment, sampled);
+  const fix = robotsAllowFix(out.result.body, ctx.pageUrl, tokens, comment, paths, sampled);
   const how = fix ? robotsFixHow(fix, r.url) : null;
   cache.set(key, how);
   return how;
@@ -34,66 +44,222 @@ export function robotsFixFor(ctx: ScanContext, tokens: string[], comment?: strin
 const ALLOWLIST_NOTE =
   "Your User-agent: * group closes the site to every crawler without a group of its own, while other groups let named crawlers in: an allowlist. Keep it; the change above only adds the AI search engines and assistants to it.";
 
-/** The `how` of "allow these blocked crawlers" (search crawlers, user fetchers). */
-export function crawlerAccessHow(ctx: ScanContext, tokens: string[]): string {
+/** What a blanket Disallow: / is told: the fix adds groups, and why not to delete the line. */
+const BLANKET_NOTE =
+  "This adds the AI search engines and assistants and leaves everything else as it is. Deleting the Disallow: / of the User-agent: * group instead would open the site to every crawler without a group of its own, model-training crawlers and unknown bots included: do that only if you want the whole site open to all of them.";
+
+/**
+ * The cause every robots.txt fix for the AI search engines' and assistants' access shares: the
+ * groups of robots.txt that decide what they may read. One change to the file serves the search
+ * crawlers, the assistants fetching for users, a blanket Disallow: / and the sampled pages closed
+ * by path rules, so the report offers it once.
+ */
+export const AI_ACCESS_CAUSE = {
+  key: "robots.txt:ai-access",
+  title: "Let AI search engines and assistants read the site in robots.txt",
+} as const;
+
+/** The cause of a robots.txt that answers a server error: its status, not its rules. */
+export const ROBOTS_STATUS_CAUSE = {
+  key: "robots.txt:status",
+  title: "Make robots.txt answer 200 (or 404)",
+} as const;
+
+/**
+ * The one robots.txt fix for the AI search engines and assistants, shared by every signal it
+ * resolves (`access.search_crawlers`, `access.user_fetchers`, `access.blanket_disallow`,
+ * `access.site_pages`): the crawlers robots.txt keeps from the home page and the sampled pages it
+ * keeps search crawlers from, opened in one change computed on the real file and checked with
+ * our matcher. A robots.txt answering 5xx gets the status fix instead. Null when robots.txt keeps
+ * none of them out.
+ */
+export function aiAccessFix(ctx: ScanContext): Fix | null {
+  const cached = accessFixes.get(ctx);
+  if (cached !== undefined) return cached;
+  const fix = buildAccessFix(ctx);
+  accessFixes.set(ctx, fix);
+  return fix;
+}
+
+const accessFixes = new WeakMap<ScanContext, Fix | null>();
+
+function buildAccessFix(ctx: ScanContext): Fix | null {
   const r = ctx.robots;
+  if (r.state === "server_error") return robotsStatusFix(ctx);
+  if (r.state !== "ok") return null;
+  const home = r.crawlers.filter((c) => c.role !== "training" && !c.allowed).map((c) => c.token);
+  const closed = pagesClosedByRobots(ctx);
+  const tokens = [...new Set([...home, ...closed.flatMap((p) => p.tokens)])];
+  if (!tokens.length) return null;
+  const paths = closed.map((p) => p.page.path);
+  const kept = keptClosed(ctx, closed);
+  const beyondHome = closed.filter((c) => c.tokens.some((t) => !home.includes(t)))
+    .map((c) => c.page);
   const underStar = tokens.every((t) =>
     r.crawlers.some((c) => c.token === t && c.group === "wildcard")
   );
-  // (Not on an allowlist file, whose blanket Disallow: / may well be judged deliberate.)
   const allowlist = r.crawlers.some((c) => c.group === "specific" && c.allowed);
-  if (r.wildcardBlocksHome && !allowlist && underStar && blanketTargets(ctx).length) {
-    // The blanket Disallow: / fix adds a group for these crawlers already: one change, not two.
-    return `These crawlers fall under the User-agent: * group's Disallow: /. The fix "${
-      blanketDisallowFix(ctx).what
-    }" adds them (with the other AI search engines and assistants) in one group: apply that one.`;
-  }
-  const how = robotsFixFor(ctx, tokens, "Let AI search and assistant crawlers read the site");
-  return howText(
-    how ??
-      `robots.txt has no rule that keeps ${
-        tokens.join(", ")
-      } out of the home page; look for the block elsewhere (a CDN or firewall rule).`,
-    ...(how && r.wildcardBlocksHome && allowlist && underStar ? [ALLOWLIST_NOTE] : []),
-    "If your CDN or firewall challenges bots, allow these crawlers there too.",
+  const blanket = r.wildcardBlocksHome && underStar && home.length > 0;
+  const how = robotsFixFor(
+    ctx,
+    tokens,
+    "Let AI search engines and assistants read the site",
+    paths,
   );
-}
-
-/**
- * The fix for a \`User-agent: *\` group that closes the home page: add groups for the AI search
- * engines and assistants (checked as every robots.txt fix is), and explain the choice instead of
- * telling the site to delete a line that also guards it from every unnamed bot.
- */
-export function blanketDisallowFix(ctx: ScanContext): Fix {
-  const r = ctx.robots;
-  const targets = blanketTargets(ctx);
-  const allowlist = r.crawlers.some((c) => c.group === "specific" && c.allowed);
-  const how = targets.length
-    ? robotsFixFor(ctx, targets, "Let AI search engines and assistants read the site")
-    : null;
-  const choice = allowlist
-    ? ALLOWLIST_NOTE
-    : "This adds the AI search engines and assistants and leaves everything else as it is. Deleting the Disallow: / of the User-agent: * group instead would open the site to every crawler without a group of its own, model-training crawlers and unknown bots included: do that only if you want the whole site open to all of them.";
+  const names = crawlerNames(tokens);
+  const noindex = noindexPages(ctx);
   return {
-    what: allowlist
-      ? "Add AI search engines and assistants to your robots.txt allowlist"
-      : "Let AI search engines and assistants past the blanket Disallow: /",
-    why:
-      "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own.",
+    what: blanket
+      ? allowlist
+        ? "Add AI search engines and assistants to your robots.txt allowlist"
+        : "Let AI search engines and assistants past the blanket Disallow: /"
+      // The pages are named when robots.txt closes them to crawlers that may read the home page
+      // (a crawler kept from the home page is kept from the rest by the same rule).
+      : beyondHome.length
+      ? `Allow ${siteAndPages(home, tokens, pagesInWords(beyondHome))} in robots.txt`
+      : `Allow ${names} in robots.txt`,
+    why: blanket
+      ? "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own."
+      : "These crawlers build the indexes that ChatGPT search, Perplexity, Claude, Google AI Overviews and Copilot cite, and fetch your pages when a person asks an assistant about them. Blocked, your pages cannot be quoted or linked in their answers.",
     how: howText(
+      paths.length > 0 &&
+        `robots.txt keeps ${
+          [...new Set(closed.flatMap((p) => p.tokens))].join(", ")
+        } from these sampled pages: ${paths.slice(0, 5).join(", ")}${
+          paths.length > 5 ? ` and ${paths.length - 5} more` : ""
+        }.`,
       how ??
-        "Give each crawler you want in a group of its own with Allow: / (our check could not build one for this file).",
-      choice,
+        (blanket
+          ? "Give each crawler you want in a group of its own with Allow: / (our check could not build one for this file)."
+          : `robots.txt has no rule that keeps ${names} out; look for the block elsewhere (a CDN or firewall rule).`),
+      how && blanket && !allowlist && BLANKET_NOTE,
+      how && r.wildcardBlocksHome && allowlist && underStar && ALLOWLIST_NOTE,
+      kept.length > 0 &&
+        `robots.txt's User-agent: * group also closes ${
+          pagesInWords(kept)
+        } to every crawler without a group of its own: that reads as deliberate, so the change leaves it as it is.`,
+      noindex.length > 0 &&
+        `Also remove the noindex from ${
+          pagesInWords(noindex)
+        }: robots.txt is not all that keeps AI search crawlers from them.`,
+      "If your CDN or firewall challenges bots, allow these crawlers there too.",
     ),
     effort: "S",
+    cause: AI_ACCESS_CAUSE,
   };
 }
 
-/** The AI search engines and assistants the `*` group's Disallow: / keeps out. */
-function blanketTargets(ctx: ScanContext): string[] {
-  return ctx.robots.crawlers.filter((c) =>
-    c.role !== "training" && !c.allowed && c.group === "wildcard"
-  ).map((c) => c.token);
+/** "OAI-SearchBot, ChatGPT-User", or "12 AI crawlers" past three. */
+function crawlerNames(tokens: string[], more = ""): string {
+  return tokens.length > 3 ? `${tokens.length} ${more}AI crawlers` : tokens.join(", ");
+}
+
+/**
+ * Who the fix lets in, and where: the crawlers kept from the whole site (the home page) on the
+ * site, the others on the pages named ("OAI-SearchBot on the site and PerplexityBot on your
+ * article pages"), so no crawler reads as kept from a few pages when it is kept from all.
+ */
+function siteAndPages(home: string[], tokens: string[], pages: string): string {
+  const pagesOnly = tokens.filter((t) => !home.includes(t));
+  if (!home.length) return `${crawlerNames(pagesOnly)} on ${pages}`;
+  return `${crawlerNames(home)} on the site and ${crawlerNames(pagesOnly, "more ")} on ${pages}`;
+}
+
+/** A sampled page robots.txt closes, and the AI search crawlers it keeps out. */
+interface Closed {
+  page: PageReport;
+  tokens: string[];
+}
+
+/**
+ * The sampled pages beyond the home page that robots.txt (not a noindex) keeps AI search crawlers
+ * from, with the crawlers it keeps out, that the fix opens: for the crawlers a group names (the
+ * site chose against them), or, when most pages beyond the home page are closed to every search
+ * crawler (the `pages_blocked_for_ai_search` gate), for all of them. A path the `User-agent: *`
+ * group closes to every crawler without a group of its own, among pages that are open, reads as a
+ * deliberate private area: it stays closed ({@link keptClosed}).
+ */
+function pagesClosedByRobots(ctx: ScanContext): Closed[] {
+  const all = closedByRobots(ctx);
+  const inner = (siteView(ctx)?.pages.length ?? 1) - 1;
+  const toAll = all.filter((c) => c.tokens.length === SEARCH_TOKENS.length);
+  if (inner >= 2 && toAll.length * 2 > inner) return all;
+  const named = new Set(
+    ctx.robots.crawlers.filter((c) => c.group === "specific").map((c) => c.token),
+  );
+  return all.map((c) => ({ ...c, tokens: c.tokens.filter((t) => named.has(t)) }))
+    .filter((c) => c.tokens.length > 0);
+}
+
+/**
+ * What {@link aiAccessFix} opens: per path (the home page `/` and sampled pages), the AI search
+ * crawlers it lets in. The sampled pages' signal counts what stays closed in the fix's worth.
+ */
+export function openedByAccessFix(ctx: ScanContext): Map<string, Set<string>> {
+  const opened = new Map<string, Set<string>>();
+  if (ctx.robots.state !== "ok") return opened;
+  opened.set("/", new Set(ctx.robots.crawlers.filter((c) => !c.allowed).map((c) => c.token)));
+  for (const c of pagesClosedByRobots(ctx)) opened.set(c.page.path, new Set(c.tokens));
+  return opened;
+}
+
+/** The closed pages the fix leaves closed (see {@link pagesClosedByRobots}). */
+function keptClosed(ctx: ScanContext, opened: Closed[]): PageReport[] {
+  return closedByRobots(ctx).filter((c) =>
+    !opened.some((o) => o.page === c.page && o.tokens.length === c.tokens.length)
+  ).map((c) => c.page);
+}
+
+function closedByRobots(ctx: ScanContext): Closed[] {
+  const cached = closedCache.get(ctx);
+  if (cached) return cached;
+  const view = siteView(ctx);
+  const out = ctx.snapshot.robots;
+  let closed: Closed[] = [];
+  const pages = view && out.ok ? view.pages.slice(1).filter((p) => p.blockedFor.length > 0) : [];
+  if (pages.length && out.ok) {
+    const verdicts = robotsVerdicts(out.result.body, ctx.pageUrl, pages.map((p) => p.path));
+    closed = pages.map((page) => ({
+      page,
+      tokens: page.blockedFor.filter((t) => verdicts.get(`${t} ${page.path}`) === false),
+    })).filter((p) => p.tokens.length > 0);
+  }
+  closedCache.set(ctx, closed);
+  return closed;
+}
+
+const closedCache = new WeakMap<ScanContext, Closed[]>();
+const SEARCH_TOKENS = CRAWLERS.filter((c) => c.role === "search").map((c) => c.token);
+
+/**
+ * Whether robots.txt keeps an AI search crawler from the home page or a sampled page (then the
+ * sampled pages' fix is the robots.txt one).
+ */
+export function robotsClosesSearch(ctx: ScanContext): boolean {
+  return ctx.robots.state === "server_error" ||
+    ctx.robots.crawlers.some((c) => c.role === "search" && !c.allowed) ||
+    pagesClosedByRobots(ctx).length > 0;
+}
+
+/** The sampled pages a noindex (for every robot) keeps out of AI search. */
+export function noindexPages(ctx: ScanContext): PageReport[] {
+  return siteView(ctx)?.pages.filter((p) => p.noindex) ?? [];
+}
+
+/** The fix of a robots.txt that answers 5xx: every crawler that follows RFC 9309 stays out. */
+export function robotsStatusFix(ctx: ScanContext): Fix {
+  const r = ctx.robots;
+  return {
+    what: "Make robots.txt answer 200 (or 404)",
+    why: "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
+    how: howText(
+      `Serve ${r.url} as a static text file with status 200, for example:`,
+      starterRobotsTxt(ctx),
+      "If you have no rules, a plain 404 is also safe; a 5xx never is.",
+    ),
+    effort: "S",
+    cause: ROBOTS_STATUS_CAUSE,
+  };
 }
 
 const robotsFixes = new WeakMap<ScanContext, Map<string, string | null>>();

@@ -3,7 +3,8 @@
  * top issues ordered by points recoverable per unit of effort (gates first).
  */
 import type { Check, Impact, ScanContext } from "./check.ts";
-import type { Grade, Issue, Pillar, Result } from "./record.ts";
+import type { Fix, Grade, Issue, Pillar, Result, Signal, Worth } from "./record.ts";
+import { howText } from "./fix_text.ts";
 import { evaluate, round1 } from "./signal.ts";
 import { type PillarDef, PILLARS } from "./signals/registry.ts";
 
@@ -39,10 +40,77 @@ export function weightedScore(pillars: readonly Pillar[]): number {
     : 0;
 }
 
-interface Scored {
-  pillar: Pillar;
-  checks: Check[];
-  maxPoints: number;
+/**
+ * A pillar's score from its signals: the points earned over the points observable, 0-100, whole
+ * (0 when nothing in it was observable). The report's pillars carry it; {@link scoreIf} recomputes
+ * it the same way.
+ */
+export function pillarScore(signals: readonly Signal[]): number {
+  const max = signals.reduce((s, x) => s + x.maxPoints, 0);
+  const got = signals.reduce((s, x) => s + x.points, 0);
+  return max > 0 ? Math.round((100 * got) / max) : 0;
+}
+
+/** The overall score of scored pillars: the weighted score, capped by the lowest gate standing. */
+export interface Overall {
+  /** The weighted score before any cap (unrounded). */
+  uncapped: number;
+  /** The lowest cap standing, or null when no gate is raised. */
+  cap: number | null;
+  /** What the report shows: the weighted score capped, rounded. */
+  score: number;
+  /** The gates standing (ids). */
+  gates: string[];
+}
+
+/** The overall score of `pillars` (what {@link scoreSite} reports, from the same arithmetic). */
+export function overall(pillars: readonly Pillar[]): Overall {
+  const raw = weightedScore(pillars);
+  const gates = pillars.flatMap((p) => p.signals).flatMap((s) => s.gate ? [s.gate] : []);
+  const cap = gates.length ? Math.min(100, ...gates.map((g) => g.cap)) : null;
+  return {
+    uncapped: raw,
+    cap,
+    score: Math.round(cap === null ? raw : Math.min(raw, cap)),
+    gates: gates.map((g) => g.id),
+  };
+}
+
+/** A signal a fix resolves, and the points it earns after the fix: all of them unless said. */
+export interface Resolved {
+  id: string;
+  /** Fewer than all: the fix leaves part of the signal's problem (see Finding.fixedPoints). */
+  points?: number;
+}
+
+/**
+ * The overall score if the signals `fixed` earned what the fix leaves them (all their points
+ * unless said), their gates lifted, every pillar rescored as the scan scores it. What fixing them
+ * is worth is the difference.
+ */
+export function scoreIf(pillars: readonly Pillar[], fixed: readonly Resolved[]): Overall {
+  const after = new Map(fixed.map((f) => [f.id, f.points]));
+  return overall(pillars.map((p) => {
+    if (!p.signals.some((s) => after.has(s.id))) return p;
+    const signals = p.signals.map((s) => {
+      if (!after.has(s.id) || s.maxPoints <= 0) return s;
+      const to = after.get(s.id);
+      const points = to === undefined ? s.maxPoints : Math.min(s.maxPoints, Math.max(s.points, to));
+      return { ...s, points: round1(points), gate: null };
+    });
+    return { ...p, signals, score: pillarScore(signals) };
+  }));
+}
+
+/** What fixing the signals `fixed` is worth on a result: {@link scoreIf} against the score now. */
+export function worthOf(pillars: readonly Pillar[], fixed: readonly Resolved[]): Worth {
+  const before = overall(pillars);
+  const after = scoreIf(pillars, fixed);
+  return {
+    points: round1(after.uncapped - before.uncapped),
+    score: after.score,
+    lifts: [...new Set(before.gates.filter((g) => !after.gates.includes(g)))],
+  };
 }
 
 /**
@@ -74,119 +142,147 @@ function pillarChecks(def: PillarDef, ctx: ScanContext): Check[] {
 
 /** Runs every pillar's signals and turns them into the scored result. */
 export function scoreSite(ctx: ScanContext): Result {
-  const scoredPillars: Scored[] = PILLARS.map((def) => {
+  const scored = PILLARS.map((def) => {
     const checks = pillarChecks(def, ctx);
     const signals = checks.map((c) => c.signal);
-    const max = signals.reduce((s, x) => s + x.maxPoints, 0);
-    const got = signals.reduce((s, x) => s + x.points, 0);
-    const score = max > 0 ? Math.round((100 * got) / max) : 0;
-    return {
-      pillar: {
-        id: def.id,
-        title: def.title,
-        score,
-        points: round1((score * def.weight) / 100),
-        weight: def.weight,
-        signals,
-      },
-      checks,
-      maxPoints: max,
+    const score = pillarScore(signals);
+    const pillar: Pillar = {
+      id: def.id,
+      title: def.title,
+      score,
+      points: round1((score * def.weight) / 100),
+      weight: def.weight,
+      signals,
     };
+    return { pillar, checks };
   });
-  // A pillar with nothing observable leaves the denominator, like an unobservable signal does.
-  const observable = scoredPillars.filter((p) => p.maxPoints > 0);
-  const weightSum = observable.reduce((s, p) => s + p.pillar.weight, 0);
-  const raw = weightedScore(observable.map((p) => p.pillar));
-  const gates = scoredPillars.flatMap((p) => p.pillar.signals).map((s) => s.gate).filter((g) =>
-    !!g
-  );
-  const cap = Math.min(100, ...gates.map((g) => g!.cap));
-  const score = Math.round(Math.min(raw, cap));
-  const { grade, label } = gradeFor(score);
+  const pillars = scored.map((p) => p.pillar);
+  const total = overall(pillars);
+  const { grade, label } = gradeFor(total.score);
+  const capped = pillars.flatMap((p) => p.signals).filter((s) => s.gate);
   return {
-    score,
+    score: total.score,
     grade,
-    label: gates.length
-      ? `${label} (capped at ${cap}: ${gates.map((g) => g!.id.replace(/_/g, " ")).join(", ")})`
-      : label,
-    pillars: scoredPillars.map((p) => p.pillar),
-    topIssues: topIssues(scoredPillars, weightSum),
+    // In plain words, as the report's cap notice says it (never the gate's id).
+    label: total.cap === null
+      ? label
+      : `${label} (capped at ${total.cap} because ${
+        [...new Set(capped.map((s) => gateName(s.gate!.id)))].join("; and ")
+      })`,
+    pillars,
+    topIssues: rankIssues(pillars, scored.flatMap((p) => p.checks)),
   };
 }
 
-/**
- * Every failing or warning signal that has a fix, ordered: gates first (lowest cap first), then by
- * impact, then by overall points recoverable per unit of effort (S=1, M=2, L=4).
- */
-function topIssues(pillars: Scored[], weightSum: number): Issue[] {
-  return rankIssues(pillars.flatMap((p) =>
-    p.checks.map((check) => ({
-      check,
-      // The overall points this signal would add if fixed.
-      recoverable: p.maxPoints > 0 && weightSum > 0
-        ? ((check.signal.maxPoints - check.signal.points) / p.maxPoints) * p.pillar.weight *
-          (100 / weightSum)
-        : 0,
-    }))
-  ));
+/** A gate's plain words ("robots.txt blocks the crawlers of AI search engines"), from its def. */
+function gateName(id: string): string {
+  for (const p of PILLARS) {
+    for (const s of p.signals) if (s.gate?.id === id) return s.gate.name;
+  }
+  return id.replace(/_/g, " ");
 }
 
 /**
- * Orders the checks worth fixing: those with a fix whose signal fails or warns and that either
- * recover points or lift a gate. Gates come first (the lowest cap first), then by impact
- * (critical, high, medium, low: what the report's badges say, either set by the pillar for a
- * certain consequence such as a search crawler blocked by robots.txt, or from the points at
- * stake), and within one impact by the points recoverable per unit of effort (S=1, M=2, L=4),
- * then the points. Checks that
- * share one remedy (no JSON-LD at all fails several structured-data signals with the same graph to
- * paste) become one issue carrying the points of all of them.
+ * Orders what is worth fixing: the checks with a fix whose signal fails or warns and that either
+ * recover points or lift a gate. Fixes of one cause (`fix.cause.key`: the robots.txt groups of
+ * the AI crawlers, the template of a kind of page, the home page's JSON-LD graph) are one change,
+ * so they become one issue that lists the checks it resolves; its worth is the score recomputed
+ * with all of them passing ({@link worthOf}). Gates come first (the lowest cap first), then by
+ * impact (critical, high, medium, low: what the report's badges say, either set by the signal
+ * for a certain consequence such as a search crawler blocked by robots.txt, or from the points it
+ * is worth), and within one impact by the points worth per unit of effort (S=1, M=2, L=4), then
+ * the points: Lighthouse orders its opportunities by estimated savings the same way.
  */
-export function rankIssues(items: { check: Check; recoverable: number }[]): Issue[] {
-  const merged = new Map<string, { check: Check; recoverable: number }>();
-  for (const { check, recoverable } of items) {
+export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[]): Issue[] {
+  const causes = new Map<string, Check[]>();
+  for (const check of checks) {
     const { fix, signal } = check;
     if (!fix || (signal.status !== "fail" && signal.status !== "warn")) continue;
-    if (recoverable <= 0 && !signal.gate) continue;
-    const key = fix.how;
-    const seen = merged.get(key);
-    if (!seen) merged.set(key, { check, recoverable });
-    else {
-      seen.recoverable += recoverable;
-      if (!seen.check.signal.gate && signal.gate) seen.check = check;
-    }
+    if (signal.maxPoints - signal.points <= 0 && !signal.gate) continue;
+    const key = fix.cause?.key ?? `signal:${signal.id}`;
+    causes.set(key, [...(causes.get(key) ?? []), check]);
   }
-  const list = [...merged.values()].map(({ check, recoverable }) => ({
-    check,
-    recoverable,
-    ratio: recoverable / EFFORT_COST[check.fix!.effort],
-    impact: check.signal.gate ? "critical" as const : check.impact ?? impactOf(recoverable),
-  }));
+  const list = [...causes.values()].map((members) => {
+    // The check that carries the lowest gate leads (its id and detail), else the one that loses
+    // the most points, else the first listed.
+    const lost = (c: Check) => c.signal.maxPoints - c.signal.points;
+    const ordered = members.map((c, i) => ({ c, i })).sort((a, b) =>
+      (a.c.signal.gate?.cap ?? Infinity) - (b.c.signal.gate?.cap ?? Infinity) ||
+      lost(b.c) - lost(a.c) || a.i - b.i
+    ).map((x) => x.c);
+    const lead = ordered[0];
+    const worth = worthOf(
+      pillars,
+      ordered.map((c) => ({ id: c.signal.id, points: c.fixedPoints })),
+    );
+    const fix = mergedFix(ordered);
+    const gate = Math.min(...ordered.map((c) => c.signal.gate?.cap ?? Infinity));
+    return {
+      lead,
+      ordered,
+      worth,
+      fix,
+      gate,
+      ratio: worth.points / EFFORT_COST[fix.effort],
+      impact: gate < Infinity
+        ? "critical" as const
+        : strongest(ordered.map((c) => c.impact ?? impactOf(worth.points))),
+    };
+  });
   list.sort((a, b) => {
-    const ga = a.check.signal.gate?.cap ?? Infinity;
-    const gb = b.check.signal.gate?.cap ?? Infinity;
-    if (ga !== gb) return ga - gb;
-    // Then by the impact the badge shows (a pillar may mark a certain consequence high or
-    // critical itself, e.g. a search crawler blocked by robots.txt), so that the order and the
-    // badges agree: a "low" issue never comes before a "high" one.
+    if (a.gate !== b.gate) return a.gate - b.gate;
+    // Then by the impact the badge shows, so that the order and the badges agree: a "low" issue
+    // never comes before a "high" one.
     const ia = IMPACT_RANK[a.impact], ib = IMPACT_RANK[b.impact];
     if (ia !== ib) return ia - ib;
-    return b.ratio - a.ratio || b.recoverable - a.recoverable;
+    return b.ratio - a.ratio || b.worth.points - a.worth.points;
   });
-  return list.map(({ check, impact }) => ({
-    id: check.signal.id,
-    title: check.fix!.what,
-    status: check.signal.status as "fail" | "warn",
+  return list.map(({ lead, ordered, worth, fix, impact }) => ({
+    id: lead.signal.id,
+    title: fix.what,
+    status: lead.signal.status as "fail" | "warn",
     impact,
-    detail: check.signal.detail,
-    fix: check.fix!,
+    detail: lead.signal.detail,
+    fix,
+    resolves: ordered.map((c) => ({ id: c.signal.id, title: c.signal.title })),
+    worth,
   }));
+}
+
+/**
+ * One fix for the checks of one cause: theirs when they offer the same change (the same `how`,
+ * e.g. the JSON-LD graph several structured-data checks ask for; named after the cause when they
+ * call it differently), else one fix whose steps are each check's own, in order, under the
+ * cause's name, with the largest effort of them.
+ */
+function mergedFix(ordered: Check[]): Fix {
+  const lead = ordered[0].fix!;
+  const fixes = ordered.map((c) => c.fix!);
+  if (fixes.every((f) => f.how === lead.how)) {
+    return fixes.every((f) => f.what === lead.what) || !lead.cause
+      ? lead
+      : { ...lead, what: lead.cause.title };
+  }
+  const effort = fixes.map((f) => f.effort).sort((a, b) => EFFORT_COST[b] - EFFORT_COST[a])[0];
+  const steps = fixes.flatMap((f, i) => [`Step ${i + 1}: ${f.what}.`, f.how]);
+  return {
+    what: lead.cause?.title ?? lead.what,
+    why: lead.why,
+    how: howText(...steps),
+    effort,
+    ...(lead.cause ? { cause: lead.cause } : {}),
+  };
 }
 
 const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
-function impactOf(recoverable: number): Impact {
-  if (recoverable >= 4) return "high";
-  if (recoverable >= 1.5) return "medium";
+function strongest(impacts: Impact[]): Impact {
+  return impacts.sort((a, b) => IMPACT_RANK[a] - IMPACT_RANK[b])[0];
+}
+
+function impactOf(points: number): Impact {
+  if (points >= 4) return "high";
+  if (points >= 1.5) return "medium";
   return "low";
 }
 

@@ -59,6 +59,12 @@ export interface Finding<D = unknown> {
   impact?: Impact;
   /** What the fix needs from the check (blocked crawlers, the pages concerned...). */
   data?: D;
+  /**
+   * The points the signal earns once its fix is applied, when not all of them: a blanket
+   * `Disallow: /` that the fix turns into an allowlist stays a warning (half), a page the fix
+   * leaves closed still counts. The fix's worth (lib/visibility/score.ts worthOf) counts them.
+   */
+  fixedPoints?: number;
   /** Only `discovery.site_sample`: the sampled-pages table (see record.ts). */
   pages?: AuditPage[];
   /** Only `access.edge`: the crawler matrix (see record.ts). */
@@ -124,7 +130,12 @@ export function toCheck(def: SignalDef, ctx: ScanContext, found: Finding): Check
   if (found.pages) signal.pages = found.pages;
   if (found.crawlers) signal.crawlers = found.crawlers;
   const fix = scored && found.status !== "pass" ? def.fix(ctx, found) : null;
-  return { signal, fix, impact: found.impact };
+  return {
+    signal,
+    fix,
+    impact: found.impact,
+    ...(fix && found.fixedPoints !== undefined ? { fixedPoints: found.fixedPoints } : {}),
+  };
 }
 
 /** A fix-less signal's `fix`. */

@@ -4,9 +4,10 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
-import type { Context } from "hono";
 import type { VNode } from "preact";
+import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../lib/web/context.ts";
+import type { ReportHistoryData } from "../../lib/service.ts";
 import { param, type RouteDef } from "../../lib/web/route.ts";
 import { normaliseTarget } from "../../lib/net/target.ts";
 import type { InflightMark, StoredScan } from "../../lib/storage/store.ts";
@@ -20,7 +21,6 @@ import { badgeFor, badgeSize } from "../../lib/badge.ts";
 import { PATHS, reportPagePath, scanPagePath, scanStatusPath } from "../../lib/report_urls.ts";
 import { changesOf, historyOf, scanOf } from "../../lib/history/service.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { ReportChanges, ReportHistory } from "../../lib/ui/report_changes.tsx";
 import { formatUtc } from "../../lib/ui/format.ts";
 import { answersPanel } from "../../lib/answers/panel.ts";
 import { AnswerPresenceSection } from "../../lib/ui/answer_presence_section.tsx";
@@ -67,19 +67,9 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
     : null;
   const history = await historyParts(deps, domain, stored);
-  const page = reportPage(
-    c,
-    deps,
-    domain,
-    stored,
-    inflight,
-    (
-      <>
-        {history}
-        {answers && <AnswerPresenceSection panel={answers} />}
-      </>
-    ),
-  );
+  const page = reportPage(c, deps, domain, stored, inflight, history, {
+    extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
+  });
   if (answers) page.headers.set("Cache-Control", "private, no-store");
   return page;
 }
@@ -110,22 +100,20 @@ async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Respon
   });
 }
 
-/** The "what changed" section and the history list of a report (none before a second scan). */
+/**
+ * The kept scans of a report and what changed against the scan before it (none before a second
+ * scan): the service's report view places them (after a rescan, the change leads the page).
+ */
 async function historyParts(
   deps: AppDeps,
   domain: string,
   stored: StoredScan | null,
-): Promise<VNode | null> {
-  if (!stored) return null;
+): Promise<ReportHistoryData | undefined> {
+  if (!stored) return undefined;
   const scans = await historyOf(deps.store, domain);
-  if (!scans.some((s) => s.id === stored.jobId)) return null;
+  if (!scans.some((s) => s.id === stored.jobId)) return undefined;
   const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
-  return (
-    <>
-      <ReportChanges domain={domain} diff={diff} currentId={stored.jobId} />
-      <ReportHistory domain={domain} scans={scans} currentId={stored.jobId} />
-    </>
-  );
+  return { diff, scans, currentId: stored.jobId };
 }
 
 function domainOf(input: string): string | null {
@@ -142,8 +130,8 @@ function reportPage(
   domain: string,
   stored: StoredScan | null,
   inflight: InflightMark | null,
-  history: VNode | null = null,
-  options: { kept?: boolean } = {},
+  history: ReportHistoryData | undefined = undefined,
+  options: { kept?: boolean; extra?: VNode } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -206,7 +194,15 @@ function reportPage(
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
   const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
-  const view = deps.service.report(stored, { now, rescan, origin, scanId, badge });
+  const view = deps.service.report(stored, {
+    now,
+    rescan,
+    origin,
+    scanId,
+    badge,
+    history,
+    extra: options.extra,
+  });
   meta.title = view.title;
   meta.description = view.description;
   const body = view.body;
@@ -229,7 +225,6 @@ function reportPage(
       )}
       {progress}
       {body}
-      {history}
     </>,
   );
 }
@@ -275,7 +270,11 @@ function notFound(
           ? "Nobody has scanned this site yet. Scan it now: it takes a few seconds."
           : "Enter a domain such as example.com, or a full address such as https://www.example.com/."}
       </p>
-      <ScanFormBlock widget={deps.challenge.widget} form={deps.service.words.form} />
+      <ScanFormBlock
+        widget={deps.challenge.widget}
+        form={deps.service.words.form}
+        value={domain ?? undefined}
+      />
     </>,
     404,
   );

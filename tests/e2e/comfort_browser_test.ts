@@ -4,7 +4,8 @@
  * - after a 429 only new scans wait: the typed domain stays, the wait reads "in N minutes", a
  *   cached report still opens from the same form, "Scan again" waits with its notice in line;
  * - print: every collapsed section is printed open (print media, and the beforeprint event);
- * - no page scrolls sideways at 320 px, light or dark, signed in or not;
+ * - no page scrolls sideways at 1280, 390 or 320 px (home, reports, compare, account, docs, the
+ *   404 page), light or dark at 320 px, signed in or not;
  * - dark mode: the system setting, the toggle, remembered across a reload and applied before the
  *   first paint;
  * - times in the reader's time zone (the browser's timezoneId), the UTC value in the tooltip;
@@ -18,6 +19,7 @@ import { WebClient } from "../helpers/web_client.ts";
 import { browserTest, DESKTOP, NARROW, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
 import { schemaService } from "../../lib/services/schema/service.ts";
+import { comparePagePath } from "../../lib/report_urls.ts";
 
 /** Admits a scan by API (pipeline token) as if from `ip`, and waits for its record. */
 async function scanned(s: WebServer, url: string, domain = url, ip = "203.0.113.10") {
@@ -77,7 +79,10 @@ for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const
       const timer = page.locator('[role="timer"]');
       await timer.waitFor();
       assert.match(await timer.textContent() ?? "", /^in (59|60) minutes$/);
-      assert.match(await page.locator(".limit-notice").textContent() ?? "", /8 new scans per hour/);
+      const said = await page.locator(".limit-notice").textContent() ?? "";
+      assert.match(said, /8 new scans per hour/);
+      // A site owner is not sent to the API for a key: the notice says what still works.
+      assert.doesNotMatch(said, /API key/i);
       assert.equal(await page.locator("#url").inputValue(), "one-more.example", "domain kept");
       assert.equal(await page.locator('button[type="submit"]').isDisabled(), false);
       // A reload keeps the wait and the typed domain.
@@ -159,7 +164,7 @@ async function sessions(s: WebServer, password: string) {
   return { client: cookies(client), admin: cookies(admin) };
 }
 
-browserTest("no page scrolls sideways at 320 px, light or dark", async (b) => {
+browserTest("no page scrolls sideways at 1280, 390 or 320 px, light or dark", async (b) => {
   const password = "the owner's passphrase for this test";
   const s = await startWebServer({ challenge: "turnstile", env: { ADMIN_PASSWORD: password } });
   const schema = await startWebServer({ service: schemaService });
@@ -172,6 +177,12 @@ browserTest("no page scrolls sideways at 320 px, light or dark", async (b) => {
       ["home", `${s.url}/`, []],
       ["report", `${s.url}/report/no-llms.test`, []],
       ["report-js-shell", `${s.url}/report/js-shell.test`, []],
+      [
+        "compare",
+        `${s.url}${comparePagePath(["no-llms.test", "js-shell.test", "never.example"])}`,
+        [],
+      ],
+      ["page not found", `${s.url}/about`, []],
       ["docs", `${s.url}/docs`, []],
       ["not scanned", `${s.url}/report/never.example`, []],
       ["sign in", `${s.url}/account/login`, []],
@@ -182,9 +193,17 @@ browserTest("no page scrolls sideways at 320 px, light or dark", async (b) => {
       ["schema report", `${schema.url}/report/good.test`, []],
       ["schema docs", `${schema.url}/docs`, []],
     ];
-    for (const colorScheme of ["light", "dark"] as const) {
+    // Every page at the three widths in light; at the narrowest in dark too (the same layout in
+    // other colours: one pass is enough for the wider two).
+    const runs = [
+      [DESKTOP, "light"],
+      [PHONE, "light"],
+      [NARROW, "light"],
+      [NARROW, "dark"],
+    ] as const;
+    for (const [viewport, colorScheme] of runs) {
       for (const [name, url, cookies] of pages) {
-        const context: BrowserContext = await b.newContext({ viewport: NARROW, colorScheme });
+        const context: BrowserContext = await b.newContext({ viewport, colorScheme });
         // The Turnstile script is off the network here; the page works without it.
         await context.route(/challenges\.cloudflare\.com/, (r) => r.abort());
         await context.addCookies(cookies);
@@ -193,7 +212,15 @@ browserTest("no page scrolls sideways at 320 px, light or dark", async (b) => {
         assert.ok(res && res.status() < 500, `${name}: ${res?.status()}`);
         if (name === "admin") assert.match(await page.locator("h1").textContent() ?? "", /Admin/);
         if (name === "account") assert.equal(new URL(page.url()).pathname, "/account");
-        assert.equal(await sideways(page), 0, `${name} (${colorScheme}) scrolls sideways`);
+        // What a closed disclosure hides is measured too.
+        await page.evaluate(() =>
+          document.querySelectorAll("details").forEach((d) => d.open = true)
+        );
+        assert.equal(
+          await sideways(page),
+          0,
+          `${name} (${viewport.width} px, ${colorScheme}) scrolls sideways`,
+        );
         await context.close();
       }
     }

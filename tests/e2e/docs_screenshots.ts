@@ -9,6 +9,10 @@
 import { launchBrowser } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
 import { PIPELINE } from "../helpers/app_env.ts";
+import { startEditableSite } from "../fixtures/editable_site.ts";
+import { applyRobotsHow, pasteIntoHead } from "../helpers/apply_fix.ts";
+import type { ScanRecord } from "../../lib/visibility/record.ts";
+import type { WebServer } from "./web_server.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
@@ -19,9 +23,43 @@ const COMFORT = [
   ["320", { width: 320, height: 640 }, "light"],
 ] as const;
 
+/** Scans `domain` by API (forcing a new scan) and waits for the new record. */
+async function scan(server: WebServer, domain: string): Promise<ScanRecord> {
+  const before = (await server.env.store.getScan(domain))?.record.scannedAt;
+  const res = await server.env.scan({ url: domain, forceRescan: true }, {
+    ip: "203.0.113.10",
+    auth: `Bearer ${PIPELINE}`,
+  });
+  await res.body?.cancel();
+  for (let i = 0; i < 300; i++) {
+    const stored = await server.env.store.getScan(domain);
+    if (stored && stored.record.scannedAt !== before) return stored.record as ScanRecord;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no scan of ${domain}`);
+}
+
+/**
+ * The report of the editable fixture site after its owner applied the report's fixes and scanned
+ * again (as tests/e2e/rescan_browser_test.ts does): what changed leads the first screen.
+ */
+async function rescanned(server: WebServer, site: ReturnType<typeof startEditableSite>) {
+  const first = await scan(server, site.host);
+  const fix = (key: string) => first.result!.topIssues.find((i) => i.fix.cause?.key === key)!.fix;
+  site.files.set(
+    "/robots.txt",
+    applyRobotsHow(site.files.get("/robots.txt")!, fix("robots.txt:ai-access").how),
+  );
+  site.files.set("/", pasteIntoHead(site.files.get("/")!, fix("home:json-ld").how));
+  site.articleTemplate.fixed = true;
+  server.env.clock.now = Date.now() + 3_600_000;
+  await scan(server, site.host);
+}
+
 if (import.meta.main) {
   await Deno.mkdir(OUT, { recursive: true });
-  const server = await startWebServer();
+  const site = startEditableSite();
+  const server = await startWebServer({ extraResolve: [site.resolve] });
   const browser = await launchBrowser();
   try {
     for (const domain of ["no-llms.test", "good.test", "edge-blocks-bots.test"]) {
@@ -34,7 +72,9 @@ if (import.meta.main) {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+    await rescanned(server, site);
     const shots: [string, string][] = [
+      ["report-rescan", `/report/${site.host}`],
       ["report", "/report/no-llms.test"],
       ["report-good", "/report/good.test"],
       ["report-capped", "/report/edge-blocks-bots.test"],
@@ -68,5 +108,6 @@ if (import.meta.main) {
   } finally {
     await browser.close();
     await server.close();
+    await site.close();
   }
 }

@@ -25,6 +25,8 @@ export async function startWebServer(
     worker?: boolean;
     /** Extra environment (e.g. ADMIN_PASSWORD) for the config. */
     env?: Record<string, string>;
+    /** More SCAN_RESOLVE entries (a test's own site, e.g. tests/fixtures/editable_site.ts). */
+    extraResolve?: string[];
   } = {},
 ): Promise<WebServer> {
   const env = await startAppEnv({
@@ -32,6 +34,7 @@ export async function startWebServer(
     challenge: options.challenge ?? "altcha",
     service: options.service,
     env: options.env,
+    extraResolve: options.extraResolve,
   });
   // Real time plus whatever a test adds by setting clock.now.
   let offset = 0;

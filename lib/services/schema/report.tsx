@@ -7,7 +7,7 @@ import { describeSchemaRecord, FailedSchemaReport, SchemaReport } from "../../ui
 /** The page of a stored schema record: the page's structured data, or what went wrong. */
 export function schemaReport(
   stored: StoredScan,
-  { now, rescan, origin, scanId, badge }: ReportProps,
+  { now, rescan, origin, scanId, badge, history, extra }: ReportProps,
 ): ReportView {
   const record = stored.record as SchemaScanRecord;
   const domain = record.domain;
@@ -23,6 +23,8 @@ export function schemaReport(
           origin={origin}
           scanId={scanId}
           badge={badge}
+          history={history}
+          extra={extra}
         />
       )
       : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />,

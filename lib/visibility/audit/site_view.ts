@@ -6,7 +6,8 @@
  */
 import type { ScanContext } from "../check.ts";
 import { pathShape } from "./sample.ts";
-import type { AuditResult, PageReport } from "./types.ts";
+import type { AuditResult, PageReport, PageType } from "./types.ts";
+import type { FixCause } from "../record.ts";
 
 /** The audit as the site signals see it. */
 export interface SiteView {
@@ -63,9 +64,94 @@ export function pointsFor(max: number, good: number, total: number): number {
   return total ? (max * good) / total : max;
 }
 
-/** The templates (path shapes) a set of pages share: "/blog/*, /products/*". */
+/** The templates (path shapes) a set of pages share: "/blog/*, /products/*" (for counting). */
 export function templates(pages: PageReport[]): string {
   return [...new Set(pages.map((p) => pathShape(p.url)))].join(", ");
+}
+
+/** Each kind of page the audit tells apart, in words: one, several. */
+const KIND_WORDS: Record<Exclude<PageType, "page">, [string, string]> = {
+  home: ["home page", "home page"],
+  about: ["About page", "About pages"],
+  contact: ["Contact page", "Contact pages"],
+  article: ["article page", "article pages"],
+  product: ["product page", "product pages"],
+  docs: ["documentation page", "documentation pages"],
+  listing: ["listing page", "listing pages"],
+};
+
+/** A group of pages that probably share one template, with its name in words. */
+interface PageGroup {
+  /** The kind of page, or for pages of no known kind their path shape: the cause's key. */
+  id: string;
+  /** "article pages", "pages under /help/", "top-level pages". */
+  words: string;
+  pages: PageReport[];
+}
+
+/**
+ * The pages grouped by the template they probably share, the largest group first: by kind
+ * (article, product, documentation...), and pages of no known kind by the first segment of their
+ * path. Globs (a star for each segment of a path shape) never reach the words: a reader who has
+ * never written a robots.txt rule cannot read them, and the shape of a path whose first segment
+ * looks like a host name (`/example.com/faq/x`) reads as another site.
+ */
+function pageGroups(pages: PageReport[]): PageGroup[] {
+  const groups = new Map<string, PageGroup>();
+  for (const p of pages) {
+    let id: string, words: string;
+    if (p.type !== "page") {
+      id = p.type;
+      words = KIND_WORDS[p.type][1];
+    } else {
+      const shape = pathShape(p.url);
+      const first = shape.split("/")[1];
+      id = `path:${shape === "/*" ? "/" : `/${first}/`}`;
+      words = shape === "/*" ? "top-level pages" : `pages under /${first}/`;
+    }
+    const g = groups.get(id);
+    if (g) g.pages.push(p);
+    else groups.set(id, { id, words, pages: [p] });
+  }
+  // The largest first; a tie keeps the order the pages came in.
+  return [...groups.values()].sort((a, b) => b.pages.length - a.pages.length);
+}
+
+/** "article pages (such as /2024/01/a)": a group's words and its first page as the example. */
+function groupWords(g: PageGroup): string {
+  const n = g.pages.length;
+  const kind = g.id in KIND_WORDS && n === 1
+    ? KIND_WORDS[g.id as keyof typeof KIND_WORDS][0]
+    : g.words;
+  return g.id === "home" ? "home page" : `${kind} (${n === 1 ? "" : "such as "}${g.pages[0].path})`;
+}
+
+/**
+ * Pages in words, for a fix's title and steps: "your article pages (such as /2024/01/a)", "your
+ * article pages (such as /2024/01/a) and your pages under /help/ (such as /help/x)", "... and 4
+ * other pages". Paths appear only as examples.
+ */
+export function pagesInWords(pages: PageReport[], groups = 2): string {
+  const all = pageGroups(pages);
+  const named = all.slice(0, groups).map((g) => `your ${groupWords(g)}`);
+  const rest = all.slice(groups).reduce((n, g) => n + g.pages.length, 0);
+  if (rest) named.push(`${rest} other page${rest === 1 ? "" : "s"}`);
+  return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+}
+
+/**
+ * The template a site fix edits, as its cause: the largest group of its pages (by kind, or by
+ * path for pages of no known kind). Two site checks whose pages are mostly article pages edit
+ * the same template, so the report offers them as one change.
+ */
+export function templateCause(pages: PageReport[]): FixCause {
+  const g = pageGroups(pages)[0];
+  return {
+    key: `template:${g.id}`,
+    title: g.id === "home"
+      ? "Update the home page's template"
+      : `Update the template of your ${groupWords(g)}`,
+  };
 }
 
 /** "/a, /b, /c and 4 more". */

@@ -5,7 +5,7 @@
  */
 import { clip, type ScanContext } from "../check.ts";
 import { crawlersByRole, mayIgnoreRobots } from "../crawlers.ts";
-import { crawlerAccessHow } from "../robots_fixes.ts";
+import { aiAccessFix } from "../robots_fixes.ts";
 import type { Fix } from "../record.ts";
 import type { Finding } from "../signal.ts";
 
@@ -73,19 +73,21 @@ export function roleFinding(
   };
 }
 
-/** The fix of a role's signal: allow the blocked crawlers, checked on the site's own file. */
+/**
+ * The fix of a role's signal: the one robots.txt change for every AI search engine and assistant
+ * it keeps out (robots_fixes.ts aiAccessFix, computed on the site's real file and checked for
+ * every crawler we know), shared with the other signals of that cause.
+ */
 export function roleFix(ctx: ScanContext, role: "search" | "user", data: RoleData): Fix {
-  // The change is computed on the site's real file and checked for every crawler we know
-  // (robots_fix.ts): the crawlers' own groups are corrected whole, a group is added for the rest.
-  const how = ctx.robots.state === "server_error"
-    ? "Make robots.txt answer 200; see the robots.txt fix."
-    : crawlerAccessHow(ctx, data.blocked);
+  const shared = aiAccessFix(ctx);
+  if (shared) return shared;
+  // (Not reached: a crawler blocked by robots.txt always has the shared fix.)
   return {
     what: `Allow ${data.blocked.join(", ")} in robots.txt`,
     why: role === "search"
       ? "These crawlers build the indexes that ChatGPT search, Perplexity, Claude, Google AI Overviews and Copilot cite. Blocked, your pages cannot be quoted or linked in their answers."
       : "These agents fetch your page when a person asks an assistant about it. Blocked, the assistant answers without your page.",
-    how,
+    how: `Let ${data.blocked.join(", ")} read the site in ${ctx.robots.url}.`,
     effort: "S",
   };
 }

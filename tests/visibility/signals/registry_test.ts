@@ -122,7 +122,7 @@ Deno.test({
         cap: 15,
       });
       assert.ok(result.score <= 15, `${result.score}`);
-      assert.match(result.label, /capped at 15: throwaway gate/);
+      assert.match(result.label, /capped at 15 because the throwaway gate holds/);
       assert.equal(result.topIssues[0].id, gated.id);
       assert.equal(result.topIssues[0].impact, "critical");
       const cap = capOf(result)!;

@@ -5,7 +5,7 @@
  */
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
-import { blanketDisallowFix } from "../../robots_fixes.ts";
+import { aiAccessFix } from "../../robots_fixes.ts";
 
 /** Every crawler is told to stay out of the whole site. */
 export const BLANKET_DISALLOW_GATE: GateDef = {
@@ -25,11 +25,14 @@ interface Data {
   allowlist: boolean;
 }
 
+/** The signal's points; an allowlist (a warning) earns half. */
+const POINTS = 3;
+
 export const blanketDisallow: SignalDef<Data> = {
   id: "access.blanket_disallow",
   pillar: "access",
   title: "No blanket Disallow for all crawlers",
-  points: 3,
+  points: POINTS,
   scope: "page",
   gate: BLANKET_DISALLOW_GATE,
   learn: {
@@ -86,8 +89,11 @@ export const blanketDisallow: SignalDef<Data> = {
       gated: true,
       evidence: starLines.slice(0, 1).map((c) => `line ${c.line}: ${c.lineText}`),
       data: { allowlist: false },
+      // The fix admits the AI crawlers by name: an allowlist, a warning (half the points).
+      fixedPoints: POINTS / 2,
     };
   },
-  // An allowlist's remedy (groups for the search crawlers left out) is the search-crawler signal's.
-  fix: (ctx, found) => found.data?.allowlist ? null : blanketDisallowFix(ctx),
+  // The same change as the search crawlers' and assistants' (one cause: their groups), which makes
+  // the file an allowlist (a warning); an allowlist's remedy is the search crawlers' alone.
+  fix: (ctx, found) => found.data?.allowlist ? null : aiAccessFix(ctx),
 };

@@ -4,7 +4,7 @@
  */
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
-import { starterRobotsTxt } from "../../robots_fixes.ts";
+import { robotsStatusFix, starterRobotsTxt } from "../../robots_fixes.ts";
 import { BLANKET_DISALLOW_GATE } from "./blanket_disallow.ts";
 
 export const robotsTxt: SignalDef = {
@@ -87,15 +87,8 @@ export const robotsTxt: SignalDef = {
           effort: "S",
         };
       case "server_error":
-        return {
-          what: "Make robots.txt answer 200 (or 404)",
-          why:
-            "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
-          how: `Serve ${r.url} as a static text file with status 200, for example:\n\n${
-            starterRobotsTxt(ctx)
-          }\n\nIf you have no rules, a plain 404 is also safe; a 5xx never is.`,
-          effort: "S",
-        };
+        // The search crawlers' fix on this file is the same (one cause: the status).
+        return robotsStatusFix(ctx);
       case "invalid":
         return {
           what: "Serve a real robots.txt",

@@ -5,16 +5,23 @@
  */
 import { CRAWLERS } from "../../crawlers.ts";
 import { codeBlock, howText } from "../../fix_text.ts";
+import {
+  aiAccessFix,
+  noindexPages,
+  openedByAccessFix,
+  robotsClosesSearch,
+} from "../../robots_fixes.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 const SEARCH = CRAWLERS.filter((c) => c.role === "search");
@@ -82,6 +89,19 @@ export const sitePages: SignalDef<Data> = {
     const hiddenFromAll = inner.filter((p) => p.blockedFor.length === SEARCH.length);
     const gate = inner.length >= 2 && hiddenFromAll.length * 2 > inner.length;
     const avg = shares.reduce((s, x) => s + (total - x.blocked.length), 0) / shares.length;
+    // What the fix leaves closed (robots.txt's deliberate private areas, or pages a noindex keeps
+    // out that the robots.txt change does not touch), for its worth.
+    const opened = robotsClosesSearch(ctx) ? openedByAccessFix(ctx) : null;
+    const noindexed = new Set(noindexPages(ctx).length ? noindexPages(ctx) : worst.blocked);
+    const stillBlocked = (p: PageReport) =>
+      opened
+        ? p.blockedFor.filter((t) => !opened.get(p.path)?.has(t)).length
+        : noindexed.has(p)
+        ? 0
+        : p.blockedFor.length;
+    // As `avg`: the pages each crawler may read, averaged over the crawlers.
+    const avgAfter = pages.reduce((s, p) => s + SEARCH.length - stillBlocked(p), 0) /
+      SEARCH.length;
     const status = worst.blocked.length === 0
       ? "pass"
       : worst.blocked.length * 2 >= total
@@ -105,6 +125,7 @@ export const sitePages: SignalDef<Data> = {
           examples(worst.blocked)
         } (robots.txt rules for their paths, or noindex).`,
       points: pointsFor(6, avg, total),
+      ...(avgAfter < total ? { fixedPoints: pointsFor(6, avgAfter, total) } : {}),
       evidence,
       gated: gate,
       impact: "high",
@@ -114,21 +135,26 @@ export const sitePages: SignalDef<Data> = {
       },
     };
   },
-  fix(_ctx, found) {
-    const { worst, tokens } = found.data!;
+  fix(ctx, found) {
+    // Pages robots.txt closes: the one robots.txt change for the AI crawlers' access (one cause
+    // with the home page's crawler signals), which also names the noindex pages.
+    if (robotsClosesSearch(ctx)) return aiAccessFix(ctx);
+    const pages = noindexPages(ctx);
+    const closed = pages.length ? pages : found.data!.worst;
     return {
-      what: `Let AI search crawlers read your ${templates(worst)} pages`,
+      what: `Remove the noindex from ${pagesInWords(closed)}`,
       why:
-        "AI assistants cite articles, products and docs, not home pages: a path rule or a noindex in a template hides every page made from it.",
+        "AI assistants cite articles, products and docs, not home pages: a noindex in a template hides every page made from it.",
       how: howText(
-        `In robots.txt, remove the Disallow rules that match these paths in the groups of ${
-          tokens.join(", ")
-        } (or add a longer Allow rule for them), and remove noindex from the template of ${
-          templates(worst)
-        }. For example:`,
-        codeBlock(tokens.map((t) => `User-agent: ${t}`).join("\n") + "\nAllow: /", "robots"),
+        `The pages carry a robots directive that keeps them out of search and AI answers (${
+          examples(closed)
+        }). Remove noindex from their template's <meta name="robots"> tag (and from the X-Robots-Tag header if your server sends one), for every crawler and for ${
+          found.data!.tokens.join(", ")
+        }:`,
+        codeBlock('<meta name="robots" content="index, follow">', "html"),
       ),
       effort: "S",
+      cause: templateCause(closed),
     };
   },
 };

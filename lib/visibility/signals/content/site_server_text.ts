@@ -6,16 +6,18 @@
  * `js_only_pages` gate (half or more of the pages read are shells).
  */
 import { LITTLE_TEXT_WORDS } from "../../client_rendering.ts";
+import { codeBlock, howText } from "../../fix_text.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 /** Half or more of the pages read are JavaScript shells. */
@@ -134,7 +136,7 @@ export const siteServerText: SignalDef<Data> = {
     const { shells, thin } = found.data!;
     if (!shells.length) {
       return {
-        what: `Say more, in text, on the ${templates(thin)} pages`,
+        what: `Say more, in text, on ${pagesInWords(thin)}`,
         why:
           "Thin pages give AI systems little to quote or cite; a page meant to be found needs a few paragraphs of its own.",
         how: `Where these pages should be cited (${
@@ -144,15 +146,18 @@ export const siteServerText: SignalDef<Data> = {
       };
     }
     return {
-      what: `Render the ${templates(shells)} template on the server`,
+      what: `Render ${pagesInWords(shells)} on the server`,
       why:
         "AI crawlers read the HTML the server sends; a section rendered only in the browser looks empty to them.",
-      how: `Serve pre-rendered HTML for ${
-        templates(shells)
-      } (server-side rendering or static generation in your framework, or a prerender step), then check that \`curl -s <page> | grep -c '<p'\` prints more than 0 for ${
-        shells[0].path
-      }.`,
+      how: howText(
+        `Serve pre-rendered HTML for ${
+          pagesInWords(shells)
+        } (server-side rendering or static generation in your framework, or a prerender step), then check that this command prints more than 0 (the paragraphs in the HTML the server sends):`,
+        // Single-quoted, with any quote of the URL percent-encoded: the command runs as it reads.
+        codeBlock(`curl -s '${shells[0].url.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
+      ),
       effort: "L",
+      cause: templateCause(shells),
     };
   },
 };

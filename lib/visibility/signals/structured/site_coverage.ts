@@ -4,11 +4,12 @@ import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 /** The pages without structured data or with errors in it. */
@@ -67,14 +68,15 @@ export const siteCoverage: SignalDef<Data> = {
   fix(_ctx, found) {
     const bad = found.data!.bad;
     return {
-      what: `Add valid structured data to the ${templates(bad)} template`,
+      what: `Add valid structured data to ${pagesInWords(bad)}`,
       why:
         "Structured data tells AI systems what each page is (an article, a product, a FAQ) and who stands behind it.",
       how:
         `Add a JSON-LD block of the page's type (Article, Product, WebPage...) to the template of ${
-          templates(bad)
+          pagesInWords(bad)
         }, filled from the page's own fields, and check it with the Schema Markup Generator's validator (POST /api/validate) before deploying.`,
       effort: "M",
+      cause: templateCause(bad),
     };
   },
 };

@@ -8,11 +8,12 @@ import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 /** The pages the fix addresses. */
@@ -70,7 +71,7 @@ export const siteCanonicals: SignalDef<Data> = {
     };
   },
   fix: (_ctx, found) => ({
-    what: `Point each ${templates(found.data!.pages)} page's canonical at itself`,
+    what: `Point the canonical of ${pagesInWords(found.data!.pages)} at the page itself`,
     why:
       "A canonical that points at the home page tells crawlers every such page is a copy of it: they drop the pages and cite none of them.",
     how: howText(
@@ -78,5 +79,6 @@ export const siteCanonicals: SignalDef<Data> = {
       codeBlock('<link rel="canonical" href="{{ page.absolute_url }}">', "html"),
     ),
     effort: "S",
+    cause: templateCause(found.data!.pages),
   }),
 };

@@ -4,11 +4,12 @@ import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 /** The pages concerned. */
@@ -60,11 +61,12 @@ export const siteTitles: SignalDef<Data> = {
     };
   },
   fix: (_ctx, found) => ({
-    what: `Give every ${templates(found.data!.bad)} page its own title and description`,
+    what: `Give ${pagesInWords(found.data!.bad)} their own titles and descriptions`,
     why:
       "Titles and descriptions are the labels AI answers cite; copies of one label make pages indistinguishable.",
     how:
       "In the template, build the <title> from the page's own heading (then the site name) and the meta description from its summary or first paragraph, instead of a site-wide default.",
     effort: "S",
+    cause: templateCause(found.data!.bad),
   }),
 };

@@ -5,11 +5,12 @@ import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import {
   examples,
+  pagesInWords,
   pointsFor,
   SAMPLE_HOW,
   sampledSite,
   share,
-  templates,
+  templateCause,
 } from "../../audit/site_view.ts";
 
 /** The article pages missing an author or a date. */
@@ -58,7 +59,7 @@ export const siteAuthorDates: SignalDef<Data> = {
     };
   },
   fix: (_ctx, found) => ({
-    what: `Add a byline and dates to the ${templates(found.data!.bad)} article template`,
+    what: `Add a byline and dates to ${pagesInWords(found.data!.bad)}`,
     why:
       "AI answers prefer attributable, fresh sources: an author and a date on every article make expertise and recency checkable.",
     how: howText(
@@ -69,5 +70,6 @@ export const siteAuthorDates: SignalDef<Data> = {
       ),
     ),
     effort: "S",
+    cause: templateCause(found.data!.bad),
   }),
 };

@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { sitePages } from "../../../../lib/visibility/signals/access/site_pages.ts";
 import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
-import { fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
+import { audit, fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
+import { codeBlocksOf } from "../../../../lib/visibility/fix_text.ts";
+import { robotsVerdicts } from "../../../../lib/visibility/robots_fix.ts";
 import { evaluate } from "../../../../lib/visibility/signal.ts";
 
 const ALL = crawlersByRole("search").map((c) => c.token);
@@ -14,21 +16,46 @@ Deno.test("access.site_pages - every crawler may read every page: pass", () => {
   assert.deepEqual(s.evidence, ["every AI search crawler: may read 3 of 3 pages"]);
 });
 
-Deno.test("access.site_pages - one crawler kept from a section warns, and the fix names its template", () => {
-  const blocked = { blockedFor: ["PerplexityBot"] };
-  const ctx = siteCtx([
-    pageReport("/"),
-    pageReport("/articles/a", blocked),
-    pageReport("/articles/b", blocked),
-    pageReport("/docs/x"),
-    pageReport("/docs/y"),
-  ]);
+const SECTIONS = (over: Parameters<typeof pageReport>[1]) => [
+  pageReport("/"),
+  pageReport("/2024/01/a", { type: "article", ...over }),
+  pageReport("/2024/02/b", { type: "article", ...over }),
+  pageReport("/docs/x"),
+  pageReport("/docs/y"),
+];
+
+Deno.test("access.site_pages - one crawler kept from a section by robots.txt: the robots.txt fix, pages in words", () => {
+  const robots = "User-agent: *\nAllow: /\n\nUser-agent: PerplexityBot\nDisallow: /2024/\n";
+  const ctx = pageCtx({ robots, audit: audit(SECTIONS({ blockedFor: ["PerplexityBot"] })) });
   const s = evaluate(sitePages, ctx)!.signal;
   assert.equal(s.status, "warn");
   assert.equal(s.gate, null);
-  assert.match(s.detail, /^PerplexityBot may not read 2 of 5 pages: \/articles\/a, \/articles\/b/);
+  assert.match(s.detail, /^PerplexityBot may not read 2 of 5 pages: \/2024\/01\/a, \/2024\/02\/b/);
   assert.ok(s.evidence.includes("PerplexityBot: may read 3 of 5 pages"));
-  assert.equal(fixOf(sitePages, ctx)!.what, "Let AI search crawlers read your /articles/* pages");
+  const fix = fixOf(sitePages, ctx)!;
+  // The pages in words, never a glob; the cause is the AI crawlers' robots.txt groups.
+  assert.equal(
+    fix.what,
+    "Allow PerplexityBot on your article pages (such as /2024/01/a) in robots.txt",
+  );
+  assert.equal(fix.cause?.key, "robots.txt:ai-access");
+  assert.doesNotMatch(fix.what + fix.how.replace(/```[\s\S]*?```/g, ""), /\/\*/);
+  // The change is the site's own group corrected, checked by our parser on those pages.
+  const [code] = codeBlocksOf(fix.how);
+  const patched = robots.replace("User-agent: PerplexityBot\nDisallow: /2024/", code);
+  const v = robotsVerdicts(patched, "https://shop.example/", ["/2024/01/a", "/2024/02/b"]);
+  assert.equal(v.get("PerplexityBot /2024/01/a"), true, code);
+  assert.equal(v.get("PerplexityBot /2024/02/b"), true);
+});
+
+Deno.test("access.site_pages - pages closed by noindex: the template's fix, in words", () => {
+  const ctx = siteCtx(SECTIONS({ blockedFor: ALL, noindex: true }));
+  const fix = fixOf(sitePages, ctx)!;
+  assert.equal(fix.what, "Remove the noindex from your article pages (such as /2024/01/a)");
+  assert.deepEqual(fix.cause, {
+    key: "template:article",
+    title: "Update the template of your article pages (such as /2024/01/a)",
+  });
 });
 
 Deno.test("access.site_pages - most inner pages closed to every crawler raise the gate", () => {

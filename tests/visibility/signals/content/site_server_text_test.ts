@@ -64,7 +64,10 @@ Deno.test("content.site_server_text - half the pages shells raise the gate, each
   ));
   assert.match(s.detail, /^2 of 4 pages read are JavaScript shells/);
   assert.match(s.detail, /1 of 4 pages read carry under 80 words/);
-  assert.equal(fixOf(siteServerText, ctx)!.what, "Render the /products/* template on the server");
+  assert.equal(
+    fixOf(siteServerText, ctx)!.what,
+    "Render your pages under /products/ (such as /products/a) on the server",
+  );
 });
 
 Deno.test("content.site_server_text - one shell among many warns without a gate; no sample, no signal", () => {

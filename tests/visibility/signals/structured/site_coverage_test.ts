@@ -20,5 +20,8 @@ Deno.test("structured.site_coverage - half the pages without any warn, errors co
   assert.equal(s.status, "warn");
   assert.equal(s.points, 1.1);
   assert.deepEqual(s.evidence, ["/blog/a: none", "/blog/b: none", "/blog/c: invalid"]);
-  assert.equal(fixOf(siteCoverage, ctx)!.what, "Add valid structured data to the /blog/* template");
+  assert.equal(
+    fixOf(siteCoverage, ctx)!.what,
+    "Add valid structured data to your pages under /blog/ (such as /blog/a)",
+  );
 });

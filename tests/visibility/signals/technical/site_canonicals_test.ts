@@ -14,7 +14,10 @@ Deno.test("technical.site_canonicals - canonicals to the home page fail with hig
   assert.equal(check.signal.status, "fail");
   assert.equal(check.impact, "high");
   assert.deepEqual(check.signal.evidence, ["/blog/a: home"]);
-  assert.equal(check.fix!.what, "Point each /blog/* page's canonical at itself");
+  assert.equal(
+    check.fix!.what,
+    "Point the canonical of your pages under /blog/ (/blog/a) at the page itself",
+  );
 });
 
 Deno.test("technical.site_canonicals - missing canonicals alone pass, and are named", () => {

@@ -19,5 +19,8 @@ Deno.test("technical.site_titles - shared titles (marked by the site view) and m
   assert.match(check.signal.detail, /1 of 7 pages have no meta description: \/c/);
   assert.match(check.signal.detail, /2 of 7 pages share their title with another: \/a, \/b/);
   assert.deepEqual(check.signal.evidence.sort(), ["/a", "/b", "/c"]);
-  assert.equal(check.fix!.what, "Give every /* page its own title and description");
+  assert.equal(
+    check.fix!.what,
+    "Give your top-level pages (such as /c) their own titles and descriptions",
+  );
 });

@@ -18,7 +18,7 @@ Deno.test("trust.site_author_dates - missing bylines warn, each absence half a p
   assert.equal(check.signal.status, "warn");
   assert.equal(check.signal.detail, "1 of 3 article pages name no author: /blog/c.");
   assert.equal(check.signal.points, 2.5);
-  assert.equal(check.fix!.what, "Add a byline and dates to the /blog/* article template");
+  assert.equal(check.fix!.what, "Add a byline and dates to your article page (/blog/c)");
 });
 
 Deno.test("trust.site_author_dates - no article page, no signal", () => {
