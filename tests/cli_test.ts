@@ -23,7 +23,7 @@ Deno.test("[cli] scan prints a report, JSON on request, and gates CI with --fail
       assert.match(r.stdout, /Top issues \(\d+\)/);
       assert.match(r.stdout, /1\. \[critical\] Allow .*OAI-SearchBot/);
       assert.match(r.stdout, /User-agent: OAI-SearchBot/);
-      assert.match(r.stdout, /Off-site presence/);
+      assert.match(r.stdout, /Presence beyond the site/);
     });
 
     await t.step("--fail-under exits 1 below the threshold and 0 above it", async () => {
