@@ -117,12 +117,15 @@ Deno.test("answers api - a run: k of N per provider beside the crawler verdicts;
     assertEquals(by.gemini.status, "not_configured");
     assertEquals(by.gemini.overall.cited.n, 0);
     assert(/not a zero/.test(by.gemini.detail));
-    // Beside Perplexity's absence: PerplexityBot is blocked by the site's robots.txt.
+    // Beside Perplexity's absence: PerplexityBot is blocked by the site's robots.txt (the site
+    // declares no preference against it, and its edge answered the probe).
     const bot = by.perplexity.causes.crawlers.find((c: { token: string }) =>
       c.token === "PerplexityBot"
     );
     assertEquals(bot.verdicts.map((v: { access: string; label: string }) => [v.label, v.access]), [
       ["robots.txt", "blocked"],
+      ["the site's declared AI usage preferences", "allowed"],
+      ["the CDN or firewall", "allowed"],
     ]);
     assert(
       by.perplexity.causes.notes.some((n: string) => /PerplexityBot.*blocked.*plausible/.test(n)),

@@ -16,6 +16,14 @@ interface Sig {
   status: string;
   evidence?: string[];
   gate?: { id: string; cap: number } | null;
+  crawlers?: Row[];
+}
+interface Row {
+  token: string;
+  purpose: string;
+  robots: string;
+  preference: string | null;
+  edgeRefused: boolean | null;
 }
 
 /** A visibility record with these signals (one pillar). */
@@ -77,8 +85,8 @@ Deno.test("regressions - a crawler newly blocked by robots.txt is named, from th
   assert.deepEqual(findRegressions(after, before).regressions, []);
 });
 
-Deno.test("regressions - crawler access is read from a list of sources: robots.txt and the edge today", () => {
-  assert.deepEqual(CRAWLER_ACCESS_SOURCES.map((s) => s.id), ["robots", "edge"]);
+Deno.test("regressions - crawler access is read from a list of sources: robots.txt, preferences, the edge", () => {
+  assert.deepEqual(CRAWLER_ACCESS_SOURCES.map((s) => s.id), ["robots", "preferences", "edge"]);
   const before = vis(90, "A", [{ id: "access.edge", status: "pass" }]);
   const after = vis(90, "A", [{
     id: "access.edge",
@@ -93,6 +101,66 @@ Deno.test("regressions - crawler access is read from a list of sources: robots.t
     status: "unknown",
   }]);
   assert.deepEqual(findRegressions(vis(90, "A", [open("OAI-SearchBot")]), unknown).regressions, []);
+});
+
+/** The crawler matrix on `access.edge`: one row per crawler (search, user and training). */
+function matrix(status: string, rows: Partial<Row>[]): Sig {
+  return {
+    id: "access.edge",
+    status,
+    crawlers: rows.map((r) => ({
+      token: "X",
+      purpose: "search",
+      robots: "allowed",
+      preference: null,
+      edgeRefused: false,
+      ...r,
+    })),
+  };
+}
+
+Deno.test("regressions - the edge per crawler, from the matrix: one search crawler newly refused is named, a training crawler is not", () => {
+  const rows = (refused: string[]) =>
+    [
+      { token: "OAI-SearchBot", purpose: "search" },
+      { token: "PerplexityBot", purpose: "search" },
+      { token: "ChatGPT-User", purpose: "user" },
+      { token: "GPTBot", purpose: "training" },
+    ].map((r) => ({ ...r, edgeRefused: refused.includes(r.token) }));
+  const before = vis(90, "A", [matrix("pass", rows([]))]);
+  // A partial refusal warns (no gate): still a crawler newly blocked at the edge.
+  const after = vis(90, "A", [matrix("warn", rows(["PerplexityBot", "GPTBot"]))]);
+  const found = findRegressions(before, after).regressions;
+  assert.deepEqual(found.map((r) => [r.kind, r.subjects]), [["crawler_blocked", [
+    "PerplexityBot",
+  ]]]);
+  assert.equal(found[0].text, "the CDN or firewall now blocks PerplexityBot.");
+  // Probes that got no answer compare nothing.
+  const unanswered = vis(90, "A", [
+    matrix("unknown", rows([]).map((r) => ({ ...r, edgeRefused: null }))),
+  ]);
+  assert.deepEqual(findRegressions(before, unanswered).regressions, []);
+});
+
+Deno.test("regressions - a declared preference newly saying no to an AI search crawler's purpose is one; training is the owner's choice", () => {
+  const rows = (pref: string | null, trainPref: string | null) => [
+    { token: "OAI-SearchBot", purpose: "search", preference: pref },
+    { token: "ChatGPT-User", purpose: "user", preference: null },
+    { token: "GPTBot", purpose: "training", preference: trainPref },
+  ];
+  const before = vis(90, "A", [matrix("pass", rows(null, null))]);
+  const after = vis(90, "A", [matrix("pass", rows("no: search", "no: training"))]);
+  const found = findRegressions(before, after).regressions;
+  assert.deepEqual(found.map((r) => [r.kind, r.subjects]), [["crawler_blocked", [
+    "OAI-SearchBot",
+  ]]]);
+  assert.match(found[0].text, /preferences now say no to the purpose of OAI-SearchBot/);
+  assert.deepEqual(findRegressions(after, before).regressions, [], "lifting it is no regression");
+  // robots.txt unreadable (every row unknown): preferences are not observed, nothing compared.
+  const unread = vis(90, "A", [
+    matrix("pass", rows("no: search", null).map((r) => ({ ...r, robots: "unknown" }))),
+  ]);
+  assert.deepEqual(findRegressions(before, unread).regressions, []);
 });
 
 Deno.test("regressions - score and grade drops, a failed scan; noise below minScoreDrop is not one", () => {

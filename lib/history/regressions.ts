@@ -5,8 +5,8 @@
  * lost. Improvements and unchanged scans are never regressions, so an unchanged site sends nothing.
  *
  * Each kind is one detector in {@link DETECTORS}; crawler access is read from a list of sources
- * ({@link CRAWLER_ACCESS_SOURCES}: robots.txt and the edge probe today), so a new source of the
- * same fact (e.g. a content-signals preference) is one more entry, not a new detector.
+ * ({@link CRAWLER_ACCESS_SOURCES}: robots.txt, the site's declared AI usage preferences and the
+ * edge probe), so a new source of the same fact is one more entry, not a new detector.
  */
 import { diffRecords, type ScanDiff } from "./diff.ts";
 import type { BaseRecord } from "../storage/store_types.ts";
@@ -36,12 +36,21 @@ export interface RegressionOptions {
   minScoreDrop?: number;
 }
 
+/** One row of the crawler matrix (lib/visibility/record.ts `CrawlerRow`), as far as read here. */
+interface CrawlerRow {
+  token: string;
+  purpose: string;
+  robots: string;
+  preference: string | null;
+  edgeRefused: boolean | null;
+}
 interface Signal {
   id: string;
   title: string;
   status: string;
   evidence?: string[];
   gate: { id: string; cap: number } | null;
+  crawlers?: CrawlerRow[];
 }
 interface VisibilityResult {
   score: number;
@@ -65,6 +74,8 @@ export interface CrawlerAccessSource {
   id: string;
   /** How a sentence names it: "robots.txt now blocks ...". */
   label: string;
+  /** The sentence, when "<label> now blocks <crawlers>." does not read right. */
+  sentence?: (crawlers: string) => string;
   read(result: VisibilityResult): Map<string, CrawlerAccess> | null;
 }
 
@@ -96,19 +107,63 @@ const robotsSource: CrawlerAccessSource = {
   },
 };
 
-/** The edge probe: an AI search crawler's User-Agent (OAI-SearchBot) refused by the CDN/firewall. */
+/**
+ * The crawlers whose block hides the site from AI answers (search and user-triggered fetchers),
+ * from the crawler matrix on `access.edge`; training crawlers are the owner's choice.
+ */
+function answerCrawlers(result: VisibilityResult): CrawlerRow[] | null {
+  const rows = signalsOf(result).get("access.edge")?.crawlers;
+  return rows ? rows.filter((r) => r.purpose === "search" || r.purpose === "user") : null;
+}
+
+/**
+ * The edge probe: each AI search and user-triggered crawler's User-Agent refused (or not) by the
+ * site's CDN or firewall, from the crawler matrix. A record without the matrix (kept from before
+ * it existed) reads the signal: failed means OAI-SearchBot's User-Agent was refused.
+ */
 const edgeSource: CrawlerAccessSource = {
   id: "edge",
   label: "the CDN or firewall",
   read(result) {
+    const rows = answerCrawlers(result);
+    if (rows) {
+      const probed = rows.filter((r) => r.edgeRefused !== null);
+      return probed.length
+        ? new Map(probed.map((r) => [r.token, r.edgeRefused ? "blocked" : "allowed"]))
+        : null;
+    }
     const s = signalsOf(result).get("access.edge");
     if (!s || (s.status !== "pass" && s.status !== "fail")) return null;
     return new Map([["OAI-SearchBot", s.status === "fail" ? "blocked" : "allowed"]]);
   },
 };
 
-/** Every source of crawler access the alert compares (issue 28's preferences slot in here). */
-export const CRAWLER_ACCESS_SOURCES: CrawlerAccessSource[] = [robotsSource, edgeSource];
+/**
+ * The site's declared AI usage preferences (Content-Signal lines, Content-Usage) for the purpose
+ * of each AI search and user-triggered crawler: "no" for its purpose blocks it, no preference or
+ * "yes" leaves it allowed. Not observed when robots.txt could not be read (the matrix says
+ * "unknown" for every crawler), since most preferences are written there.
+ */
+const preferencesSource: CrawlerAccessSource = {
+  id: "preferences",
+  label: "the site's declared AI usage preferences",
+  sentence: (crawlers) =>
+    `The site's declared AI usage preferences now say no to the purpose of ${crawlers}.`,
+  read(result) {
+    const rows = answerCrawlers(result);
+    if (!rows?.length || rows.every((r) => r.robots === "unknown")) return null;
+    return new Map(
+      rows.map((r) => [r.token, r.preference?.startsWith("no") ? "blocked" : "allowed"]),
+    );
+  },
+};
+
+/** Every source of crawler access the alert compares. */
+export const CRAWLER_ACCESS_SOURCES: CrawlerAccessSource[] = [
+  robotsSource,
+  preferencesSource,
+  edgeSource,
+];
 
 const GRADES = ["A", "B", "C", "D", "F"];
 
@@ -161,7 +216,7 @@ const DETECTORS: ((c: Context) => void)[] = [
       if (newly.length) {
         c.found.push({
           kind: "crawler_blocked",
-          text: `${source.label} now blocks ${names(newly)}.`,
+          text: source.sentence?.(names(newly)) ?? `${source.label} now blocks ${names(newly)}.`,
           subjects: newly,
         });
       }
