@@ -58,7 +58,7 @@ class FactCollector implements Partial<Handler> {
   private readonly urls: UrlResolver;
   private readonly head: HeadFacts;
   private readonly linkFacts: LinkFacts;
-  private readonly scripts = new ScriptFacts();
+  private readonly scripts: ScriptFacts;
   private readonly frames: Frame[] = [];
   private svg = 0;
   private template = 0;
@@ -98,6 +98,10 @@ class FactCollector implements Partial<Handler> {
     this.urls = new UrlResolver(baseUrl);
     this.head = new HeadFacts(this.urls);
     this.linkFacts = new LinkFacts(this.urls);
+    this.scripts = new ScriptFacts((src) => {
+      const url = this.urls.http(src, true);
+      return url === null || this.urls.isInternal(url.hostname);
+    });
   }
 
   onopentag(name: string, attribs: Attribs): void {

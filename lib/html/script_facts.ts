@@ -23,6 +23,7 @@ type ScriptUse = "jsonld" | "code" | "ignore";
 export class ScriptFacts {
   private count = 0;
   private external = 0;
+  private otherSites = 0;
   private inlineBytes = 0;
   private readonly jsonLd: JsonLdBlock[] = [];
   private readonly markers = new Set<string>();
@@ -30,6 +31,12 @@ export class ScriptFacts {
   private json: TextBuffer | null = null;
   /** End of the previous chunk of the current script, so markers split across chunks match. */
   private tail = "";
+
+  /**
+   * `ownSite(src)`: whether a script's `src` is on the page's own site (relative, or the same
+   * registrable domain); an unresolvable one counts as the page's own.
+   */
+  constructor(private readonly ownSite: (src: string) => boolean = () => true) {}
 
   /** A `<script>` opens. */
   open(attribs: Attribs): void {
@@ -41,6 +48,7 @@ export class ScriptFacts {
     // The text of a script with src never runs, whatever it holds.
     if (attribs.src !== undefined) {
       this.external++;
+      if (!this.ownSite(attribs.src)) this.otherSites++;
     } else if (isJsonLdType(attribs.type)) {
       if (this.jsonLd.length < PAGE_CAPS.jsonLd) {
         this.use = "jsonld";
@@ -94,12 +102,17 @@ export class ScriptFacts {
 
   /** The collected fields. */
   fields(): {
-    scripts: { count: number; external: number; inlineBytes: number };
+    scripts: { count: number; external: number; otherSites: number; inlineBytes: number };
     jsonLd: JsonLdBlock[];
     markers: string[];
   } {
     return {
-      scripts: { count: this.count, external: this.external, inlineBytes: this.inlineBytes },
+      scripts: {
+        count: this.count,
+        external: this.external,
+        otherSites: this.otherSites,
+        inlineBytes: this.inlineBytes,
+      },
       jsonLd: this.jsonLd,
       markers: [...this.markers],
     };

@@ -129,6 +129,11 @@ export interface PageFacts {
     count: number;
     /** Scripts with a `src` attribute. */
     external: number;
+    /**
+     * Of those, scripts from another site than the page's (another registrable domain: an
+     * analytics tag, a cookie banner, a chat widget): not the page's own application code.
+     */
+    otherSites: number;
     /** Bytes of inline script text (JSON-LD and other data blocks excluded). */
     inlineBytes: number;
   };

@@ -39,6 +39,21 @@ Deno.test("[rendering] a short page without signs of client rendering is thin, n
   assert.equal(rendering(`${words(20)}<noscript><img src="/p.gif"></noscript>`).kind, "thin");
 });
 
+Deno.test("[rendering] scripts from other sites (an analytics tag, a consent banner) are not the page's bundles: a short page with them is thin", () => {
+  const tags = '<script async src="https://www.googletagmanager.com/gtag/js?id=G-X"></script>' +
+    '<script src="https://cdn.consent-vendor.example/banner.js"></script>';
+  const r = rendering(words(45), tags);
+  assert.equal(r.kind, "thin");
+  assert.deepEqual(r.signs, []);
+  // The site's own script, relative or on a subdomain of its site, is a bundle: with little text,
+  // a shell, and the sign says so.
+  for (const src of ["/assets/app.js", "https://static.r.example/app.js"]) {
+    const own = rendering(words(45), `${tags}<script src="${src}"></script>`);
+    assert.equal(own.kind, "shell", src);
+    assert.deepEqual(own.signs, ["1 script bundle from the site itself (<script src>)"]);
+  }
+});
+
 Deno.test("[rendering] each sign of client rendering with little text makes a shell, and is named", () => {
   const cases: [string, string, string, RegExp][] = [
     ["empty mount node", '<div id="root"></div>', "", /empty app mount node/],

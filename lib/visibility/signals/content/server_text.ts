@@ -24,7 +24,7 @@ export const JS_ONLY_GATE: GateDef = {
   why:
     "Most AI crawlers read the HTML the server sends and do not run JavaScript, so they see an empty page.",
   when:
-    `rendered in a browser (a rendered scan): under ${LITTLE_TEXT_WORDS} words in the server HTML and ${LITTLE_TEXT_WORDS} or more after scripts; not rendered: under ${LITTLE_TEXT_WORDS} words in the server HTML **and** a sign of client rendering: an empty app mount node, script bundles, \`<noscript>\` text or a framework's hydration data (a short page without them is thin, not a shell)`,
+    `rendered in a browser (a rendered scan): under ${LITTLE_TEXT_WORDS} words in the server HTML and ${LITTLE_TEXT_WORDS} or more after scripts; not rendered: under ${LITTLE_TEXT_WORDS} words in the server HTML **and** a sign of client rendering: an empty app mount node, script bundles from the site itself (an analytics tag from another site is not one), \`<noscript>\` text or a framework's hydration data (a short page without them is thin, not a shell)`,
   lift:
     `The home page's server HTML carries its text (${LITTLE_TEXT_WORDS} words or more of visible text), by server-side rendering, static generation or a prerender step.`,
 };
@@ -47,7 +47,7 @@ export const serverText: SignalDef<Data> = {
     why:
       "Most AI crawlers do not run JavaScript. Text that only appears after scripts run is invisible to them.",
     how:
-      `We count the words of visible text in the HTML as served (no JavaScript run) and look for the signs of client rendering: an empty app mount node such as \`<div id="root"></div>\`, script bundles, \`<noscript>\` text, a framework's hydration data. Under ${LITTLE_TEXT_WORDS} words with such a sign caps the score; a short page without any is thin, not a JavaScript shell, and never caps it. A rendered scan (docs/rendering.md) replaces the signs with the evidence: the page rendered in a browser, its words counted before and after scripts.`,
+      `We count the words of visible text in the HTML as served (no JavaScript run) and look for the signs of client rendering: an empty app mount node such as \`<div id="root"></div>\`, script bundles from the site itself (not another site's analytics or consent tags), \`<noscript>\` text, a framework's hydration data. Under ${LITTLE_TEXT_WORDS} words with such a sign caps the score; a short page without any is thin, not a JavaScript shell, and never caps it. A rendered scan (docs/rendering.md) replaces the signs with the evidence: the page rendered in a browser, its words counted before and after scripts.`,
     sources: [SOURCES.javascript, SOURCES.aiFeatures],
   },
   check(ctx) {

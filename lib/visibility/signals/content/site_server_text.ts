@@ -76,7 +76,7 @@ export const siteServerText: SignalDef<Data> = {
     why:
       "Most AI crawlers read the HTML the server sends and do not run JavaScript, so they see those pages as empty.",
     how:
-      `${SAMPLE_HOW}, and count the words each page's server HTML holds, outside scripts and templates. A page is a JavaScript shell when it holds under ${LITTLE_TEXT_WORDS} words and shows a sign of client rendering (an empty app mount node, script bundles, <noscript> text, a framework's hydration data), the same rule as for the home page; a short page without any is thin. A rendered scan (docs/rendering.md) judges each page it rendered by its words before and after scripts instead. When half of the pages read are shells, the score is capped.`,
+      `${SAMPLE_HOW}, and count the words each page's server HTML holds, outside scripts and templates. A page is a JavaScript shell when it holds under ${LITTLE_TEXT_WORDS} words and shows a sign of client rendering (an empty app mount node, script bundles from the site itself, <noscript> text, a framework's hydration data), the same rule as for the home page; a short page without any is thin. A rendered scan (docs/rendering.md) judges each page it rendered by its words before and after scripts instead. When half of the pages read are shells, the score is capped.`,
     sources: [SOURCES.javascript, SOURCES.helpful],
   },
   check(ctx) {

@@ -31,7 +31,7 @@ Deno.test("content.server_text - a client-rendered shell fails, raises the gate 
   assert.deepEqual(s.evidence, [
     "0 words of visible text",
     'empty app mount node (e.g. <div id="root"></div>)',
-    "1 script bundle (<script src>)",
+    "1 script bundle from the site itself (<script src>)",
     "9 words of <noscript> text",
     "not rendered: judged from the server HTML alone",
   ]);

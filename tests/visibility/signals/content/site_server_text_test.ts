@@ -13,7 +13,7 @@ const shell: Rendering = {
   basis: "heuristic",
   renderedWords: null,
   words: 0,
-  signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle (<script src>)"],
+  signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle from the site itself (<script src>)"],
 };
 const thin: Rendering = {
   kind: "thin",
@@ -60,7 +60,7 @@ Deno.test("content.site_server_text - half the pages shells raise the gate, each
   assert.equal(s.status, "fail");
   assert.deepEqual(s.gate, { id: "js_only_pages", cap: 40 });
   assert.ok(s.evidence.includes(
-    '/products/a: 0 words; empty app mount node (e.g. <div id="root"></div>); 1 script bundle (<script src>)',
+    '/products/a: 0 words; empty app mount node (e.g. <div id="root"></div>); 1 script bundle from the site itself (<script src>)',
   ));
   assert.match(s.detail, /^2 of 4 pages read are JavaScript shells/);
   assert.match(s.detail, /1 of 4 pages read carry under 80 words/);
@@ -89,7 +89,7 @@ Deno.test("content.site_server_text - rendered pages: the rendering's verdict, a
     basis: "rendered",
     words,
     renderedWords: after,
-    signs: ["1 script bundle (<script src>)"],
+    signs: ["1 script bundle from the site itself (<script src>)"],
   });
   const ctx = siteCtx([
     pageReport("/"),
