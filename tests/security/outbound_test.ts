@@ -26,7 +26,8 @@ const imported = (spec: string) =>
 
 /** The network primitives a line of source may use, by name. */
 const PRIMITIVES: [string, RegExp][] = [
-  ["fetch", /(?<![\w.$])fetch\s*\(|globalThis\.fetch\b|\bself\.fetch\b/],
+  // `x.fetch(` and a private `#fetch(` are a member of something, not the global.
+  ["fetch", /(?<![\w.$#])fetch\s*\(|globalThis\.fetch\b|\bself\.fetch\b/],
   ["undici", imported("undici(?:@[^\"']*)?(?:/[^\"']*)?")],
   ["node:http", imported("(?:https?|http2)")],
   ["node:tls", imported("tls")],
@@ -76,6 +77,7 @@ Deno.test("[security/outbound] the finder sees each way out, and not comments or
   assert.deepEqual(names(`await fetcher.fetch(url); // fetch("x")`), []);
   assert.deepEqual(names(`/** call fetch() here */ const a = 1;`), []);
   assert.deepEqual(names(`async fetch(url: string, o: FetchOptions = {}) {`), []);
+  assert.deepEqual(names(`const r = await this.#fetch(request, signal);`), []);
   assert.deepEqual(names(`if (scheme !== "http" && scheme !== "https") {`), []);
   assert.deepEqual(names(`const m = await import("node:http");`), ["node:http"]);
 });
