@@ -21,7 +21,10 @@ Deno.test("[cli] scan prints a report, JSON on request, and gates CI with --fail
       assert.match(r.stdout, /Score \d+\/100\s+Grade F/);
       assert.match(r.stdout, /AI crawler access/);
       assert.match(r.stdout, /Top issues \(\d+\)/);
-      assert.match(r.stdout, /1\. \[critical\] Allow .*OAI-SearchBot/);
+      // One fix per cause (issue 32): the robots.txt fix names how many crawlers it lets in, and
+      // its first line names the blocked ones.
+      assert.match(r.stdout, /1\. \[critical\] Allow \d+ AI crawlers in robots\.txt/);
+      assert.match(r.stdout, /blocked: OAI-SearchBot/);
       assert.match(r.stdout, /User-agent: OAI-SearchBot/);
       assert.match(r.stdout, /Presence beyond the site/);
     });

@@ -116,7 +116,7 @@ export function formatReport(
     }
   });
   out.push("");
-  out.push(c("bold", "Off-site presence"));
+  out.push(c("bold", "Presence beyond the site"));
   if (!record.offSite) out.push("  The off-site checks could not run.");
   else {
     for (
