@@ -13,7 +13,10 @@ const shell: Rendering = {
   basis: "heuristic",
   renderedWords: null,
   words: 0,
-  signs: ['empty app mount node (e.g. <div id="root"></div>)', "1 script bundle from the site itself (<script src>)"],
+  signs: [
+    'empty app mount node (e.g. <div id="root"></div>)',
+    "1 script bundle from the site itself (<script src>)",
+  ],
 };
 const thin: Rendering = {
   kind: "thin",
