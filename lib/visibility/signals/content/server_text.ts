@@ -91,8 +91,11 @@ export const serverText: SignalDef<Data> = {
       };
     }
     const short = text.words < LITTLE_TEXT_WORDS;
+    // Thin is a warning, never a gate (issue 28): a page under LITTLE_TEXT_WORDS words without
+    // any sign of client rendering earns a quarter of the points, 80-299 words half.
     return {
-      status: short ? "fail" : "warn",
+      status: "warn",
+      ...(short ? { points: 2 } : {}),
       detail: !short
         ? `The home page has only ${text.words} words of text; AI answers need substance to quote (aim for 300+ words that say what you do, for whom, and where).`
         : rendered
