@@ -12,7 +12,7 @@ import net from "node:net";
 import { errorAnswer } from "../../lib/web/errors.ts";
 import { readCappedBody } from "../../lib/web/http_body.ts";
 import { startConnGuard } from "../../lib/net/conn_guard.ts";
-import { startLikeStartTask } from "../helpers/start_task_server.ts";
+import { startLikeStartTask, startTaskArgs } from "../helpers/start_task_server.ts";
 
 const FLOOD = new URL("./helpers/conn_flood.ts", import.meta.url).pathname;
 
@@ -461,7 +461,9 @@ Deno.test("[connections] a port already in use: a clear message and exit code 4"
   const dir = await Deno.makeTempDir({ prefix: "conn-port-" });
   try {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", new URL("../../main.ts", import.meta.url).pathname],
+      // As `deno task start` runs it (its permissions, not -A), from the repository's root.
+      args: [...(await startTaskArgs())],
+      cwd: new URL("../../", import.meta.url).pathname,
       env: { KV_PATH: `${dir}/kv.sqlite3`, PORT: String(taken.addr.port), NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { startServer, startTaskV8Flags } from "./helpers/server_process.ts";
+import { startTaskArgs } from "../helpers/start_task_server.ts";
 
 const PIPELINE = "store-full-pipeline-token-0123456789";
 
@@ -117,7 +118,9 @@ Deno.test({
       assert.ok(await run("mount", "--bind", dir, ro));
       assert.ok(await run("mount", "-o", "remount,bind,ro", ro));
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-check", new URL("../../main.ts", import.meta.url).pathname],
+        // As `deno task start` runs it (its permissions, not -A), from the repository's root.
+        args: [...(await startTaskArgs())],
+        cwd: new URL("../../", import.meta.url).pathname,
         env: { KV_PATH: `${ro}/kv.sqlite3`, PORT: "0", NO_COLOR: "1" },
         stdout: "piped",
         stderr: "piped",
