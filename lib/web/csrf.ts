@@ -13,7 +13,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppDeps, AppEnv } from "./context.ts";
+import type { ActiveSession, AppDeps, AppEnv } from "./context.ts";
+import { readFormBody } from "./http_form.ts";
 import { constantTimeEqual, randomToken } from "../accounts/crypto.ts";
 import { HttpError } from "../errors.ts";
 import { isHttps } from "./sessions.ts";
@@ -81,6 +82,20 @@ export async function assertFormToken(
 ): Promise<void> {
   if (!expected || !presented || presented.length > 128) throw new CsrfError();
   if (!(await constantTimeEqual(expected, presented))) throw new CsrfError();
+}
+
+/**
+ * The form of a signed-in client's POST, its token checked: the session comes from the account
+ * group, which requires it (lib/app.ts, lib/web/groups.ts).
+ * @throws CsrfError when the form's token is not the session's.
+ */
+export async function signedInForm(
+  c: Context<AppEnv>,
+): Promise<{ session: ActiveSession; form: URLSearchParams }> {
+  const form = await readFormBody(c.req.raw);
+  const session = c.get("session")!;
+  await assertFormToken(session.csrf, presentedToken(c, form));
+  return { session, form };
 }
 
 function anonCookieName(c: Context, deps: AppDeps): string {

@@ -10,8 +10,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../lib/web/context.ts";
 import { param, type RouteDef } from "../../lib/web/route.ts";
-import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
+import { signedInForm } from "../../lib/web/csrf.ts";
+import { field, wantsJson } from "../../lib/web/http_form.ts";
 import { answersOf } from "../../lib/answers/context.ts";
 import { startRun } from "../../lib/answers/run.ts";
 import { setSiteQuestions } from "../../lib/answers/site_answers.ts";
@@ -19,10 +19,7 @@ import { runView } from "../../lib/answers/view.ts";
 import { reportPagePath } from "../../lib/report_urls.ts";
 
 async function signedIn(c: Context<AppEnv>) {
-  const form = await readFormBody(c.req.raw);
-  // The account group requires the session (lib/app.ts, lib/web/groups.ts).
-  const session = c.get("session")!;
-  await assertFormToken(session.csrf, presentedToken(c, form));
+  const { session, form } = await signedInForm(c);
   return { owner: { kind: "account" as const, accountId: session.accountId! }, form };
 }
 

@@ -16,23 +16,13 @@ import {
   KeyLimitError,
   revokeKey,
 } from "../../lib/accounts/accounts.ts";
-import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
-import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";
+import { signedInForm } from "../../lib/web/csrf.ts";
+import { field, wantsJson } from "../../lib/web/http_form.ts";
+import { putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
 /** The session and form of a signed-in key form, or a response sending the visitor to sign in. */
-async function signedInForm(
-  c: Context<AppEnv>,
-): Promise<{ session: ActiveSession; form: URLSearchParams } | Response> {
-  const form = await readFormBody(c.req.raw);
-  // The account group requires the session (lib/app.ts, lib/web/groups.ts).
-  const session = c.get("session")!;
-  await assertFormToken(session.csrf, presentedToken(c, form));
-  return { session, form };
-}
-
 /** POST /account/keys: creates a key. */
 export const accountKeysRoute: RouteDef = {
   path: "/account/keys",
@@ -48,9 +38,7 @@ export const accountKeyRevokeRoute: RouteDef = {
 };
 
 async function createKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
-  const got = await signedInForm(c);
-  if (got instanceof Response) return got;
-  const { session, form } = got;
+  const { session, form } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
   const name = field(form, "name");
   try {
@@ -83,9 +71,7 @@ async function createKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
 }
 
 async function revokeAccountKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
-  const got = await signedInForm(c);
-  if (got instanceof Response) return got;
-  const { session } = got;
+  const { session } = await signedInForm(c);
   const entry = await revokeKey(deps, param(c, "id"), { accountId: session.accountId! });
   c.header("Cache-Control", "no-store");
   if (wantsJson(c)) return c.json({ entry: keyView(entry) });

@@ -10,22 +10,12 @@ import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../lib/web/context.ts";
 import { param, type RouteDef } from "../../lib/web/route.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { assertFormToken, presentedToken } from "../../lib/web/csrf.ts";
-import { field, readFormBody, wantsJson } from "../../lib/web/http_form.ts";
-import { type ActiveSession, putFlash } from "../../lib/web/sessions.ts";
+import { signedInForm } from "../../lib/web/csrf.ts";
+import { field, wantsJson } from "../../lib/web/http_form.ts";
+import { putFlash } from "../../lib/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 import { watchOf } from "../../lib/watch/context.ts";
 import { addWatch, removeWatch, watchView } from "../../lib/watch/watches.ts";
-
-async function signedInForm(
-  c: Context<AppEnv>,
-): Promise<{ session: ActiveSession; form: URLSearchParams }> {
-  const form = await readFormBody(c.req.raw);
-  // The account group requires the session (lib/app.ts, lib/web/groups.ts).
-  const session = c.get("session")!;
-  await assertFormToken(session.csrf, presentedToken(c, form));
-  return { session, form };
-}
 
 /** POST /account/watches: adds a watch. */
 export const accountWatchesRoute: RouteDef = {
