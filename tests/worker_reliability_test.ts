@@ -199,15 +199,19 @@ Deno.test("[worker reliability] waiting jobs are served round-robin across calle
     await env.admit(jobFor("b0.test", "key:B"));
     await env.admit(jobFor("c0.test", "ip:192.0.2.7"));
     env.clock.now = T0 + 1000;
-    const until = Date.now() + 10_000;
+    // (Deno KV's queue may take several seconds to deliver on a loaded machine.)
+    const until = Date.now() + 45_000;
+    let held = false;
     // A held job's mark is renewed (every 100 ms here): all renewed = all held by the worker.
-    while (Date.now() < until) {
+    while (!held && Date.now() < until) {
       const marks = await Promise.all(domains.map((d) => env.store.getInflight(d)));
-      if (marks.every((m) => m?.renewedAt === T0 + 1000)) break;
-      await new Promise((r) => setTimeout(r, 50));
+      held = marks.every((m) => m?.renewedAt === T0 + 1000);
+      if (!held) await new Promise((r) => setTimeout(r, 50));
     }
+    assert.ok(held, "every job reached the worker before the slot was released");
     release();
-    for (const d of ["b0.test", "c0.test", "a9.test"]) await env.stored(d, 20_000);
+    // Every job, not the last admitted: a caller's own jobs need not start in admission order.
+    for (const d of domains) await env.stored(d, 20_000);
     const at = (d: string) => runner.starts.indexOf(d);
     // One A job was running when the others arrived; then each caller gets one turn per round
     // (A, B and C in some order): B and C start within the first four, not 11th and 12th.
