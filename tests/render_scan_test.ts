@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
+import { loadConfig } from "../lib/config.ts";
 import { renderExport } from "../lib/export/export.ts";
 import { normaliseTarget } from "../lib/net/target.ts";
 import { summarise as summariseSchema } from "../lib/services/schema/mcp.ts";
@@ -368,6 +369,60 @@ Deno.test({
       assert.equal(JSON.parse(plain.stdout).render, undefined);
     } finally {
       await env.close();
+    }
+  },
+});
+
+/** Chromium processes this test process started that are still running (Linux /proc). */
+async function chromiumChildren(): Promise<number> {
+  let n = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+      // "pid (comm) state ppid ...": comm may hold spaces, so split after its closing ")".
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === Deno.pid && /chrom/i.test(comm)) n++;
+    } catch { /* ended meanwhile */ }
+  }
+  return n;
+}
+
+Deno.test({
+  name:
+    "rendered scans - the browser opened while the site is read ends with the scan: rendered, refused by Crawl-delay, or the home page never fetched",
+  ignore,
+  ...STEP,
+  fn: async () => {
+    const base = await startRenderScanEnv();
+    // A host mapped to a closed port: the home page cannot be fetched, the scan fails.
+    const config = loadConfig({
+      ...base.env,
+      SCAN_RESOLVE: `${base.env.SCAN_RESOLVE},gone.test=127.0.0.1:9`,
+    });
+    const scan = async (domain: string) =>
+      (await scanSite({ ...normaliseTarget(domain), render: true }, { config, now: FIXED_NOW }))
+        .record;
+    try {
+      assert.equal(await chromiumChildren(), 0, "a browser was running before the scans");
+      const rendered = await scan("http://spa.test/");
+      assert.equal(rendered.render?.status, "rendered", rendered.render?.reason ?? "");
+      assert.equal(await chromiumChildren(), 0, "left running after a rendered scan");
+      const refused = await scan("http://delay60.test/");
+      assert.equal(refused.render?.status, "unavailable");
+      assert.equal(await chromiumChildren(), 0, "left running after a refused render");
+      const failed = await scan("http://gone.test/");
+      assert.equal(failed.status, "failed");
+      assert.equal(await chromiumChildren(), 0, "left running after a failed scan");
+      const page = await runSchemaScan({ ...normaliseTarget("http://gone.test/"), render: true }, {
+        config,
+        now: FIXED_NOW,
+      });
+      assert.equal(page.record.status, "failed");
+      assert.equal(await chromiumChildren(), 0, "left running after a failed schema scan");
+    } finally {
+      await base.close();
     }
   },
 });

@@ -72,6 +72,40 @@ export type BrowserOutcome =
   | { ok: true; handle: BrowserHandle }
   | { ok: false; status: "unavailable" | "failed"; reason: string };
 
+/**
+ * A browser opened ahead of its use: a rendering scan starts it while it still reads the site
+ * (the raw fetch, robots.txt, the sampled pages), so the browser's start-up overlaps that work
+ * instead of adding to it. Whoever ends the scan calls `release()`: a browser nobody took (the
+ * scan failed first, or the render was refused) is closed there.
+ */
+export interface EarlyBrowser {
+  /** The browser, or why there is none; once (a second call gets "failed"). */
+  take(): Promise<BrowserOutcome>;
+  /** Closes the browser if it was never taken. Never throws. */
+  release(): Promise<void>;
+}
+
+/** Starts opening `setting`'s browser now (within `timeoutMs`); see {@link EarlyBrowser}. */
+export function openEarly(setting: RenderBrowser, timeoutMs: number): EarlyBrowser {
+  const opening = openBrowser(setting, timeoutMs);
+  let taken = false;
+  return {
+    take: () => {
+      if (taken) {
+        return Promise.resolve({ ok: false, status: "failed", reason: "the browser was taken" });
+      }
+      taken = true;
+      return opening;
+    },
+    release: async () => {
+      if (taken) return;
+      taken = true;
+      const outcome = await opening;
+      if (outcome.ok) await outcome.handle.close();
+    },
+  };
+}
+
 /** Opens the configured browser within `timeoutMs`. Never throws. */
 export async function openBrowser(
   setting: RenderBrowser,

@@ -8,14 +8,14 @@
  */
 import type { BrowserContext } from "playwright-core";
 import type { RenderSettings } from "../config.ts";
-import { openBrowser } from "./browser.ts";
+import { type EarlyBrowser, openBrowser } from "./browser.ts";
 import { type PageRender, renderPage, within } from "./page_render.ts";
 import { type GateOptions, RequestGate } from "./request_gate.ts";
 
 /** Pages rendered at once (the polite fetcher keeps the site at 2 requests in flight anyway). */
 const PAGE_WORKERS = 2;
 /** Time the browser is given to start or answer (part of the session's budget). */
-const OPEN_MS = 15_000;
+export const OPEN_MS = 15_000;
 
 /** What a session needs. */
 export interface SessionOptions {
@@ -26,6 +26,8 @@ export interface SessionOptions {
   /** Aborts the session (the scan's own deadline). */
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** A browser already opening (lib/render/browser.ts openEarly); else one is opened here. */
+  browser?: EarlyBrowser;
   /** The clock the session's budget is kept by, in ms (tests inject one; default: performance.now). */
   now?: () => number;
 }
@@ -92,9 +94,14 @@ export async function renderPages<T>(
     pages,
     escapes,
   });
-  if (!urls.length) return outcome("rendered", null, null);
+  if (!urls.length) {
+    await options.browser?.release();
+    return outcome("rendered", null, null);
+  }
   options.onProgress?.("starting the browser to render the pages");
-  const opened = await openBrowser(settings.browser, Math.min(OPEN_MS, Math.max(1000, left())));
+  const opened = options.browser
+    ? await options.browser.take()
+    : await openBrowser(settings.browser, Math.min(OPEN_MS, Math.max(1000, left())));
   if (!opened.ok) return outcome(opened.status, opened.reason, null);
   const handle = opened.handle;
   let context: BrowserContext | null = null;

@@ -7,6 +7,7 @@
 import type { RenderSettings } from "../config.ts";
 import type { GuardedFetcher } from "../net/types.ts";
 import { comparePage, type VerdictRule } from "./compare.ts";
+import type { EarlyBrowser } from "./browser.ts";
 import { renderPages } from "./session.ts";
 import type { CrawlerRendering, RenderedPage, RenderView } from "./view.ts";
 import { VIEW_CAPS } from "./view.ts";
@@ -34,6 +35,8 @@ export interface SiteRenderInput {
   verdict: VerdictRule;
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** A browser the scan started opening while it read the site (else one is opened here). */
+  browser?: EarlyBrowser;
   /** The clock the render budget is kept by (tests inject one). */
   now?: () => number;
 }
@@ -74,6 +77,7 @@ export async function renderSite(input: SiteRenderInput): Promise<RenderView> {
     userAgent: input.userAgent,
     signal: input.signal,
     onProgress: input.onProgress,
+    browser: input.browser,
     now: input.now,
   }, (render) => comparePage(render, doNotRender, input.verdict));
   if (session.status === "unavailable" || session.status === "failed") {

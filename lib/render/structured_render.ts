@@ -12,6 +12,7 @@ import { allItems, type Detected, type Extraction, extractPage } from "../struct
 import { generateGraph } from "../structured/generate.ts";
 import type { DetectedItem, RenderedStructured, Result } from "../structured/record.ts";
 import { validateItems } from "../structured/validate.ts";
+import type { EarlyBrowser } from "./browser.ts";
 import { renderPages } from "./session.ts";
 import { type RobotsReader, sitePolicy } from "./site_policy.ts";
 import { PAGE_LIMITS } from "./site_view.ts";
@@ -35,6 +36,8 @@ export interface StructuredRenderInput {
   readRobots: RobotsReader;
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** A browser the scan started opening while it fetched the page (else one is opened here). */
+  browser?: EarlyBrowser;
 }
 
 /** The rendered page's findings and its items, or why there are none. */
@@ -89,6 +92,7 @@ export async function renderStructuredData(
     userAgent: config.userAgent,
     signal: input.signal,
     onProgress: input.onProgress,
+    browser: input.browser,
   }, (render): Extraction | string => {
     if (render.state !== "rendered" || render.html === null) {
       return render.reason ?? "the page could not be rendered";

@@ -28,6 +28,8 @@ import {
 import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
 import { renderStructuredData, withRenderedStructure } from "../render/structured_render.ts";
+import { openEarly } from "../render/browser.ts";
+import { OPEN_MS } from "../render/session.ts";
 import type { RobotsReader } from "../render/site_policy.ts";
 import { countFindings } from "../structured/finding_log.ts";
 
@@ -78,6 +80,11 @@ export async function scanPage(
   const signal = deps.signal
     ? AbortSignal.any([deps.signal, AbortSignal.timeout(timeoutMs)])
     : AbortSignal.timeout(timeoutMs);
+  // The browser starts while the page is fetched, so its start-up overlaps that; closed in
+  // `finally` when the scan ends before the render takes it.
+  const browser = target.render && config.render.browser.kind !== "off"
+    ? openEarly(config.render.browser, OPEN_MS)
+    : undefined;
   const failed = (failure: string): SchemaScanOutcome => ({
     record: SchemaScanRecordSchema.parse({
       domain: target.domain,
@@ -132,6 +139,7 @@ export async function scanPage(
           readRobots: deps.readRobots,
           signal,
           onProgress: deps.onProgress,
+          browser,
         }),
       );
     }
@@ -146,6 +154,7 @@ export async function scanPage(
       failure: null,
     };
   } finally {
+    await browser?.release();
     if (!deps.fetcher) await fetcher.close();
   }
 }

@@ -6,6 +6,7 @@
  * lib/visibility/client_rendering.ts).
  */
 import type { Config } from "../config.ts";
+import type { EarlyBrowser } from "../render/browser.ts";
 import { notRendered, renderSite } from "../render/site_view.ts";
 import type { RenderView } from "../render/view.ts";
 import { CRAWLER_RENDERING } from "./crawlers.ts";
@@ -26,6 +27,8 @@ export interface RenderStepInput {
   fetcher: PoliteFetcher;
   signal?: AbortSignal;
   onProgress?: (step: string) => void;
+  /** The browser the scan started opening when it began (lib/render/browser.ts openEarly). */
+  browser?: EarlyBrowser;
 }
 
 /** Renders the site; returns the view and the audit with the rendered verdicts. */
@@ -74,6 +77,7 @@ export async function renderStep(
     verdict: renderedVerdict,
     signal: input.signal,
     onProgress: input.onProgress,
+    browser: input.browser,
   });
   return { view, audit: withRenderedEvidence(audit, view) };
 }

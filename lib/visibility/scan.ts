@@ -30,6 +30,8 @@ import { politeFetcher } from "./audit/polite.ts";
 import type { AuditResult } from "./audit/types.ts";
 import type { RenderView } from "../render/view.ts";
 import { renderStep } from "./render_step.ts";
+import { openEarly } from "../render/browser.ts";
+import { OPEN_MS } from "../render/session.ts";
 
 /**
  * Scores a snapshot whose home page was fetched and parsed: the pure, synchronous part of a scan
@@ -120,6 +122,11 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
   // Every request to the scanned site goes through the politeness limits (at most 2 in flight,
   // Crawl-delay once known); the off-site lookups use the fetcher as it is.
   const site = politeFetcher(fetcher, target.domain);
+  // The browser starts while the site is read, so its start-up overlaps the raw scan; closed in
+  // `finally` when the scan ends before the render takes it.
+  const browser = target.render && config.render.browser.kind !== "off"
+    ? openEarly(config.render.browser, OPEN_MS)
+    : undefined;
   const pages = Math.min(50, Math.max(1, Math.floor(deps.pages ?? config.audit?.pages ?? 1)));
   const failed = (failure: string, snapshot: Snapshot | null): ScanOutcome => ({
     record: ScanRecordSchema.parse({
@@ -207,6 +214,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
         fetcher: site,
         signal,
         onProgress: (text) => progress("rendering", text),
+        browser,
       }));
     }
     const offSite = offSiteP ? await (offSiteP as Promise<OffSite | null>) : null;
@@ -226,6 +234,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
       audit,
     };
   } finally {
+    await browser?.release();
     if (!deps.fetcher) await fetcher.close();
   }
 }
