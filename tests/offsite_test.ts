@@ -19,7 +19,7 @@ import {
 const UA = "AIVisibilityBot/0.1.0 (+https://checker.example.org; ops@example.org) Deno/2.9.6";
 const TIMEOUT_MS = 300;
 /** How late a timed-out call may settle: generous for a loaded CI machine, far below a hang. */
-const SLACK_MS = 1500;
+const SLACK_MS = 5000;
 const HOUR = 60 * 60 * 1000;
 
 interface Env {
@@ -392,16 +392,16 @@ Deno.test("[offsite] the caller's signal cancels every lookup at once", async ()
     commonCrawl: { fail: "hang" },
   }, async (env) => {
     const controller = new AbortController();
+    // Aborted as soon as the lookups are under way (10 times under the deadline on a loaded machine).
     const timer = setTimeout(() => controller.abort(), 30);
-    const started = performance.now();
     const result = await check(env, "epsilon.shop", "Epsilon", { signal: controller.signal });
     clearTimeout(timer);
-    assert.ok(performance.now() - started < TIMEOUT_MS, "settled before the deadline");
+    // Ended by the signal, not by the 300 ms deadline: every detail says so (no timing asserted).
     assert.ok(result);
-    assert.equal(result.wikidata.status, "unknown");
-    assert.match(result.wikidata.detail, /cancelled/);
-    assert.equal(result.wikipedia.status, "unknown");
-    assert.equal(result.commonCrawl.status, "unknown");
+    for (const key of SERVICES) {
+      assert.equal(result[key].status, "unknown", key);
+      assert.match(result[key].detail, /cancelled/, key);
+    }
   });
 });
 
