@@ -13,9 +13,12 @@
  * `ipRanges` is a list of addresses the vendor's page names for that crawler; absent where the
  * page names none for it.
  *
- * Not added, because no copy of the vendor's own page could be read to verify it (third-party
- * pages quote it): OpenAI's OAI-AdsBot (ad landing-page checks). Amazon's AMZN-User was verified on
- * Amazon's crawler page (developer.amazon.com/support/amazonbot, read 2026-11-26).
+ * OpenAI's OAI-AdsBot (ad landing-page checks) rests on OpenAI's own help article for advertisers
+ * (read 2026-11-26 through the search tool: what it is for, "You must allow OAI-AdsBot", "OpenAI
+ * crawlers respect these rules" of robots.txt); its User-Agent string is the one OpenAI's crawler
+ * page lists (developers.openai.com/api/docs/bots, as copies of that page dated 2026-04 to 2026-06
+ * quote it). Amazon's AMZN-User was verified on Amazon's crawler page
+ * (developer.amazon.com/support/amazonbot, read 2026-11-26).
  */
 import { SOURCES } from "./sources.ts";
 
@@ -403,5 +406,18 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     robotsTxt: "yes",
     userAgent:
       "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+  },
+  {
+    vendor: "OpenAI",
+    docs:
+      "https://help.openai.com/en/articles/20001243-advertiser-guidance-for-allowing-openai-web-crawlers",
+    checked: TODAY,
+    token: "OAI-AdsBot",
+    purpose: "ads",
+    operator:
+      "OpenAI (checks the landing pages of ads submitted to ChatGPT; visits only those pages)",
+    robotsTxt: "yes",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot",
   },
 ];

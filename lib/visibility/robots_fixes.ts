@@ -87,7 +87,10 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
   const r = ctx.robots;
   if (r.state === "server_error") return robotsStatusFix(ctx);
   if (r.state !== "ok") return null;
-  const home = r.crawlers.filter((c) => c.role !== "training" && !c.allowed).map((c) => c.token);
+  // Crawlers the score counts (search and user fetchers): a blocked training or ads crawler is a
+  // choice the report shows, never a fix it asks for.
+  const home = r.crawlers.filter((c) => (c.role === "search" || c.role === "user") && !c.allowed)
+    .map((c) => c.token);
   const closed = pagesClosedByRobots(ctx);
   const tokens = [...new Set([...home, ...closed.flatMap((p) => p.tokens)])];
   if (!tokens.length) return null;

@@ -40,9 +40,9 @@ Deno.test("crawler registry - the 2025-2026 crawlers verified on their vendors' 
   assert.equal(by("Google-GeminiNotebook")?.role, "user");
   assert.equal(by("MistralAI-Index")?.role, "search");
   assert.equal(by("MistralAI-Training")?.role, "training");
-  // Not verifiable on the vendors' own pages here: left out (crawlers_registry.ts says why).
-  assert.equal(by("OAI-AdsBot"), undefined);
-  assert.equal(by("Amzn-User"), undefined);
+  // Checked on OpenAI's help article for advertisers: reported, never scored.
+  assert.equal(by("OAI-AdsBot")?.role, "ads");
+  assert.equal(by("AMZN-User")?.role, "user");
   // Every role the scoring reads is populated.
   for (const role of ["search", "user", "training"] as const) {
     assert.ok(crawlersByRole(role).length > 3, role);
