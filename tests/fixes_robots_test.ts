@@ -198,6 +198,7 @@ Deno.test("[fixes robots] the scan's fixes: no 'remove these lines', no invented
     const [group] = codeBlocksOf(blanket.fix.how);
     assert.match(group, /User-agent: OAI-SearchBot/);
     assert.doesNotMatch(group, /GPTBot|CCBot|Google-Extended/, "training opt-outs untouched");
+    assert.doesNotMatch(group, /OAI-AdsBot/, "the ads checker is not asked for (never scored)");
     // The search crawlers' and assistants' fix is the same change of the same groups (one cause):
     // one issue that resolves all three, with one group to paste, never a second copy of it.
     assert.deepEqual(blanket.resolves!.map((x) => x.id).sort(), [
@@ -209,6 +210,15 @@ Deno.test("[fixes robots] the scan's fixes: no 'remove these lines', no invented
     for (const id of ["access.search_crawlers", "access.user_fetchers"]) {
       assert.equal(r.topIssues.find((i) => i.id === id), undefined, id);
     }
+  });
+  await t.step("only the ads checker kept out: reported, no fix asked for", () => {
+    const r = fixResult({ url: ORIGIN, html, robots: "User-agent: OAI-AdsBot\nDisallow: /\n" });
+    const how = r.topIssues.map((i) => i.fix.how).join("\n\n");
+    assert.doesNotMatch(how, /OAI-AdsBot/);
+    assert.ok(
+      !r.topIssues.some((i) => i.id.startsWith("access.")),
+      r.topIssues.map((i) => i.id).join(),
+    );
   });
   await t.step("allowlist: keep it, add to it", () => {
     const r = fixResult({
