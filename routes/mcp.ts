@@ -35,7 +35,7 @@ export const MAX_MCP_BODY = 64 * 1024;
 /** POST /mcp (and every other method, answered by the protocol's own rules). */
 export const mcpRoute: RouteDef = {
   path: "/mcp",
-  handlers: (deps) => mcpHandlers(deps),
+  handlers: (deps, app) => mcpHandlers(deps, { recordViews: app.viewGate }),
   openapi: ({ deps }) => ({
     post: {
       tags: ["mcp"],

@@ -16,7 +16,9 @@ import type { AppEnv as HonoEnv } from "../lib/web/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { ScanRecordSchema } from "../lib/visibility/record.ts";
 import { PRODUCT } from "../lib/config.ts";
-import { mcpHandlers } from "../routes/mcp.ts";
+import { mcpHandlers, mcpRoute } from "../routes/mcp.ts";
+import { RateLimitedError } from "../lib/errors.ts";
+import type { RecordViewGate } from "../lib/web/record_views.ts";
 import { fakeLookup, PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -42,20 +44,24 @@ async function connect(fetch: Fetch, url = "http://localhost/mcp"): Promise<Clie
  * The /mcp routes alone, mounted like lib/app.ts does but with a short scan wait, on the env's
  * store and clock: for tests where no worker runs, so scan_site answers "running" at once.
  */
-function shortWaitApp(env: TestEnv, scanWaitMs = 0) {
+function shortWaitApp(env: TestEnv, scanWaitMs = 0, viewGate?: RecordViewGate) {
   const app = new Hono<HonoEnv>();
   app.use("*", async (c, next) => {
     c.set("clientIp", c.req.header("x-forwarded-for") ?? "unknown");
     await next();
   });
-  const handlers = mcpHandlers({
+  const deps = {
     config: env.config,
     store: env.store,
     service: env.service,
     now: () => env.clock.now,
     lookup: fakeLookup,
     log: () => {},
-  }, { scanWaitMs });
+  };
+  // With a view gate, mounted the way lib/app.ts mounts the route (its handlers get the app's gate).
+  const handlers = viewGate
+    ? mcpRoute.handlers({ ...env.deps, ...deps }, { routes: [], viewGate })
+    : mcpHandlers(deps, { scanWaitMs });
   const [guard, post] = handlers.POST as [MiddlewareHandler<HonoEnv>, Handler<HonoEnv>];
   const [guardAll, other] = handlers.ALL as [MiddlewareHandler<HonoEnv>, Handler<HonoEnv>];
   app.post("/mcp", guard, post);
@@ -725,6 +731,45 @@ Deno.test("POST /mcp - one address has at most 4 requests in progress; a 5th is 
     assert.equal(again.status, 200, "the address is served again once its requests finished");
     await again.body?.cancel();
   } finally {
+    await env.close();
+  }
+});
+
+Deno.test("POST /mcp - reads of stored records wait their turn in the app's queue of record views", async () => {
+  const env = await startAppEnv();
+  // A gate that lets everything through and says who asked (the app's is a FairGate).
+  const turns: string[] = [];
+  let refuse = false;
+  const gate: RecordViewGate = {
+    run: async <T>(caller: string, task: () => Promise<T>) => {
+      turns.push(caller);
+      if (refuse) {
+        throw new RateLimitedError(
+          "Too many report views at once from this address: wait for the ones in progress. Retry in 2 seconds.",
+          2,
+        );
+      }
+      return await task();
+    },
+  };
+  const client = await connect(inProcess(shortWaitApp(env, 0, gate), "203.0.113.77"));
+  try {
+    await storeRecord(env, "queued.example");
+    assert.equal(
+      (await call(client, "get_report", { domain: "queued.example" })).isError,
+      undefined,
+    );
+    await client.readResource({ uri: "report://queued.example" });
+    await call(client, "compare_scans", { domain: "queued.example" });
+    assert.deepEqual(turns, ["203.0.113.77", "203.0.113.77", "203.0.113.77"]);
+    // A full queue is a tool error the agent can act on; it never claims reads are free of limits.
+    refuse = true;
+    const busy = await call(client, "get_report", { domain: "queued.example" });
+    assert.equal(busy.isError, true);
+    assert.match(text(busy), /Too many report views at once.*Retry after 2 seconds/);
+    assert.doesNotMatch(text(busy), /never counts against the limits/);
+  } finally {
+    await client.close();
     await env.close();
   }
 });

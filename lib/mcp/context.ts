@@ -14,6 +14,7 @@ import type { McpOriginPolicy } from "./http.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import type { WatchDeps } from "../watch/context.ts";
 import type { AnswersDeps } from "../answers/context.ts";
+import type { RecordViewGate } from "../web/record_views.ts";
 
 /** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
 export interface McpDeps extends ScanServiceDeps {
@@ -39,6 +40,8 @@ export interface McpOptions {
   maxConcurrentPer48?: number;
   /** Accepted Host names and origins; default from the configuration (lib/mcp/http.ts). */
   originPolicy?: McpOriginPolicy;
+  /** The app's queue of record views (lib/web/record_views.ts): the tools that read records wait in it. */
+  recordViews?: RecordViewGate;
 }
 
 /** Default of {@link McpOptions.maxConcurrentPerIp}. */
@@ -58,6 +61,16 @@ export interface McpContext {
   authorization: string | null;
   scanWaitMs: number;
   pollIntervalMs: number;
+  /** The app's queue of record views, when the tools run inside the app. */
+  views?: RecordViewGate;
+}
+
+/**
+ * Runs a tool's read of stored records in the app's queue of record views, as the caller's turn
+ * (per address, /48 counted): the same budget as the report pages and exports.
+ */
+export function viewing<T>(ctx: McpContext, read: () => Promise<T>): Promise<T> {
+  return ctx.views ? ctx.views.run(ctx.ip, read) : read();
 }
 
 /**
@@ -124,8 +137,10 @@ export async function guarded(
       const at = new Date(ctx.deps.now() + error.retryAfterSeconds * 1000).toISOString();
       return toolError(
         `${error.message.replace(/\s*Retry in \d+ seconds\.?$/, "")} ` +
-          `Retry after ${error.retryAfterSeconds} seconds (at ${at}). ` +
-          "Reading a report that already exists (get_report) never counts against the limits.",
+          `Retry after ${error.retryAfterSeconds} seconds (at ${at}).` +
+          (tool === "scan_site"
+            ? " Reading a report that already exists (get_report) never counts against the limits."
+            : ""),
       );
     }
     if (error instanceof BadRequestError) return toolError(error.message);

@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { NotFoundError } from "../errors.ts";
 import { changesOf, historyOf } from "../history/service.ts";
-import { domainOf, guarded, type McpContext, toolError, toolResult } from "./context.ts";
+import { domainOf, guarded, type McpContext, toolError, toolResult, viewing } from "./context.ts";
 
 const domainArg = z.string().trim().min(1).max(2048)
   .describe('The domain ("example.com"; a URL is accepted too).');
@@ -78,26 +78,27 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext): void {
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, ({ domain: input, from, to }) =>
-    guarded(ctx, "compare_scans", async () => {
-      const domain = domainOf(input);
-      let diff;
-      try {
-        diff = await changesOf(ctx.deps.store, domain, { from, to });
-      } catch (e) {
-        if (e instanceof NotFoundError) return toolError(`${e.message}. Call list_scans first.`);
-        throw e;
-      }
-      if (!diff) {
-        return toolResult(`${domain} has only one kept scan: nothing to compare yet.`, {
-          domain,
-          comparable: false,
-          changes: null,
-        });
-      }
-      return toolResult(
-        `${domain}, ${diff.from.scannedAt} -> ${diff.to.scannedAt}:\n` + diff.summary.join("\n") +
-          (diff.regression ? `\nRegression: ${diff.regressionReasons.join("; ")}.` : ""),
-        { domain, comparable: true, changes: diff as unknown as Record<string, unknown> },
-      );
-    }));
+    guarded(ctx, "compare_scans", () =>
+      viewing(ctx, async () => {
+        const domain = domainOf(input);
+        let diff;
+        try {
+          diff = await changesOf(ctx.deps.store, domain, { from, to });
+        } catch (e) {
+          if (e instanceof NotFoundError) return toolError(`${e.message}. Call list_scans first.`);
+          throw e;
+        }
+        if (!diff) {
+          return toolResult(`${domain} has only one kept scan: nothing to compare yet.`, {
+            domain,
+            comparable: false,
+            changes: null,
+          });
+        }
+        return toolResult(
+          `${domain}, ${diff.from.scannedAt} -> ${diff.to.scannedAt}:\n` + diff.summary.join("\n") +
+            (diff.regression ? `\nRegression: ${diff.regressionReasons.join("; ")}.` : ""),
+          { domain, comparable: true, changes: diff as unknown as Record<string, unknown> },
+        );
+      })));
 }

@@ -7,7 +7,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError } from "../net/target.ts";
-import { domainOf, type McpContext, reportUri } from "./context.ts";
+import { domainOf, type McpContext, reportUri, viewing } from "./context.ts";
 
 /** JSON-RPC error code the MCP specification gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -35,21 +35,24 @@ export function registerReportResource(server: McpServer, ctx: McpContext): void
         }
         throw e;
       }
-      const stored = await ctx.deps.store.getScan(domain);
-      if (!stored) {
-        throw new McpError(
-          RESOURCE_NOT_FOUND,
-          `${domain} has never been scanned; call the scan_site tool first`,
-          { uri: uri.href },
-        );
-      }
-      return {
-        contents: [{
-          uri: reportUri(domain),
-          mimeType: "application/json",
-          text: JSON.stringify(stored.record),
-        }],
-      };
+      // Read and serialised in the app's queue of record views, like a report page.
+      return await viewing(ctx, async () => {
+        const stored = await ctx.deps.store.getScan(domain);
+        if (!stored) {
+          throw new McpError(
+            RESOURCE_NOT_FOUND,
+            `${domain} has never been scanned; call the scan_site tool first`,
+            { uri: uri.href },
+          );
+        }
+        return {
+          contents: [{
+            uri: reportUri(domain),
+            mimeType: "application/json",
+            text: JSON.stringify(stored.record),
+          }],
+        };
+      });
     },
   );
 }

@@ -52,6 +52,7 @@ export function createMcpServer(
     authorization: caller.authorization ?? null,
     scanWaitMs: options.scanWaitMs ?? DEFAULT_SCAN_WAIT_MS,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    views: options.recordViews,
   };
   const server = new McpServer(
     { name: adapter.serverName, title: service.title, version: PRODUCT.version },

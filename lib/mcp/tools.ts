@@ -20,6 +20,7 @@ import {
   reportPath,
   reportUri,
   toolResult,
+  viewing,
 } from "./context.ts";
 
 const urlArg = z.string().trim().min(1).max(2048)
@@ -106,36 +107,37 @@ export function registerCommonTools(
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, ({ domain: input }) =>
-    guarded(ctx, "get_report", async () => {
-      const domain = domainOf(input);
-      const [stored, inflight] = await Promise.all([
-        ctx.deps.store.getScan(domain),
-        ctx.deps.store.getInflight(domain),
-      ]);
-      const base = {
-        domain,
-        scanRunning: inflight !== null,
-        reportPath: reportPath(domain),
-        resourceUri: reportUri(domain),
-      };
-      if (!stored) {
+    guarded(ctx, "get_report", () =>
+      viewing(ctx, async () => {
+        const domain = domainOf(input);
+        const [stored, inflight] = await Promise.all([
+          ctx.deps.store.getScan(domain),
+          ctx.deps.store.getInflight(domain),
+        ]);
+        const base = {
+          domain,
+          scanRunning: inflight !== null,
+          reportPath: reportPath(domain),
+          resourceUri: reportUri(domain),
+        };
+        if (!stored) {
+          return toolResult(
+            `${domain} has never been scanned` +
+              (inflight
+                ? ", but its first scan is running now: call get_report again in a few seconds."
+                : `. Call scan_site with url "${domain}" to scan it.`),
+            { ...base, found: false, fresh: false, record: null },
+          );
+        }
+        const fresh = isFresh(stored, ctx.deps.now());
         return toolResult(
-          `${domain} has never been scanned` +
-            (inflight
-              ? ", but its first scan is running now: call get_report again in a few seconds."
-              : `. Call scan_site with url "${domain}" to scan it.`),
-          { ...base, found: false, fresh: false, record: null },
+          (fresh
+            ? ""
+            : "This report is older than the cache lifetime; scan_site would scan again.\n") +
+            (inflight ? "A newer scan is running now.\n" : "") + adapter.summarise(stored.record),
+          { ...base, found: true, fresh, record: stored.record },
         );
-      }
-      const fresh = isFresh(stored, ctx.deps.now());
-      return toolResult(
-        (fresh
-          ? ""
-          : "This report is older than the cache lifetime; scan_site would scan again.\n") +
-          (inflight ? "A newer scan is running now.\n" : "") + adapter.summarise(stored.record),
-        { ...base, found: true, fresh, record: stored.record },
-      );
-    }));
+      })));
 }
 
 /**

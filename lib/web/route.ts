@@ -11,6 +11,7 @@ import type { z } from "zod";
 import type { ServiceDef } from "../service.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { allowedMethods, methodNotAllowed } from "./methods.ts";
+import type { RecordViewGate } from "./record_views.ts";
 
 /** The methods a route registers handlers for ("ALL": every method, the route answers itself). */
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
@@ -46,6 +47,8 @@ export interface MountedApp {
   routes: readonly RouteDef[];
   /** The app's one fair queue of record views, for routes that set `viewsRecords`. */
   recordViews?: MiddlewareHandler<AppEnv>;
+  /** The same queue, for handlers that read records outside a route's GET (the MCP tools). */
+  viewGate?: RecordViewGate;
 }
 
 /** One path of a route module: where, what, and what the API document says of it. */
