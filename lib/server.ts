@@ -441,8 +441,8 @@ async function defaultChallenge(
 
 /**
  * The jobs besides scans the scan threads run, by kind (lib/isolate/protocol.ts ThreadJob): the
- * summary of a stored record over its budget, and code validation where the service validates
- * code. Each is a module the threads load by URL, so lib/isolate imports none of them.
+ * summary of a stored record over its budget, and code validation (and the /validate page's
+ * result HTML) where the service validates code. Each is a module the threads load by URL, so lib/isolate imports none of them.
  */
 function threadJobs(service: AnyServiceDef): ThreadJobModules {
   const jobs: ThreadJobModules = {
@@ -450,6 +450,7 @@ function threadJobs(service: AnyServiceDef): ThreadJobModules {
   };
   if (service.validatesCode) {
     jobs["validate-code"] = new URL("./schema/validate_job.ts", import.meta.url).href;
+    jobs["validate-html"] = new URL("./ui/validate_result_job.tsx", import.meta.url).href;
   }
   return jobs;
 }

@@ -11,10 +11,14 @@ import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
 import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { readCappedBody } from "../lib/web/http_body.ts";
-import type { Result } from "../lib/structured/record.ts";
-import { ValidateInputError, validateRequest } from "../lib/schema/validate_request.ts";
+import {
+  VALIDATE_TIMEOUT_MS,
+  ValidateInputError,
+  validateRequest,
+} from "../lib/schema/validate_request.ts";
 import { renderPage } from "../lib/web/render.tsx";
-import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
+import { type ValidateHtmlJob, validateResultHtml } from "../lib/ui/validate_result_job.tsx";
+import { ScanIsolationError, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
 import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 
@@ -24,7 +28,7 @@ function shown(code: string | undefined): string {
 }
 
 function ValidatePage(
-  props: { code?: string; url?: string; result?: Result; error?: string },
+  props: { code?: string; url?: string; resultHtml?: string; error?: string },
 ): VNode {
   return (
     <article class="report">
@@ -42,9 +46,33 @@ function ValidatePage(
           {props.error}
         </p>
       )}
-      {props.result && <SchemaResultSections result={props.result} />}
+      {props.resultHtml && (
+        // Rendered (and escaped) by Preact in a scan thread: lib/ui/validate_result_job.tsx.
+        <div class="validate-result" dangerouslySetInnerHTML={{ __html: props.resultHtml }} />
+      )}
     </article>
   );
+}
+
+/**
+ * The result sections of a validation's answer as HTML, rendered in a scan thread (in this one
+ * only where the server runs without threads, as tests and the CLI may).
+ */
+async function resultSections(
+  deps: AppDeps,
+  { json, code, url }: { json: string; code?: string; url?: string },
+): Promise<string> {
+  if (!deps.threads?.runJob) return validateResultHtml(json);
+  const job: ValidateHtmlJob = { kind: "validate-html", json };
+  try {
+    return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
+  } catch (error) {
+    if (error instanceof ScanIsolationError) {
+      const why = error.message.replace(TOO_COMPLEX, "it is too large or too complex to show");
+      throw new ValidateInputError(422, `The result could not be shown: ${why}.`, code, url);
+    }
+    throw error;
+  }
 }
 
 /** GET and POST /validate (mounted by the services that validate code in hand). */
@@ -74,15 +102,18 @@ function handlers(deps: AppDeps): RouteHandlers {
   app.POST = [crossSiteGuard(deps), async (c) => {
     const request = c.req.raw;
     try {
-      // Read, parsed and analysed in a scan thread (lib/schema/validate_request.ts); the answer
-      // is bounded, so parsing and showing it here is too.
-      const { json, code, url } = await validateRequest(deps, c.get("clientIp"), {
+      // Read, parsed and analysed in a scan thread (lib/schema/validate_request.ts), and its
+      // bounded answer rendered as HTML in one too: this thread only places the HTML.
+      const answer = await validateRequest(deps, c.get("clientIp"), {
         as: "form",
         headers: request.headers,
         read: (max) => readCappedBody(request, max),
       });
-      const { result } = JSON.parse(json) as { result: Result };
-      return page(c, <ValidatePage code={shown(code)} url={url} result={result} />);
+      const resultHtml = await resultSections(deps, answer);
+      return page(
+        c,
+        <ValidatePage code={shown(answer.code)} url={answer.url} resultHtml={resultHtml} />,
+      );
     } catch (e) {
       if (!(e instanceof HttpError) || e.status >= 500) throw e;
       const { code, url } = e instanceof ValidateInputError ? e : { code: "", url: "" };

@@ -9,6 +9,8 @@ import {
   TOO_COMPLEX,
 } from "../lib/isolate/scan_threads.ts";
 import { memoryPlan } from "../lib/config_memory.ts";
+import { validateResultHtml } from "../lib/ui/validate_result_job.tsx";
+import type { ThreadJob } from "../lib/isolate/protocol.ts";
 
 const config = loadConfig({});
 const threadUrl = new URL("./fixtures/greedy_thread.ts", import.meta.url);
@@ -201,6 +203,23 @@ Deno.test("[scan threads] a real code validation runs as the thread's job: answe
   assert.equal(small.status, 200);
   assert.equal(typeof small.json, "string", "the answer's JSON comes back as text");
   assert.deepEqual(JSON.parse(small.json).result.summary.types, ["Organization"]);
+  // The /validate page's result sections are rendered in a thread too, from that text.
+  const html = startScanThreads({
+    heapMb: 64,
+    timeoutMs: 60_000,
+    maxThreads: 1,
+    jobs: { "validate-html": new URL("../lib/ui/validate_result_job.tsx", import.meta.url).href },
+  });
+  try {
+    const shown = await html.runJob(
+      { kind: "validate-html", json: small.json } as ThreadJob,
+      60_000,
+    );
+    assert.deepEqual(shown, { html: validateResultHtml(small.json) });
+    assert.match((shown as { html: string }).html, /^<section/);
+  } finally {
+    await html.close();
+  }
   const huge = await validate(32, `[${Array(340_000).fill("{}").join(",")}]`);
   assert.ok(huge instanceof ScanIsolationError, String(huge));
   assert.equal(huge.kind, "memory", huge.message);

@@ -11,6 +11,10 @@ import { VALIDATE_LIMIT } from "../lib/limits/limits.ts";
 import { analysePage } from "../lib/schema/scan.ts";
 import { MAX_CODE_BYTES, validateCode } from "../lib/schema/validate_code.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
+import { createApp } from "../lib/app.ts";
+import { runJob as runValidateJob, type ValidateJob } from "../lib/schema/validate_job.ts";
+import { runJob as runHtmlJob, type ValidateHtmlJob } from "../lib/ui/validate_result_job.tsx";
+import { ScanIsolationError, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
 
 const PRODUCT = {
   "@context": "https://schema.org",
@@ -216,5 +220,59 @@ Deno.test("[validate code] POST /api/validate: 200, 400, 413, 415, its own pool,
     await res.body?.cancel();
   } finally {
     await visibility.close();
+  }
+});
+
+Deno.test("[validate code] the /validate page: validated and its result rendered as HTML in scan threads, never on the server's thread", async () => {
+  const env = await startAppEnv({ env: { SERVICE: "schema" } });
+  // Scan threads as the server has them, run in process here, saying which jobs they were given.
+  const kinds: string[] = [];
+  let failHtml = false;
+  const threads = {
+    runJob: (job: { kind: string }) => {
+      kinds.push(job.kind);
+      if (job.kind === "validate-code") return Promise.resolve(runValidateJob(job as ValidateJob));
+      if (failHtml) {
+        return Promise.reject(
+          new ScanIsolationError(`${TOO_COMPLEX} (it needed more than 64 MB of memory)`, "memory"),
+        );
+      }
+      return Promise.resolve(runHtmlJob(job as ValidateHtmlJob));
+    },
+  };
+  const app = createApp({ ...env.deps, threads });
+  const form = (code: string) =>
+    app.request(
+      new Request("http://generator.test/validate", {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "sec-fetch-site": "same-origin",
+          "x-forwarded-for": "198.51.100.9",
+        },
+        body: new URLSearchParams({ code, url: "https://kettles.test/p/1" }).toString(),
+      }),
+    );
+  try {
+    const code = JSON.stringify({ ...PRODUCT, name: "<img src=x onerror=alert(1)>" });
+    const ok = await form(code);
+    assert.equal(ok.status, 200);
+    assert.deepEqual(kinds, ["validate-code", "validate-html"]);
+    const html = await ok.text();
+    assert.match(html, /<div class="validate-result"><section/);
+    assert.match(html, /Merchant listing/);
+    assert.ok(!html.includes("<img src=x"), "what the code says is escaped in the thread's HTML");
+    // A result too large to render in its thread: a 422 that says so, the code kept in the form.
+    failHtml = true;
+    const failed = await form(code);
+    assert.equal(failed.status, 422);
+    const page = await failed.text();
+    assert.match(
+      page,
+      /The result could not be shown: it is too large or too complex to show \(it needed more than 64 MB of memory\)\./,
+    );
+    assert.match(page, /&lt;img src=x onerror=alert\(1\)/, "the pasted code is shown again");
+  } finally {
+    await env.close();
   }
 });
