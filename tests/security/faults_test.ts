@@ -29,8 +29,9 @@ Deno.test({
   fn: async () => {
     const dir = await Deno.makeTempDir();
     const kvPath = `${dir}/kv.sqlite3`;
-    // Any s<N>.test host is a decent site, each response 150 ms late so scans overlap the kill.
-    const sites = startSiteServer({}, { fallback: decentSite, delayMs: 150 });
+    // Any s<N>.test host is a decent site, each response 60 ms late so scans overlap the kill
+    // (150 ms made the 100 scans after the restart take about 100 s of CI's time).
+    const sites = startSiteServer({}, { fallback: decentSite, delayMs: 60 });
     const hosts = Array.from({ length: SCANS }, (_, i) => `s${i + 1}.test`);
     // Two client keys (60 new scans an hour each), created before the server starts.
     const kv0 = await Deno.openKv(kvPath);
