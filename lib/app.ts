@@ -15,7 +15,7 @@ import { compressPages } from "./web/compress.ts";
 import { pageErrors } from "./web/page_errors.tsx";
 import { notFoundPage } from "./web/not_found.tsx";
 import { type GroupSpec, inGroup, routeGroup } from "./web/groups.ts";
-import { createRecordViewGate, recordViews } from "./web/record_views.ts";
+import { createRecordViewGate } from "./web/record_views.ts";
 import { routeApp, type RouteDef, served } from "./web/route.ts";
 import { ROUTES } from "./routes.ts";
 import { PATHS } from "./report_urls.ts";
@@ -52,13 +52,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): 
     await next();
   });
   app.use("*", sessionMiddleware(deps));
-  // Views of stored records queue fairly per caller, one queue per app (viewsRecords routes and
-  // the MCP tools that read records).
-  const viewGate = createRecordViewGate();
   const mounted = {
     routes: routes.filter((r) => served(r, deps.service)),
-    recordViews: recordViews(viewGate),
-    viewGate,
+    // Views of stored records queue fairly per caller, one queue per app (viewsRecords routes and
+    // the MCP tools that read records).
+    viewGate: createRecordViewGate(),
   };
   for (const route of mounted.routes) {
     if (!GROUPS.some((g) => inGroup(route, g))) app.route("/", routeApp(route, deps, mounted));

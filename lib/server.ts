@@ -442,7 +442,8 @@ async function defaultChallenge(
 /**
  * The jobs besides scans the scan threads run, by kind (lib/isolate/protocol.ts ThreadJob): the
  * summary of a stored record over its budget, and code validation (and the /validate page's
- * result HTML) where the service validates code. Each is a module the threads load by URL, so lib/isolate imports none of them.
+ * result HTML) where the service validates code. Each is a module the threads load by URL, so
+ * lib/isolate imports none of them.
  */
 function threadJobs(service: AnyServiceDef): ThreadJobModules {
   const jobs: ThreadJobModules = {

@@ -12,13 +12,14 @@ import { crossSiteGuard } from "../lib/web/csrf.ts";
 import { HttpError } from "../lib/errors.ts";
 import { readCappedBody } from "../lib/web/http_body.ts";
 import {
+  tooComplex,
   VALIDATE_TIMEOUT_MS,
   ValidateInputError,
   validateRequest,
 } from "../lib/schema/validate_request.ts";
 import { renderPage } from "../lib/web/render.tsx";
 import { type ValidateHtmlJob, validateResultHtml } from "../lib/ui/validate_result_job.tsx";
-import { ScanIsolationError, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
+import { ScanIsolationError } from "../lib/isolate/scan_threads.ts";
 import { shellFor } from "../lib/web/shell.ts";
 import { ValidateCodeForm } from "../lib/ui/validate_code_form.tsx";
 
@@ -68,8 +69,12 @@ async function resultSections(
     return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
   } catch (error) {
     if (error instanceof ScanIsolationError) {
-      const why = error.message.replace(TOO_COMPLEX, "it is too large or too complex to show");
-      throw new ValidateInputError(422, `The result could not be shown: ${why}.`, code, url);
+      throw new ValidateInputError(
+        422,
+        tooComplex(error, "The result could not be shown", "show"),
+        code,
+        url,
+      );
     }
     throw error;
   }

@@ -85,9 +85,16 @@ export interface EarlyBrowser {
   release(): Promise<void>;
 }
 
-/** Starts opening `setting`'s browser now (within `timeoutMs`); see {@link EarlyBrowser}. */
-export function openEarly(setting: RenderBrowser, timeoutMs: number): EarlyBrowser {
-  const opening = openBrowser(setting, timeoutMs);
+/** Time a browser is given to start or answer (part of a render session's budget). */
+export const OPEN_MS = 15_000;
+
+/**
+ * For a scan that asks to render (`wanted`), starts opening `setting`'s browser now (within
+ * {@link OPEN_MS}); undefined when it does not ask or rendering is off. See {@link EarlyBrowser}.
+ */
+export function openEarly(wanted: boolean, setting: RenderBrowser): EarlyBrowser | undefined {
+  if (!wanted || setting.kind === "off") return undefined;
+  const opening = openBrowser(setting, OPEN_MS);
   let taken = false;
   return {
     take: () => {

@@ -8,14 +8,12 @@
  */
 import type { BrowserContext } from "playwright-core";
 import type { RenderSettings } from "../config.ts";
-import { type EarlyBrowser, openBrowser } from "./browser.ts";
+import { type EarlyBrowser, OPEN_MS, openBrowser } from "./browser.ts";
 import { type PageRender, renderPage, within } from "./page_render.ts";
 import { type GateOptions, RequestGate } from "./request_gate.ts";
 
 /** Pages rendered at once (the polite fetcher keeps the site at 2 requests in flight anyway). */
 const PAGE_WORKERS = 2;
-/** Time the browser is given to start or answer (part of the session's budget). */
-export const OPEN_MS = 15_000;
 
 /** What a session needs. */
 export interface SessionOptions {

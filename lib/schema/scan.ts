@@ -29,7 +29,6 @@ import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
 import { renderStructuredData, withRenderedStructure } from "../render/structured_render.ts";
 import { openEarly } from "../render/browser.ts";
-import { OPEN_MS } from "../render/session.ts";
 import type { RobotsReader } from "../render/site_policy.ts";
 import { countFindings } from "../structured/finding_log.ts";
 
@@ -82,9 +81,7 @@ export async function scanPage(
     : AbortSignal.timeout(timeoutMs);
   // The browser starts while the page is fetched, so its start-up overlaps that; closed in
   // `finally` when the scan ends before the render takes it.
-  const browser = target.render && config.render.browser.kind !== "off"
-    ? openEarly(config.render.browser, OPEN_MS)
-    : undefined;
+  const browser = openEarly(target.render === true, config.render.browser);
   const failed = (failure: string): SchemaScanOutcome => ({
     record: SchemaScanRecordSchema.parse({
       domain: target.domain,

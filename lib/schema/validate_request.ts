@@ -123,6 +123,16 @@ export async function admitValidation(
   );
 }
 
+/**
+ * What a scan thread that ended at its heap or time limit means for the visitor's code, said as
+ * the input's doing: "<lead>: it is too large or too complex to <verb> (it needed more than ...)."
+ */
+export function tooComplex(error: ScanIsolationError, lead: string, verb: string): string {
+  return `${lead}: ${
+    error.message.replace(TOO_COMPLEX, `it is too large or too complex to ${verb}`)
+  }.`;
+}
+
 /** Validates code from `ip` (see the module comment for the order of the steps). */
 export async function validateRequest(
   deps: ValidateDeps,
@@ -156,8 +166,10 @@ export async function validateRequest(
     } catch (error) {
       // The code took its thread past its heap or time limit: the input's doing, said as such.
       if (error instanceof ScanIsolationError) {
-        const why = error.message.replace(TOO_COMPLEX, "it is too large or too complex to analyse");
-        return { status: 422, error: `The code could not be validated: ${why}.` };
+        return {
+          status: 422,
+          error: tooComplex(error, "The code could not be validated", "analyse"),
+        };
       }
       throw error;
     }

@@ -11,7 +11,8 @@
  *   page is a shell only when it has little text AND its HTML shows signs of client rendering: an
  *   empty app mount node (`<div id="root"></div>`, `#app`, `#__next`...), script bundles (external
  *   scripts from the site itself: one from another site, such as an analytics tag, a consent
- *   banner or a chat widget, is not the page's application code), `<noscript>` text (the "enable JavaScript" notice), or a framework's hydration data
+ *   banner or a chat widget, is not the page's application code), `<noscript>` text (the "enable
+ *   JavaScript" notice), or a framework's hydration data
  *   (`__NEXT_DATA__`, `__NUXT__`, `ng-version`, `data-reactroot`...). A short page without any of
  *   those is "thin": too little to quote, but nothing a browser adds, so it never raises a
  *   JavaScript gate. The verdict says it was judged from those signs ({@link basisEvidence}).
@@ -54,7 +55,7 @@ export function readRendering(facts: PageFacts, rendered?: RenderedPage | null):
   const { text, appShell, scripts, noscriptWords } = facts;
   // Scripts from other sites (analytics, consent banners, chat widgets) are not the page's own
   // application code: a short static page with an analytics tag is thin, not a shell.
-  const bundles = scripts.external - (scripts.otherSites ?? 0);
+  const bundles = scripts.external - scripts.otherSites;
   const signs = [
     ...(appShell.emptyMountNode ? [EMPTY_MOUNT_SIGN] : []),
     ...(bundles > 0

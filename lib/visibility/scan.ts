@@ -31,7 +31,6 @@ import type { AuditResult } from "./audit/types.ts";
 import type { RenderView } from "../render/view.ts";
 import { renderStep } from "./render_step.ts";
 import { openEarly } from "../render/browser.ts";
-import { OPEN_MS } from "../render/session.ts";
 
 /**
  * Scores a snapshot whose home page was fetched and parsed: the pure, synchronous part of a scan
@@ -124,9 +123,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
   const site = politeFetcher(fetcher, target.domain);
   // The browser starts while the site is read, so its start-up overlaps the raw scan; closed in
   // `finally` when the scan ends before the render takes it.
-  const browser = target.render && config.render.browser.kind !== "off"
-    ? openEarly(config.render.browser, OPEN_MS)
-    : undefined;
+  const browser = openEarly(target.render === true, config.render.browser);
   const pages = Math.min(50, Math.max(1, Math.floor(deps.pages ?? config.audit?.pages ?? 1)));
   const failed = (failure: string, snapshot: Snapshot | null): ScanOutcome => ({
     record: ScanRecordSchema.parse({

@@ -32,9 +32,7 @@ export function createRecordViewGate(): FairGate {
 }
 
 /** The middleware that queues a route's record views in `gate`. */
-export function recordViews(
-  gate: RecordViewGate = createRecordViewGate(),
-): MiddlewareHandler<AppEnv> {
+export function recordViews(gate: RecordViewGate): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // HEAD renders what GET does; other methods are the route's 405.
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();

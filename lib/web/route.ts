@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { ServiceDef } from "../service.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { allowedMethods, methodNotAllowed } from "./methods.ts";
-import type { RecordViewGate } from "./record_views.ts";
+import { type RecordViewGate, recordViews } from "./record_views.ts";
 
 /** The methods a route registers handlers for ("ALL": every method, the route answers itself). */
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
@@ -45,9 +45,10 @@ export type OpenApiSchema =
 export interface MountedApp {
   /** The routes the app mounted for its service, in order (/openapi.json documents them). */
   routes: readonly RouteDef[];
-  /** The app's one fair queue of record views, for routes that set `viewsRecords`. */
-  recordViews?: MiddlewareHandler<AppEnv>;
-  /** The same queue, for handlers that read records outside a route's GET (the MCP tools). */
+  /**
+   * The app's one fair queue of record views: routes that set `viewsRecords` wait in it, and so do
+   * handlers that read records outside a route's GET (the MCP tools).
+   */
   viewGate?: RecordViewGate;
 }
 
@@ -139,7 +140,7 @@ export function routeApp(
   const all = sub.all.bind(sub) as (p: string, ...h: Handler<AppEnv>[]) => unknown;
   const use = [
     ...(route.use ?? []),
-    ...(route.viewsRecords && app.recordViews ? [app.recordViews] : []),
+    ...(route.viewsRecords && app.viewGate ? [recordViews(app.viewGate)] : []),
   ] as Handler<AppEnv>[];
   const chains = route.handlers(deps, app);
   for (const [method, chain] of Object.entries(chains)) {

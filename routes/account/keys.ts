@@ -22,7 +22,6 @@ import { putFlash } from "../../lib/web/sessions.ts";
 import { keyView } from "../../lib/ui/key_view.ts";
 import { type DashboardFlash, dashboardFor } from "../../lib/web/account_dashboard.ts";
 
-/** The session and form of a signed-in key form, or a response sending the visitor to sign in. */
 /** POST /account/keys: creates a key. */
 export const accountKeysRoute: RouteDef = {
   path: "/account/keys",
