@@ -1,4 +1,5 @@
 /** The answer-presence providers, in the order reports list them. */
+import { NotFoundError } from "../errors.ts";
 import type { ProviderAdapter, ProviderId } from "./provider.ts";
 import { openai } from "./openai.ts";
 import { perplexity } from "./perplexity.ts";
@@ -16,4 +17,10 @@ export function providerOf(id: ProviderId): ProviderAdapter {
 /** True for a provider id. */
 export function isProviderId(value: string): value is ProviderId {
   return PROVIDERS.some((p) => p.id === value);
+}
+
+/** The provider id a URL names. @throws NotFoundError (404) for any other value. */
+export function requireProviderId(value: string): ProviderId {
+  if (!isProviderId(value)) throw new NotFoundError(`No provider ${value}`);
+  return value;
 }

@@ -21,7 +21,7 @@ import { errorResponse, json } from "../../lib/openapi.ts";
 import { KeyBodySchema, QuestionsBodySchema } from "../../lib/answers/requests.ts";
 import { answersOf } from "../../lib/answers/context.ts";
 import { ownerOfBearer } from "../../lib/answers/access.ts";
-import { isProviderId } from "../../lib/answers/providers.ts";
+import { requireProviderId } from "../../lib/answers/providers.ts";
 import { startRun } from "../../lib/answers/run.ts";
 import { ownedRun, setSiteQuestions, siteAnswers } from "../../lib/answers/site_answers.ts";
 import { deleteUserKey, setUserKey, userKeyViews } from "../../lib/answers/user_keys.ts";
@@ -50,11 +50,6 @@ async function accountOf(deps: AppDeps, authorization: string | undefined): Prom
   const o = await ownerOf(deps, authorization);
   if (o.kind !== "account") throw new OperatorKeysError();
   return o.accountId;
-}
-
-function providerOf(id: string) {
-  if (!isProviderId(id)) throw new NotFoundError(`No provider ${id}`);
-  return id;
 }
 
 /** GET /api/answers/keys. */
@@ -88,13 +83,18 @@ export const answerKeyRoute: RouteDef = {
       const id = await accountOf(deps, c.req.header("authorization"));
       const body = KeyBodySchema.safeParse(await readJsonBody(c.req.raw, MAX_BODY));
       if (!body.success) throw new BadRequestError(zodMessage(body.error));
-      const view = await setUserKey(a, id, providerOf(param(c, "provider")), body.data.apiKey);
+      const view = await setUserKey(
+        a,
+        id,
+        requireProviderId(param(c, "provider")),
+        body.data.apiKey,
+      );
       return c.json({ key: view });
     },
     DELETE: async (c) => {
       const a = answersOf(deps);
       const id = await accountOf(deps, c.req.header("authorization"));
-      const deleted = await deleteUserKey(a, id, providerOf(param(c, "provider")));
+      const deleted = await deleteUserKey(a, id, requireProviderId(param(c, "provider")));
       if (!deleted) throw new NotFoundError("No key of that provider is set");
       return c.json({ deleted });
     },
