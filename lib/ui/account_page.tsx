@@ -11,6 +11,7 @@ import type { Account } from "../storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../islands/KeyManager.tsx";
 import type { KeyView } from "./key_view.ts";
 import { Island } from "./layout.tsx";
+import { PostButton } from "./post_button.tsx";
 import type { CreatedWatch, WatchForm, WatchPanel } from "../watch/panel.ts";
 import { WatchSection } from "./watch_section.tsx";
 
@@ -60,10 +61,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
             Signed in as <strong class="account-email">{state.account.email}</strong>
           </p>
         </div>
-        <form method="post" action="/account/logout">
-          <input type="hidden" name="csrf" value={state.csrf} />
-          <button type="submit" class="secondary">Sign out</button>
-        </form>
+        <PostButton action="/account/logout" csrf={state.csrf} label="Sign out" />
       </div>
       <Island
         name="KeyManager"

@@ -9,6 +9,7 @@ import type { AdminOverview } from "../accounts/admin.ts";
 import { describeWait } from "../accounts/accounts.ts";
 import type { ApiKeyEntry } from "../storage/store.ts";
 import { LocalTimeMs } from "./local_time.tsx";
+import { PostButton } from "./post_button.tsx";
 
 const POOL_NAMES: Record<string, string> = {
   ip: "scans per IP",
@@ -38,10 +39,7 @@ export function AdminPage(props: {
             {plural(totals.activeKeys, "active key")} of {totals.keys}.
           </p>
         </div>
-        <form method="post" action="/admin/logout">
-          <input type="hidden" name="csrf" value={csrf} />
-          <button type="submit" class="secondary">Sign out</button>
-        </form>
+        <PostButton action="/admin/logout" csrf={csrf} label="Sign out" />
       </div>
       {notice && <p class={`notice ${notice.kind}`} role="status">{notice.text}</p>}
       <nav class="admin-nav" aria-label="Sections">

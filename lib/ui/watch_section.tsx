@@ -7,6 +7,7 @@
  */
 import type { CreatedWatch, WatchPanel } from "../watch/panel.ts";
 import { formatWhen } from "./key_view.ts";
+import { PostButton } from "./post_button.tsx";
 
 function when(iso: string | null): string {
   return iso ? formatWhen(Date.parse(iso)) : "never";
@@ -80,10 +81,11 @@ export function WatchSection(
                       <a href={w.feed}>Atom feed</a>
                     </td>
                     <td>
-                      <form method="post" action={`/account/watches/${w.id}/delete`}>
-                        <input type="hidden" name="csrf" value={csrf} />
-                        <button type="submit" class="secondary">Remove</button>
-                      </form>
+                      <PostButton
+                        action={`/account/watches/${w.id}/delete`}
+                        csrf={csrf}
+                        label="Remove"
+                      />
                     </td>
                   </tr>
                 ))}
