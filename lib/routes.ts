@@ -27,6 +27,10 @@ import {
   siteAnswersRoute,
 } from "../routes/api/answers.ts";
 import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "../routes/account/answers.ts";
+import {
+  accountAnswerKeyDeleteRoute,
+  accountAnswerKeyRoute,
+} from "../routes/account/answer_keys.ts";
 import { changesRoute, historyRoute, keptScanRoute } from "../routes/api/report/history.ts";
 import { scanStatusRoute } from "../routes/api/scans/[id].ts";
 import { compareJsonRoute } from "../routes/api/compare.json.ts";
@@ -100,6 +104,8 @@ export const ROUTES: readonly RouteDef[] = [
   accountWatchDeleteRoute,
   accountAnswerRunRoute,
   accountAnswerQuestionsRoute,
+  accountAnswerKeyRoute,
+  accountAnswerKeyDeleteRoute,
   accountRoute,
   adminLoginRoute,
   adminLogoutRoute,

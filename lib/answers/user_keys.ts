@@ -7,7 +7,11 @@
 import { BadRequestError, HttpError } from "../errors.ts";
 import type { AnswersDeps } from "./context.ts";
 import type { ProviderId } from "./provider.ts";
-import { PROVIDERS } from "./providers.ts";
+import { providerOf, PROVIDERS } from "./providers.ts";
+
+/** A key's length bounds (printable ASCII, no spaces), as the forms and the API accept it. */
+export const USER_KEY_CHARS = { min: 8, max: 512 } as const;
+const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{${USER_KEY_CHARS.min},${USER_KEY_CHARS.max}}$`);
 
 /** 403: the operator does not let users bring their own keys. */
 export class UserKeysOffError extends HttpError {
@@ -37,8 +41,11 @@ export async function setUserKey(
 ): Promise<UserKeyView> {
   if (!deps.config.answers.userKeys) throw new UserKeysOffError();
   const key = typeof apiKey === "string" ? apiKey.trim() : "";
-  if (!/^[\x21-\x7e]{8,512}$/.test(key)) {
-    throw new BadRequestError("apiKey must be the vendor's key: 8 to 512 printable characters");
+  if (!KEY_PATTERN.test(key)) {
+    throw new BadRequestError(
+      `apiKey must be the vendor's key: ${USER_KEY_CHARS.min} to ${USER_KEY_CHARS.max} ` +
+        "printable characters",
+    );
   }
   const sealed = await (await deps.box()).seal(key, context(accountId, provider));
   const addedAt = deps.now();
@@ -68,6 +75,26 @@ export async function userKeyViews(deps: AnswersDeps, accountId: string): Promis
       addedAt: k ? new Date(k.addedAt).toISOString() : null,
     };
   }));
+}
+
+/** What the account page shows of a user's keys (lib/ui/answer_keys_section.tsx renders it). */
+export interface UserKeyPanel {
+  /** Every provider, in the order reports list them, with its name. */
+  keys: (UserKeyView & { label: string })[];
+  /** A refused key form: its provider and why (what was typed is never shown again). */
+  form?: { provider: ProviderId; error: string };
+}
+
+/** The panel of an account, or null when the operator does not let users bring keys. */
+export async function userKeyPanel(
+  deps: AnswersDeps,
+  accountId: string,
+  form?: UserKeyPanel["form"],
+): Promise<UserKeyPanel | null> {
+  if (!deps.config.answers.userKeys) return null;
+  const keys = (await userKeyViews(deps, accountId))
+    .map((k) => ({ ...k, label: providerOf(k.provider).label }));
+  return { keys, ...(form ? { form } : {}) };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke) and
- * how to use a key with curl. Server-rendered in full, so it works without JavaScript.
+ * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke), the
+ * watched sites, the account's own AI vendor keys (where allowed) and how to use a key with curl. Server-rendered in full, so it works without JavaScript.
  */
 import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
@@ -14,6 +14,8 @@ import { Island } from "./layout.tsx";
 import { PostButton } from "./post_button.tsx";
 import type { CreatedWatch, WatchForm, WatchPanel } from "../watch/panel.ts";
 import { WatchSection } from "./watch_section.tsx";
+import type { UserKeyPanel } from "../answers/user_keys.ts";
+import { AnswerKeysSection } from "./answer_keys_section.tsx";
 
 /** What the dashboard shows. */
 export interface DashboardState {
@@ -29,6 +31,10 @@ export interface DashboardState {
   watch?: WatchPanel;
   watchCreated?: CreatedWatch | null;
   watchForm?: WatchForm;
+  /** The account's own AI vendor keys; absent where the operator does not allow them. */
+  answerKeys?: UserKeyPanel;
+  /** What the last vendor-key form did (shown in that section). */
+  answerKeyNotice?: Notice | null;
 }
 
 /**
@@ -83,6 +89,13 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
           panel={state.watch}
           csrf={state.csrf}
           created={state.watchCreated ?? null}
+        />
+      )}
+      {state.answerKeys && (
+        <AnswerKeysSection
+          panel={state.answerKeys}
+          csrf={state.csrf}
+          notice={state.answerKeyNotice ?? null}
         />
       )}
       <section aria-labelledby="use-heading">

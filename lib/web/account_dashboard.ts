@@ -6,23 +6,28 @@ import { DashboardPage, type DashboardState } from "../ui/account_page.tsx";
 import { ACCOUNT_STYLES } from "../ui/error_page.tsx";
 import { keyView } from "../ui/key_view.ts";
 import { watchPanel } from "../watch/panel.ts";
+import { type UserKeyPanel, userKeyPanel } from "../answers/user_keys.ts";
 import { expectedOrigin } from "./csrf.ts";
 import { pageWithStatus } from "./page_errors.tsx";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 
 /** What a form post leaves for the next dashboard view. */
-export type DashboardFlash = Pick<DashboardState, "created" | "notice" | "watchCreated">;
+export type DashboardFlash = Pick<
+  DashboardState,
+  "created" | "notice" | "watchCreated" | "answerKeyNotice"
+>;
 
 /**
- * Renders the dashboard of a session's account with `extra` (a refused form's name and reason),
- * or redirects to the login page when the account is gone.
+ * Renders the dashboard of a session's account with `extra` (a refused form's name and reason;
+ * `answerKeyForm`, a refused vendor-key form), or redirects to the login page when the account is
+ * gone.
  */
 export async function dashboardFor(
   c: Context<AppEnv>,
   deps: AppDeps,
   session: ActiveSession,
-  extra: Partial<DashboardState> = {},
+  extra: Partial<DashboardState> & { answerKeyForm?: UserKeyPanel["form"] } = {},
   status = 200,
 ): Promise<Response> {
   const account = await deps.accounts.getAccount(session.accountId ?? "");
@@ -32,7 +37,11 @@ export async function dashboardFor(
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
   const watch = deps.watch ? await watchPanel(deps.watch, account.id, extra.watchForm) : undefined;
-  const state: DashboardState = { account, csrf: session.csrf, keys, watch, ...extra };
+  const { answerKeyForm, ...shown } = extra;
+  const answerKeys = deps.answers
+    ? await userKeyPanel(deps.answers, account.id, answerKeyForm) ?? undefined
+    : undefined;
+  const state: DashboardState = { account, csrf: session.csrf, keys, watch, answerKeys, ...shown };
   const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>

@@ -25,6 +25,7 @@ function handlers(deps: AppDeps): RouteHandlers {
       created: flash?.created ?? null,
       notice: flash?.notice ?? null,
       watchCreated: flash?.watchCreated ?? null,
+      answerKeyNotice: flash?.answerKeyNotice ?? null,
     });
   };
   return app;
