@@ -60,6 +60,8 @@ export interface TestEnv {
   worker: Worker | null;
   /** The injected clock, in ms; tests move it. */
   clock: { now: number };
+  /** Every structured log line the server wrote, in order. */
+  logs: Record<string, unknown>[];
   /** POST /api/scan with a JSON body from an IP (X-Forwarded-For, TRUST_PROXY=1). */
   scan(
     body: unknown,
@@ -161,6 +163,7 @@ export async function startAppEnv(options: {
     scanEnv,
     worker,
     clock,
+    logs,
     deps,
     handler,
     server,
