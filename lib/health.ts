@@ -13,6 +13,7 @@
 import { PRODUCT } from "./config.ts";
 import { HttpError } from "./errors.ts";
 import type { Store } from "./storage/store.ts";
+import type { ScanThreadStats } from "./isolate/scan_threads.ts";
 import { HEALTH_READ_KEY, WRITE_PROBE_KEY } from "./storage/keys_system.ts";
 
 /** The JSON body of /healthz. */
@@ -33,12 +34,22 @@ export interface Health {
     oldestMs: number | null;
   };
   limiter: { kind: "kv" | "redis"; ok: boolean; ms: number };
+  /**
+   * The scan threads (absent where scans run in this isolate): `lost` threads are stuck in code
+   * Deno cannot stop and keep their slots (lib/isolate/scan_threads.ts); with every slot lost no
+   * scan can run, `ok` is false and the answer 503 until the server is restarted.
+   */
+  threads?: { ok: boolean; max: number; lost: number; busy: number; waiting: number };
 }
 
 const TIMEOUT_MS = 2000;
 
 /** Runs the checks. */
-export async function checkHealth(store: Store, now: () => number = Date.now): Promise<Health> {
+export async function checkHealth(
+  store: Store,
+  now: () => number = Date.now,
+  threads?: ScanThreadStats,
+): Promise<Health> {
   const writes = storeWriteHealth(store.kv);
   const [kv, write, queue, limiter] = await Promise.all([
     timed(() => store.kv.get(HEALTH_READ_KEY, { consistency: "strong" })),
@@ -56,8 +67,9 @@ export async function checkHealth(store: Store, now: () => number = Date.now): P
   if (!write.ok) writes.noteFailure(now());
   const writable = writes.writable(now());
   const inflight = queue.value?.inflight;
+  const threadsOk = !threads || threads.lost < threads.maxThreads;
   const health: Health = {
-    ok: kv.ok && writable && queue.ok && limiter.ok,
+    ok: kv.ok && writable && queue.ok && limiter.ok && threadsOk,
     service: store.service,
     version: PRODUCT.version,
     kv: { ok: kv.ok && writable, ms: kv.ms, write: { ok: writable, ms: write.ms } },
@@ -69,6 +81,17 @@ export async function checkHealth(store: Store, now: () => number = Date.now): P
       oldestMs: inflight?.oldestSince != null ? Math.max(0, now() - inflight.oldestSince) : null,
     },
     limiter: { kind: store.limiter.kind, ok: limiter.ok, ms: limiter.ms },
+    ...(threads
+      ? {
+        threads: {
+          ok: threadsOk,
+          max: threads.maxThreads,
+          lost: threads.lost,
+          busy: threads.busy,
+          waiting: threads.waiting,
+        },
+      }
+      : {}),
   };
   return health;
 }

@@ -311,6 +311,8 @@ export async function createServer(
             Object.values(services).map((s) => [s.name, s.scanner.href]),
           ),
           jobs: threadJobs(deps.service),
+          // Stuck in code Deno cannot stop: the operator has to know (and /healthz says it too).
+          onLost: (lost) => log({ event: "scan.thread_lost", ...lost }),
         })
         : inlineRunner(services);
       // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:

@@ -14,7 +14,7 @@ export const healthRoute: RouteDef = {
       GET: async (c) => {
         const t = Date.now();
         if (!last || t - last.at >= 1000) {
-          last = { at: t, health: checkHealth(deps.store, deps.now) };
+          last = { at: t, health: checkHealth(deps.store, deps.now, deps.threads?.stats?.()) };
         }
         const health = await last.health;
         c.header("Cache-Control", "no-store");

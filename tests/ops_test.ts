@@ -50,6 +50,16 @@ Deno.test("[ops] /healthz: KV, queue and limiter checked; 200 when healthy, 503 
     const health = await checkHealth(env.store, () => env.clock.now + 5000);
     assert.equal(health.queue.inflight, 1);
     assert.equal(health.queue.oldestMs, 5000);
+    assert.equal("threads" in health, false, "no threads, no section");
+    // Scan threads lost in code Deno cannot stop (lib/isolate/scan_threads.ts): one of two is a
+    // warning in the body; all of them is 503, as no scan can run until a restart.
+    const pool = { threads: 2, busy: 1, waiting: 0, maxThreads: 2 };
+    const oneLost = await checkHealth(env.store, Date.now, { ...pool, lost: 1 });
+    assert.equal(oneLost.ok, true);
+    assert.deepEqual(oneLost.threads, { ok: true, max: 2, lost: 1, busy: 1, waiting: 0 });
+    const allLost = await checkHealth(env.store, Date.now, { ...pool, lost: 2 });
+    assert.equal(allLost.ok, false);
+    assert.equal(allLost.threads?.ok, false);
     assert.equal((await env.app.request("/healthz", { method: "POST" })).status, 405);
     // KV gone: 503, and the body says which check failed.
     const kv = await Deno.openKv(":memory:");

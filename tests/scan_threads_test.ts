@@ -19,22 +19,12 @@ const target = (host: string) => normaliseTarget(`http://${host}/`);
 const run = (runner: ReturnType<typeof startScanThreads>, host: string) =>
   runner.run("visibility", target(host), config, () => at).then(() => null, (e) => e);
 
-Deno.test("[scan threads] out of memory or out of time ends the scan's thread, not this one; the pool serves on", async () => {
+Deno.test("[scan threads] out of memory ends the scan's thread, not this one; the pool serves on", async () => {
   const runner = startScanThreads({ heapMb: 32, timeoutMs: 8000, threadUrl, warm: 1 });
   try {
     const ok = await runner.run("visibility", target("fine.test"), config, () => at);
     assert.equal(ok.record.status, "ok");
     assert.equal(ok.record.scannedAt, at.toISOString(), "the thread's clock is the caller's");
-
-    // While a thread spins, this thread's timers keep firing.
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 20);
-    const spin = await run(runner, "spin.test");
-    clearInterval(ticker);
-    assert.ok(spin instanceof ScanIsolationError);
-    assert.equal(spin.kind, "time", "a thread that computes is not taken for one out of memory");
-    assert.ok(spin.message.startsWith(TOO_COMPLEX), spin.message);
-    assert.ok(ticks >= 100, `only ${ticks} ticks of 20 ms in 8 s`);
 
     // At its heap limit the thread is ended at once, with that reason, not at its time limit.
     const t0 = performance.now();
@@ -60,9 +50,48 @@ Deno.test("[scan threads] out of memory or out of time ends the scan's thread, n
       ),
     );
     assert.deepEqual(after.map((o) => o.record.domain), ["a.test", "b.test", "c.test"]);
+    assert.equal(runner.stats().lost, 0, "no thread ended here is counted lost");
   } finally {
     await runner.close();
   }
+});
+
+Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a thread stuck in code that never returns keeps its slot, and with none left work is refused saying why", async () => {
+  // In a process of its own: Deno cannot stop the spinning threads (tests/helpers/spin_pool.ts).
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "tests/helpers/spin_pool.ts"],
+    cwd: new URL("../", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(out.stderr);
+  assert.equal(out.success, true, err.slice(-2000));
+  const r = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+  // A thread that waits past its time limit is ended and not counted lost: it kept beating.
+  assert.equal(r.waited.ok, false);
+  assert.equal(r.waited.kind, "time");
+  assert.equal(r.afterWait, 0);
+  // A thread that computes past its limit: its scan fails "too complex", not "out of memory"...
+  assert.equal(r.spun.ok, false);
+  assert.equal(r.spun.kind, "time", "a thread that computes is not taken for one out of memory");
+  assert.equal(r.spun.message, `${TOO_COMPLEX} (it took longer than 7 s)`);
+  // ...while this thread's timers kept firing (20 ms ticks for 7 s: about 350)...
+  assert.ok(r.ticks >= 100, `only ${r.ticks} ticks of 20 ms in 7 s`);
+  // ...and it is counted lost: silent since it was handed the scan, it keeps its slot.
+  assert.equal(r.afterSpin, 1);
+  assert.equal(r.lost[0].work, "scan");
+  assert.ok(r.lost[0].silentMs > 5000, `silent ${r.lost[0].silentMs} ms`);
+  assert.deepEqual({ lost: r.lost[0].lost, max: r.lost[0].maxThreads }, { lost: 1, max: 2 });
+  // The other slot still scans.
+  assert.deepEqual(r.fine, { ok: true, value: "fine.test" });
+  // A job that never returns loses the second slot...
+  assert.equal(r.spunJob.kind, "time");
+  assert.equal(r.lost[1].work, "job");
+  assert.deepEqual({ lost: r.stats.lost, max: r.stats.maxThreads }, { lost: 2, max: 2 });
+  // ...and then work is refused at once, saying the server must be restarted.
+  assert.equal(r.refused.ok, false);
+  assert.equal(r.refused.kind, "crash");
+  assert.match(r.refused.message, /no scan thread is left: all 2 are lost .* must be restarted/);
 });
 
 Deno.test("[scan threads] starting threads does not block this thread; at most maxThreads run, the rest wait their turn", async () => {
@@ -170,10 +199,10 @@ Deno.test("[scan threads] jobs run on the pool's threads like scans: answered, e
     assert.equal(oom.kind, "memory", oom.message);
     assert.equal(oom.message, `${TOO_COMPLEX} (it needed more than 32 MB of memory)`);
     assert.ok(performance.now() - t0 < 3500, "ended at its heap limit, before its time limit");
-    const spin = await job("spin");
-    assert.ok(spin instanceof ScanIsolationError);
-    assert.equal(spin.kind, "time");
-    assert.match(spin.message, /took longer than 4 s/);
+    const slow = await job("wait-8000");
+    assert.ok(slow instanceof ScanIsolationError);
+    assert.equal(slow.kind, "time");
+    assert.match(slow.message, /took longer than 4 s/);
     // One thread: a scan and jobs sent together take it in the order they came.
     const order: string[] = [];
     await Promise.all([

@@ -25,6 +25,17 @@
  *   scan never answers, the heap stays full, timers still run). A busy thread says every BEAT_MS
  *   how full its heap is; one at {@link FULL_HEAP_PERCENT} or more for `fullMs` is ended and its
  *   scan fails "needed more than N MB". A reported out-of-memory error ends it the same way.
+ * - **A thread at its time limit that has been silent is counted lost**: Deno 2.9.6 cannot stop a
+ *   thread running synchronous code (a loop that never returns to its event loop): `terminate()`
+ *   returns and the thread's exit is reported, but the OS thread keeps running, with its core and
+ *   its heap, until that code returns, possibly never (measured here with a `for (;;) {}`; the
+ *   Deno bug is https://github.com/denoland/deno/pull/35657, open, checked 2026-11-27). A busy
+ *   thread beats every BEAT_MS from its event loop, so one whose last word is older than
+ *   {@link SILENT_MS} when its time runs out is in such code. Its scan fails as any over its time;
+ *   the pool counts the thread as still holding its slot (the memory plan stays true), says so
+ *   through `onLost`, and once every slot is lost refuses work at once, saying the server must be
+ *   restarted ({@link ScanThreadStats.lost}, /healthz `threads`). A thread that waits (on the
+ *   network, a timer) keeps beating, ends properly and is not counted.
  *
  * Jobs other than scans (code validation, summaries of oversized stored records: ThreadJob in
  * lib/isolate/protocol.ts) run on the same threads, in the same order, with the same heap limit
@@ -37,6 +48,7 @@ import type { Config } from "../config.ts";
 import type { Target } from "../net/target.ts";
 import type { RunDeps, RunOutcome, ScanStep } from "../service.ts";
 import {
+  BEAT_MS,
   type JobReplyMessage,
   type JobRequestMessage,
   SCAN_THREAD_NICE,
@@ -81,6 +93,8 @@ export interface ScanRunner {
    * can start serving only then: loading opens files, which a flood of connections could starve.
    */
   warmed(): Promise<void>;
+  /** What the pool holds now (threads only). */
+  stats?(): ScanThreadStats;
   /** Ends every thread. */
   close(): Promise<void>;
 }
@@ -123,7 +137,27 @@ export interface ScanThreadOptions {
   scanners?: Record<string, string>;
   /** The module of each job kind a thread may run (lib/isolate/protocol.ts ThreadJobModules). */
   jobs?: ThreadJobModules;
+  /** Told when a thread is counted lost (silent at its time limit: see the module's comment). */
+  onLost?: (lost: LostThread) => void;
 }
+
+/** A thread counted lost, as `onLost` is told. */
+export interface LostThread {
+  /** What it was running. */
+  work: "scan" | "job";
+  /** How long it had been silent when its time ran out, in ms. */
+  silentMs: number;
+  /** Threads lost so far, this one included, and the pool's slots. */
+  lost: number;
+  maxThreads: number;
+}
+
+/**
+ * A busy thread beats every BEAT_MS (250 ms) from its event loop: silent for 20 beats, it is in
+ * synchronous code far longer than any capped parse takes (a 5 MiB page parses in about a second),
+ * and timers delayed by a loaded machine are not taken for it.
+ */
+export const SILENT_MS = 20 * BEAT_MS;
 
 /** What a thread sends back to a scan or job. */
 type Reply = ScanReplyMessage | JobReplyMessage;
@@ -146,6 +180,8 @@ interface Thread {
   ready: Promise<void>;
   /** Since when its heartbeats have said its heap is full (ms, performance.now()), or null. */
   fullSince: number | null;
+  /** When it last sent anything (a beat, progress, an answer), in ms (performance.now()). */
+  heardAt: number;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -162,6 +198,13 @@ export interface ScanThreadStats {
   busy: number;
   /** Scans waiting for a thread. */
   waiting: number;
+  /**
+   * Threads lost in synchronous code Deno cannot stop (see the module's comment): each still
+   * holds its slot. When `lost` reaches the pool's slots, work is refused until a restart.
+   */
+  lost: number;
+  /** The pool's slots (maxThreads). */
+  maxThreads: number;
 }
 
 /** A pool of scan threads. */
@@ -179,9 +222,13 @@ export function startScanThreads(
   const all = new Set<Thread>();
   const idle: Thread[] = [];
   /** Scans waiting for a thread, in order of arrival. */
-  const waiting: ((t: Thread) => void)[] = [];
+  const waiting: ((t: Thread | null) => void)[] = [];
   let nextId = 1;
   let closed = false;
+  /** Threads lost in code that does not return: each keeps its slot (see the module comment). */
+  let lost = 0;
+  /** Slots a new thread may take. */
+  const slots = () => Math.max(0, maxThreads - lost);
 
   const memoryError = () =>
     new ScanIsolationError(
@@ -204,6 +251,7 @@ export function startScanThreads(
   };
 
   const onMessage = (thread: Thread, m: Reply | ThreadBeat | typeof THREAD_READY) => {
+    thread.heardAt = performance.now();
     if (m === THREAD_READY) return;
     if ("beat" in m) {
       if (!thread.pending || m.beat < FULL_HEAP_PERCENT) thread.fullSince = null;
@@ -236,6 +284,7 @@ export function startScanThreads(
       dead: false,
       ready,
       fullSince: null,
+      heardAt: performance.now(),
       idleTimer: undefined,
     };
     all.add(thread);
@@ -312,18 +361,30 @@ export function startScanThreads(
   /** After a thread ended: starts one for a waiting scan, or keeps the warm ones loaded. */
   const refill = () => {
     if (closed) return;
-    while (waiting.length && all.size < maxThreads) waiting.shift()!(spawn());
-    while (waiting.length === 0 && all.size < warm) idle.push(spawn());
+    if (slots() === 0) {
+      for (const next of waiting.splice(0)) next(null);
+      return;
+    }
+    while (waiting.length && all.size < slots()) waiting.shift()!(spawn());
+    while (waiting.length === 0 && all.size < Math.min(warm, slots())) idle.push(spawn());
   };
 
-  const acquire = (): Thread | Promise<Thread> => {
+  const acquire = async (): Promise<Thread> => {
     const thread = idle.pop();
     if (thread) {
       clearTimeout(thread.idleTimer);
       return thread;
     }
-    if (all.size < maxThreads) return spawn();
-    return new Promise((resolve) => waiting.push(resolve));
+    if (all.size < slots()) return spawn();
+    const next = slots() === 0 ? null : await new Promise<Thread | null>((r) => waiting.push(r));
+    if (!next) {
+      throw new ScanIsolationError(
+        `no scan thread is left: all ${maxThreads} are lost in code that does not return ` +
+          "(the server must be restarted)",
+        "crash",
+      );
+    }
+    return next;
   };
 
   /**
@@ -349,12 +410,24 @@ export function startScanThreads(
       thread = await acquire();
       await thread.ready;
     }
+    const message = build(id);
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         const error = new ScanIsolationError(
           `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
           "time",
         );
+        const silentMs = Math.round(performance.now() - thread.heardAt);
+        if (silentMs > SILENT_MS) {
+          // Ending it will not stop it (see the module's comment): its slot stays taken.
+          lost++;
+          options.onLost?.({
+            work: "target" in message ? "scan" : "job",
+            silentMs,
+            lost,
+            maxThreads,
+          });
+        }
         thread.pending?.settle(error);
         die(thread, error);
       }, timeoutMs);
@@ -379,7 +452,8 @@ export function startScanThreads(
       };
       thread.pending = { id, settle, onProgress };
       thread.fullSince = null;
-      thread.port!.postMessage(build(id));
+      thread.heardAt = performance.now();
+      thread.port!.postMessage(message);
     });
   };
 
@@ -391,6 +465,8 @@ export function startScanThreads(
       threads: all.size,
       busy: [...all].filter((t) => t.pending).length,
       waiting: waiting.length,
+      lost,
+      maxThreads,
     }),
     async warmed() {
       await Promise.allSettled(idle.map((t) => t.ready));

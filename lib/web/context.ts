@@ -54,7 +54,7 @@ export interface AppDeps {
    * The scan threads (set by createServer once started), which also run code validation
    * (lib/schema/validate_request.ts); without them validation runs in this isolate.
    */
-  threads?: Pick<ScanRunner, "runJob"> | null;
+  threads?: Pick<ScanRunner, "runJob" | "stats"> | null;
   /** Answer presence (lib/answers/), built in createServer. */
   answers?: AnswersDeps;
 }
