@@ -312,7 +312,8 @@ export async function createServer(
           ),
           jobs: threadJobs(deps.service),
           // Stuck in code Deno cannot stop: the operator has to know (and /healthz says it too).
-          onLost: (lost) => log({ event: "scan.thread_lost", ...lost }),
+          onLost: (lost) =>
+            log({ event: lost.work ? "scan.thread_lost" : "scan.thread_lost_ended", ...lost }),
         })
         : inlineRunner(services);
       // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:

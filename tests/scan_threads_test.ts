@@ -56,7 +56,7 @@ Deno.test("[scan threads] out of memory ends the scan's thread, not this one; th
   }
 });
 
-Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a thread stuck in code that never returns keeps its slot, and with none left work is refused saying why", async () => {
+Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a thread stuck in code keeps its slot until it really ends (never, for code that never returns), and with none left work is refused saying why", async () => {
   // In a process of its own: Deno cannot stop the spinning threads (tests/helpers/spin_pool.ts).
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "tests/helpers/spin_pool.ts"],
@@ -71,6 +71,12 @@ Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a
   assert.equal(r.waited.ok, false);
   assert.equal(r.waited.kind, "time");
   assert.equal(r.afterWait, 0);
+  // A thread that computes past its limit but does return is lost until then, and then gives its
+  // slot back (the pool hears when its runtime is really gone).
+  assert.equal(r.busy.kind, "time");
+  assert.equal(r.afterBusy, 1);
+  assert.equal(r.afterBusyReturned, 0, "the slot came back when the thread ended");
+  assert.deepEqual(r.lost.slice(0, 2).map((l: { work: string | null }) => l.work), ["job", null]);
   // A thread that computes past its limit: its scan fails "too complex", not "out of memory"...
   assert.equal(r.spun.ok, false);
   assert.equal(r.spun.kind, "time", "a thread that computes is not taken for one out of memory");
@@ -79,14 +85,15 @@ Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a
   assert.ok(r.ticks >= 100, `only ${r.ticks} ticks of 20 ms in 7 s`);
   // ...and it is counted lost: silent since it was handed the scan, it keeps its slot.
   assert.equal(r.afterSpin, 1);
-  assert.equal(r.lost[0].work, "scan");
-  assert.ok(r.lost[0].silentMs > 5000, `silent ${r.lost[0].silentMs} ms`);
-  assert.deepEqual({ lost: r.lost[0].lost, max: r.lost[0].maxThreads }, { lost: 1, max: 2 });
+  assert.equal(r.lost[2].work, "scan");
+  assert.ok(r.lost[2].silentMs > 5000, `silent ${r.lost[2].silentMs} ms`);
+  assert.deepEqual({ lost: r.lost[2].lost, max: r.lost[2].maxThreads }, { lost: 1, max: 2 });
   // The other slot still scans.
   assert.deepEqual(r.fine, { ok: true, value: "fine.test" });
   // A job that never returns loses the second slot...
   assert.equal(r.spunJob.kind, "time");
-  assert.equal(r.lost[1].work, "job");
+  assert.equal(r.lost[3].work, "job");
+  assert.equal(r.lost.length, 4);
   assert.deepEqual({ lost: r.stats.lost, max: r.stats.maxThreads }, { lost: 2, max: 2 });
   // ...and then work is refused at once, saying the server must be restarted.
   assert.equal(r.refused.ok, false);

@@ -96,6 +96,12 @@ export function heartbeat(): ThreadBeat {
 /** The first message a scan thread gets: its end of the channel to the server. */
 export interface ThreadHello {
   port: MessagePort;
+  /**
+   * Its end of a channel whose other end the server's thread holds only to learn when this thread
+   * has really ended: that end's `close` event comes when the thread's runtime is gone, which a
+   * thread stuck in code that never returns does not reach (lib/isolate/scan_threads.ts).
+   */
+  life?: MessagePort;
 }
 
 /** What the server asks the spawner thread. */
@@ -108,6 +114,8 @@ export type SpawnerRequest =
     youngMb: number;
     /** What the thread reads as `workerData` (the scanner and job modules it loads). */
     workerData?: unknown;
+    /** Handed on to the thread in its hello ({@link ThreadHello.life}); transferred. */
+    life?: MessagePort;
   }
   | { op: "end"; id: number };
 
@@ -129,7 +137,9 @@ export function serverChannel(): Promise<ServerChannel> {
   startLimit = getHeapStatistics().heap_size_limit;
   const parent = parentPort;
   return new Promise((resolve) => {
-    parent.once("message", ({ port }: ThreadHello) => {
+    parent.once("message", ({ port, life }: ThreadHello) => {
+      // One word on it puts the port in use: its other end then hears when this runtime ends.
+      life?.postMessage("alive");
       resolve({
         post: (m) => port.postMessage(m),
         onMessage: (f) => {

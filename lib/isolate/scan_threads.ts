@@ -32,9 +32,11 @@
  *   Deno bug is https://github.com/denoland/deno/pull/35657, open, checked 2026-11-27). A busy
  *   thread beats every BEAT_MS from its event loop, so one whose last word is older than
  *   {@link SILENT_MS} when its time runs out is in such code. Its scan fails as any over its time;
- *   the pool counts the thread as still holding its slot (the memory plan stays true), says so
- *   through `onLost`, and once every slot is lost refuses work at once, saying the server must be
- *   restarted ({@link ScanThreadStats.lost}, /healthz `threads`). A thread that waits (on the
+ *   the pool counts the thread as still holding its slot (the memory plan stays true) and says so
+ *   through `onLost`. Each thread has a life line, a channel whose end here closes only when the
+ *   thread's runtime is really gone: a lost thread whose code does return then ends, and gives
+ *   its slot back. Once every slot is lost the pool refuses work at once, saying the server must
+ *   be restarted ({@link ScanThreadStats.lost}, /healthz `threads`). A thread that waits (on the
  *   network, a timer) keeps beating, ends properly and is not counted.
  *
  * Jobs other than scans (code validation, summaries of oversized stored records: ThreadJob in
@@ -60,6 +62,7 @@ import {
   type ThreadJobModules,
 } from "./protocol.ts";
 import { type ThreadExit, ThreadSpawner } from "./thread_spawner.ts";
+import { MessageChannel } from "node:worker_threads";
 
 export { SCAN_THREAD_NICE, type ScanReplyMessage, type ScanRequestMessage, THREAD_READY };
 
@@ -137,17 +140,23 @@ export interface ScanThreadOptions {
   scanners?: Record<string, string>;
   /** The module of each job kind a thread may run (lib/isolate/protocol.ts ThreadJobModules). */
   jobs?: ThreadJobModules;
-  /** Told when a thread is counted lost (silent at its time limit: see the module's comment). */
+  /**
+   * Told when a thread is counted lost (silent at its time limit: see the module's comment), and
+   * when a lost thread ends after all.
+   */
   onLost?: (lost: LostThread) => void;
 }
 
-/** A thread counted lost, as `onLost` is told. */
+/**
+ * A thread counted lost, or (`work` null) a lost thread that has ended after all and given its
+ * slot back, as `onLost` is told.
+ */
 export interface LostThread {
-  /** What it was running. */
-  work: "scan" | "job";
-  /** How long it had been silent when its time ran out, in ms. */
-  silentMs: number;
-  /** Threads lost so far, this one included, and the pool's slots. */
+  /** What it was running; null when it has ended after all. */
+  work: "scan" | "job" | null;
+  /** How long it had been silent when its time ran out, in ms (null when it has ended). */
+  silentMs: number | null;
+  /** Threads lost now, and the pool's slots. */
   lost: number;
   maxThreads: number;
 }
@@ -182,6 +191,8 @@ interface Thread {
   fullSince: number | null;
   /** When it last sent anything (a beat, progress, an answer), in ms (performance.now()). */
   heardAt: number;
+  /** Counted lost: ended but, as far as anything here can tell, still running. */
+  lost: boolean;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -285,8 +296,22 @@ export function startScanThreads(
       ready,
       fullSince: null,
       heardAt: performance.now(),
+      lost: false,
       idleTimer: undefined,
     };
+    // The thread's life line: its other end closes only once the thread's runtime is gone (a
+    // thread's reported exit comes at once, even while its code still runs). A lost thread that
+    // does return from its code ends then, and gives its slot back.
+    const life = new MessageChannel();
+    life.port1.on("message", () => {});
+    life.port1.on("close", () => {
+      if (!thread.lost) return;
+      thread.lost = false;
+      lost--;
+      options.onLost?.({ work: null, silentMs: null, lost, maxThreads });
+      refill();
+    });
+    life.port1.unref();
     all.add(thread);
     const onExit = (exit: ThreadExit) => {
       const error = exit.memory ? memoryError() : new ScanIsolationError(
@@ -304,6 +329,7 @@ export function startScanThreads(
         heapMb: options.heapMb,
         youngMb,
         workerData: { scanners: options.scanners ?? {}, jobs: options.jobs ?? {} },
+        life: life.port2 as unknown as MessagePort,
       },
       onExit,
     ).then((started) => {
@@ -419,7 +445,9 @@ export function startScanThreads(
         );
         const silentMs = Math.round(performance.now() - thread.heardAt);
         if (silentMs > SILENT_MS) {
-          // Ending it will not stop it (see the module's comment): its slot stays taken.
+          // Ending it will not stop it (see the module's comment): its slot stays taken until its
+          // life line says it has ended.
+          thread.lost = true;
           lost++;
           options.onLost?.({
             work: "target" in message ? "scan" : "job",

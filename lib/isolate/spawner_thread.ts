@@ -55,8 +55,8 @@ port.on("message", async (m: SpawnerRequest) => {
     worker.on("error", (e: unknown) => end(1, e));
     worker.on("exit", (code: number) => end(code));
     const { port1, port2 } = new MessageChannel();
-    const hello: ThreadHello = { port: port2 as unknown as MessagePort };
-    worker.postMessage(hello, [port2]);
+    const hello: ThreadHello = { port: port2 as unknown as MessagePort, life: m.life };
+    worker.postMessage(hello, m.life ? [port2, m.life as never] : [port2]);
     reply({ op: "spawned", id: m.id, port: port1 as unknown as MessagePort }, [
       port1 as unknown as Transferable,
     ]);

@@ -81,7 +81,7 @@ export class ThreadSpawner {
   }
 
   #send(m: SpawnerRequest): void {
-    this.#worker?.postMessage(m);
+    this.#worker?.postMessage(m, m.op === "spawn" && m.life ? [m.life as never] : []);
   }
 
   /**
@@ -90,7 +90,7 @@ export class ThreadSpawner {
    */
   async spawn(
     url: URL,
-    limits: { heapMb: number; youngMb: number; workerData?: unknown },
+    limits: { heapMb: number; youngMb: number; workerData?: unknown; life?: MessagePort },
     onExit: (e: ThreadExit) => void,
   ): Promise<SpawnedThread> {
     await this.start();

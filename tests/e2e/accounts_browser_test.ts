@@ -3,7 +3,9 @@
  * served on 127.0.0.1, with the self-hosted ALTCHA challenge solving for real in the page:
  * - with JavaScript: sign up (inline validation, the challenge), land on the dashboard, create a
  *   key without a reload, copy it (clipboard read back), scan with it (202), revoke it in the UI
- *   (inline confirmation), and the same key gets 401; the administrator signs in and sees it all;
+ *   (inline confirmation), and the same key gets 401; keep an AI vendor key of one's own (saved,
+ *   shown as set and never again, removed; axe finds nothing serious in the section); the
+ *   administrator signs in and sees it all;
  * - with JavaScript disabled: the challenge cannot run, so the test signs in the way a browser
  *   would (it solves an ALTCHA challenge itself and posts the login form), hands the session
  *   cookie to a no-JS browser, which creates a key and revokes it with the plain forms.
@@ -14,6 +16,7 @@ import { solveChallenge } from "altcha-lib";
 import { deriveKey as pbkdf2 } from "altcha-lib/algorithms/pbkdf2";
 import { deriveKey as sha } from "altcha-lib/algorithms/sha";
 import type { BrowserContext, Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
 import { startAppEnv } from "../helpers/app_env.ts";
 import { formToken } from "../helpers/web_client.ts";
 import { hasChromium, launchBrowser, SCREENSHOTS } from "./browser.ts";
@@ -24,7 +27,10 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
 async function startServer() {
-  const env = await startAppEnv({ challenge: "altcha", env: { ADMIN_PASSWORD } });
+  const env = await startAppEnv({
+    challenge: "altcha",
+    env: { ADMIN_PASSWORD, ANSWERS_USER_KEYS: "1" },
+  });
   // Browsers and ALTCHA's expiry live in real time.
   Object.defineProperty(env.clock, "now", { get: () => Date.now(), set: () => {} });
   const server = Deno.serve(
@@ -206,6 +212,39 @@ Deno.test({
         assert.equal(res.status, 401);
         assert.deepEqual(await res.json(), { error: "Unauthorized" });
       });
+
+      await t.step(
+        "keep an AI vendor key of one's own: saved, never shown again, removed",
+        async () => {
+          const vendorKey = "sk-browser-e2e-0123456789abcdef";
+          const section = page.locator("#answer-keys");
+          await section.getByText("Your AI vendor keys").waitFor();
+          const row = section.locator("tr", { hasText: "Perplexity" });
+          await row.getByText("not set").waitFor();
+          await row.getByLabel(/Perplexity/).fill(vendorKey);
+          await Promise.all([
+            page.waitForURL(/\/account#answer-keys$/),
+            row.getByRole("button", { name: "Save" }).click(),
+          ]);
+          await section.getByText(/Perplexity.* key is saved/).waitFor();
+          await section.locator("tr", { hasText: "Perplexity" }).getByText("set since").waitFor();
+          assert.ok(!(await page.content()).includes(vendorKey), "the key is never in the page");
+          assert.equal(await section.locator("input[type=password]").first().inputValue(), "");
+          const result = await new AxeBuilder({ page }).include("#answer-keys").analyze();
+          const bad = result.violations.filter((v) =>
+            v.impact === "serious" || v.impact === "critical"
+          );
+          assert.deepEqual(bad.map((v) => `${v.id}: ${v.help}`), [], "axe on #answer-keys");
+          await section.screenshot({ path: `${SCREENSHOTS}accounts-answer-keys.png` });
+          await Promise.all([
+            page.waitForURL(/\/account#answer-keys$/),
+            section.locator("tr", { hasText: "Perplexity" }).getByRole("button", { name: "Remove" })
+              .click(),
+          ]);
+          await section.getByText(/Perplexity.* key is removed/).waitFor();
+          await section.locator("tr", { hasText: "Perplexity" }).getByText("not set").waitFor();
+        },
+      );
 
       await t.step("no console errors (CSP included)", () => {
         assert.deepEqual(problems, []);

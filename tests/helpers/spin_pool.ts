@@ -40,6 +40,15 @@ const scan = (host: string) =>
 // A job that waits (a timer; the network in real scans) past its time: ended, not lost.
 const waited = await outcome(runner.runJob({ kind: "wait-60000" } as never, 2000));
 const afterWait = runner.stats().lost;
+// A job that computes for 9 s without returning, past a 6 s limit: lost, then its code returns,
+// the thread ends for real and its slot comes back.
+const busy = await outcome(runner.runJob({ kind: "busy-9000" } as never, 6000));
+const afterBusy = runner.stats().lost;
+const backBy = performance.now() + 30_000;
+while (runner.stats().lost > 0 && performance.now() < backBy) {
+  await new Promise((r) => setTimeout(r, 100));
+}
+const afterBusyReturned = runner.stats().lost;
 // A scan that never returns to its event loop, while this thread's timers keep firing.
 let ticks = 0;
 const ticker = setInterval(() => ticks++, 20);
@@ -55,6 +64,9 @@ const refused = await scan("after.test");
 console.log(JSON.stringify({
   waited,
   afterWait,
+  busy,
+  afterBusy,
+  afterBusyReturned,
   spun,
   ticks,
   afterSpin,
