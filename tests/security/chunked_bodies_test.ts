@@ -121,7 +121,10 @@ Deno.test({
         assert.equal(a.status, 400, a.body.slice(0, 200));
         assert.match(JSON.parse(a.body).error, /chunks; send it with a Content-Length/);
       }
-      assert.ok(peak - before < 32, `RSS grew ${peak - before} MB (${before} -> ${peak})`);
+      // The default reader without a chunk limit cost about 170 MB here. With the fix the peak grew
+      // 10 to 30 MB in most runs, and 51 MB once on a fresh clone in the full suite (the server's
+      // own heap growing while it answers 40 floods at once): the bound sits between the two.
+      assert.ok(peak - before < 80, `RSS grew ${peak - before} MB (${before} -> ${peak})`);
       assert.deepEqual(h.failures, []);
       assert.ok(h.worstRun < 3, `/healthz slower than 200 ms ${h.worstRun} times in a row`);
 
