@@ -139,7 +139,11 @@ Deno.test({
       for (const s of [vis, schema]) {
         const res = await fetch(`${s.base}/healthz`);
         assert.equal(res.status, 200, s.output());
-        await res.body?.cancel();
+        // The scan threads' pool is what /healthz reads (lib/isolate/scan_threads.ts): none lost.
+        const { threads } = await res.json();
+        assert.equal(threads.ok, true);
+        assert.equal(threads.lost, 0);
+        assert.ok(threads.max >= 1, JSON.stringify(threads));
       }
       // Each took its own KV file in ./data, so neither hit the other's lock.
       const files = [...Deno.readDirSync(`${dir}/data`)].map((e) => e.name);
