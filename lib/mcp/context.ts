@@ -40,7 +40,7 @@ export interface McpOptions {
   maxConcurrentPer48?: number;
   /** Accepted Host names and origins; default from the configuration (lib/mcp/http.ts). */
   originPolicy?: McpOriginPolicy;
-  /** The app's queue of record views (lib/web/record_views.ts): tools that read records wait in it. */
+  /** The app's queue of record views (lib/web/record_views.ts): tools reading records wait in it. */
   recordViews?: RecordViewGate;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke), the
- * watched sites, the account's own AI vendor keys (where allowed) and how to use a key with curl. Server-rendered in full, so it works without JavaScript.
+ * watched sites, the account's own AI vendor keys (where allowed) and how to use a key with curl.
+ * Server-rendered in full, so it works without JavaScript.
  */
 import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts/accounts.ts";
