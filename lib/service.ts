@@ -267,6 +267,12 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
    * service stores one page per domain, so a record of another page of the domain does not.
    */
   servesCached?(record: R, target: Target): boolean;
+  /**
+   * A scan that does not say whether to render renders where this server can (a browser is
+   * configured and allowed), as Google's Rich Results Test does; `render: false` opts out. The
+   * request flow resolves it before the cache is read, so `servesCached` sees the choice.
+   */
+  rendersByDefault?: boolean;
   /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
   summary?: string;
   /** The fields of a failed record beyond domain, status, scannedAt and result. */

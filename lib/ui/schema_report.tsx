@@ -21,7 +21,13 @@ import { FailedReportBody } from "./visibility_report.tsx";
 import { BadgeSection } from "./badge_section.tsx";
 import type { ReportProps } from "../service.ts";
 import { ExportLinks } from "./export_links.tsx";
-import { RenderedStructureSection } from "./render_view.tsx";
+import {
+  ORIGIN_WORDS,
+  OriginBadge,
+  ReadersLine,
+  readersOf,
+  SchemaViewSection,
+} from "./schema_view_section.tsx";
 import { ReportChanges, ReportHistory } from "./report_changes.tsx";
 import { moreLikeThis } from "../structured/finding_log.ts";
 
@@ -83,43 +89,65 @@ export function SchemaReport(
 }
 
 /**
- * The sections of a schema result (summary, rich-result eligibility, findings, markup to paste,
- * items found): the scan report and "validate code" show the same.
+ * The sections of a schema result (summary, rich-result eligibility, findings, the server HTML
+ * beside the rendered page, markup to paste, items found): the scan report and "validate code"
+ * show the same. Every count and list reads the result's one view of the page (`detected` with
+ * each item's origin, `view`): the summary says what each section lists.
  */
 export function SchemaResultSections(props: { result: Result; actions?: VNode }): VNode {
   const r = props.result;
   const s = r.summary;
+  const v = r.view;
   const eligibleCount = s.eligible ?? 0;
   const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
+  const byKey = new Map(items.map((i) => [`${i.source}:${i.index}`, i]));
+  const origins = v?.origins;
+  const breakdown = origins && v?.rendered && (origins.added || origins.changed)
+    ? [
+      `${origins.server} in the server HTML`,
+      ...(origins.added ? [`${origins.added} added by scripts`] : []),
+      ...(origins.changed ? [`${origins.changed} changed by scripts`] : []),
+    ].join(", ")
+    : null;
   return (
     <>
       <section class="card summary" aria-labelledby="summary-title">
         <h2 id="summary-title">Summary</h2>
         <ul class="stats">
-          <li>
+          <li data-count="items">
             <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
+            {breakdown && <>({breakdown})</>}
           </li>
+          {origins?.removed
+            ? (
+              <li class="status-info" data-count="removed">
+                <strong>{origins.removed}</strong> removed by scripts
+              </li>
+            )
+            : null}
           {s.items || s.errors
             ? (
               <>
-                <li class={s.errors ? "status-fail" : "status-pass"}>
+                <li class={s.errors ? "status-fail" : "status-pass"} data-count="errors">
                   <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
                 </li>
-                <li class={s.warnings ? "status-warn" : "status-pass"}>
+                <li class={s.warnings ? "status-warn" : "status-pass"} data-count="warnings">
                   <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
                 </li>
               </>
             )
             // Nothing to validate is not "valid": no green for a page without markup.
             : <li class="status-info">No markup to validate: the page has no structured data</li>}
-          <li class={eligibleCount ? "status-pass" : "status-info"}>
+          <li class={eligibleCount ? "status-pass" : "status-info"} data-count="eligible">
             <strong>{eligibleCount}</strong> item{eligibleCount === 1 ? "" : "s"}{" "}
             eligible for rich results
           </li>
-          <li>
+          <li data-count="deprecated">
             <strong>{s.deprecated}</strong> retired feature{s.deprecated === 1 ? "" : "s"}
           </li>
         </ul>
+        <ReadersLine view={v} />
+        {v?.note && <p class="view-note status-info">{v.note}</p>}
         <p>
           {s.types.length
             ? <>Types on the page: {s.types.join(", ")}.{" "}</>
@@ -130,7 +158,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         {props.actions}
       </section>
 
-      <EligibilitySection eligibility={r.eligibility ?? []} />
+      <EligibilitySection eligibility={r.eligibility ?? []} items={byKey} />
 
       <section aria-labelledby="findings-title">
         <h2 id="findings-title">Findings</h2>
@@ -154,13 +182,16 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         )}
       </section>
 
-      <RenderedStructureSection rendered={r.rendered} />
+      <SchemaViewSection result={r} />
       <section aria-labelledby="generated-title">
         <h2 id="generated-title">Markup to paste</h2>
         <p>
           This JSON-LD describes the page with what it already says ({r.generated.nodes.length}{" "}
-          node{r.generated.nodes.length === 1 ? "" : "s"}). Paste it into the page's{" "}
-          <code>&lt;head&gt;</code>, replacing any JSON-LD block it repeats.
+          node{r.generated.nodes.length === 1 ? "" : "s"}
+          {v?.rendered && (origins?.added || origins?.changed)
+            ? ", the items scripts add or change included, as Google reads them after rendering"
+            : ""}). Paste it into the page's <code>&lt;head&gt;</code>{" "}
+          as the server sends it, replacing any JSON-LD block it repeats.
         </p>
         {r.generated.graph["@graph"].length
           ? (
@@ -202,14 +233,18 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
                     <th scope="col">Format</th>
                     <th scope="col">Types</th>
                     <th scope="col">Where</th>
+                    {v?.rendered && <th scope="col">From</th>}
+                    {v?.rendered && <th scope="col">Read by</th>}
                   </tr>
                 </thead>
                 <tbody>
                   {items.map((item) => (
-                    <tr>
+                    <tr data-origin={item.origin ?? "server"}>
                       <td>{SOURCE_NAME[item.source] ?? item.source}</td>
                       <td>{item.types.join(", ") || "(no type)"}</td>
                       <td>{item.location}</td>
+                      {v?.rendered && <td>{ORIGIN_WORDS[item.origin ?? "server"]}</td>}
+                      {v?.rendered && <td>{readersOf(item.origin ?? "server", v)}</td>}
                     </tr>
                   ))}
                 </tbody>
@@ -229,7 +264,9 @@ const STATUS_CLASS: Record<Eligibility["status"], string> = {
 };
 
 /** Rich-result eligibility per item and feature, as Google's Rich Results Test words it. */
-function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
+function EligibilitySection(
+  props: { eligibility: Eligibility[]; items: Map<string, DetectedItem> },
+): VNode {
   return (
     <section aria-labelledby="eligibility-title">
       <h2 id="eligibility-title">Rich results</h2>
@@ -242,7 +279,8 @@ function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
                   {e.status[0].toUpperCase() + e.status.slice(1)}
                 </span>{" "}
                 <strong>{e.feature}</strong> ({SOURCE_NAME[e.source] ?? e.source} item{" "}
-                {e.itemIndex + 1}: {e.type})
+                {e.itemIndex + 1}: {e.type}){" "}
+                <OriginBadge item={props.items.get(`${e.source}:${e.itemIndex}`)} />
                 {e.reasons.length > 0 && (
                   <p>
                     {e.status === "not eligible" ? "Because: " : "To improve: "}
@@ -292,7 +330,11 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
         return (
           <section class="card finding-group" aria-label={title} key={key}>
             <h3>{title}</h3>
-            {item && <p class="muted">{item.location}</p>}
+            {item && (
+              <p class="muted">
+                {item.location} <OriginBadge item={item} />
+              </p>
+            )}
             <ul class="findings">
               {list.map((x) => (
                 <li class="finding">

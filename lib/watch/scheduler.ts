@@ -10,7 +10,7 @@
  */
 import { CAPS, LIMITS, WINDOW_MS } from "../limits/limits.ts";
 import { changesJsonPath, scanPagePath } from "../report_urls.ts";
-import { inflightTtlMs, isFresh } from "../scan/scan_service.ts";
+import { inflightTtlMs, isFresh, withRenderChoice } from "../scan/scan_service.ts";
 import type { BaseRecord } from "../service.ts";
 import { STATUS_TTL_MS, targetOf } from "../storage/history.ts";
 import type { ScanJob } from "../storage/store.ts";
@@ -99,7 +99,9 @@ async function runWatch(
     return;
   }
   const stored = await deps.store.getScan(w.domain);
-  const target = targetOfWatch(w);
+  // A watch scans as the service's form does (the schema service renders where it can), so its
+  // comparisons see the same view a user's scan does.
+  const target = withRenderChoice(targetOfWatch(w), deps);
   if (
     stored && isFresh(stored, now) && stored.jobId !== w.lastSeenScanId &&
     (deps.service.servesCached?.(stored.record, target) ?? true)
@@ -124,6 +126,7 @@ async function runWatch(
     domain: w.domain,
     url: w.url,
     ...(w.pageUrl ? { pageUrl: w.pageUrl } : {}),
+    ...(target.render ? { render: true } : {}),
     host: w.host,
     credential: "watch",
     enqueuedAt: now,

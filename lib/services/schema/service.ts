@@ -41,10 +41,14 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
       steps: ["validating", "saving"],
     },
   ],
-  // A scan that asks for the rendered view is not answered by a record without one.
+  // Render where a browser is at hand, as Google's Rich Results Test does (render: false opts
+  // out). A record answers only the same choice: a rendering request is not answered by a record
+  // without the render, an opted-out one not by a rendered record.
+  rendersByDefault: true,
   servesCached: (record, target) =>
     record.url === (target.pageUrl ?? target.url) &&
-    (!target.render || record.result?.rendered !== undefined),
+    (record.status === "failed" ||
+      (target.render === true) === (record.result?.rendered !== undefined)),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
   failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
   validatesCode: true,
