@@ -1,6 +1,6 @@
 /**
- * The dashboard's "Your AI vendor keys" section and its forms (routes/account/answer_keys.ts,
- * lib/ui/answer_keys_section.tsx), in-process with a signed-in browser: a key set, replaced and
+ * The dashboard's "Your AI vendor keys" section and its forms (lib/features/answers/routes/account/answer_keys.ts,
+ * lib/features/answers/views/answer_keys_section.tsx), in-process with a signed-in browser: a key set, replaced and
  * removed from the page, shown only as "set since <date>" (never the key, nor a part of it, in the
  * page, the log lines or anywhere in KV), the key really stored for the calls; the refusals (no
  * form token, signed out, an unknown vendor, not a key, users' keys off), each leaving nothing
@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, WebClient } from "./helpers/web_client.ts";
-import { answersOf } from "../lib/answers/context.ts";
-import { openUserKey, setUserKey } from "../lib/answers/user_keys.ts";
+import { answersOf } from "../lib/features/answers/context.ts";
+import { openUserKey, setUserKey } from "../lib/features/answers/user_keys.ts";
 
 const PASSWORD = "correct horse battery staple";
 const FIRST_KEY = "AIza-first-account-page-key-Qz7Wx9";

@@ -5,11 +5,11 @@
  * the key limit, CSRF, 405/413/415, security headers and HTML escaping.
  */
 import assert from "node:assert/strict";
-import { MAX_ACTIVE_KEYS } from "../lib/accounts/accounts.ts";
+import { MAX_ACTIVE_KEYS } from "../lib/features/accounts/accounts.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, ORIGIN, WebClient } from "./helpers/web_client.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
-import { accountStoreOf, createStore } from "../lib/server.ts";
+import { accountStoreOf, createStore } from "../lib/app/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 const GOOD = { turnstileToken: "good-token" };
@@ -277,7 +277,7 @@ Deno.test("[limits] sign-ups have a window per IP: 10 per 15 minutes, then 429 w
       const res = await w.signUp(`bad${i}@localhost`, PASSWORD);
       assert.equal(res.status, 400);
       await res.body?.cancel();
-      // Failed sign-ins count in their own windows (lib/accounts/login_guard.ts), not this one.
+      // Failed sign-ins count in their own windows (lib/kit/auth/login_guard.ts), not this one.
       const login = await w.logIn(`nobody${i}@example.com`, PASSWORD);
       assert.equal(login.status, 401);
       await login.body?.cancel();

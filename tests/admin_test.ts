@@ -5,10 +5,10 @@
  * separate from client sessions.
  */
 import assert from "node:assert/strict";
-import { AUTH_ATTEMPTS } from "../lib/limits/limits.ts";
-import { adminSetup } from "../lib/accounts/admin.ts";
-import { hashPassword } from "../lib/accounts/password.ts";
-import type { CredentialKind } from "../lib/storage/store.ts";
+import { AUTH_ATTEMPTS } from "../lib/kit/limits/limits.ts";
+import { adminSetup } from "../lib/features/accounts/admin.ts";
+import { hashPassword } from "../lib/kit/auth/password.ts";
+import type { CredentialKind } from "../lib/kit/storage/store.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
 

@@ -6,16 +6,20 @@
  * quotas not retried, the vendor's message (which may quote the key) never kept.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { parseScanResolve } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import type { GuardedFetcher } from "../lib/net/types.ts";
-import { anthropic } from "../lib/answers/anthropic.ts";
-import { gemini } from "../lib/answers/gemini.ts";
-import { openai } from "../lib/answers/openai.ts";
-import { perplexity } from "../lib/answers/perplexity.ts";
-import type { ProviderAdapter } from "../lib/answers/provider.ts";
-import { type CallOutcome, callProvider, MAX_WAIT_MS } from "../lib/answers/vendor_call.ts";
-import { presenceOf } from "../lib/answers/presence.ts";
+import { parseScanResolve } from "../lib/kit/config.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../lib/kit/net/types.ts";
+import { anthropic } from "../lib/features/answers/anthropic.ts";
+import { gemini } from "../lib/features/answers/gemini.ts";
+import { openai } from "../lib/features/answers/openai.ts";
+import { perplexity } from "../lib/features/answers/perplexity.ts";
+import type { ProviderAdapter } from "../lib/features/answers/provider.ts";
+import {
+  type CallOutcome,
+  callProvider,
+  MAX_WAIT_MS,
+} from "../lib/features/answers/vendor_call.ts";
+import { presenceOf } from "../lib/features/answers/presence.ts";
 import { loadFixture, type Replay, startReplay, VENDOR_HOSTS } from "./helpers/answers_replay.ts";
 
 const KEY = "test-key-0123456789";

@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { PIPELINE, type TestEnv } from "./helpers/app_env.ts";
-import { answersOf, idle } from "../lib/answers/context.ts";
+import { answersOf, idle } from "../lib/features/answers/context.ts";
 import {
   call,
   DOMAIN,

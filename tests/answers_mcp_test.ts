@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TestEnv } from "./helpers/app_env.ts";
-import { answersOf, idle } from "../lib/answers/context.ts";
+import { answersOf, idle } from "../lib/features/answers/context.ts";
 import { call, DOMAIN, world } from "./helpers/answers_env.ts";
 
 function mcp(env: TestEnv, auth?: string) {

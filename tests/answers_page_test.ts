@@ -5,7 +5,7 @@
  * text (a hostile answer's markup escaped, a javascript: source dropped), the questions editable.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { answersOf, idle } from "../lib/answers/context.ts";
+import { answersOf, idle } from "../lib/features/answers/context.ts";
 import { formToken, WebClient } from "./helpers/web_client.ts";
 import { DOMAIN, scanned, world } from "./helpers/answers_env.ts";
 

@@ -5,15 +5,19 @@
  * and the default questions built from a site's own facts.
  */
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
-import { separated, wilson } from "../lib/answers/wilson.ts";
-import { namesSite, presenceOf, siteOf } from "../lib/answers/presence.ts";
-import { changesSince, tally } from "../lib/answers/results.ts";
-import type { AnswerRun, ProviderResult, Sample } from "../lib/answers/run_types.ts";
-import type { AnswerSource } from "../lib/answers/provider.ts";
-import { defaultQuestions, ownerCompetitors, ownerQuestions } from "../lib/answers/questions.ts";
-import { factsOfPage } from "../lib/answers/site_facts.ts";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
-import { BadRequestError } from "../lib/errors.ts";
+import { separated, wilson } from "../lib/features/answers/wilson.ts";
+import { namesSite, presenceOf, siteOf } from "../lib/features/answers/presence.ts";
+import { changesSince, tally } from "../lib/features/answers/results.ts";
+import type { AnswerRun, ProviderResult, Sample } from "../lib/features/answers/run_types.ts";
+import type { AnswerSource } from "../lib/features/answers/provider.ts";
+import {
+  defaultQuestions,
+  ownerCompetitors,
+  ownerQuestions,
+} from "../lib/features/answers/questions.ts";
+import { factsOfPage } from "../lib/features/answers/site_facts.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
+import { BadRequestError } from "../lib/kit/errors.ts";
 
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] as string[] };
 

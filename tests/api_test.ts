@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { revokeApiKey } from "../lib/accounts/keys.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { revokeApiKey } from "../lib/kit/auth/keys.ts";
 
 const HOUR = 3600_000;
 const GOOD = { turnstileToken: "good-token" };

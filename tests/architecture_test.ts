@@ -105,7 +105,7 @@ Deno.test("architecture - the program's import graph has no cycle", async () => 
 });
 
 /** The modules that put the program together: the only ones that may import route modules. */
-const ROUTE_IMPORTERS = new Set(["lib/routes.ts", "lib/app.ts"]);
+const ROUTE_IMPORTERS = new Set(["lib/app/routes.ts", "lib/app/app.ts"]);
 
 Deno.test("architecture - routes import neither the server, the route list nor another route; only the list and the app import routes", async () => {
   const graph = await importGraph();
@@ -113,7 +113,7 @@ Deno.test("architecture - routes import neither the server, the route list nor a
   for (const [file, targets] of graph) {
     for (const t of targets) {
       if (file.startsWith("routes/")) {
-        if (t.startsWith("routes/") || t === "lib/server.ts" || ROUTE_IMPORTERS.has(t)) {
+        if (t.startsWith("routes/") || t === "lib/app/server.ts" || ROUTE_IMPORTERS.has(t)) {
           bad.push(`${file} -> ${t}`);
         }
       } else if (t.startsWith("routes/") && !ROUTE_IMPORTERS.has(file)) {
@@ -126,15 +126,15 @@ Deno.test("architecture - routes import neither the server, the route list nor a
 
 /**
  * The two services' folders never import each other: what both use (structured-data extraction,
- * validation and generation, the page's JSON-LD graph and site name) lives in lib/structured/,
+ * validation and generation, the page's JSON-LD graph and site name) lives in lib/engines/structured/,
  * which imports neither service.
  */
 Deno.test("architecture - lib/visibility and lib/schema never import each other; lib/structured imports neither", async () => {
   const graph = await importGraph();
   const forbidden: Record<string, string[]> = {
-    "lib/visibility/": ["lib/schema/"],
-    "lib/schema/": ["lib/visibility/"],
-    "lib/structured/": ["lib/visibility/", "lib/schema/"],
+    "lib/engines/visibility/": ["lib/schema/"],
+    "lib/schema/": ["lib/engines/visibility/"],
+    "lib/engines/structured/": ["lib/engines/visibility/", "lib/schema/"],
   };
   const bad: string[] = [];
   for (const [file, targets] of graph) {
@@ -176,10 +176,10 @@ Deno.test("architecture - the KV key finder finds keys written out", () => {
   );
 });
 
-Deno.test("architecture - KV keys are laid out only in lib/storage/ (one module per store)", async () => {
+Deno.test("architecture - KV keys are laid out only in lib/kit/storage/ (one module per store)", async () => {
   const bad: string[] = [];
   for (const f of await programFiles()) {
-    if (f.startsWith("lib/storage/")) continue;
+    if (f.startsWith("lib/kit/storage/")) continue;
     if (writesKvKey(await Deno.readTextFile(join(ROOT, f)))) bad.push(f);
   }
   assertEquals(bad, []);
@@ -234,9 +234,14 @@ export function mutualUnits(graph: Map<string, string[]>): Map<string, string[]>
 
 Deno.test("architecture - the unit finder groups files and finds two units importing each other", () => {
   assertEquals(
-    ["lib/ui/layout.tsx", "islands/ScanForm.tsx", "lib/services/schema/home.tsx", "lib/app.ts"]
+    [
+      "lib/kit/ui/layout.tsx",
+      "islands/ScanForm.tsx",
+      "lib/features/schema/home.tsx",
+      "lib/app/app.ts",
+    ]
       .map(unitOf),
-    ["views", "views", "lib/services/schema", "lib/app.ts"],
+    ["views", "views", "lib/services/schema", "lib/app/app.ts"],
   );
   const graph = new Map([
     ["lib/a/x.ts", ["lib/b/y.ts"]],
@@ -268,7 +273,7 @@ Deno.test("architecture - views are pure: lib/ui and islands import neither lib/
   const graph = await importGraph();
   for (const [file, targets] of graph) {
     if (unitOf(file) !== "views") continue;
-    for (const t of targets) if (t.startsWith("lib/web/")) bad.push(`${file} -> ${t}`);
+    for (const t of targets) if (t.startsWith("lib/kit/web/")) bad.push(`${file} -> ${t}`);
     const source = await Deno.readTextFile(join(ROOT, file));
     if (/\bfrom\s+["']hono(?:\/[^"']*)?["']/.test(source)) bad.push(`${file} -> hono`);
   }
@@ -279,10 +284,10 @@ Deno.test("architecture - lib/storage builds no limit, and lib/limits imports no
   const bad: string[] = [];
   const graph = await importGraph();
   for (const [file, targets] of graph) {
-    if (file.startsWith("lib/limits/")) {
-      for (const t of targets) if (t.startsWith("lib/storage/")) bad.push(`${file} -> ${t}`);
+    if (file.startsWith("lib/kit/limits/")) {
+      for (const t of targets) if (t.startsWith("lib/kit/storage/")) bad.push(`${file} -> ${t}`);
     }
-    if (!file.startsWith("lib/storage/")) continue;
+    if (!file.startsWith("lib/kit/storage/")) continue;
     const code = (await Deno.readTextFile(join(ROOT, file))).replace(/\/\*[\s\S]*?\*\//g, "");
     for (const m of code.matchAll(/new\s+(?:KvLimiter|RedisLimiter)\s*\(|\badmissionFor\s*\(/g)) {
       bad.push(`${file}: ${m[0]}`);
@@ -294,12 +299,12 @@ Deno.test("architecture - lib/storage builds no limit, and lib/limits imports no
 /** Small helpers shared across layers, and the one module each lives in: what it describes. */
 const HELPER_HOMES: Record<string, string> = {
   // An IPv6 client's /48: the client address (used by the limits, accounts and /mcp).
-  ipv6Prefix48: "lib/net/client_ip.ts",
-  clientIp: "lib/net/client_ip.ts",
+  ipv6Prefix48: "lib/kit/net/client_ip.ts",
+  clientIp: "lib/kit/net/client_ip.ts",
   // The sign-in attempt window: a limit, beside LIMITS and CAPS.
-  AUTH_ATTEMPTS: "lib/limits/limits.ts",
+  AUTH_ATTEMPTS: "lib/kit/limits/limits.ts",
   // What a user typed -> the site a scan is of (used by both scanners, the API, MCP, the CLI).
-  normaliseTarget: "lib/net/target.ts",
+  normaliseTarget: "lib/kit/net/target.ts",
 };
 
 Deno.test("architecture - small shared helpers live with what they describe, defined once", async () => {
@@ -318,10 +323,10 @@ Deno.test("architecture - small shared helpers live with what they describe, def
 });
 
 /**
- * The composition roots: the only modules that may import a service folder (lib/server.ts builds
+ * The composition roots: the only modules that may import a service folder (lib/app/server.ts builds
  * the registry; the CLI is the visibility service's command line and takes its words and exports).
  */
-const SERVICE_IMPORTERS = new Set(["lib/server.ts", "lib/cli.ts"]);
+const SERVICE_IMPORTERS = new Set(["lib/app/server.ts", "lib/app/cli.ts"]);
 
 Deno.test("architecture - only the composition roots import a service folder; a service folder imports no other; the contract imports types only", async () => {
   const graph = await importGraph();

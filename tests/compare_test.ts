@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { failedVisibilityRecord, storeRecord, visibilityRecord, XSS } from "./helpers/records.ts";
-import { compareDomains, type Comparison } from "../lib/compare/compare.ts";
-import { compareJsonPath, comparePagePath } from "../lib/report_urls.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
+import { compareDomains, type Comparison } from "../lib/features/compare/compare.ts";
+import { compareJsonPath, comparePagePath } from "../lib/kit/report_urls.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
 
 const FIVE = ["alpha.example", "beta.example", "gamma.example", "never.example", "down.example"];
 

@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { CrawlerMatrix } from "../lib/ui/crawler_matrix.tsx";
-import { LearnArticle } from "../lib/ui/learn_page.tsx";
-import { learnEntry } from "../lib/visibility/learn.ts";
-import { scoreSite } from "../lib/visibility/score.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { CrawlerMatrix } from "../lib/features/visibility/views/crawler_matrix.tsx";
+import { LearnArticle } from "../lib/features/learn/views/learn_page.tsx";
+import { learnEntry } from "../lib/engines/visibility/learn.ts";
+import { scoreSite } from "../lib/engines/visibility/score.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { answer, pageCtx } from "./helpers/signal_ctx.ts";
 
 Deno.test("crawler matrix - each crawler's robots.txt verdict, declared preference and edge answer, with its source and date", () => {

@@ -1,12 +1,12 @@
 /**
- * The home page's example report (lib/ui/example_record.json) is what scanning its fixture site
+ * The home page's example report (lib/features/visibility/views/example_record.json) is what scanning its fixture site
  * produces today, not numbers typed by hand: a change to scoring or fixes that is not followed by
  * `deno run -A --config deno.json tests/tools/example_record.ts` fails here.
  */
 import assert from "node:assert/strict";
 import { EXAMPLE_HOST, scanFixtureRecord } from "./helpers/example_scan.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
-import { EXAMPLE_RECORD } from "../lib/ui/example_report.tsx";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { EXAMPLE_RECORD } from "../lib/features/visibility/views/example_report.tsx";
 import { startAppEnv } from "./helpers/app_env.ts";
 
 Deno.test({

@@ -1,5 +1,5 @@
 /**
- * Export: the Markdown and self-contained HTML reports (lib/export/) of both services' records,
+ * Export: the Markdown and self-contained HTML reports (lib/engines/export/) of both services' records,
  * as the API serves them (GET /api/report/:domain.md, .html), the JSON download
  * (?download=1, through the real handler and its report cache), and the report page's links.
  * The Markdown is parsed with markdown-it (raw HTML allowed, the worst case: GitHub renders some
@@ -18,12 +18,12 @@ import {
   visibilityRecord,
   XSS,
 } from "./helpers/records.ts";
-import { exportFilename, renderExport } from "../lib/export/export.ts";
-import { howMarkdown, mdText } from "../lib/export/markdown.ts";
-import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
+import { exportFilename, renderExport } from "../lib/engines/export/export.ts";
+import { howMarkdown, mdText } from "../lib/engines/export/markdown.ts";
+import { codeBlocksOf } from "../lib/engines/visibility/fix_text.ts";
 import { fixResult } from "./helpers/fix_context.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 const md = new MarkdownIt({ html: true });
 type Token = ReturnType<typeof md.parse>[number];

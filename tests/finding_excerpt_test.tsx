@@ -1,8 +1,8 @@
 /** Findings on /validate (and the report) show the code they are about, highlighted. */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
-import { validateCode } from "../lib/schema/validate_code.ts";
+import { SchemaResultSections } from "../lib/features/schema/views/schema_report.tsx";
+import { validateCode } from "../lib/features/validate/validate_code.ts";
 
 Deno.test("[finding excerpt] a syntax error shows its line, marked; no 'no structured data', no placeholder", () => {
   const r = validateCode({

@@ -5,10 +5,10 @@
 import { scanJob } from "./helpers/records.ts";
 import assert from "node:assert/strict";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
-import { scanJsonPath } from "../lib/report_urls.ts";
-import { createStore } from "../lib/server.ts";
+import { scanJsonPath } from "../lib/kit/report_urls.ts";
+import { createStore } from "../lib/app/server.ts";
 
 Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", async () => {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -86,9 +86,9 @@ Deno.test("[history] MCP: list_scans and compare_scans read the kept scans", asy
 });
 
 Deno.test("[history] a scan thread reports the real steps of the scan, in order, each with its typed id", async () => {
-  const { startScanThreads } = await import("../lib/isolate/scan_threads.ts");
-  const { normaliseTarget } = await import("../lib/net/target.ts");
-  const { SERVICES } = await import("../lib/server.ts");
+  const { startScanThreads } = await import("../lib/kit/isolate/scan_threads.ts");
+  const { normaliseTarget } = await import("../lib/kit/net/target.ts");
+  const { SERVICES } = await import("../lib/app/server.ts");
   const scanEnv = await startScanEnv();
   const runner = startScanThreads({
     heapMb: 128,
@@ -216,7 +216,7 @@ Deno.test("[history] schema service: each page has its own history, compared pag
     const a1 = await page("https://shop.test/a", 0, [finding("Product.offers", "error")]);
     await page("https://shop.test/b", 1, []);
     const a2 = await page("https://shop.test/a", 2, [finding("Product.image", "warning")]);
-    const { changesOf } = await import("../lib/history/service.ts");
+    const { changesOf } = await import("../lib/engines/history/service.ts");
     const diff = (await changesOf(store, "shop.test"))!;
     assert.equal(diff.from.id, a1, "compared with the same page, not the page scanned between");
     assert.equal(diff.to.id, a2);
@@ -225,7 +225,7 @@ Deno.test("[history] schema service: each page has its own history, compared pag
     assert.equal(diff.regression, false, "a warning is not critical");
     assert.ok(diff.summary.includes("Errors: 1 before, 0 now, Warnings: 0 before, 1 now."));
     // The schema report page shows the same changes, its counts in a table of their own.
-    const { ReportChanges } = await import("../lib/ui/report_changes.tsx");
+    const { ReportChanges } = await import("../lib/features/history/views/report_changes.tsx");
     const { renderToString } = await import("preact-render-to-string");
     const html = renderToString(ReportChanges({ domain: "shop.test", diff, currentId: a2 })!);
     assert.match(html, /<caption>Counts<\/caption>/);

@@ -1,5 +1,5 @@
 /**
- * Every scan kept (lib/storage/history.ts): a forced rescan followed to its completion through its
+ * Every scan kept (lib/kit/storage/history.ts): a forced rescan followed to its completion through its
  * status URL while the old record is still served, permanent links, unknown ids, what changed
  * between two real records, and the retention of the hourly clean-up (injected clock).
  */
@@ -7,13 +7,13 @@ import { scanJob } from "./helpers/records.ts";
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { type ServiceDef } from "../lib/service.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
-import { diffRecords } from "../lib/history/diff.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { scanJsonPath, scanPagePath, scanStatusPath } from "../lib/report_urls.ts";
+import { diffRecords } from "../lib/engines/history/diff.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { scanJsonPath, scanPagePath, scanStatusPath } from "../lib/kit/report_urls.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 /** Checks answers against the schemas /openapi.json publishes. */
 async function publishedSchemas(app: { request: (p: string) => Response | Promise<Response> }) {
@@ -271,7 +271,7 @@ Deno.test("[history] retention: the hourly clean-up keeps the configured days an
 });
 
 Deno.test("[history] the history's paths are written once and cannot break out of their segment", async () => {
-  const { changesJsonPath, historyJsonPath } = await import("../lib/report_urls.ts");
+  const { changesJsonPath, historyJsonPath } = await import("../lib/kit/report_urls.ts");
   assert.equal(scanPagePath("example.com", "a/b?c"), "/report/example.com/scans/a%2Fb%3Fc");
   assert.equal(scanJsonPath("example.com", "x"), "/api/report/example.com/scans/x.json");
   assert.equal(scanStatusPath("a\r\nb"), "/api/scans/a%0D%0Ab");

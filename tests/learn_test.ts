@@ -1,14 +1,14 @@
 /**
- * "Learn more", walking the signal registry (lib/visibility/signals/registry.ts): every registered
+ * "Learn more", walking the signal registry (lib/engines/visibility/signals/registry.ts): every registered
  * signal has its explanation with dated https sources, every gate a registered signal can raise has
  * its plain words, condition and what lifts it, every id a real scan emits is registered, and
  * /learn serves them all.
  */
 import assert from "node:assert/strict";
-import { gateText, gateTexts, learnEntries, learnEntry } from "../lib/visibility/learn.ts";
-import { PILLARS } from "../lib/visibility/score.ts";
-import { EXAMPLE_RECORD } from "../lib/ui/example_report.tsx";
-import { LEARN_INDEX_PATH, learnPath } from "../lib/report_urls.ts";
+import { gateText, gateTexts, learnEntries, learnEntry } from "../lib/engines/visibility/learn.ts";
+import { PILLARS } from "../lib/engines/visibility/score.ts";
+import { EXAMPLE_RECORD } from "../lib/features/visibility/views/example_report.tsx";
+import { LEARN_INDEX_PATH, learnPath } from "../lib/kit/report_urls.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 
 const signals = PILLARS.flatMap((p) => p.signals.map((s) => ({ pillar: p.id, s })));
@@ -116,7 +116,7 @@ Deno.test("GET /learn and /learn/:id - every check has a page; an unknown one is
 });
 
 Deno.test("[learn] the CLI says what caps the score, its evidence, what lifts it, and what each issue's check is about", async () => {
-  const { formatReport } = await import("../lib/visibility/format.ts");
+  const { formatReport } = await import("../lib/engines/visibility/format.ts");
   const record = structuredClone(EXAMPLE_RECORD);
   const r = record.result!;
   const edge = r.pillars[0].signals.find((s) => s.id === "access.edge")!;

@@ -1,6 +1,6 @@
 /**
  * Failed sign-ins are limited per account and per address without a lockout (issue 26,
- * lib/accounts/login_guard.ts), with the self-hosted ALTCHA check solved as a browser's widget
+ * lib/kit/auth/login_guard.ts), with the self-hosted ALTCHA check solved as a browser's widget
  * does: a stranger's failures never keep the owner out; past the limits a sign-in needs the
  * harder check, and with it the owner signs in.
  */
@@ -9,8 +9,8 @@ import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { WebClient } from "./helpers/web_client.ts";
-import { ALTCHA_HARD_FACTOR, LOGIN_FAILURES } from "../lib/accounts/login_guard.ts";
-import { signUp } from "../lib/accounts/accounts.ts";
+import { ALTCHA_HARD_FACTOR, LOGIN_FAILURES } from "../lib/kit/auth/login_guard.ts";
+import { signUp } from "../lib/features/accounts/accounts.ts";
 
 const PASSWORD = "correct horse battery staple";
 

@@ -10,13 +10,13 @@ import { DOMParser } from "linkedom";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { storeRecord } from "./helpers/records.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { diffRecords } from "../lib/history/diff.ts";
-import { scoreChangeText } from "../lib/ui/report_change_lead.tsx";
-import { worthText } from "../lib/ui/report_texts.ts";
-import { capOf } from "../lib/visibility/score.ts";
-import { scanPagePath } from "../lib/report_urls.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { diffRecords } from "../lib/engines/history/diff.ts";
+import { scoreChangeText } from "../lib/features/history/views/report_change_lead.tsx";
+import { worthText } from "../lib/engines/visibility/report_texts.ts";
+import { capOf } from "../lib/engines/visibility/score.ts";
+import { scanPagePath } from "../lib/kit/report_urls.ts";
 
 /** Real records of the fixture sites, scanned once for every test of this file. */
 async function scans(): Promise<Record<string, ScanRecord>> {

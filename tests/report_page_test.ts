@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { gateText } from "../lib/visibility/learn.ts";
-import { learnPath } from "../lib/report_urls.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { gateText } from "../lib/engines/visibility/learn.ts";
+import { learnPath } from "../lib/kit/report_urls.ts";
 
 const IMPACT_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 const BADGE_RANK: Record<string, number> = {

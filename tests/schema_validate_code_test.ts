@@ -7,14 +7,20 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { VALIDATE_LIMIT } from "../lib/limits/limits.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import { MAX_CODE_BYTES, validateCode } from "../lib/schema/validate_code.ts";
+import { VALIDATE_LIMIT } from "../lib/kit/limits/limits.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import { MAX_CODE_BYTES, validateCode } from "../lib/features/validate/validate_code.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { createApp } from "../lib/app.ts";
-import { runJob as runValidateJob, type ValidateJob } from "../lib/schema/validate_job.ts";
-import { runJob as runHtmlJob, type ValidateHtmlJob } from "../lib/ui/validate_result_job.tsx";
-import { ScanIsolationError, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
+import { createApp } from "../lib/app/app.ts";
+import {
+  runJob as runValidateJob,
+  type ValidateJob,
+} from "../lib/features/validate/validate_job.ts";
+import {
+  runJob as runHtmlJob,
+  type ValidateHtmlJob,
+} from "../lib/features/validate/views/validate_result_job.tsx";
+import { ScanIsolationError, TOO_COMPLEX } from "../lib/kit/isolate/scan_threads.ts";
 
 const PRODUCT = {
   "@context": "https://schema.org",

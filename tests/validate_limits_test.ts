@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { VALIDATE_LIMIT, VALIDATE_LIMIT_PER_48 } from "../lib/limits/limits.ts";
-import { startScanThreads } from "../lib/isolate/scan_threads.ts";
-import { ValidateInputError, validateRequest } from "../lib/schema/validate_request.ts";
-import { createStore } from "../lib/server.ts";
+import { VALIDATE_LIMIT, VALIDATE_LIMIT_PER_48 } from "../lib/kit/limits/limits.ts";
+import { startScanThreads } from "../lib/kit/isolate/scan_threads.ts";
+import { ValidateInputError, validateRequest } from "../lib/features/validate/validate_request.ts";
+import { createStore } from "../lib/app/server.ts";
 
 const CODE = JSON.stringify({ jsonld: { "@context": "https://schema.org", "@type": "Thing" } });
 
@@ -43,7 +43,9 @@ Deno.test("[validate limits] code that takes its scan thread past its heap limit
     heapMb: 32,
     timeoutMs: 60_000,
     maxThreads: 1,
-    jobs: { "validate-code": new URL("../lib/schema/validate_job.ts", import.meta.url).href },
+    jobs: {
+      "validate-code": new URL("../lib/features/validate/validate_job.ts", import.meta.url).href,
+    },
   });
   const kv = await Deno.openKv(":memory:");
   try {

@@ -14,8 +14,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { WebClient } from "./helpers/web_client.ts";
 import { storeRecord, visibilityRecord } from "./helpers/records.ts";
-import { deliverDue } from "../lib/watch/delivery.ts";
-import { watchOf } from "../lib/watch/context.ts";
+import { deliverDue } from "../lib/features/watch/delivery.ts";
+import { watchOf } from "../lib/features/watch/context.ts";
 import { startReceiver } from "./helpers/watch_env.ts";
 
 let ipCounter = 60;

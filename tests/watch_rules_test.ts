@@ -4,11 +4,11 @@
  * and the Standard Webhooks signature.
  */
 import assert from "node:assert/strict";
-import { CRAWLER_ACCESS_SOURCES, findRegressions } from "../lib/history/regressions.ts";
-import { nextSlot, offsetOf, PERIOD_MS } from "../lib/watch/schedule.ts";
-import { MAX_BODY_BYTES, regressionEvent, renderBody } from "../lib/watch/payload.ts";
-import { SecretBox } from "../lib/watch/secret_box.ts";
-import { newSigningSecret, sign, verify } from "../lib/watch/signature.ts";
+import { CRAWLER_ACCESS_SOURCES, findRegressions } from "../lib/engines/history/regressions.ts";
+import { nextSlot, offsetOf, PERIOD_MS } from "../lib/features/watch/schedule.ts";
+import { MAX_BODY_BYTES, regressionEvent, renderBody } from "../lib/features/watch/payload.ts";
+import { SecretBox } from "../lib/features/watch/secret_box.ts";
+import { newSigningSecret, sign, verify } from "../lib/features/watch/signature.ts";
 import type { BaseRecord } from "../lib/service.ts";
 
 interface Sig {

@@ -17,9 +17,9 @@ import {
   startMutableSite,
   startReceiver,
 } from "./helpers/watch_env.ts";
-import { deliverDue, RETRY_DELAYS_MS } from "../lib/watch/delivery.ts";
-import { verify } from "../lib/watch/signature.ts";
-import { watchOf } from "../lib/watch/context.ts";
+import { deliverDue, RETRY_DELAYS_MS } from "../lib/features/watch/delivery.ts";
+import { verify } from "../lib/features/watch/signature.ts";
+import { watchOf } from "../lib/features/watch/context.ts";
 
 const PASSWORD = "correct horse battery staple";
 let ipCounter = 20;
