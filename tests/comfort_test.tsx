@@ -78,7 +78,7 @@ Deno.test("[comfort] pages: the theme before the first paint, the toggle, downlo
     await t.step("Download JSON downloads", async () => {
       const html = await (await env.app.request("/report/no-llms.test")).text();
       // The JSON link asks for the record as an attachment (Content-Disposition, checked in
-      // tests/export_test.ts), so it downloads in every browser.
+      // tests/features/report/export_test.ts), so it downloads in every browser.
       assert.match(
         html,
         /Download <a href="\/api\/report\/no-llms.test.json\?download=1">JSON<\/a>/,

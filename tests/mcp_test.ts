@@ -146,8 +146,8 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
       "unwatch_site",
       "watch_site",
     ]);
-    // The watch tools change an account's watch list (tests/watch_api_test.ts); a run of answer
-    // presence spends calls (tests/answers_mcp_test.ts).
+    // The watch tools change an account's watch list (tests/features/watch/watch_api_test.ts); a run of answer
+    // presence spends calls (tests/features/answers/answers_mcp_test.ts).
     const changing = new Set(["watch_site", "unwatch_site", "run_answer_presence"]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
