@@ -10,7 +10,7 @@ import { hasRedisServer, startRedisEnv } from "./helpers/redis_env.ts";
 import { createHandler } from "../lib/app/app.ts";
 import { ReportCache } from "../lib/kit/storage/report_cache.ts";
 import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/kit/log.ts";
-import { checkHealth, storeWriteHealth } from "../lib/app/health.ts";
+import { checkHealth, storeWriteHealth } from "../lib/kit/health.ts";
 import { errorAnswer } from "../lib/kit/web/errors.ts";
 import { KvOpenError, openKv } from "../lib/kit/storage/kv_open.ts";
 import { cleanUp } from "../lib/kit/storage/cleanup.ts";

@@ -11,7 +11,7 @@ import { startAppEnv } from "./helpers/app_env.ts";
 import { ROUTES } from "../lib/app/routes.ts";
 import { param, type RouteDef } from "../lib/kit/web/route.ts";
 import { fillPath, PATHS } from "../lib/kit/report_urls.ts";
-import { errorResponse, json } from "../lib/app/openapi.ts";
+import { errorResponse, json } from "../lib/kit/web/openapi.ts";
 import { schemaService } from "../lib/features/schema/service.ts";
 
 /** A throwaway route: GET /api/echo/{word}.json answers the word, documented in OpenAPI. */

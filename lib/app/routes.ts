@@ -4,7 +4,7 @@
  * static files). Each entry is a route module's own definition of one path (lib/kit/web/route.ts
  * RouteDef: its path, handlers, OpenAPI entry, which services serve it). Mounting (lib/app/app.ts),
  * the route groups (lib/kit/web/groups.ts), the 405 answers (lib/kit/web/methods.ts) and the OpenAPI
- * document (lib/app/openapi.ts, GET /openapi.json) all read it; adding a route is a module in its
+ * document (lib/kit/web/openapi.ts, GET /openapi.json) all read it; adding a route is a module in its
  * feature's routes/ folder and one line in that feature's list.
  */
 import type { RouteDef } from "../kit/web/route.ts";

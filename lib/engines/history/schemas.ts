@@ -1,6 +1,6 @@
 /**
  * The zod schemas of the history's JSON answers (lib/features/history/routes/api/report/history.ts,
- * lib/features/report/routes/api/scans/[id].ts): the OpenAPI document (each route's RouteDef, lib/app/openapi.ts) is generated from them
+ * lib/features/report/routes/api/scans/[id].ts): the OpenAPI document (each route's RouteDef, lib/kit/web/openapi.ts) is generated from them
  * and the tests check real answers against it.
  */
 import { z } from "zod";

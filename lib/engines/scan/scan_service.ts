@@ -17,7 +17,7 @@ import { FetchError } from "../../kit/net/types.ts";
 import type { BaseRecord, ServiceDef } from "../../service.ts";
 import type { ScanJob, Store, StoredScan } from "../../kit/storage/store.ts";
 import { readReport, type ReportCache } from "../../kit/storage/report_cache.ts";
-import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../../app/health.ts";
+import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../../kit/health.ts";
 
 /** How long a stored record is served instead of scanning again. */
 export const CACHE_TTL_MS = 24 * 3600_000;

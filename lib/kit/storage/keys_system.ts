@@ -6,7 +6,7 @@
  *   ["health"]                     -> (never written)  read to check that KV answers (/healthz,
  *                                                      the KV limiter's health)
  *   ["health", "write_probe"]      -> { at, pad }      the write probe, as large as a record
- *                                                      (lib/app/health.ts)
+ *                                                      (lib/kit/health.ts)
  *   ["kv_opened_by"]               -> { pid, at }      the last process that opened a local KV file
  *                                                      (lib/kit/storage/kv_open.ts)
  */

@@ -3,7 +3,7 @@
  * that cannot write is a 503; anything else unexpected is a logged 500.
  */
 import { HttpError } from "../errors.ts";
-import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../../app/health.ts";
+import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../health.ts";
 import type { AppDeps } from "./context.ts";
 
 /** The JSON answer to an error thrown while handling a request (logged when it is ours: a 500). */

@@ -2,7 +2,7 @@
  * A route owns its URL: a route module exports one {@link RouteDef} per path it serves, holding
  * the path (as OpenAPI writes it), the handlers per method, and its OpenAPI operations. The list
  * of every route (lib/app/routes.ts ROUTES) is then the one source that mounting (lib/app/app.ts), the
- * OpenAPI document (lib/app/openapi.ts), the 405 answers (lib/kit/web/methods.ts) and the route groups
+ * OpenAPI document (lib/kit/web/openapi.ts), the 405 answers (lib/kit/web/methods.ts) and the route groups
  * (lib/kit/web/groups.ts) read; the URL builders (lib/kit/report_urls.ts) fill the same path templates.
  */
 import { Hono } from "hono";

@@ -21,7 +21,7 @@ import {
 } from "../../../../kit/errors.ts";
 import { OperatorKeysError } from "../../errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
-import { errorResponse, json } from "../../../../app/openapi.ts";
+import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { KeyBodySchema, QuestionsBodySchema } from "../../requests.ts";
 import { answersOf } from "../../context.ts";
 import { ownerOfBearer } from "../../access.ts";

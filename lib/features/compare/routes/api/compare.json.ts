@@ -11,7 +11,7 @@ import {
   ComparisonSchema,
 } from "../../compare.ts";
 import { PATHS } from "../../../../kit/report_urls.ts";
-import { errorResponse, json } from "../../../../app/openapi.ts";
+import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 
 /** GET /api/compare.json (mounted by the services that compare sites). */
 export const compareJsonRoute: RouteDef = {

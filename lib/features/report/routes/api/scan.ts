@@ -6,7 +6,7 @@ import {
   json,
   rateLimitHeaders,
   ScanAcceptedSchema,
-} from "../../../../app/openapi.ts";
+} from "../../../../kit/web/openapi.ts";
 import { authenticate } from "../../../../kit/auth/auth.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../../kit/net/target.ts";
 import { BadRequestError } from "../../../../kit/errors.ts";

@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
 import type { RouteDef } from "../../../../kit/web/route.ts";
-import { errorResponse, json, rateLimitHeaders } from "../../../../app/openapi.ts";
+import { errorResponse, json, rateLimitHeaders } from "../../../../kit/web/openapi.ts";
 import { VALIDATE_LIMIT, VALIDATE_LIMIT_PER_48 } from "../../../../kit/limits/limits.ts";
 import { readCappedBody } from "../../../../kit/web/http_body.ts";
 import { MAX_CODE_BYTES } from "../../validate_code.ts";

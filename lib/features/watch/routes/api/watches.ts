@@ -17,7 +17,7 @@ import {
   UnsupportedMediaTypeError,
 } from "../../../../kit/errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
-import { errorResponse, json } from "../../../../app/openapi.ts";
+import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { accountOfBearer } from "../../../../kit/auth/caller.ts";
 import { watchOf } from "../../context.ts";
 import {

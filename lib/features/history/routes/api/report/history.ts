@@ -17,7 +17,7 @@ import {
   ScanDiffSchema,
 } from "../../../../../engines/history/schemas.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
-import { DOMAIN_PARAMETER, errorResponse as error, json } from "../../../../../app/openapi.ts";
+import { DOMAIN_PARAMETER, errorResponse as error, json } from "../../../../../kit/web/openapi.ts";
 
 /** The domain a path names, in its normal spelling, or a typed error. */
 function domainParam(raw: string): string {

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../../../../kit/web/context.ts";
 import { anyOrigin, param, type RouteDef } from "../../../../../kit/web/route.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
-import { DOMAIN_PARAMETER, errorResponse, json } from "../../../../../app/openapi.ts";
+import { DOMAIN_PARAMETER, errorResponse, json } from "../../../../../kit/web/openapi.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
 import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
 import { etagMatches, readReport } from "../../../../../kit/storage/report_cache.ts";

@@ -18,7 +18,7 @@ import {
 } from "../../../../../engines/export/export.ts";
 import { EXPORT_CSP } from "../../../../../engines/export/html.tsx";
 import { PATHS, reportPagePath } from "../../../../../kit/report_urls.ts";
-import { DOMAIN_PARAMETER, errorResponse } from "../../../../../app/openapi.ts";
+import { DOMAIN_PARAMETER, errorResponse } from "../../../../../kit/web/openapi.ts";
 
 /** `example.com.md` -> the domain; anything else is not this route's. */
 function exportDomain(file: string, format: ExportedFormat): string {

@@ -6,7 +6,7 @@ import { param, type RouteDef } from "../../../../../kit/web/route.ts";
 import { scanStatusOf } from "../../../../../engines/history/service.ts";
 import { ScanStatusSchema } from "../../../../../engines/history/schemas.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
-import { errorResponse as error, json } from "../../../../../app/openapi.ts";
+import { errorResponse as error, json } from "../../../../../kit/web/openapi.ts";
 
 /** GET /api/scans/:id. */
 export const scanStatusRoute: RouteDef = {

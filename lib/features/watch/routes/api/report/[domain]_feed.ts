@@ -10,7 +10,7 @@ import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/targ
 import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
 import { changesFeed } from "../../../feed.ts";
 import { etagMatches } from "../../../../../kit/storage/report_cache.ts";
-import { DOMAIN_PARAMETER, errorResponse } from "../../../../../app/openapi.ts";
+import { DOMAIN_PARAMETER, errorResponse } from "../../../../../kit/web/openapi.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
 
 /** The domain of the path, or a 400 when it is not one. */

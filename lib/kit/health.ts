@@ -10,11 +10,11 @@
  * while it is marked new scans are refused with 503 and Retry-After (lib/engines/scan/scan_service.ts) instead
  * of being admitted into a store that cannot keep their records.
  */
-import { PRODUCT } from "../kit/config.ts";
-import { HttpError } from "../kit/errors.ts";
-import type { Store } from "../kit/storage/store.ts";
-import type { ScanThreadStats } from "../kit/isolate/scan_threads.ts";
-import { HEALTH_READ_KEY, WRITE_PROBE_KEY } from "../kit/storage/keys_system.ts";
+import { PRODUCT } from "./config.ts";
+import { HttpError } from "./errors.ts";
+import type { Store } from "./storage/store.ts";
+import type { ScanThreadStats } from "./isolate/scan_threads.ts";
+import { HEALTH_READ_KEY, WRITE_PROBE_KEY } from "./storage/keys_system.ts";
 
 /** The JSON body of /healthz. */
 export interface Health {

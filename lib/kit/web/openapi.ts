@@ -7,10 +7,10 @@
  * described by the zod schemas below, which the tests check against real error responses.
  */
 import { z } from "zod";
-import { PRODUCT } from "../kit/config.ts";
-import { LIMITS } from "../kit/limits/limits.ts";
-import type { AppDeps } from "../kit/web/context.ts";
-import type { OpenApiContext, RouteDef } from "../kit/web/route.ts";
+import { PRODUCT } from "../config.ts";
+import { LIMITS } from "../limits/limits.ts";
+import type { AppDeps } from "./context.ts";
+import type { OpenApiContext, RouteDef } from "./route.ts";
 
 /** `{ "error": string }`: every error response (lib/kit/errors.ts). */
 export const ErrorBodySchema = z.object({
