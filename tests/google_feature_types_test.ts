@@ -1,6 +1,6 @@
 /**
  * Types as Google documents them, generated from the feature registry: every live feature's
- * complete items (lib/structured/google/features/*.ts `complete`) are put through every type its
+ * complete items (lib/engines/structured/google/features/*.ts `complete`) are put through every type its
  * rules name and every schema.org subtype of those in the vocabulary, and each must be eligible
  * for the feature. A subtype is skipped only where the registry itself says why: Google's page
  * excludes it by name, schema.org supersedes it, or Google documents it more specifically for
@@ -8,19 +8,19 @@
  * for the discussion forum feature). Those skips are counted and checked too.
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/structured/extract.ts";
-import { validateItems } from "../lib/structured/validate.ts";
-import { googleFeatures, typeFitsRule } from "../lib/structured/google/registry.ts";
-import type { FeatureRule, GoogleFeature } from "../lib/structured/google/feature.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import { validateItems } from "../lib/engines/structured/validate.ts";
+import { googleFeatures, typeFitsRule } from "../lib/engines/structured/google/registry.ts";
+import type { FeatureRule, GoogleFeature } from "../lib/engines/structured/google/feature.ts";
 import {
   asList,
   isObject,
   type JsonObject,
   type JsonValue,
   typesOf,
-} from "../lib/structured/terms.ts";
-import { subtypesOf, typeInfo } from "../lib/structured/vocabulary.ts";
-import type { Eligibility } from "../lib/structured/record.ts";
+} from "../lib/engines/structured/terms.ts";
+import { subtypesOf, typeInfo } from "../lib/engines/structured/vocabulary.ts";
+import type { Eligibility } from "../lib/engines/structured/record.ts";
 
 /** The home page, so that the site-name feature (home page only) reads its WebSite too. */
 const PAGE = "https://example.com/";

@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
 import { scanJob } from "./helpers/records.ts";
-import type { SchemaScanRecord } from "../lib/structured/record.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import { extractPage } from "../lib/structured/extract.ts";
-import type { RenderAttempt } from "../lib/structured/page_view.ts";
+import type { SchemaScanRecord } from "../lib/engines/structured/record.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import type { RenderAttempt } from "../lib/engines/structured/page_view.ts";
 
 const auth = { auth: `Bearer ${PIPELINE}` };
 

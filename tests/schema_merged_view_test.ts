@@ -1,17 +1,17 @@
 /**
- * One view of the page (lib/structured/merged_view.ts, lib/schema/scan.ts `resultOf`): the server
+ * One view of the page (lib/engines/structured/merged_view.ts, lib/engines/schema/scan.ts `resultOf`): the server
  * HTML's items and the rendered DOM's are one list, each marked with its origin and its readers,
  * and the summary, eligibility, findings, "what changed" and the generated graph all agree with
  * it. The rendered DOM is given as HTML here (what the fixture pages' scripts leave in the DOM, as
  * tests/render_scan_test.ts sees them rendered in Chromium), so no browser is needed.
  */
 import assert from "node:assert/strict";
-import { resultOf } from "../lib/schema/scan.ts";
-import { extractPage } from "../lib/structured/extract.ts";
-import type { Result, SchemaScanRecord } from "../lib/structured/record.ts";
-import type { RenderAttempt, ViewContext } from "../lib/structured/page_view.ts";
-import { CRAWLER_RENDERING } from "../lib/visibility/crawlers.ts";
-import { diffRecords } from "../lib/history/diff.ts";
+import { resultOf } from "../lib/engines/schema/scan.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import type { Result, SchemaScanRecord } from "../lib/engines/structured/record.ts";
+import type { RenderAttempt, ViewContext } from "../lib/engines/structured/page_view.ts";
+import { CRAWLER_RENDERING } from "../lib/engines/visibility/crawlers.ts";
+import { diffRecords } from "../lib/engines/history/diff.ts";
 import { INJECTED_PRODUCT, SERVER_EVENT, SERVER_PRODUCT } from "./fixtures/render_sites.ts";
 
 const URL_ = "http://jsonld.test/p";
