@@ -273,6 +273,8 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
    * request flow resolves it before the cache is read, so `servesCached` sees the choice.
    */
   rendersByDefault?: boolean;
+  /** Whether a stored record asked for the rendered view ("Scan again" keeps the choice). */
+  wasRendered?(record: R): boolean;
   /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
   summary?: string;
   /** The fields of a failed record beyond domain, status, scannedAt and result. */

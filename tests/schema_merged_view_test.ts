@@ -164,7 +164,7 @@ Deno.test("[merged view] not rendered: a page that builds itself with scripts sa
   assert.equal(r.view?.serverHtml.kind, "shell");
   assert.match(r.view!.note!, /This page builds itself with scripts/);
   assert.match(r.view!.note!, /markup scripts add is not seen here/);
-  assert.match(r.view!.note!, /Scan again with "render the page in a browser" ticked/);
+  assert.match(r.view!.note!, /Scan again with "Render the page in a browser" ticked/);
   const noBrowser = view(shell, null, { canRender: false });
   assert.match(noBrowser.view!.note!, /This server has no browser to render pages/);
   assert.match(noBrowser.view!.note!, /Rich Results Test/);

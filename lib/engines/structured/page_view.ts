@@ -112,7 +112,7 @@ function viewNote(
       : "Rendered in a browser: scripts add, change or remove no structured data, so every crawler reads the same items.";
   }
   const how = context.canRender
-    ? 'Scan again with "render the page in a browser" ticked to see what Google reads after rendering.'
+    ? 'Scan again with "Render the page in a browser" ticked to see what Google reads after rendering.'
     : "This server has no browser to render pages; Google's Rich Results Test (https://search.google.com/test/rich-results) renders them, and a self-hosted server renders with Chromium installed or a remote browser (RENDER_BROWSER_URL, docs/rendering.md).";
   const failed = context.render
     ? `Not rendered (${context.render.reason ?? "the render did not complete"}). `

@@ -45,6 +45,7 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
   // out). A record answers only the same choice: a rendering request is not answered by a record
   // without the render, an opted-out one not by a rendered record.
   rendersByDefault: true,
+  wasRendered: (record) => record.result?.rendered !== undefined,
   servesCached: (record, target) =>
     record.url === (target.pageUrl ?? target.url) &&
     (record.status === "failed" ||

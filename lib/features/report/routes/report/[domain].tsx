@@ -186,6 +186,9 @@ function reportPage(
       widget={deps.challenge.widget}
       form={deps.service.words.form}
       rescanUrl={rescanUrl}
+      // "Scan again" keeps the render choice of the report it rescans, or offers it.
+      canRender={deps.config.render.browser.kind !== "off"}
+      renderChecked={deps.service.wasRendered?.(stored.record) ?? false}
     />
   );
   const meta: PageMeta = {
