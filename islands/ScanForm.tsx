@@ -17,7 +17,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { reportPagePath } from "../lib/kit/report_urls.ts";
+import { pageReportPath, reportPagePath } from "../lib/kit/report_urls.ts";
 import { waitText } from "../lib/kit/ui/format.ts";
 import { challengeRenewal } from "./challenge_renewal.ts";
 
@@ -45,6 +45,11 @@ export type ScanFormProps = {
    * report being scanned again was rendered ("Scan again" keeps the choice).
    */
   renderChecked?: boolean;
+  /**
+   * The service keeps a report per page (the schema service): the form opens the report of the
+   * page scanned (/report/<domain>/page?url=...), whose link keeps its meaning.
+   */
+  perPage?: boolean;
 };
 
 type Status =
@@ -179,7 +184,9 @@ export function ScanForm(props: ScanFormProps): VNode {
         kind: "leaving",
         message: res.status === 200 ? "Opening the report…" : "Scan started. Opening progress…",
       });
-      location.assign(reportPagePath(body.domain));
+      location.assign(
+        props.perPage ? pageReportPath(body.domain, url) : reportPagePath(body.domain),
+      );
       return;
     }
     resetChallenge(form);

@@ -147,6 +147,13 @@ export interface ReportHistoryData {
   scans: HistoryItem[];
   /** The scan the page shows (its id), to mark it in the list. */
   currentId: string | null;
+  /**
+   * A service that scans pages (the schema service): `scans` are this page's, and these are the
+   * pages of the site its kept scans name, each with its own report's path.
+   */
+  pages?: { url: string; scannedAt: string; status: "ok" | "failed"; report: string }[];
+  /** The permanent path of this page's report (a service that scans pages). */
+  pageReport?: string;
 }
 
 /** What a stored record's page says: its title, description and body. */

@@ -12,6 +12,8 @@ export const PATHS = {
   reportPage: "/report/{domain}",
   /** One kept scan's page, forever. */
   keptScanPage: "/report/{domain}/scans/{id}",
+  /** The report of one page of a domain (its latest scan; `?url=` names the page). */
+  pageReport: "/report/{domain}/page",
   /** A domain's latest record as JSON. */
   reportJson: "/api/report/{domain}.json",
   /** The latest record as a Markdown report. */
@@ -28,6 +30,8 @@ export const PATHS = {
   changesFeed: "/api/report/{domain}/changes.atom",
   /** One kept scan's record as JSON, forever. */
   keptScanJson: "/api/report/{domain}/scans/{id}.json",
+  /** The latest record of one page of a domain as JSON (`?url=` names the page). */
+  pageReportJson: "/api/report/{domain}/page.json",
   /** Where a scan is: queued, running, done or failed. */
   scanStatus: "/api/scans/{id}",
   /** The SVG badge of a domain's latest result. */
@@ -64,6 +68,19 @@ export function reportJsonPath(domain: string): string {
 /** GET this path for the SVG badge (`/badge/example.com.svg`). */
 export function badgePath(domain: string): string {
   return fillPath(PATHS.badge, { domain });
+}
+
+/**
+ * GET this path for the report of one page (`/report/example.com/page?url=https%3A%2F%2F...`):
+ * the latest scan of that page, whatever page of the domain was scanned last.
+ */
+export function pageReportPath(domain: string, url: string): string {
+  return `${fillPath(PATHS.pageReport, { domain })}?url=${encodeURIComponent(url)}`;
+}
+
+/** GET this path for the latest record of one page as JSON. */
+export function pageReportJsonPath(domain: string, url: string): string {
+  return `${fillPath(PATHS.pageReportJson, { domain })}?url=${encodeURIComponent(url)}`;
 }
 
 /** GET this path for one kept scan's page (`/report/example.com/scans/<id>`): never changes. */

@@ -25,8 +25,10 @@ export function SchemaHome(props: HomeProps): VNode {
           widget={props.widget}
           form={SCHEMA_WORDS.form}
           canRender={props.canRender}
-          // This service renders by default where it can, as Google's Rich Results Test does.
+          // This service renders by default where it can, as Google's Rich Results Test does,
+          // and keeps a report per page.
           renderChecked
+          perPage
         />
         <p class="muted small">
           Free and without an account. Up to {LIMITS.ip} new scans per hour from one network.

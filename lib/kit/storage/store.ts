@@ -276,6 +276,8 @@ export class Store {
       since: now,
       credential: job.credential,
       ...(job.render ? { render: true } : {}),
+      // The page scanned (the schema service's per-page reports show its progress).
+      ...(job.pageUrl ? { url: job.pageUrl } : {}),
     };
     op.set(this.#k("inflight", job.domain), mark, { expireIn: markTtlMs });
     const status: ScanStatus = {

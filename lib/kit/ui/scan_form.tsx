@@ -22,6 +22,8 @@ export function ScanFormBlock(props: {
   canRender?: boolean;
   /** The "render in a browser" box starts ticked (the service's default, or the scan rescanned). */
   renderChecked?: boolean;
+  /** The service keeps a report per page: the form opens the scanned page's report. */
+  perPage?: boolean;
   /** The address the field starts with (the not-scanned page of a site: "Scan it" opens it). */
   value?: string;
 }): VNode {
@@ -29,15 +31,17 @@ export function ScanFormBlock(props: {
   const renderBox = props.canRender && render
     ? { render, ...(props.renderChecked ? { renderChecked: true } : {}) }
     : {};
+  const perPage = props.perPage ? { perPage: true } : {};
   const texts: Omit<ScanFormProps, "rescanUrl"> = {
     ...fields,
     ...renderBox,
+    ...perPage,
     ...(props.value ? { value: props.value } : {}),
   };
   // The rescan form has no field: its island props (JSON in the page) carry no field texts; it
   // keeps (or offers) the render choice.
   const island: ScanFormProps = props.rescanUrl
-    ? { button: "Scan again", rescanUrl: props.rescanUrl, ...renderBox }
+    ? { button: "Scan again", rescanUrl: props.rescanUrl, ...renderBox, ...perPage }
     : texts;
   return (
     <form

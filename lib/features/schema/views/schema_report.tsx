@@ -70,7 +70,7 @@ export function SchemaReport(
   const h = props.history;
   return (
     <article class="report">
-      <SchemaHead record={record} now={props.now} />
+      <SchemaHead record={record} now={props.now} pageReport={h?.pageReport} />
       {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
       {props.extra}
       <SchemaResultSections
@@ -84,7 +84,30 @@ export function SchemaReport(
       />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
       {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
+      {h?.pages && <SitePages pages={h.pages} current={record.url} />}
     </article>
+  );
+}
+
+/** The other pages of the site that were scanned, each with its own report. */
+function SitePages(
+  props: { pages: NonNullable<ReportProps["history"]>["pages"] & object; current: string },
+): VNode | null {
+  const others = props.pages.filter((p) => p.url !== props.current);
+  if (!others.length) return null;
+  return (
+    <section class="card site-pages" aria-labelledby="site-pages-title">
+      <h2 id="site-pages-title">Other pages of this site</h2>
+      <p class="muted">Each page scanned keeps its own report and history.</p>
+      <ul>
+        {others.slice(0, 50).map((p) => (
+          <li>
+            <a href={p.report}>{p.url}</a>: {p.status === "failed" ? "failed" : "scanned"}{" "}
+            <LocalTime iso={p.scannedAt} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -355,7 +378,9 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
   );
 }
 
-function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boolean }): VNode {
+function SchemaHead(
+  props: { record: SchemaScanRecord; now: number; failed?: boolean; pageReport?: string },
+): VNode {
   const { record } = props;
   const href = safeHttpUrl(record.url);
   return (
@@ -366,6 +391,15 @@ function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boo
         Page:{" "}
         {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
         Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
+        {props.pageReport && (
+          <>
+            {" "}
+            <a href={props.pageReport} class="page-report-link">
+              This page's own report
+            </a>{" "}
+            keeps its link when other pages of {record.domain} are scanned.
+          </>
+        )}
       </p>
       <BudgetNote budget={record.budget} />
     </header>

@@ -19,12 +19,19 @@ import { shellFor } from "../../../../kit/web/shell.ts";
 import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
 import {
+  pageReportPath,
   PATHS,
   reportPagePath,
   scanPagePath,
   scanStatusPath,
 } from "../../../../kit/report_urls.ts";
-import { changesOf, historyOf, scanOf } from "../../../../engines/history/service.ts";
+import {
+  changesOf,
+  historyOf,
+  latestOfPage,
+  pagesOf,
+  scanOf,
+} from "../../../../engines/history/service.ts";
 import { NotFoundError } from "../../../../kit/errors.ts";
 import { formatUtc } from "../../../../kit/ui/format.ts";
 import { answersPanel } from "../../../answers/panel.ts";
@@ -47,6 +54,18 @@ export const reportPageRoute: RouteDef = {
   path: PATHS.reportPage,
   viewsRecords: true,
   handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
+};
+
+/**
+ * GET /report/:domain/page?url=...: the report of one page of a domain (a service that scans
+ * pages: the schema service), its latest scan whatever page was scanned last, with that page's
+ * own history; its URL never changes meaning.
+ */
+export const pageReportRoute: RouteDef = {
+  path: PATHS.pageReport,
+  viewsRecords: true,
+  servedBy: (service) => service.watchTarget === "page",
+  handlers: (deps) => ({ GET: (c) => pageReport(c, deps) }),
 };
 
 /** GET /report/:domain/scans/:id: one kept scan, forever (lib/kit/storage/history.ts). */
@@ -77,6 +96,49 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   });
   if (answers) page.headers.set("Cache-Control", "private, no-store");
   return page;
+}
+
+async function pageReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  const asked = c.req.query("url") ?? "";
+  const url = pageOf(asked, domain);
+  if (!url) return notFound(c, deps, domain);
+  if (domain !== raw || url !== asked) return c.redirect(pageReportPath(domain, url), 301);
+  const [stored, inflight] = await Promise.all([
+    deps.store.getScan(domain),
+    deps.store.getInflight(domain),
+  ]);
+  // A scan of another page of the domain is not this page's progress.
+  const running = inflight?.url === url ? inflight : null;
+  let current = (stored?.record as { url?: unknown } | undefined)?.url === url ? stored : null;
+  if (!current) {
+    const latest = await latestOfPage(deps.store, domain, url);
+    if (latest) {
+      current = {
+        record: latest.record,
+        failure: latest.entry.failure ?? null,
+        credential: "pipeline",
+        durationMs: 0,
+        jobId: latest.entry.id,
+      };
+    }
+  }
+  if (!current && !running) return notFound(c, deps, domain, undefined, url);
+  return reportPage(c, deps, domain, current, running, await historyParts(deps, domain, current), {
+    page: url,
+  });
+}
+
+/** The page a `url` parameter names on `domain` (normalised), or null. */
+function pageOf(input: string, domain: string): string | null {
+  try {
+    const t = normaliseTarget(input);
+    return t.domain === domain ? t.pageUrl ?? t.url : null;
+  } catch {
+    return null;
+  }
 }
 
 // One kept scan, forever (lib/kit/storage/history.ts): the same report, as it was then.
@@ -115,10 +177,28 @@ async function historyParts(
   stored: StoredScan | null,
 ): Promise<ReportHistoryData | undefined> {
   if (!stored) return undefined;
-  const scans = await historyOf(deps.store, domain);
-  if (!scans.some((s) => s.id === stored.jobId)) return undefined;
+  const all = await historyOf(deps.store, domain);
+  if (!all.some((s) => s.id === stored.jobId)) return undefined;
   const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
-  return { diff, scans, currentId: stored.jobId };
+  // A service that scans pages keeps a history per page: the scans of this record's page, and
+  // the other pages of the site with their own reports.
+  const url = (stored.record as { url?: unknown }).url;
+  if (deps.service.watchTarget !== "page" || typeof url !== "string") {
+    return { diff, scans: all, currentId: stored.jobId };
+  }
+  const pages = (await pagesOf(deps.store, domain)).map((p) => ({
+    url: p.url,
+    scannedAt: p.latest.scannedAt,
+    status: p.latest.status,
+    report: pageReportPath(domain, p.url),
+  }));
+  return {
+    diff,
+    scans: all.filter((s) => s.url === url),
+    currentId: stored.jobId,
+    pages,
+    pageReport: pageReportPath(domain, url),
+  };
 }
 
 function domainOf(input: string): string | null {
@@ -136,7 +216,7 @@ function reportPage(
   stored: StoredScan | null,
   inflight: InflightMark | null,
   history: ReportHistoryData | undefined = undefined,
-  options: { kept?: boolean; extra?: VNode } = {},
+  options: { kept?: boolean; extra?: VNode; page?: string } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -152,6 +232,8 @@ function reportPage(
         elapsedMs: Math.max(0, now - inflight.since),
         // The rendering row only for a scan that renders (the mark says so).
         steps: deps.service.progress.filter((row) => !row.rendering || inflight.render),
+        // A page's report comes back to that page's report when the scan is done.
+        ...(options.page ? { reportUrl: pageReportPath(domain, options.page) } : {}),
       }}
     />
   );
@@ -189,13 +271,18 @@ function reportPage(
       // "Scan again" keeps the render choice of the report it rescans, or offers it.
       canRender={deps.config.render.browser.kind !== "off"}
       renderChecked={deps.service.wasRendered?.(stored.record) ?? false}
+      perPage={deps.service.watchTarget === "page"}
     />
   );
   const meta: PageMeta = {
     title: "",
     description: "",
     canonical: `${origin}${
-      options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
+      options.kept
+        ? scanPagePath(domain, stored.jobId)
+        : options.page
+        ? pageReportPath(domain, options.page)
+        : reportPagePath(domain)
     }`,
     image: `${origin}/static/og-${service}.png`,
   };
@@ -242,7 +329,39 @@ function notFound(
   deps: AppDeps,
   domain: string | null,
   scanId?: string,
+  /** A page of the domain that was never scanned (or whose scans are no longer kept). */
+  page?: string,
 ): Response {
+  if (domain && page !== undefined) {
+    return renderPage(
+      c,
+      { title: `No report for ${page} yet`, description: "Not scanned yet.", noindex: true },
+      shellFor(c, deps, {
+        islands: true,
+        challenge: deps.challenge.widget,
+        challengeScript: "lazy",
+        styles: ["/static/report.css"],
+      }),
+      <>
+        <h1>No report for this page yet</h1>
+        <p class="lead">
+          {page}{" "}
+          has not been scanned yet, or its scans are older than the ones this service keeps. Scan it
+          now, or{" "}
+          <a href={reportPagePath(domain)}>
+            see the last page scanned on {domain}
+          </a>.
+        </p>
+        <ScanFormBlock
+          widget={deps.challenge.widget}
+          form={deps.service.words.form}
+          value={page}
+          perPage
+        />
+      </>,
+      404,
+    );
+  }
   if (domain && scanId !== undefined) {
     return renderPage(
       c,
@@ -282,6 +401,7 @@ function notFound(
         widget={deps.challenge.widget}
         form={deps.service.words.form}
         value={domain ?? undefined}
+        perPage={deps.service.watchTarget === "page"}
       />
     </>,
     404,
