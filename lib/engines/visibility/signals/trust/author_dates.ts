@@ -36,7 +36,7 @@ export const authorDates: SignalDef = {
     what: "Who wrote the content and when it was published or updated.",
     why: "AI answers prefer sources that are current and written by someone identifiable.",
     how:
-      "We look for authors and dates in the structured data, meta tags and time elements of the home page.",
+      'We look for authors and dates in the structured data, meta tags, time elements and visible byline ("By ...", "Published ...") of the home page.',
     sources: [SOURCES.helpful],
   },
   check(ctx) {
@@ -51,6 +51,8 @@ export const authorDates: SignalDef = {
       ...splitPeople(f.meta["author"] ?? f.meta["dcterms.creator"] ?? f.meta["dc.creator"] ?? ""),
       ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator, byId)),
       ...f.links.filter((l) => /(^|\s)author(\s|$)/.test(l.rel)).map((l) => l.text),
+      // The byline the page's text shows ("By Anna Reid", lib/engines/html/visible_bylines.ts).
+      ...(f.bylines?.authors ?? []).map((a) => a.name),
     ];
     const seen = new Set<string>();
     const authors = names.filter((n) => {
@@ -65,7 +67,7 @@ export const authorDates: SignalDef = {
       articles.map((a) => stringValues(a.data.dateModified ?? a.data.datePublished)[0]).find(
         Boolean,
       ) ??
-      f.times[0] ?? null;
+      f.bylines?.updated ?? f.bylines?.published ?? f.times[0] ?? null;
     return {
       status: author && date ? "pass" : author || date ? "warn" : "fail",
       detail: author && date
