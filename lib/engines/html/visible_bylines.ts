@@ -41,10 +41,20 @@ const SEPARATORS = /\s[|·•—–-]\s|[|·•]/;
 const NAME_END = /[(@|·•\d]|\s[—–-]\s/;
 /** Between names: "A, B y C", "A and B", "A & B", "A et B", "A und B", "A e B". */
 const BETWEEN_NAMES = /\s*[,;]\s*|\s+(?:and|&|und|et|y|e|en|og|och|i)\s+/i;
+/**
+ * A byline's opening word at the start of a line (the cheap test before reading it; a byline
+ * later in a line follows a separator, which {@link SEPARATOR_CHAR} finds).
+ */
+const CUE =
+  /^\s*(?:written |posted |words |story |text |reporting |reported |photos? |published )?(?:by|par|por|von|door|av|przez|autor|autora|autorin|author|auteur)\W/i;
+const SEPARATOR_CHAR = /[|·•—–]/;
+const DIGIT = /\d/;
 const UPDATED =
   /\b(?:updated|last updated|modified|mis à jour|actualizado|actualizada|atualizado|atualizada|aktualisiert)\b/i;
 const PUBLISHED =
   /\b(?:published|posted|publié|publiée|publicado|publicada|veröffentlicht|erschienen)\b/i;
+/** Either label (the cheap test before reading a line's dates). */
+const LABEL = new RegExp(`${UPDATED.source}|${PUBLISHED.source}`, "i");
 /** A name word: capitalised (any script with case), or an initial ("C."), or all capitals. */
 const NAME_WORD = /^(?:\p{Lu}[\p{L}\p{M}'’-]*\.?|\p{Lu}\.)$/u;
 /** Lowercase words that belong inside names ("Michiel de Jong", "Ludwig van Beethoven"). */
@@ -206,30 +216,31 @@ export class BylineReader {
   private published: string | null = null;
   private updated: string | null = null;
 
-  /** `resolve` makes an href absolute (or null: not an http(s) link). */
+  /** `resolve` makes an href absolute (or null: not an http(s) link); called only for bylines. */
   constructor(private readonly resolve: (href: string) => string | null) {}
 
   /** An element opens (every element, so that closes pair with opens). */
   open(name: string, attribs: Record<string, string>): void {
-    const marks = `${attribs.class ?? ""} ${attribs.id ?? ""} ${attribs.itemprop ?? ""} ${
-      attribs.rel ?? ""
-    }`;
+    const { class: cls, id, itemprop, rel, role } = attribs;
     const chrome = CHROME_TAGS.has(name) ||
-      /^(?:navigation|contentinfo|complementary)$/.test(attribs.role ?? "");
-    const noName = NOT_A_NAME_CLASS.test(`${attribs.class ?? ""} ${attribs.itemprop ?? ""}`);
-    const byline = !noName && BYLINE_CLASS.test(marks);
+      (role !== undefined && /^(?:navigation|contentinfo|complementary)$/.test(role));
+    // Most elements carry none of these: no string is built for them.
+    const marked = cls !== undefined || id !== undefined || itemprop !== undefined ||
+      rel !== undefined;
+    const noName = marked && NOT_A_NAME_CLASS.test(`${cls ?? ""} ${itemprop ?? ""}`);
+    const byline = marked && !noName &&
+      BYLINE_CLASS.test(`${cls ?? ""} ${id ?? ""} ${itemprop ?? ""} ${rel ?? ""}`);
     let link: Link | null = null;
     if (name === "a" && attribs.href !== undefined) {
-      const href = this.resolve(attribs.href);
-      if (href) {
-        link = {
-          href,
-          line: this.lineNo,
-          start: this.line.length,
-          end: -1,
-          author: AUTHOR_PATH.test(href) || BYLINE_CLASS.test(marks),
-        };
-      }
+      // Resolved only if a byline names it (most links are never read here).
+      const href = attribs.href;
+      link = {
+        href,
+        line: this.lineNo,
+        start: this.line.length,
+        end: -1,
+        author: AUTHOR_PATH.test(href) || byline,
+      };
     }
     const time = name === "time" && attribs.datetime !== undefined;
     if (time) {
@@ -307,12 +318,20 @@ export class BylineReader {
 
   private readLine(): void {
     if (this.chrome > 0 || this.overflow || this.done()) return;
-    // Collapse whitespace, keeping the positions of times and links roughly right: collapse
-    // leading whitespace only, then trim the end.
     const raw = this.line;
-    const text = raw.replace(/\s+/g, " ").trim();
-    if (text.length > MAX_LINE) return;
-    const found = this.authors.length === 0 ? this.authorsOf(text) : [];
+    // A byline is a short line (whitespace aside): a paragraph of prose is not read at all.
+    if (raw.length > MAX_LINE * 2 && raw.replace(/\s+/g, " ").length > MAX_LINE) return;
+    // Most lines of a page are prose or navigation: cheap tests first, the reading only where a
+    // byline's cue is (its element's class, a link to an author's page, "By", a separator and a
+    // digit for "Anna Reid · 12 October 2026").
+    const cue = this.authors.length === 0 &&
+      (this.lineByline || this.links.some((l) => l.author) || CUE.test(raw) ||
+        SEPARATOR_CHAR.test(raw));
+    let found: VisibleBylines["authors"] = [];
+    if (cue) {
+      const text = raw.replace(/\s+/g, " ").trim();
+      if (text.length <= MAX_LINE) found = this.authorsOf(text);
+    }
     for (const a of found) {
       if (this.authors.length < MAX_AUTHORS) this.authors.push(a);
     }
@@ -327,13 +346,17 @@ export class BylineReader {
     if (this.pending) this.pending.lines++;
     // An unlabelled date is the byline's when it is in the byline's line or near it.
     const near = found.length > 0 || (this.sinceAuthors >= 0 && this.sinceAuthors <= NEAR_LINES);
-    this.datesOf(raw, near, this.lineByline && this.sinceAuthors < 0);
+    const pending = this.lineByline && this.sinceAuthors < 0;
+    if (this.times.length || (DIGIT.test(raw) && (near || pending || LABEL.test(raw)))) {
+      this.datesOf(raw, near, pending);
+    }
   }
 
   private authorsOf(text: string): VisibleBylines["authors"] {
+    const urlOf = (l: Link | undefined) => (l ? this.resolve(l.href) : null);
     const withUrl = (name: string) => ({
       name,
-      url: this.links.find((l) => l.href && this.linkText(l) === name)?.href ?? null,
+      url: urlOf(this.links.find((l) => this.linkText(l) === name)),
     });
     // "By Anna Reid", anywhere a part of the line starts with it ("... | Par Martin ...").
     for (const part of splitParts(text)) {
@@ -350,7 +373,7 @@ export class BylineReader {
       const link = this.links.find((l) => l.author && this.linkText(l) === name);
       const beside = parts.length < splitParts(text).length;
       if (isPersonName(name) && (link || this.lineByline || beside)) {
-        return [{ name, url: link?.href ?? null }];
+        return [{ name, url: urlOf(link) }];
       }
     }
     return [];
