@@ -330,8 +330,13 @@ function EligibilitySection(
   );
 }
 
+/**
+ * The findings per item, as a reader fixes them: the items with an error first; in each item, one
+ * excerpt per object of the code (the node or value its findings point at) with that object's
+ * findings under it, errors before warnings. Linear in the findings and items (a copy per finding
+ * was quadratic: issue 26).
+ */
 function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
-  // Linear in the findings and items (a copy per finding was quadratic: issue 26).
   const groups = new Map<string, Finding[]>();
   for (const f of props.findings) {
     const key = `${f.source}:${f.itemIndex ?? "block"}`;
@@ -340,9 +345,11 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
     else groups.set(key, [f]);
   }
   const items = new Map(props.items.map((i) => [`${i.source}:${i.index}`, i]));
+  // Array.prototype.sort is stable: the page's order within each rank.
+  const ordered = [...groups.entries()].sort((a, b) => errorsFirst(a[1]) - errorsFirst(b[1]));
   return (
     <>
-      {[...groups.entries()].map(([key, list]) => {
+      {ordered.map(([key, list]) => {
         const f = list[0];
         const item = items.get(key);
         const title = item
@@ -358,24 +365,63 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
                 {item.location} <OriginBadge item={item} />
               </p>
             )}
-            <ul class="findings">
-              {list.map((x) => (
-                <li class="finding">
-                  <span class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}>
-                    {x.severity === "error" ? "Error" : "Warning"}
-                  </span>{" "}
-                  <code>{x.path}</code>
-                  <p>{x.message}{moreLikeThis(x)}</p>
-                  {x.excerpt && <FindingExcerpt excerpt={x.excerpt} />}
-                  <p class="muted rule">Rule: {x.rule}</p>
-                </li>
-              ))}
-            </ul>
+            {byObject(list).map((part) => (
+              <div class="finding-object">
+                {part.excerpt && (
+                  <FindingExcerpt
+                    excerpt={part.excerpt}
+                    // A syntax error's sentence already says its line and column.
+                    position={!part.findings.every((x) => x.itemIndex === null)}
+                  />
+                )}
+                <ul class="findings">
+                  {part.findings.map((x) => (
+                    <li class="finding">
+                      <span
+                        class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}
+                      >
+                        {x.severity === "error" ? "Error" : "Warning"}
+                      </span>{" "}
+                      <code>{x.path}</code>
+                      <p>{x.message}{moreLikeThis(x)}</p>
+                      <p class="muted rule">Rule: {x.rule}</p>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
           </section>
         );
       })}
     </>
   );
+}
+
+/** 0 for a list with an error, 1 otherwise. */
+function errorsFirst(list: Finding[]): number {
+  return list.some((f) => f.severity === "error") ? 0 : 1;
+}
+
+/**
+ * An item's findings by the object of the code they point at (their excerpt's spot): each
+ * object once, those with an error first, errors before warnings inside each.
+ */
+function byObject(list: Finding[]): { excerpt: Finding["excerpt"]; findings: Finding[] }[] {
+  const parts = new Map<string, { excerpt: Finding["excerpt"]; findings: Finding[] }>();
+  for (const f of list) {
+    const e = f.excerpt;
+    const key = e ? `${e.block}:${e.line}:${e.column}:${e.length}` : "";
+    const part = parts.get(key);
+    if (part) part.findings.push(f);
+    else parts.set(key, { excerpt: e, findings: [f] });
+  }
+  const out = [...parts.values()];
+  for (const p of out) p.findings.sort((a, b) => severityRank(a) - severityRank(b));
+  return out.sort((a, b) => errorsFirst(a.findings) - errorsFirst(b.findings));
+}
+
+function severityRank(f: Finding): number {
+  return f.severity === "error" ? 0 : 1;
 }
 
 function SchemaHead(

@@ -43,13 +43,19 @@ function ValidatePage(
       </header>
       <ValidateCodeForm code={props.code} url={props.url} />
       {props.error && (
-        <p class="card status-fail" role="alert">
+        <p class="card status-fail" role="alert" id="result" tabIndex={-1}>
           {props.error}
         </p>
       )}
       {props.resultHtml && (
         // Rendered (and escaped) by Preact in a scan thread: lib/features/validate/views/validate_result_job.tsx.
-        <div class="validate-result" dangerouslySetInnerHTML={{ __html: props.resultHtml }} />
+        // The form posts to /validate#result: the browser opens the answer here.
+        <div
+          class="validate-result"
+          id="result"
+          tabIndex={-1}
+          dangerouslySetInnerHTML={{ __html: props.resultHtml }}
+        />
       )}
     </article>
   );

@@ -10,7 +10,8 @@ import { MAX_CODE_BYTES } from "../validate_code.ts";
 /** The form; `code` and `url` refill it after a post. */
 export function ValidateCodeForm(props: { code?: string; url?: string }): VNode {
   return (
-    <form class="card validate-form" method="post" action="/validate">
+    // The answer's page opens at its result (#result), not at the top of the form again.
+    <form class="card validate-form" method="post" action="/validate#result">
       <label for="validate-code">
         <strong>Paste HTML or JSON-LD</strong>
       </label>
