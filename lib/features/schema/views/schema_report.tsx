@@ -139,7 +139,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         <ul class="stats">
           <li data-count="items">
             <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
-            {breakdown && <>({breakdown})</>}
+            {breakdown && <>{" "}({breakdown})</>}
           </li>
           {origins?.removed
             ? (
