@@ -121,9 +121,17 @@ Deno.test("[lean install] the tests run the serving packages deno.json and deno.
   }
   const lock = await readJson("deno.lock");
   const testLock = await readJson("tests/deno.lock");
+  // Deno re-resolves a lock whose "workspace" list differs from deno.json's imports, and may
+  // then pick newer versions: after changing deno.json, run `deno install`, copy deno.lock's
+  // "workspace" section into tests/deno.lock, then `deno task install:tests`.
   for (const [key, entry] of Object.entries(lock.npm) as [string, { integrity: string }][]) {
-    assert.equal(testLock.npm[key]?.integrity, entry.integrity, `tests/deno.lock: ${key}`);
+    assert.equal(
+      testLock.npm[key]?.integrity,
+      entry.integrity,
+      `tests/deno.lock resolves ${key} otherwise than deno.lock`,
+    );
   }
+  assert.deepEqual(testLock.workspace, lock.workspace, "tests/deno.lock's workspace section");
 });
 
 /** Disk use of a folder's files in bytes, each rounded up to 4 KiB blocks as `du` counts them. */
