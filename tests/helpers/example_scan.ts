@@ -1,7 +1,7 @@
 /**
  * Scans the home page's example site (the fixture no-llms.test) through the in-process app with
- * its worker, and returns the stored ScanRecord (used to write lib/ui/example_record.json and to
- * check it is still what a scan produces).
+ * its worker, and returns the stored ScanRecord (tests/tools/facts/example_record.ts writes it to
+ * lib/ui/example_record.json and checks the file is still what a scan produces).
  */
 import { PIPELINE, startAppEnv } from "./app_env.ts";
 import type { ScanRecord } from "../../lib/visibility/record.ts";
