@@ -16,7 +16,9 @@ const ALLOWED: Record<string, string[]> = {
   "undici": ["lib/net/guarded_fetch.ts"],
   "node:tls": ["lib/net/guarded_fetch.ts"],
   "node:net (sockets)": ["lib/net/guarded_fetch.ts", "lib/net/resolve.ts"],
-  "DNS": ["lib/net/resolve.ts"],
+  // lib/net/crawler_dns.ts: reverse and forward lookups that check a logged crawler's address
+  // (lib/features/logs/); it sends no request and opens no socket.
+  "DNS": ["lib/net/resolve.ts", "lib/net/crawler_dns.ts"],
   "Deno.connect": ["lib/net/conn_guard.ts"],
 };
 
