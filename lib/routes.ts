@@ -33,6 +33,7 @@ import {
 } from "../routes/account/answer_keys.ts";
 import { changesRoute, historyRoute, keptScanRoute } from "../routes/api/report/history.ts";
 import { scanStatusRoute } from "../routes/api/scans/[id].ts";
+import { logsRoute } from "../routes/api/logs.ts";
 import { compareJsonRoute } from "../routes/api/compare.json.ts";
 import { comparePageRoute } from "../routes/compare.tsx";
 import { mcpRoute } from "../routes/mcp.ts";
@@ -79,6 +80,7 @@ export const ROUTES: readonly RouteDef[] = [
   answerQuestionsRoute,
   answerRunsRoute,
   answerRunRoute,
+  logsRoute,
   compareJsonRoute,
   validateRoute,
   badgeRoute,

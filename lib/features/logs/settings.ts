@@ -3,7 +3,7 @@
  * the environment) through {@link logsFromEnv}: LOG_IP_RANGES_DIR (a directory of the vendors'
  * address lists under their published names, used before any fetch), LOG_UPLOAD_MAX_MB (the
  * largest upload, compressed as sent), LOG_MAX_READ_MB (the most a log is read to, decompressed)
- * and LOG_RETENTION_DAYS (how long daily aggregates are kept).
+ * LOG_RETENTION_DAYS (how long daily aggregates are kept) LOG_REVERSE_DNS (off: ask no DNS) and LOG_IP_RANGES_FETCH (off: never fetch the lists).
  */
 
 /** The feature's settings. */
@@ -12,6 +12,10 @@ export interface LogsSettings {
   maxUploadBytes: number;
   maxReadBytes: number;
   retentionDays: number;
+  /** LOG_REVERSE_DNS=off: no DNS query (hits only DNS could decide stay unverifiable). */
+  reverseDns: boolean;
+  /** LOG_IP_RANGES_FETCH=off: the vendors' lists are never fetched (directory and snapshot only). */
+  fetchRanges: boolean;
 }
 
 function intSetting(
@@ -37,5 +41,7 @@ export function logsFromEnv(env: Record<string, string | undefined>): LogsSettin
     maxUploadBytes: intSetting(env, "LOG_UPLOAD_MAX_MB", 200, 1, 10_240) * 1024 * 1024,
     maxReadBytes: intSetting(env, "LOG_MAX_READ_MB", 4096, 1, 1_048_576) * 1024 * 1024,
     retentionDays: intSetting(env, "LOG_RETENTION_DAYS", 400, 1, 3650),
+    reverseDns: !/^(off|0|false)$/i.test(env.LOG_REVERSE_DNS?.trim() ?? ""),
+    fetchRanges: !/^(off|0|false)$/i.test(env.LOG_IP_RANGES_FETCH?.trim() ?? ""),
   };
 }
