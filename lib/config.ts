@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./config_types.ts";
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "./config_answers.ts";
-import { logsFromEnv } from "./config_logs.ts";
+import { logsFromEnv } from "./server_log_settings.ts";
 export type {
   Config,
   IsolationSettings,

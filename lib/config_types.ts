@@ -4,7 +4,7 @@
  */
 
 import type { AnswersSettings } from "./config_answers.ts";
-import type { LogsSettings } from "./config_logs.ts";
+import type { LogsSettings } from "./server_log_settings.ts";
 
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
 export interface ResolveTarget {
@@ -183,7 +183,7 @@ export interface Config {
   };
   /** Answer presence (docs/answer-presence.md; lib/config_answers.ts reads it). */
   answers: AnswersSettings;
-  /** Server logs (docs/logs.md; li./config_logs.ts reads them). */
+  /** Server logs (docs/logs.md; li./server_log_settings.ts reads them). */
   logs: LogsSettings;
   /**
    * How jobs reach the worker (lib/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
