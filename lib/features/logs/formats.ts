@@ -16,6 +16,11 @@ export interface LineReader {
   check(line: string): LineOutcome;
   /** Full: emits the hits of a line that passed `check`. */
   read(line: string, emit: HitSink): LineOutcome;
+  /**
+   * The part of a line that holds the User-Agent, found without parsing (the last quoted field of
+   * a combined line), so the crawler test scans only it; absent: the whole line is scanned.
+   */
+  agent?(line: string): string;
 }
 
 /** One log format. */
@@ -55,6 +60,12 @@ const clf = (combined: boolean): () => LineReader => () => ({
       ? "ok"
       : { bad: "not a Common Log Format line" },
   read: (line, emit) => readClf(line, emit, combined),
+  agent: combined
+    ? (line) => {
+      const end = line.lastIndexOf('"');
+      return line.slice(line.lastIndexOf('"', end - 1) + 1, end);
+    }
+    : undefined,
 });
 
 const json = (id: keyof typeof JSON_READERS): () => LineReader => () => ({

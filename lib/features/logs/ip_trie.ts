@@ -6,8 +6,31 @@
  */
 import ipaddr from "ipaddr.js";
 
+/** A dotted quad's four bytes, read by hand (the common case), or null. */
+function quad(ip: string): number[] | null {
+  const out = [0, 0, 0, 0];
+  let part = 0, value = 0, digits = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46) {
+      if (!digits || part === 3) return null;
+      out[part++] = value;
+      value = digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3) {
+      value = value * 10 + c - 48;
+      if (value > 255) return null;
+      digits++;
+    } else return null;
+  }
+  if (part !== 3 || !digits) return null;
+  out[3] = value;
+  return out;
+}
+
 /** Bytes of an address, or null when it is not one. IPv4-mapped IPv6 reads as IPv4. */
 export function addressBytes(ip: string): number[] | null {
+  const v4 = quad(ip);
+  if (v4) return v4;
   try {
     let a = ipaddr.parse(ip.trim());
     if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) {

@@ -119,7 +119,7 @@ export async function readAccessLog(
       return;
     }
     if (shape !== "ok") return bad(n, shape.bad);
-    if (!mayNameCrawler(line)) {
+    if (!mayNameCrawler(reader.agent ? reader.agent(line) : line)) {
       s.otherLines++;
       return;
     }
@@ -177,7 +177,8 @@ export async function readAccessLog(
 
   let lineNo = 0;
   let detecting = true;
-  const line = async (text: string) => {
+  /** One line; a promise only when it has to wait (detection's end, DNS, a signature). */
+  const line = (text: string): Promise<void> | void => {
     lineNo++;
     s.lines++;
     const t = text.endsWith("\r") ? text.slice(0, -1) : text;
@@ -185,11 +186,9 @@ export async function readAccessLog(
       pending.push(t);
       pendingBytes += t.length;
       if (pending.length < DETECT_LINES && pendingBytes < 262_144) return;
-      await flushPending();
-      return;
+      return flushPending();
     }
-    const p = handle(t, lineNo);
-    if (p) await p;
+    return handle(t, lineNo);
   };
   const flushPending = async () => {
     detecting = false;
@@ -262,7 +261,9 @@ export async function readAccessLog(
           bad(lineNo, `longer than ${maxLine} characters`);
           continue;
         }
-        await line(piece);
+        // Most lines return at once: awaiting only a promise keeps the loop synchronous.
+        const wait = line(piece);
+        if (wait) await wait;
       }
       if (!discarding) {
         carry += text.slice(start);
