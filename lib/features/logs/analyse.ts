@@ -10,7 +10,7 @@
  * console.log(summary.format, report.totals);
  * ```
  */
-import type { CrawlerDns } from "../../net/crawler_dns.ts";
+import type { CrawlerDns } from "../../kit/net/crawler_dns.ts";
 import type { Aggregates } from "./aggregate.ts";
 import type { LogFormatId } from "./formats.ts";
 import { type LoadedRanges, loadRanges, type RangeListState } from "./ip_ranges.ts";

@@ -5,7 +5,7 @@
  * over the whole line before anything is parsed, so a person's line costs one linear scan and is
  * dropped as read.
  */
-import { type Crawler, CRAWLERS } from "../../visibility/crawlers.ts";
+import { type Crawler, CRAWLERS } from "../../engines/visibility/crawlers.ts";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

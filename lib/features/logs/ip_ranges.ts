@@ -6,7 +6,7 @@
  * snapshot shipped with the code (ip_ranges_snapshot.json). A list none of them has is
  * "unavailable": hits it would decide are then unverifiable, and the report says why.
  */
-import type { GuardedFetcher } from "../../net/types.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
 import { PrefixTrie } from "./ip_trie.ts";
 import { RANGE_LISTS, type RangeList } from "./verify_sources.ts";
 import SNAPSHOT from "./ip_ranges_snapshot.json" with { type: "json" };

@@ -6,8 +6,8 @@
  * Nothing is guessed: a list that could not be loaded or a lookup that did not answer leaves the
  * hit unverifiable.
  */
-import type { Crawler } from "../../visibility/crawlers.ts";
-import type { CrawlerDns } from "../../net/crawler_dns.ts";
+import type { Crawler } from "../../engines/visibility/crawlers.ts";
+import type { CrawlerDns } from "../../kit/net/crawler_dns.ts";
 import type { LogHit } from "./hit.ts";
 import type { Basis, Verdict } from "./aggregate.ts";
 import { loadedMask, type LoadedRanges } from "./ip_ranges.ts";

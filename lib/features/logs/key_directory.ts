@@ -2,7 +2,7 @@
  * Web Bot Auth key directories fetched through the guarded fetcher
  * (`<agent>/.well-known/http-message-signatures-directory`, a JWKS), kept for an hour per agent.
  */
-import type { GuardedFetcher } from "../../net/types.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { DirectoryKey, KeyDirectory } from "./web_bot_auth.ts";
 
 const HOUR_MS = 3_600_000;

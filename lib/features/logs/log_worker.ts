@@ -5,8 +5,8 @@
  * handed over, or the snapshot; asks DNS and key directories itself when the settings allow.
  */
 /// <reference lib="deno.worker" />
-import { createCrawlerDns } from "../../net/crawler_dns.ts";
-import { createGuardedFetcher } from "../../net/guarded_fetch.ts";
+import { createCrawlerDns } from "../../kit/net/crawler_dns.ts";
+import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
 import { loadRanges } from "./ip_ranges.ts";
 import { keyDirectory } from "./key_directory.ts";
 import { readAccessLog } from "./read_log.ts";

@@ -8,10 +8,10 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { HttpError } from "../../errors.ts";
-import { accountOfBearer } from "../../watch/caller.ts";
-import { normaliseTarget } from "../../net/target.ts";
-import { guarded, type McpContext, toolError, toolResult } from "../../mcp/context.ts";
+import { HttpError } from "../../kit/errors.ts";
+import { accountOfBearer } from "../../kit/auth/caller.ts";
+import { normaliseTarget } from "../../kit/net/target.ts";
+import { guarded, type McpContext, toolError, toolResult } from "../../kit/mcp/context.ts";
 import { FORMAT_IDS } from "./formats.ts";
 import { logReport } from "./report.ts";
 import { reportText } from "./report_text.ts";

@@ -6,8 +6,8 @@
  * matcher); the pages most crawled and the important pages never crawled; and, when answer
  * presence has run, the pages an assistant cited beside the pages its crawlers fetched.
  */
-import { type Crawler, CRAWLERS } from "../../visibility/crawlers.ts";
-import { parseRobotsTxt, robotsVerdict } from "../../visibility/robots.ts";
+import { type Crawler, CRAWLERS } from "../../engines/visibility/crawlers.ts";
+import { parseRobotsTxt, robotsVerdict } from "../../engines/visibility/robots.ts";
 import {
   type Aggregates,
   type Basis,

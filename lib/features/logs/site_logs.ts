@@ -5,14 +5,14 @@
  * (the home page and the sitemap's pages), and the pages assistants cited in the account's answer
  * presence runs. Built once per app (`logsOf`).
  */
-import type { Config } from "../../config.ts";
-import type { GuardedFetcher } from "../../net/types.ts";
-import { createGuardedFetcher } from "../../net/guarded_fetch.ts";
-import type { Store } from "../../storage/store.ts";
+import type { Config } from "../../kit/config.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
+import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
+import type { Store } from "../../kit/storage/store.ts";
 import { keepFrom } from "./aggregate.ts";
 import type { LogFormatId } from "./formats.ts";
 import { loadRanges, memoryRangeCache, type RangeCache } from "./ip_ranges.ts";
-import { LogsStore } from "./logs_store.ts";
+import { LogsStore } from "./store.ts";
 import type { ReadSummary } from "./read_log.ts";
 import { type LogReport, logReport } from "./report.ts";
 import { readInWorker } from "./worker_reader.ts";

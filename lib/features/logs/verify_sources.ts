@@ -5,7 +5,7 @@
  * signatures from a signing agent the vendor operates. A crawler with none of these is
  * unverifiable: its hits are labelled so, never guessed.
  */
-import { CRAWLERS } from "../../visibility/crawlers.ts";
+import { CRAWLERS } from "../../engines/visibility/crawlers.ts";
 
 /** A vendor's documented reverse-DNS rule for one crawler. */
 export interface ReverseDnsRule {

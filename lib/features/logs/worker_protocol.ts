@@ -3,7 +3,7 @@
  * worker_reader.ts). The server's thread only moves the upload's bytes, as they arrive, into the
  * worker; every byte is decoded, split and parsed there.
  */
-import type { Config } from "../../config.ts";
+import type { Config } from "../../kit/config.ts";
 import type { Aggregates } from "./aggregate.ts";
 import type { LogFormatId } from "./formats.ts";
 import type { ReadSummary } from "./read_log.ts";

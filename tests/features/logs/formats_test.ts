@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { logReport } from "../../../lib/features/logs/report.ts";
-import { createCrawlerDns } from "../../../lib/net/crawler_dns.ts";
+import { createCrawlerDns } from "../../../lib/kit/net/crawler_dns.ts";
 import type { LogFormatId } from "../../../lib/features/logs/formats.ts";
 import {
   DNS,

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { emptyAggregates, mergeAggregates } from "../../../lib/features/logs/aggregate.ts";
-import { createCrawlerDns } from "../../../lib/net/crawler_dns.ts";
+import { createCrawlerDns } from "../../../lib/kit/net/crawler_dns.ts";
 import { DNS, rangeDir, RENDER, type Req, SCENARIO, streamOf } from "./log_fixtures.ts";
 
 const ranges = await loadRanges({ directory: await rangeDir(), snapshot: false });

@@ -10,11 +10,11 @@ import {
   memoryRangeCache,
   parseRangeList,
 } from "../../../lib/features/logs/ip_ranges.ts";
-import { createCrawlerDns, underSuffix } from "../../../lib/net/crawler_dns.ts";
-import { createGuardedFetcher } from "../../../lib/net/guarded_fetch.ts";
+import { createCrawlerDns, underSuffix } from "../../../lib/kit/net/crawler_dns.ts";
+import { createGuardedFetcher } from "../../../lib/kit/net/guarded_fetch.ts";
 import { checkSignature, jwkThumbprint } from "../../../lib/features/logs/web_bot_auth.ts";
 import { createJudge } from "../../../lib/features/logs/judge.ts";
-import { CRAWLERS } from "../../../lib/visibility/crawlers.ts";
+import { CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
 import type { LogHit } from "../../../lib/features/logs/hit.ts";
 import { RANGE_FILES } from "./log_fixtures.ts";
 
