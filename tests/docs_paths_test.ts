@@ -22,7 +22,9 @@ async function exists(path: string): Promise<boolean> {
 export function namedPaths(text: string): string[] {
   const out: string[] = [];
   for (
-    const m of text.matchAll(/(?<![\w./-])(?:lib|routes|islands|tests|docs|static|\.ci)\/[\w./-]*/g)
+    const m of text.matchAll(
+      /(?<![\w./:-])(?:lib|routes|islands|tests|docs|static|\.ci)\/[\w./-]*/g,
+    )
   ) {
     const path = m[0].replace(/[.,;:]+$/, "").replace(/\/$/, "");
     if (/[<>*{}]/.test(text.slice(m.index!, m.index! + m[0].length + 1))) continue;
@@ -82,10 +84,16 @@ Deno.test("[docs] every file docs/architecture.md's layout names is in the folde
     layout.indexOf("```", layout.indexOf("```") + 3),
   );
   const missing: string[] = [];
+  let top = ".";
   let folder = ".";
   for (const line of block.split("\n")) {
+    // "lib/features/    ..." names a folder; "  history/       ..." one inside it.
     const head = line.match(/^(\S+)\s/)?.[1];
-    if (head) folder = head.endsWith("/") && (await exists(head)) ? head : ".";
+    const sub = line.match(/^ {2}(\S+)\s/)?.[1];
+    if (head) top = folder = head.endsWith("/") && (await exists(head)) ? head : ".";
+    else if (sub) {
+      folder = sub.endsWith("/") && (await exists(join(top, sub))) ? join(top, sub) : top;
+    }
     for (const m of line.matchAll(/(?<![\w/*])([\w/-]+\.tsx?)\b/g)) {
       const name = m[1];
       const found = name.includes("/")
@@ -135,4 +143,6 @@ Deno.test("[docs] the path finder skips patterns and sees what is named", () => 
   ]);
   assert.deepEqual(namedPaths("lib/structured/google/features/*.ts and tests/output/x.json"), []);
   assert.deepEqual(namedPaths("the folder lib/watch/."), ["lib/watch"]);
+  // A path in another commit (`git show abc123:lib/x.ts`) is not one of this checkout.
+  assert.deepEqual(namedPaths("git show c06b93e:lib/structured/rdfa.ts"), []);
 });

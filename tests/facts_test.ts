@@ -10,6 +10,7 @@ import MarkdownIt from "markdown-it";
 import { markdownFiles, staleFacts } from "./tools/facts.ts";
 import { FactMarkerError, factNames, fillFacts } from "./tools/facts/markers.ts";
 import { knownFacts } from "./tools/facts/known_facts.ts";
+import { EXAMPLE_RECORD_FILE } from "./tools/facts/example_record.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -155,7 +156,7 @@ Deno.test({
 
       const stale = await factsTask(copy, "--check");
       assert.equal(stale.code, 1, stale.text);
-      for (const f of ["README.md", "docs/scoring.md", "lib/ui/example_record.json"]) {
+      for (const f of ["README.md", "docs/scoring.md", EXAMPLE_RECORD_FILE]) {
         assert.match(stale.text, new RegExp(`stale: ${f}`), stale.text);
       }
 
@@ -167,7 +168,7 @@ Deno.test({
       assert.equal(await readmeCrawlers(copy), before + 1);
       const scoring = await Deno.readTextFile(join(copy, "docs/scoring.md"));
       assert.match(scoring, /\| `ExampleSearchBot` +\| Example +\| search/);
-      const record = await Deno.readTextFile(join(copy, "lib/ui/example_record.json"));
+      const record = await Deno.readTextFile(join(copy, EXAMPLE_RECORD_FILE));
       assert.match(record, /ExampleSearchBot: allowed/);
     } finally {
       await Deno.remove(copy, { recursive: true });

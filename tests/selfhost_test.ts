@@ -5,9 +5,9 @@
  * security-relevant setting, the administrator included.
  */
 import assert from "node:assert/strict";
-import { isLoopbackHost, loadConfig } from "../lib/config.ts";
-import { SERVICE_DEFAULTS, SERVICE_NAMES } from "../lib/service_defaults.ts";
-import { SERVICES } from "../lib/server.ts";
+import { isLoopbackHost, loadConfig } from "../lib/kit/config.ts";
+import { SERVICE_DEFAULTS, SERVICE_NAMES } from "../lib/kit/service_defaults.ts";
+import { SERVICES } from "../lib/app/server.ts";
 import { describeConfig, listenAddress } from "../main.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -155,7 +155,7 @@ Deno.test({
       for (const s of [vis, schema]) {
         const res = await fetch(`${s.base}/healthz`);
         assert.equal(res.status, 200, s.output());
-        // The scan threads' pool is what /healthz reads (lib/isolate/scan_threads.ts): none lost.
+        // The scan threads' pool is what /healthz reads (lib/kit/isolate/scan_threads.ts): none lost.
         const { threads } = await res.json();
         assert.equal(threads.ok, true);
         assert.equal(threads.lost, 0);

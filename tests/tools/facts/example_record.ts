@@ -1,15 +1,15 @@
 /**
- * The home page's example report (lib/ui/example_record.json) as a generated fact: a real
+ * The home page's example report (lib/features/visibility/views/example_record.json) as a generated fact: a real
  * ScanRecord of the fixture site no-llms.test (a small plumbing-tips blog with the gaps most small
  * sites have), scanned through the app on loopback with the test clock, exactly as a visitor's scan
  * runs. The one figure a run measures (the home page's time to its first byte) is ignored when two
  * records are compared, so the file changes only when a scan would say something else.
  */
 import { scanFixtureRecord } from "../../helpers/example_scan.ts";
-import type { ScanRecord } from "../../../lib/visibility/record.ts";
+import type { ScanRecord } from "../../../lib/engines/visibility/record.ts";
 
 /** Where the example record lives, relative to the repository. */
-export const EXAMPLE_RECORD_FILE = "lib/ui/example_record.json";
+export const EXAMPLE_RECORD_FILE = "lib/features/visibility/views/example_record.json";
 
 /** The record as the file holds it. */
 export function exampleRecordText(record: ScanRecord): string {

@@ -7,20 +7,23 @@
  * A fact is added here by name and used in a file as `<!--fact:NAME-->...<!--/fact-->` (inline)
  * or between `<!-- facts:NAME -->` and `<!-- /facts:NAME -->` (a block).
  */
-import { type CrawlerRole, CRAWLERS } from "../../../lib/visibility/crawlers.ts";
-import { gateTexts, registeredSignals } from "../../../lib/visibility/learn.ts";
-import { PILLARS } from "../../../lib/visibility/signals/registry.ts";
-import { scoringDocs } from "../../../lib/visibility/scoring_docs.ts";
-import { standards } from "../../../lib/visibility/standards.ts";
-import { featureTableMarkdown, googleFeatures } from "../../../lib/structured/google/registry.ts";
+import { type CrawlerRole, CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
+import { gateTexts, registeredSignals } from "../../../lib/engines/visibility/learn.ts";
+import { PILLARS } from "../../../lib/engines/visibility/signals/registry.ts";
+import { scoringDocs } from "../../../lib/engines/visibility/scoring_docs.ts";
+import { standards } from "../../../lib/engines/visibility/standards.ts";
+import {
+  featureTableMarkdown,
+  googleFeatures,
+} from "../../../lib/engines/structured/google/registry.ts";
 import {
   SERVICE_DEFAULTS,
   SERVICE_NAMES,
   type ServiceName,
-} from "../../../lib/service_defaults.ts";
-import { SERVICES } from "../../../lib/server.ts";
-import { CAPS, LIMITS } from "../../../lib/limits/limits.ts";
-import { loadConfig } from "../../../lib/config.ts";
+} from "../../../lib/kit/service_defaults.ts";
+import { SERVICES } from "../../../lib/app/server.ts";
+import { CAPS, LIMITS } from "../../../lib/kit/limits/limits.ts";
+import { loadConfig } from "../../../lib/kit/config.ts";
 import type { FactSource } from "./markers.ts";
 
 const WORDS = [
