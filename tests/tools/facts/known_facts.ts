@@ -25,6 +25,7 @@ import { SERVICES } from "../../../lib/app/server.ts";
 import { CAPS, LIMITS } from "../../../lib/kit/limits/limits.ts";
 import { loadConfig } from "../../../lib/kit/config.ts";
 import type { FactSource } from "./markers.ts";
+import { analyse, validLlms } from "../../helpers/verdict_env.ts";
 
 const WORDS = [
   "zero",
@@ -113,6 +114,26 @@ function limitFacts(): Record<string, string> {
   };
 }
 
+/**
+ * What blocking one crawler or missing llms.txt costs on the in-memory test page of
+ * tests/helpers/verdict_env.ts (docs/scoring.md, "Why these weights"): its score with a valid
+ * llms.txt and nothing blocked, without llms.txt, and with one crawler blocked by robots.txt.
+ */
+function verdictFacts(): Record<string, string> {
+  const llms = { ok: true as const, result: validLlms() };
+  const open = "User-agent: *\nAllow: /\n";
+  const facts: Record<string, string> = {
+    "verdicts.base": String(analyse({ robots: open, llms }).score),
+    "verdicts.noLlms": String(analyse({ robots: open }).score),
+  };
+  for (const token of ["DuckAssistBot", "OAI-SearchBot", "Googlebot"]) {
+    facts[`verdicts.blocked.${token}`] = String(
+      analyse({ robots: `User-agent: ${token}\nDisallow: /\n`, llms }).score,
+    );
+  }
+  return facts;
+}
+
 /** Defaults of the configuration a self-hoster can change (docs/configuration.md). */
 function configFacts(): Record<string, string> {
   const config = loadConfig({});
@@ -192,6 +213,7 @@ export async function knownFacts(): Promise<FactSource> {
       ...googleFacts(),
       ...limitFacts(),
       ...configFacts(),
+      ...verdictFacts(),
       ...serviceFacts(),
     },
   };
