@@ -143,6 +143,18 @@ const EnvSchema = z.object({
   KEEPALIVE_TIMEOUT_MS: int(120_000, 1_000, 3_600_000),
 });
 
+/**
+ * The default of every setting that has one, by its variable's name, as the schema above gives it
+ * (the docs print them: `deno task facts`).
+ */
+export function settingDefaults(): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(EnvSchema.parse({})).filter(([, v]) =>
+      typeof v === "string" || typeof v === "number"
+    ),
+  ) as Record<string, string | number>;
+}
+
 /** True for a KV_PATH that names a KV Connect endpoint (denokv, or a Deno Deploy KV database). */
 export function isKvConnectUrl(path: string | undefined): boolean {
   return !!path && /^https?:\/\//i.test(path);

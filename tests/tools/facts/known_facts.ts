@@ -23,7 +23,7 @@ import {
 } from "../../../lib/kit/service_defaults.ts";
 import { SERVICES } from "../../../lib/app/server.ts";
 import { CAPS, LIMITS } from "../../../lib/kit/limits/limits.ts";
-import { loadConfig } from "../../../lib/kit/config.ts";
+import { loadConfig, settingDefaults } from "../../../lib/kit/config.ts";
 import type { FactSource } from "./markers.ts";
 import { analyse, validLlms } from "../../helpers/verdict_env.ts";
 
@@ -137,7 +137,13 @@ function verdictFacts(): Record<string, string> {
 /** Defaults of the configuration a self-hoster can change (docs/configuration.md). */
 function configFacts(): Record<string, string> {
   const config = loadConfig({});
-  return { "config.audit.pages": String(config.audit.pages) };
+  const facts: Record<string, string> = { "config.audit.pages": String(config.audit.pages) };
+  // Each setting's default as its variable takes it: `env.NAME`, or `env.NAME.code` in backticks.
+  for (const [name, value] of Object.entries(settingDefaults())) {
+    facts[`env.${name}`] = String(value);
+    facts[`env.${name}.code`] = `\`${value}\``;
+  }
+  return facts;
 }
 
 function serviceFacts(): Record<string, string> {
