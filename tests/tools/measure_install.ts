@@ -8,8 +8,10 @@
  *
  * ```sh
  * deno run -A tests/tools/measure_install.ts                 # HEAD of this checkout
- * deno run -A tests/tools/measure_install.ts --ref=main --tests
+ * deno run -A tests/tools/measure_install.ts --baseline=1a66df6 --tests
  * ```
+ *
+ * With `--baseline=<commit>` it measures that commit first, the same way, and prints the ratios.
  *
  * The figures in docs/running.md ("What the start task installs") come from this script.
  */
@@ -76,12 +78,8 @@ async function timeToFirstPage(dir: string, env: Record<string, string>): Promis
   }
 }
 
-if (import.meta.main) {
-  const args = parseArgs({
-    args: Deno.args,
-    options: { ref: { type: "string", default: "HEAD" }, tests: { type: "boolean" } },
-  });
-  const ref = args.values.ref!;
+/** The seconds to the first page and the packages' disk use (KiB) of `ref` on a fresh clone. */
+async function measure(ref: string, tests: boolean): Promise<{ seconds: number; kib: number }> {
   const dir = await Deno.makeTempDir({ prefix: "measure_install_" });
   const denoDir = await Deno.makeTempDir({ prefix: "measure_install_deno_dir_" });
   const git = async (...a: string[]) => {
@@ -90,17 +88,13 @@ if (import.meta.main) {
   };
   await git("clone", "--quiet", "--no-checkout", ROOT, dir);
   await git("-C", dir, "checkout", "--quiet", ref);
-  const env = {
-    DENO_DIR: denoDir,
-    PORT: "0",
-    KV_PATH: `${dir}/kv.sqlite3`,
-    NO_COLOR: "1",
-  };
+  const env = { DENO_DIR: denoDir, PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, NO_COLOR: "1" };
   try {
     const seconds = await timeToFirstPage(dir, env);
+    const kib = await duKiB(`${dir}/node_modules`);
     console.log(`${ref}: deno task start served / with 200 after ${seconds.toFixed(1)} s`);
     console.log(`${ref}: after the start task: ${await sizes(dir, denoDir)}`);
-    if (args.values.tests) {
+    if (tests) {
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["task", "install:tests"],
         cwd: dir,
@@ -111,8 +105,40 @@ if (import.meta.main) {
       if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
       console.log(`${ref}: after deno task install:tests: ${await sizes(dir, denoDir)}`);
     }
+    return { seconds, kib };
   } finally {
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(denoDir, { recursive: true });
+  }
+}
+
+/** The load average now, as the machine reports it. */
+async function load(): Promise<string> {
+  return (await Deno.readTextFile("/proc/loadavg").catch(() => "")).split(" ").slice(0, 3).join(
+    " ",
+  );
+}
+
+if (import.meta.main) {
+  const args = parseArgs({
+    args: Deno.args,
+    options: {
+      ref: { type: "string", default: "HEAD" },
+      baseline: { type: "string" },
+      tests: { type: "boolean" },
+    },
+  });
+  const ref = args.values.ref!;
+  const baseline = args.values.baseline;
+  console.log(`load average before: ${await load()}`);
+  // The baseline first, then the commit measured, one after the other on the same machine.
+  const base = baseline ? await measure(baseline, false) : null;
+  const now = await measure(ref, args.values.tests ?? false);
+  console.log(`load average after: ${await load()}`);
+  if (base) {
+    console.log(
+      `${ref} against ${baseline}: first page in ${(now.seconds / base.seconds).toFixed(2)}x the ` +
+        `time, packages ${(now.kib / base.kib).toFixed(2)}x the size`,
+    );
   }
 }
