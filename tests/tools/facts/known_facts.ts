@@ -23,7 +23,8 @@ import {
 } from "../../../lib/kit/service_defaults.ts";
 import { SERVICES } from "../../../lib/app/server.ts";
 import { CAPS, LIMITS } from "../../../lib/kit/limits/limits.ts";
-import { loadConfig, settingDefaults } from "../../../lib/kit/config.ts";
+import { settingDefaults } from "../../../lib/kit/config.ts";
+import { probedCrawlers } from "../../../lib/engines/visibility/edge_probe.ts";
 import type { FactSource } from "./markers.ts";
 import { analyse, validLlms } from "../../helpers/verdict_env.ts";
 
@@ -72,6 +73,7 @@ function crawlerFacts(): Record<string, string> {
     ...Object.fromEntries(
       roles.map((r) => [`crawlers.${r}`, String(CRAWLERS.filter((c) => c.role === r).length)]),
     ),
+    "crawlers.probed": String(probedCrawlers().length),
     "crawlers.search.major": search.filter((c) => c.major).map((c) => c.token).join(", "),
     "crawlers.search.minor": search.filter((c) => !c.major).map((c) => c.token).join(", "),
   };
@@ -136,8 +138,7 @@ function verdictFacts(): Record<string, string> {
 
 /** Defaults of the configuration a self-hoster can change (docs/configuration.md). */
 function configFacts(): Record<string, string> {
-  const config = loadConfig({});
-  const facts: Record<string, string> = { "config.audit.pages": String(config.audit.pages) };
+  const facts: Record<string, string> = {};
   // Each setting's default as its variable takes it: `env.NAME`, or `env.NAME.code` in backticks.
   for (const [name, value] of Object.entries(settingDefaults())) {
     facts[`env.${name}`] = String(value);
