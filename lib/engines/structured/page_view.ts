@@ -10,7 +10,7 @@ import type { Extraction } from "./extract.ts";
 import type { OriginCounts } from "./merged_view.ts";
 import type { PageView } from "./record.ts";
 
-/** A crawler and whether it renders (lib/visibility/crawlers.ts CRAWLER_RENDERING's shape). */
+/** A crawler and whether it renders (lib/engines/visibility/crawlers.ts CRAWLER_RENDERING's shape). */
 export type CrawlerReader = PageView["readers"][number];
 
 /** What a scan's render gave: the rendered page's extraction, or why there is none. */

@@ -57,7 +57,7 @@ export const ValueTermSchema = z.object({
 export type ValueTerm = z.infer<typeof ValueTermSchema>;
 
 /**
- * Where an item comes from in the merged view of the page (lib/structured/merged_view.ts):
+ * Where an item comes from in the merged view of the page (lib/engines/structured/merged_view.ts):
  * `server` (the server HTML, unchanged by scripts), `added` (only after scripts ran), `changed`
  * (scripts changed it: the rendered version), `removed` (scripts removed it: the server version).
  */
@@ -297,7 +297,7 @@ export const CrawlerReaderSchema = z.object({
 });
 
 /**
- * The page as its readers get it (lib/structured/merged_view.ts): whether the items are the merged
+ * The page as its readers get it (lib/engines/structured/merged_view.ts): whether the items are the merged
  * view of the server HTML and the rendered DOM or the server HTML's alone, how many items of each
  * origin, how many each kind of reader sees, and what the server HTML shows of client rendering.
  */
@@ -306,7 +306,7 @@ export const PageViewSchema = z.object({
   rendered: z.boolean(),
   /** Why the page was not rendered (not asked, no browser, the render failed); null when it was. */
   reason: z.string().nullable(),
-  /** What the server HTML shows (lib/html/client_rendering_signs.ts). */
+  /** What the server HTML shows (lib/engines/html/client_rendering_signs.ts). */
   serverHtml: z.object({
     kind: z.enum(["shell", "thin", "text"]),
     words: z.number().int().nonnegative(),
