@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./config_types.ts";
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "./config_answers.ts";
+import { charsOf, trimEnd } from "./text/trim.ts";
 export type {
   Config,
   IsolationSettings,
@@ -334,7 +335,7 @@ export function loadConfig(
     scanResolve: parseScanResolve(e.SCAN_RESOLVE),
     wikidataApiUrl: e.WIKIDATA_API_URL,
     wikipediaApiUrl: e.WIKIPEDIA_API_URL,
-    commonCrawlIndexUrl: e.COMMONCRAWL_INDEX_URL.replace(/\/+$/, ""),
+    commonCrawlIndexUrl: trimEnd(e.COMMONCRAWL_INDEX_URL, charsOf("/")),
     publicUrl: e.PUBLIC_URL,
     contact: e.CONTACT,
     sisterUrl: e.SISTER_URL ??
@@ -382,7 +383,7 @@ export function loadConfig(
     onDeploy,
     kvAccessTokenSet: !!e.DENO_KV_ACCESS_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
-      ? { url: e.UPSTASH_REDIS_REST_URL.replace(/\/+$/, ""), token: e.UPSTASH_REDIS_REST_TOKEN }
+      ? { url: trimEnd(e.UPSTASH_REDIS_REST_URL, charsOf("/")), token: e.UPSTASH_REDIS_REST_TOKEN }
       : undefined,
     logRequests: e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
     recordRetentionDays: e.RECORD_RETENTION_DAYS,

@@ -85,7 +85,7 @@ export function answersFromEnv(
   const providers = Object.fromEntries(PROVIDER_IDS.map((id) => {
     const names = ENV_NAMES[id];
     const model = text(`${names.prefix}_MODEL`);
-    if (model && !/^[A-Za-z0-9._:-]{1,100}$/.test(model)) {
+    if (model && (model.length > 100 || !/^[A-Za-z0-9._:-]+$/.test(model))) {
       throw new Error(`${names.prefix}_MODEL must be a model name such as "sonar"`);
     }
     return [id, {

@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { PRODUCT } from "../config.ts";
 import type { ExportInput, SarifOptions, SarifParts, SarifResult, SarifRule } from "../service.ts";
+import { charsOf, trimEnd } from "../text/trim.ts";
 
 export type { SarifOptions, SarifParts, SarifResult, SarifRule };
 
@@ -113,7 +114,7 @@ export function placeOf(
   if (file === "" || file.endsWith("/")) file += "index.html";
   // Only characters safe in a relative URI reference; anything else is percent-encoded.
   const safe = file.split("/").map((s) => encodeURIComponent(s)).join("/");
-  const p = (prefix ?? "").replace(/^\/+/, "").replace(/\/*$/, prefix ? "/" : "");
+  const p = trimEnd((prefix ?? "").replace(/^\/+/, ""), charsOf("/")) + (prefix ? "/" : "");
   return { uri: `${p}${safe}`, url: live };
 }
 

@@ -7,6 +7,7 @@
  */
 import { collapseWhitespace } from "../html/text_tools.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
+import { charsOf, trimBoth } from "../text/trim.ts";
 import { cleanAuthorName } from "./bylines.ts";
 import {
   absoluteUrl,
@@ -110,7 +111,7 @@ export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
       if (/^tel:/i.test(href)) tel.add(decodeSafe(href.slice(4)).trim());
       else if (/^mailto:/i.test(href)) {
         const addr = decodeSafe(href.slice(7).split("?")[0]).trim();
-        if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(addr)) mail.add(addr);
+        if (looksLikeEmail(addr)) mail.add(addr);
       } else if (out.authors.length < 20 && tokens(el, "rel").includes("author")) {
         const name = cleanAuthorName(textOf(el, 200));
         const url = absoluteUrl(href, baseUrl);
@@ -232,8 +233,21 @@ function breadcrumbItems(
   return kept.length >= 2 ? kept.slice(0, 20) : [];
 }
 
+/** Separators a breadcrumb's text may start or end with. */
+const CRUMB_EDGE = charsOf("/›»>|·-", true);
+
 function cleanCrumb(s: string): string {
-  return collapseWhitespace(s.replace(/^[\s/›»>|·-]+|[\s/›»>|·-]+$/g, ""));
+  return collapseWhitespace(trimBoth(s, CRUMB_EDGE));
+}
+
+/**
+ * "a@b.c": one "@", no white space, and a dot inside the domain part, as
+ * `/^[^@\s]+@[^@\s]+\.[^@\s]+$/` says; that expression tried every split of the domain at a dot
+ * (quadratic in a mailto: of many dots).
+ */
+function looksLikeEmail(addr: string): boolean {
+  if (!/^[^@\s]+@[^@\s]+$/.test(addr)) return false;
+  return addr.slice(addr.indexOf("@") + 2, -1).includes(".");
 }
 
 /**

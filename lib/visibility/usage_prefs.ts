@@ -107,7 +107,7 @@ const MAX_DECLARATIONS = 200;
 
 /** Splits a robots.txt preference line into its path (when it starts with one) and its value. */
 function scoped(line: RobotsPreferenceLine): { path: string; value: string } {
-  const m = line.value.match(/^(\/\S*)\s+(.*)$/);
+  const m = line.value.match(/^(\/\S*)\s+([^]*)$/);
   if (m) return { path: m[1], value: m[2] };
   // Content-Usage requires a path (attach-05); earlier drafts and some files write none: the
   // whole site, as the draft's own example `/ train-ai=n` says.

@@ -13,6 +13,7 @@ import { WatchStore } from "../storage/watch_store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
 import { SecretBox } from "./secret_box.ts";
+import { charsOf, trimEnd } from "../text/trim.ts";
 
 /** The parts the watch feature is built from. */
 export interface WatchParts {
@@ -49,7 +50,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
         new SecretBox(
           config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
         ))(),
-    origin: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ""),
+    origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     log: parts.log,
   };
 }
