@@ -4,8 +4,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import fc from "fast-check";
-import { charsOf, cutAt, isSpace, trimBoth, trimEnd, trimStart } from "../lib/text/trim.ts";
-import { occurrences } from "../lib/text/occurrences.ts";
+import { charsOf, cutAt, isSpace, trimBoth, trimEnd, trimStart } from "../lib/kit/text/trim.ts";
+import { occurrences } from "../lib/kit/text/occurrences.ts";
 
 Deno.test("[text] isSpace is RegExp \\s on every UTF-16 code unit", () => {
   for (let code = 0; code <= 0xffff; code++) {

@@ -30,7 +30,7 @@ const ROOTS = ["main.ts", "mod.ts", "lib", "routes"];
 /** Patterns that are super-linear but run only on text cut to a stated length first. */
 const CAPPED: { file: string; pattern: string; cap: string; reason: string }[] = [
   {
-    file: "lib/structured/dom_facts.ts",
+    file: "lib/engines/structured/dom_facts.ts",
     pattern: String
       .raw`(?:([€£₹₩₺$¥])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?))|(?:(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?([€£₹₩₺]|[A-Z]{3})\b)`,
     cap: "PRICE_RE.exec(textOf(el, 100))",
