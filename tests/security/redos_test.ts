@@ -33,7 +33,7 @@ const CAPPED: { file: string; pattern: string; cap: string; reason: string }[] =
     file: "lib/engines/structured/dom_facts.ts",
     pattern: String
       .raw`(?:([€£₹₩₺$¥])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?))|(?:(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?([€£₹₩₺]|[A-Z]{3})\b)`,
-    cap: "PRICE_RE.exec(textOf(el, 100))",
+    cap: "PRICE_RE.exec(textOf(el, 100, budget))",
     reason: "a visible price: read from at most 100 characters of the element's text " +
       "(quadratic in a run of digits: at most 10,000 steps)",
   },

@@ -113,6 +113,18 @@ export function repeatTo(unit: string, size: number): string {
   return parts.join("").slice(0, size);
 }
 
+/** `unit` repeated whole (no unit cut at the end: JSON stays JSON), at least `size` characters. */
+export function repeatWhole(unit: string, size: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; length < size; i++) {
+    const piece = unit.replaceAll("{i}", String(i));
+    parts.push(piece);
+    length += Math.max(1, piece.length);
+  }
+  return parts.join("");
+}
+
 /**
  * An adversarial unit for a parser: one of the shapes known to hurt backtracking and array scans
  * (from `pool`), with a few random characters of the parser's own alphabet around it.
