@@ -134,6 +134,9 @@ const EnvSchema = z.object({
   WATCH_SECRET_KEY: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
+  WATCH_SECRET_KEY_PREVIOUS: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  ),
   WEBHOOK_RESOLVE: z.string().optional(),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),
@@ -396,6 +399,7 @@ export function loadConfig(
       schedules: [...new Set(list(e.WATCH_SCHEDULES))] as ("daily" | "weekly")[],
       maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
       secretKey: e.WATCH_SECRET_KEY,
+      previousSecretKeys: e.WATCH_SECRET_KEY_PREVIOUS ? [e.WATCH_SECRET_KEY_PREVIOUS] : [],
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
     answers,

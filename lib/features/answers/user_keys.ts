@@ -18,7 +18,10 @@ const KEY_CHARS = /^[\x21-\x7e]+$/;
 export class UserKeysOffError extends HttpError {
   override name = "UserKeysOffError";
   constructor() {
-    super(403, "This instance does not accept users' own vendor keys (ANSWERS_USER_KEYS).");
+    super(
+      403,
+      "This instance does not accept users' own vendor keys (ANSWERS_USER_KEYS, sealed with WATCH_SECRET_KEY).",
+    );
   }
 }
 
@@ -110,5 +113,13 @@ export async function openUserKey(
   if (!deps.config.answers.userKeys) return null;
   const k = await deps.answers.getKey(accountId, provider);
   if (!k) return null;
-  return await (await deps.box()).open(k.sealed, context(accountId, provider));
+  const box = await deps.box();
+  const opened = await box.openWith(k.sealed, context(accountId, provider));
+  if (opened && !opened.current) {
+    // Sealed with the key WATCH_SECRET_KEY replaced: sealed again with the new one, so the old
+    // key can be dropped once every key has been used (docs/security.md, rotation).
+    const sealed = await box.seal(opened.plain, context(accountId, provider));
+    await deps.answers.putKey(accountId, provider, { sealed, addedAt: k.addedAt });
+  }
+  return opened?.plain ?? null;
 }

@@ -49,6 +49,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
       box ??= (async () =>
         new SecretBox(
           config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
+          config.watch.previousSecretKeys,
         ))(),
     origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     log: parts.log,
