@@ -39,8 +39,11 @@ const PREFIX =
 const SEPARATORS = /\s[|·•—–-]\s|[|·•]/;
 /** Where an author's name ends in the text after the prefix. */
 const NAME_END = /[(@|·•\d]|\s[—–-]\s/;
-/** Between names: "A, B y C", "A and B", "A & B", "A et B", "A und B", "A e B". */
-const BETWEEN_NAMES = /\s*[,;]\s*|\s+(?:and|&|und|et|y|e|en|og|och|i)\s+/i;
+/**
+ * Between names (in text whose whitespace is already single spaces): "A, B y C", "A and B",
+ * "A & B", "A et B", "A und B", "A e B".
+ */
+const BETWEEN_NAMES = / ?[,;] ?| (?:and|&|und|et|y|e|en|og|och|i) /i;
 /**
  * A byline's opening word at the start of a line (the cheap test before reading it; a byline
  * later in a line follows a separator, which {@link SEPARATOR_CHAR} finds).
@@ -54,7 +57,8 @@ const UPDATED =
 const PUBLISHED =
   /\b(?:published|posted|publié|publiée|publicado|publicada|veröffentlicht|erschienen)\b/i;
 /** Either label (the cheap test before reading a line's dates). */
-const LABEL = new RegExp(`${UPDATED.source}|${PUBLISHED.source}`, "i");
+const LABEL =
+  /\b(?:updated|last updated|modified|mis à jour|actualizado|actualizada|atualizado|atualizada|aktualisiert|published|posted|publié|publiée|publicado|publicada|veröffentlicht|erschienen)\b/i;
 /** A name word: capitalised (any script with case), or an initial ("C."), or all capitals. */
 const NAME_WORD = /^(?:\p{Lu}[\p{L}\p{M}'’-]*\.?|\p{Lu}\.)$/u;
 /** Lowercase words that belong inside names ("Michiel de Jong", "Ludwig van Beethoven"). */
@@ -130,7 +134,7 @@ const NOT_NAMES = new Set(
 );
 /** Where an author's own page is: /author/..., /authors/..., /journaliste/..., /@handle. */
 const AUTHOR_PATH =
-  /\/(?:author|authors|autor|autores|auteur|auteurs|autoren|journaliste|journalist|journalists|redacteur|redakteur|contributor|contributors|writer|writers|byline|columnist)\/|\/@[\w.-]+(?:[/?#]|$)/i;
+  /\/(?:author|authors|autor|autores|auteur|auteurs|autoren|journaliste|journalist|journalists|redacteur|redakteur|contributor|contributors|writer|writers|byline|columnist)\/|\/@[\w.-]/i;
 /**
  * Classes, ids, itemprops and rels of a byline's element, as words of them ("c-byline__link",
  * "article-byline", "auteur", itemprop "author"; not "authority").
