@@ -102,9 +102,22 @@ Deno.test("[page reports] two pages of one domain keep two reports, each at its 
     // A page never scanned, or of another domain: no report.
     assert.equal((await page(pageReportPath("good.test", "https://good.test/nope"))).status, 404);
     assert.equal((await page(pageReportPath("good.test", "https://other.test/"))).status, 404);
-    const bad = await env.app.request(pageReportJsonPath("good.test", "https://other.test/"));
-    assert.equal(bad.status, 400);
-    await bad.body?.cancel();
+    // Bad input is a JSON 400: a page of another domain, no page, not an address.
+    for (
+      const path of [
+        pageReportJsonPath("good.test", "https://other.test/"),
+        "/api/report/good.test/page.json",
+        pageReportJsonPath("good.test", "http://"),
+      ]
+    ) {
+      const bad = await env.app.request(path);
+      assert.equal(bad.status, 400, path);
+      assert.match(bad.headers.get("content-type") ?? "", /json/);
+      assert.ok((await bad.json()).error, path);
+    }
+    const never = await env.app.request(pageReportJsonPath("good.test", "https://good.test/nope"));
+    assert.equal(never.status, 404);
+    assert.ok((await never.json()).error);
     // An address that is not the normal spelling is sent to it.
     const loose = await env.app.request(
       `/report/good.test/page?url=${encodeURIComponent("good.test/about")}`,
