@@ -282,6 +282,13 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
    * service does not: its record is one page of a site, so two records are not two sites.
    */
   comparesSites?: boolean;
+  /**
+   * Reads a site's server access logs (lib/features/logs/: POST and GET /api/logs/{domain}, the
+   * analyse_server_log tool, the account's upload form, the report's observed column). The
+   * visibility service does: its report is about AI crawlers reading a site. The schema service
+   * does not: its record is one page's structured data, which no crawler's visit changes.
+   */
+  readsServerLogs?: boolean;
   /** The home page's body. */
   home(props: HomeProps): VNode;
   /** A stored record's page: its title, description and body. */

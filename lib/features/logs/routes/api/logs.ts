@@ -110,6 +110,8 @@ export async function ingestUpload(
 /** POST and GET /api/logs/:domain. */
 export const logsRoute: RouteDef = {
   path: "/api/logs/{domain}",
+  // The visibility service's: its report is about AI crawlers reading a site (lib/service.ts).
+  servedBy: (service) => service.readsServerLogs === true,
   handlers: (deps) => ({
     POST: async (c) => {
       const accountId = await accountOf(deps, c);
