@@ -14,7 +14,9 @@ import type { LogFormatId } from "./formats.ts";
 import { loadRanges, memoryRangeCache, type RangeCache } from "./ip_ranges.ts";
 import { LogsStore } from "./store.ts";
 import type { ReadSummary } from "./read_log.ts";
-import { type LogReport, logReport } from "./report.ts";
+import { type LogReport, logReport, observedColumn } from "./report.ts";
+import type { ObservedColumn } from "../../service.ts";
+import { accountSiteLogsPath } from "../../kit/report_urls.ts";
 import { readInWorker } from "./worker_reader.ts";
 import { RANGE_LISTS } from "./verify_sources.ts";
 
@@ -24,6 +26,11 @@ export interface LogsAppDeps {
   store: Store;
   service: { name: string };
   now: () => number;
+  /** The pages assistants cited in the account's answer runs (lib/kit/web/context.ts AppDeps). */
+  citedPagesOf?: (
+    accountId: string,
+    domain: string,
+  ) => Promise<{ assistant: string; crawlers: string[]; paths: string[] }[]>;
 }
 
 /** The feature's parts for one app. */
@@ -36,8 +43,10 @@ export interface SiteLogs {
     body: ReadableStream<Uint8Array>,
     opts: { format?: LogFormatId; statedBytes: number },
   ): Promise<ReadSummary>;
-  /** The report of the site's stored logs. */
-  report(accountId: string, domain: string, cited?: Record<string, string[]>): Promise<LogReport>;
+  /** The report of the site's stored logs, joined with the account's answer presence. */
+  report(accountId: string, domain: string): Promise<LogReport>;
+  /** The crawler matrix's observed column of the site (null: no crawler hit stored). */
+  observed(accountId: string, domain: string): Promise<ObservedColumn | null>;
   close(): Promise<void>;
 }
 
@@ -132,13 +141,19 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
       );
       return summary;
     },
-    async report(accountId, domain, cited) {
-      const [agg, robotsTxt, pages] = await Promise.all([
+    async report(accountId, domain) {
+      const [agg, robotsTxt, pages, cited] = await Promise.all([
         store.aggregates(accountId, domain),
         robotsOf(domain),
         sampledPages(domain),
+        deps.citedPagesOf?.(accountId, domain).catch(() => []) ?? [],
       ]);
       return logReport(agg, { robotsTxt, importantPages: pages, cited });
+    },
+    async observed(accountId, domain) {
+      // The counts only: no robots.txt fetch, no join (the report page must stay quick).
+      const agg = await store.aggregates(accountId, domain);
+      return observedColumn(logReport(agg), accountSiteLogsPath(domain));
     },
     async close() {
       await fetcher?.close();
