@@ -38,6 +38,7 @@ async function run(init: WorkerInit) {
       maxBytes: init.maxBytes,
       dns: config.logs.reverseDns ? createCrawlerDns() : null,
       keys: keyDirectory(fetcher),
+      onProgress: (progress) => post({ progress }),
     });
     post({ done: result });
   } catch (e) {

@@ -28,6 +28,8 @@ export interface ReadOptions extends JudgeDeps {
   /** The longest line read; longer lines are counted and skipped. Default 64 KiB. */
   maxLineBytes?: number;
   signal?: AbortSignal;
+  /** Told after each chunk how far the read is (bytes after decompression, lines). */
+  onProgress?: (progress: { bytes: number; lines: number }) => void;
 }
 
 /** A line that could not be read: its number and why. */
@@ -335,6 +337,7 @@ export async function readAccessLog(
           discarding = true;
         }
       }
+      options.onProgress?.({ bytes: s.bytes, lines: s.lines });
       if (s.cut) {
         await bytes.cancel().catch(() => {});
         break;

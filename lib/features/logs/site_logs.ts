@@ -18,6 +18,7 @@ import { type LogReport, logReport, observedColumn } from "./report.ts";
 import type { ObservedColumn } from "../../service.ts";
 import { accountSiteLogsPath } from "../../kit/report_urls.ts";
 import { readInWorker } from "./worker_reader.ts";
+import { UploadTracker } from "./upload_tracker.ts";
 import { RANGE_LISTS } from "./verify_sources.ts";
 
 /** What the feature needs of the app. */
@@ -41,8 +42,14 @@ export interface SiteLogs {
     accountId: string,
     domain: string,
     body: ReadableStream<Uint8Array>,
-    opts: { format?: LogFormatId; statedBytes: number },
+    opts: {
+      format?: LogFormatId;
+      statedBytes: number;
+      onProgress?: (progress: { bytes: number; lines: number }) => void;
+    },
   ): Promise<ReadSummary>;
+  /** Uploads from the account page in progress, as their pages follow them. */
+  uploads: UploadTracker;
   /** The report of the site's stored logs, joined with the account's answer presence. */
   report(accountId: string, domain: string): Promise<LogReport>;
   /** The crawler matrix's observed column of the site (null: no crawler hit stored). */
@@ -118,14 +125,20 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
 
   return {
     store,
+    uploads: new UploadTracker(deps.now),
     async ingest(accountId, domain, body, opts) {
       const timeoutMs = 60_000 + Math.ceil(opts.statedBytes / (1024 * 1024)) * 2_000;
-      const { aggregates, summary } = await readInWorker(body, {
-        config,
-        format: opts.format,
-        maxBytes: config.logs.maxReadBytes,
-        fetched: await fetchedLists(),
-      }, timeoutMs);
+      const { aggregates, summary } = await readInWorker(
+        body,
+        {
+          config,
+          format: opts.format,
+          maxBytes: config.logs.maxReadBytes,
+          fetched: await fetchedLists(),
+        },
+        timeoutMs,
+        opts.onProgress,
+      );
       const now = deps.now();
       const from = new Date(now - config.logs.retentionDays * 86_400_000).toISOString().slice(
         0,

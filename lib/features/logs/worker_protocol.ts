@@ -24,5 +24,7 @@ export type ToWorker = { init: WorkerInit } | { chunk: Uint8Array } | { end: tru
 export type FromWorker =
   /** Ready for the next chunk. */
   | { more: true }
+  /** How far the read is (after each chunk). */
+  | { progress: { bytes: number; lines: number } }
   | { done: { aggregates: Aggregates; summary: ReadSummary } }
   | { error: string };

@@ -26,11 +26,12 @@ export class ReadTimeoutError extends Error {
   override name = "ReadTimeoutError";
 }
 
-/** Reads `body` in a worker within `timeoutMs`. */
+/** Reads `body` in a worker within `timeoutMs`; `onProgress` hears how far the read is. */
 export async function readInWorker(
   body: ReadableStream<Uint8Array>,
   init: WorkerInit,
   timeoutMs: number,
+  onProgress?: (progress: { bytes: number; lines: number }) => void,
 ): Promise<{ aggregates: Aggregates; summary: ReadSummary }> {
   if (reading >= MAX_READS) throw new ReadersBusyError("the log readers are busy");
   reading++;
@@ -51,6 +52,7 @@ export async function readInWorker(
         const m = e.data;
         if ("done" in m) resolve(m.done);
         else if ("error" in m) reject(new Error(m.error));
+        else if ("progress" in m) onProgress?.(m.progress);
         else {
           try {
             const r = await source.read();
