@@ -290,6 +290,7 @@ export async function createServer(
   };
   if (service.readsServerLogs) {
     deps.observedOf = (accountId, domain) => logsOf(deps).observed(accountId, domain);
+    watch.logSeries = (accountId, domain) => logsOf(deps).daily(accountId, domain);
   }
   const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);

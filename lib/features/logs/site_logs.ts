@@ -54,6 +54,14 @@ export interface SiteLogs {
   report(accountId: string, domain: string): Promise<LogReport>;
   /** The crawler matrix's observed column of the site (null: no crawler hit stored). */
   observed(accountId: string, domain: string): Promise<ObservedColumn | null>;
+  /**
+   * Per day and crawler, verified hits and how many were answered 403 or 429 (what a watch's log
+   * rules read: lib/features/watch/log_alerts.ts).
+   */
+  daily(
+    accountId: string,
+    domain: string,
+  ): Promise<Record<string, Record<string, { verified: number; refused: number }>>>;
   close(): Promise<void>;
 }
 
@@ -162,6 +170,20 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
         deps.citedPagesOf?.(accountId, domain).catch(() => []) ?? [],
       ]);
       return logReport(agg, { robotsTxt, importantPages: pages, cited });
+    },
+    async daily(accountId, domain) {
+      const agg = await store.aggregates(accountId, domain);
+      const out: Record<string, Record<string, { verified: number; refused: number }>> = {};
+      for (const [day, crawlers] of Object.entries(agg.days)) {
+        const d: Record<string, { verified: number; refused: number }> = out[day] = {};
+        for (const [token, c] of Object.entries(crawlers)) {
+          d[token] = {
+            verified: c.hits.verified,
+            refused: (c.status.verified["403"] ?? 0) + (c.status.verified["429"] ?? 0),
+          };
+        }
+      }
+      return out;
     },
     async observed(accountId, domain) {
       // The counts only: no robots.txt fetch, no join (the report page must stay quick).
