@@ -17,7 +17,7 @@ import type { ReadSummary } from "./read_log.ts";
 import { type LogReport, logReport, observedColumn } from "./report.ts";
 import type { ObservedColumn } from "../../service.ts";
 import { accountSiteLogsPath } from "../../kit/report_urls.ts";
-import { readInWorker } from "./worker_reader.ts";
+import { readInWorker, reportInWorker } from "./worker_reader.ts";
 import { UploadTracker } from "./upload_tracker.ts";
 import { RANGE_LISTS } from "./verify_sources.ts";
 
@@ -169,7 +169,11 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
         sampledPages(domain),
         deps.citedPagesOf?.(accountId, domain).catch(() => []) ?? [],
       ]);
-      return logReport(agg, { robotsTxt, importantPages: pages, cited });
+      const context = { robotsTxt, importantPages: pages, cited };
+      // The site's robots.txt is a stranger's text: parsed in the worker, never on this thread.
+      return robotsTxt
+        ? await reportInWorker({ aggregates: agg, context }, 30_000)
+        : logReport(agg, context);
     },
     async daily(accountId, domain) {
       const agg = await store.aggregates(accountId, domain);

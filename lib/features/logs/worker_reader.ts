@@ -8,7 +8,8 @@
  * reader's code is linear (no regex over untrusted text backtracks; lines are capped). Moving it
  * into a killable worker process is issue 39's (docs/logs.md says so).
  */
-import type { FromWorker, WorkerInit } from "./worker_protocol.ts";
+import type { FromWorker, ReportJob, WorkerInit } from "./worker_protocol.ts";
+import type { LogReport } from "./report.ts";
 import type { Aggregates } from "./aggregate.ts";
 import type { ReadSummary } from "./read_log.ts";
 
@@ -77,5 +78,32 @@ export async function readInWorker(
     worker.terminate();
     source.cancel().catch(() => {});
     reading--;
+  }
+}
+
+/**
+ * A site's report built in a worker (its robots.txt, a stranger's text, is parsed there), within
+ * `timeoutMs`.
+ */
+export async function reportInWorker(job: ReportJob, timeoutMs: number): Promise<LogReport> {
+  const worker = new Worker(new URL("./log_worker.ts", import.meta.url), { type: "module" });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new ReadTimeoutError("the report took too long")), timeoutMs);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        reject(new Error(e.message));
+      };
+      worker.onmessage = (e: MessageEvent<FromWorker>) => {
+        const m = e.data;
+        if ("reported" in m) resolve(m.reported);
+        else if ("error" in m) reject(new Error(m.error));
+      };
+      worker.postMessage({ report: job });
+    });
+  } finally {
+    clearTimeout(timer);
+    worker.terminate();
   }
 }

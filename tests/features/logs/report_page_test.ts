@@ -15,7 +15,7 @@ import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { citedPagesOf } from "../../../lib/features/answers/cited_pages.ts";
 import type { AnswerRun, Sample } from "../../../lib/features/answers/run_types.ts";
-import { rangeDir, RENDER, SCENARIO, streamOf } from "./log_fixtures.ts";
+import { rangeDir, RENDER, ROBOTS, SCENARIO, streamOf } from "./log_fixtures.ts";
 
 async function signedIn(env: TestEnv, ip: string) {
   const client = new WebClient(env, ip);
@@ -198,5 +198,49 @@ Deno.test("[logs/report page] the cited pages come from the account's latest fin
     assert.deepEqual(await citedPagesOf(answers, "acc-2", "shop.test"), []);
   } finally {
     await env.close();
+  }
+});
+
+Deno.test("[logs/report page] the site's robots.txt joins the report (parsed in the worker): verified fetches it disallows, with the rule", async () => {
+  const site = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req) =>
+      new URL(req.url).pathname === "/robots.txt"
+        ? new Response(ROBOTS, { headers: { "content-type": "text/plain" } })
+        : new Response("not here", { status: 404 }),
+  );
+  const env = await startAppEnv({
+    extraResolve: [`shop.test=127.0.0.1:${site.addr.port}`],
+    env: {
+      LOG_IP_RANGES_DIR: await rangeDir(),
+      LOG_REVERSE_DNS: "off",
+      LOG_IP_RANGES_FETCH: "off",
+    },
+  });
+  try {
+    const owner = await signedIn(env, "198.51.100.204");
+    const text = RENDER.combined(SCENARIO);
+    const up = await env.app.request(
+      new Request("http://localhost/api/logs/shop.test", {
+        method: "POST",
+        body: text,
+        headers: {
+          authorization: `Bearer ${owner.key}`,
+          "content-length": String(new TextEncoder().encode(text).length),
+        },
+      }),
+    );
+    assert.equal(up.status, 200);
+    const { report } = await up.json();
+    assert.deepEqual(report.disallowed, [{
+      token: "GPTBot",
+      path: "/private/x",
+      hits: 1,
+      status: { "2xx": 1 },
+      rule: { line: 2, pattern: "Disallow: /private/" },
+    }]);
+  } finally {
+    await env.close();
+    await site.shutdown();
   }
 });
