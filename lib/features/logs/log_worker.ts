@@ -61,8 +61,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       } catch (e) {
         post({ error: e instanceof Error ? e.message : String(e) });
       }
-    }
-    else if ("chunk" in m) controller?.enqueue(m.chunk);
+    } else if ("chunk" in m) controller?.enqueue(m.chunk);
     else controller?.close();
   } catch {
     // The reader stopped early (the size cap, a truncated gzip stream): later bytes are dropped.
