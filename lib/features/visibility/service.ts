@@ -30,6 +30,7 @@ export const visibilityService: ServiceDef<ScanRecord, VisibilityStep> = {
   servesCached: (record, target) => !target.render || record.render !== undefined,
   wasRendered: (record) => record.render !== undefined,
   comparesSites: true,
+  readsServerLogs: true,
   run,
   scanner: new URL("./scanner.ts", import.meta.url),
   // What a scan does, for the progress card: each row with the typed steps that put a scan on it
