@@ -40,6 +40,7 @@ export async function planView(deps: AnswersDeps, plan: Plan) {
     questions: plan.set.questions,
     questionsOrigin: plan.set.origin,
     competitors: plan.set.competitors,
+    competitorNames: plan.set.competitorNames ?? {},
     brand: plan.set.facts?.brand ?? null,
     samples: plan.samples,
     providers: plan.providers.map((p) => ({

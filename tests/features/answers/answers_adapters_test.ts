@@ -28,6 +28,14 @@ import {
 } from "../../helpers/answers_replay.ts";
 
 const KEY = "test-key-0123456789";
+/** The four verdicts of a presence (ranks and share of voice are tested in answers_floor_test). */
+const verdicts = (p: ReturnType<typeof presenceOf>) => ({
+  mentioned: p.mentioned,
+  cited: p.cited,
+  competitorOnly: p.competitorOnly,
+  retrievedNotCited: p.retrievedNotCited,
+});
+
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] };
 
 async function withReplay(
@@ -105,7 +113,7 @@ Deno.test("answers adapters - OpenAI: output_text and its url_citation annotatio
     const body = req.body as Record<string, unknown>;
     assertEquals(body.tools, [{ type: "web_search" }]);
     assertEquals(body.include, ["web_search_call.action.sources"]);
-    assertEquals(presenceOf(a, SITE), {
+    assertEquals(verdicts(presenceOf(a, SITE)), {
       mentioned: true,
       cited: true,
       competitorOnly: false,
@@ -175,7 +183,7 @@ Deno.test("answers adapters - Perplexity: citations are cited (titles from searc
     );
     assertEquals(a.usage, { inputTokens: 14, outputTokens: 120, searches: 1 });
     // The site is retrieved (www.good.test is good.test) but not cited; a rival is cited.
-    assertEquals(presenceOf(a, SITE), {
+    assertEquals(verdicts(presenceOf(a, SITE)), {
       mentioned: false,
       cited: false,
       competitorOnly: true,

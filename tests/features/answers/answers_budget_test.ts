@@ -27,6 +27,9 @@ async function withServer(
     ANSWERS_RESOLVE: replay.resolve,
     OPENAI_API_KEY: "sk-operator-budget-test",
     ANSWERS_GLOBAL_CALLS_PER_DAY: String(globalCallsPerDay),
+    // Small runs counted by hand (answers_floor_test.ts runs the defaults).
+    ANSWERS_SAMPLES: "3",
+    ANSWERS_CANARY: "0",
     LOG_REQUESTS: "0",
   });
   try {

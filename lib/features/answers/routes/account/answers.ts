@@ -3,8 +3,9 @@
  * (lib/features/answers/, lib/features/answers/views/answer_presence_section.tsx):
  * - POST /account/answers/:domain/run (`csrf`): starts a run (the same checks and budgets as the
  *   API); 303 back to the report's section, or 202 JSON with `Accept: application/json`.
- * - POST /account/answers/:domain/questions (`questions`: one per line, `competitors`: comma
- *   separated, `csrf`): saves them; 303 back, or 200 JSON.
+ * - POST /account/answers/:domain/questions (`questions`: one per line, `competitors`: one per
+ *   line or comma-separated, each "domain" or "domain = Name", `csrf`): saves them; 303 back, or
+ *   200 JSON.
  * A refusal (over budget, not watched, ...) is the group's error page with its 4xx status.
  */
 import type { Context } from "hono";
@@ -53,7 +54,8 @@ export const accountAnswerQuestionsRoute: RouteDef = {
       c.header("Cache-Control", "no-store");
       const questions = field(form, "questions").split(/\r?\n/).map((q) => q.trim())
         .filter(Boolean);
-      const competitors = field(form, "competitors").split(/[\s,]+/).filter(Boolean);
+      const competitors = field(form, "competitors").split(/[\r\n,]+/).map((c) => c.trim())
+        .filter(Boolean);
       const saved = await setSiteQuestions(answersOf(deps), owner, param(c, "domain"), {
         questions,
         competitors,
