@@ -83,7 +83,9 @@ Deno.test("answers adapters - every fixture names the vendor page and the day it
     ) {
       const fx = await loadFixture(vendor as never, f.name.replace(/\.json$/, ""));
       assert(/^https:\/\/[a-z.]+\//.test(fx.doc), `${vendor}/${f.name}: doc`);
-      assertEquals(fx.checked, "2026-11-26");
+      // The days the vendors' pages were read: 2026-11-26, and 2026-12-06 for the fixtures of
+      // issue 44 (the search action's `queries`, many sources, the canary, share of voice).
+      assert(["2026-11-26", "2026-12-06"].includes(fx.checked), `${vendor}/${f.name}: checked`);
       assert(fx.note.length > 20 && Number.isInteger(fx.status));
     }
   }
