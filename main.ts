@@ -7,6 +7,7 @@
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
 import { describeAnswers } from "./lib/features/answers/config.ts";
+import { setListeningOrigin } from "./lib/features/watch/context.ts";
 import { probeTurnstile } from "./lib/kit/auth/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/kit/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/kit/storage/kv_open.ts";
@@ -206,6 +207,8 @@ if (import.meta.main) {
     }
     throw e;
   }
+  // Alerts and feeds link to where the server really listens (PORT=0 picks the port).
+  setListeningOrigin(server.deps.watch!, serving.addr.hostname, serving.addr.port);
   console.log(serving.describe);
   console.log(`Listening on ${listenAddress(serving.addr.hostname, serving.addr.port)}`);
 }

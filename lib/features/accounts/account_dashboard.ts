@@ -36,13 +36,20 @@ export async function dashboardFor(
     return c.redirect("/account/login", 303);
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
-  const watch = deps.watch ? await watchPanel(deps.watch, account.id, extra.watchForm) : undefined;
+  const origin = expectedOrigin(c, deps.config.trustProxy);
+  const watch = deps.watch
+    ? await watchPanel(
+      deps.watch,
+      account.id,
+      extra.watchForm,
+      deps.config.publicUrl?.replace(/\/+$/, "") ?? origin,
+    )
+    : undefined;
   const { answerKeyForm, ...shown } = extra;
   const answerKeys = deps.answers
     ? await userKeyPanel(deps.answers, account.id, answerKeyForm) ?? undefined
     : undefined;
   const state: DashboardState = { account, csrf: session.csrf, keys, watch, answerKeys, ...shown };
-  const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>
     renderPage(

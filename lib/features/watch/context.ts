@@ -26,9 +26,44 @@ export interface WatchDeps {
   fetcher: GuardedFetcher;
   /** The key that seals webhook URLs and secrets (from WATCH_SECRET_KEY, else kept in KV). */
   box(): Promise<SecretBox>;
-  /** Where this instance is reached, for the links in alerts ("https://checker.example.org"). */
+  /**
+   * Where this instance is reached, for the links in alerts ("https://checker.example.org"):
+   * PUBLIC_URL, else the address the server listens on once it does (main.ts sets it with
+   * {@link setListeningOrigin}, so PORT=0 never gives `localhost:0`).
+   */
   origin: string;
   log: (entry: Record<string, unknown>) => void;
+}
+
+/**
+ * The origin the server really listens on (PORT=0 picks one), for the links of alerts and feeds,
+ * unless PUBLIC_URL names it: a wildcard address reads as localhost.
+ */
+export function setListeningOrigin(deps: WatchDeps, hostname: string, port: number): void {
+  if (deps.config.publicUrl) return;
+  const host = ["0.0.0.0", "::", ""].includes(hostname)
+    ? "localhost"
+    : hostname.includes(":")
+    ? `[${hostname}]`
+    : hostname;
+  deps.origin = `http://${host}:${port}`;
+}
+
+/**
+ * The origin of the links in an answer to a request: PUBLIC_URL, else the request's own origin
+ * (what the client reached), never the configured port alone.
+ */
+export function linkOrigin(
+  deps: Pick<WatchDeps, "config">,
+  c: { req: { url: string; header(name: string): string | undefined } },
+): string {
+  if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, "");
+  const url = new URL(c.req.url);
+  if (deps.config.trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
 }
 
 /** The watch feature of an app's dependencies (createServer always builds it). */

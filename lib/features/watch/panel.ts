@@ -43,13 +43,14 @@ export async function watchPanel(
   deps: WatchDeps,
   accountId: string,
   form?: WatchForm,
+  origin = deps.origin,
 ): Promise<WatchPanel> {
   const [watches, deliveries] = await Promise.all([
     listWatches(deps, accountId),
     recentDeliveries(deps, accountId, 10),
   ]);
   return {
-    watches: watches.map((w) => watchView(w, deps.origin)),
+    watches: watches.map((w) => watchView(w, origin)),
     deliveries: deliveries.map(deliveryView),
     schedules: allowedSchedules(deps),
     maxWatches: deps.config.watch.maxPerAccount,

@@ -8,12 +8,10 @@
  * A target whose record is younger than the cache age and new to the watch is not scanned again:
  * that record is compared instead. Each step is bounded per tick; what is left waits for the next.
  */
-import { CAPS, LIMITS, WINDOW_MS } from "../../kit/limits/limits.ts";
 import { changesJsonPath, scanPagePath } from "../../kit/report_urls.ts";
 import { inflightTtlMs, isFresh } from "../../engines/scan/scan_service.ts";
 import type { BaseRecord } from "../../service.ts";
 import { STATUS_TTL_MS, targetOf } from "../../kit/storage/history.ts";
-import type { ScanJob } from "../../kit/storage/store.ts";
 import type { Delivery, Watch } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { feedPath } from "./feed.ts";
@@ -21,6 +19,7 @@ import { type EventScan, regressionEvent } from "./payload.ts";
 import { findRegressions } from "../../engines/history/regressions.ts";
 import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
+import { watchPools, watchScanJob } from "./run_now.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
@@ -117,23 +116,8 @@ async function runWatch(
   // Claimed before the admission, so two processes running this tick never both scan.
   const claimed = { ...w, nextRunAt: slot };
   if (!(await deps.watches.save(entry, claimed))) return;
-  const job: ScanJob = {
-    kind: "scan",
-    service: deps.service.name,
-    jobId: crypto.randomUUID(),
-    domain: w.domain,
-    url: w.url,
-    ...(w.pageUrl ? { pageUrl: w.pageUrl } : {}),
-    host: w.host,
-    credential: "watch",
-    enqueuedAt: now,
-    caller: `watch:${w.accountId}`,
-  };
-  const pools = [
-    { pool: "account", id: w.accountId, limit: CAPS.accountScans, windowMs: WINDOW_MS },
-    { pool: "domain", id: w.domain, limit: LIMITS.domain, windowMs: WINDOW_MS },
-  ];
-  const admission = await deps.store.admitScan(job, pools, now, inflightTtlMs(deps.config));
+  const job = watchScanJob(deps, w, now, `watch:${w.accountId}`);
+  const admission = await deps.store.admitScan(job, watchPools(w), now, inflightTtlMs(deps.config));
   const again = await deps.watches.get(accountId, id);
   if (!again.value) return; // removed meanwhile: the scan runs, nothing waits for it
   if (admission.status === "limited") {

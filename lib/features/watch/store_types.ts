@@ -59,6 +59,8 @@ export interface Watch {
   /** The last scan it evaluated (never twice). */
   lastSeenScanId: string | null;
   lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
+  /** When its owner last asked it to run now (the owner's "run now" is rate limited). */
+  lastRunNowAt?: number | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
 }
 

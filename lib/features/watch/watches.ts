@@ -25,6 +25,50 @@ import { changesJsonPath, reportPagePath } from "../../kit/report_urls.ts";
 import { checkWebhookUrl, webhookDisplay } from "./webhook_url.ts";
 import { newSigningSecret } from "./signature.ts";
 import { feedPath } from "./feed.ts";
+import { CAPS, WINDOW_MS } from "../../kit/limits/limits.ts";
+import type { PoolSpec } from "../../kit/limits/limiter.ts";
+
+/**
+ * Counts one creation or removal of a watch in the account's pool and the address's (a client
+ * that creates and removes watches to land on a near slot is stopped here).
+ * @throws RateLimitedError (429, Retry-After) when either is full; nothing is counted then.
+ */
+export async function admitWatchChange(
+  deps: WatchDeps,
+  accountId: string,
+  ip: string | null,
+): Promise<void> {
+  const pools: PoolSpec[] = [
+    {
+      pool: "watch-changes",
+      id: accountId,
+      limit: CAPS.watchChangesPerAccount,
+      windowMs: WINDOW_MS,
+    },
+    ...(ip
+      ? [{
+        pool: "watch-changes-ip",
+        id: ip,
+        limit: CAPS.watchChangesPerAddress,
+        windowMs: WINDOW_MS,
+      }]
+      : []),
+  ];
+  const member = crypto.randomUUID();
+  const decision = await deps.store.limiter.admit(pools, deps.now(), member);
+  if (decision.status !== "admitted") {
+    const seconds = decision.status === "limited"
+      ? Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+      : 60;
+    const per = decision.status === "limited" && decision.pool.pool === "watch-changes-ip"
+      ? `${CAPS.watchChangesPerAddress} per hour from one address`
+      : `${CAPS.watchChangesPerAccount} per hour per account`;
+    throw new RateLimitedError(
+      `Too many watches created or removed (at most ${per}). Retry in ${seconds} seconds.`,
+      seconds,
+    );
+  }
+}
 
 /** 409: the account has as many watches as it may, or already watches the target. */
 export class WatchConflictError extends HttpError {
@@ -136,6 +180,7 @@ export async function addWatch(
   accountId: string,
   input: WatchRequest,
   via: Watch["via"],
+  ip: string | null = null,
 ): Promise<{ watch: Watch; webhookSecret: string | null }> {
   const max = deps.config.watch.maxPerAccount;
   if (max === 0) throw new WatchConflictError("Watches are turned off on this instance.");
@@ -201,6 +246,11 @@ export async function addWatch(
     lastRun: null,
     lastAlert: null,
   };
+  // What would be refused anyway is not counted as a change (the limiter cannot give one back).
+  const mine = await deps.watches.list(accountId);
+  if (mine.length < max && !mine.some((x) => x.target === target)) {
+    await admitWatchChange(deps, accountId, ip);
+  }
   const outcome = await deps.watches.create(watch, max);
   if (outcome === "full") {
     throw new WatchConflictError(
@@ -242,8 +292,18 @@ export async function listWatches(deps: WatchDeps, accountId: string): Promise<W
   return await deps.watches.list(accountId);
 }
 
-/** Removes a watch of the account. @throws NotFoundError for an id that is not the account's. */
-export async function removeWatch(deps: WatchDeps, accountId: string, id: string): Promise<Watch> {
+/**
+ * Removes a watch of the account (counted like a creation, {@link admitWatchChange}).
+ * @throws NotFoundError for an id that is not the account's, RateLimitedError.
+ */
+export async function removeWatch(
+  deps: WatchDeps,
+  accountId: string,
+  id: string,
+  ip: string | null = null,
+): Promise<Watch> {
+  if (!(await deps.watches.get(accountId, id)).value) throw new NotFoundError("No such watch");
+  await admitWatchChange(deps, accountId, ip);
   const removed = await deps.watches.remove(accountId, id);
   if (!removed) throw new NotFoundError("No such watch");
   deps.log({ event: "watch.removed", watchId: id, domain: removed.domain });

@@ -56,7 +56,7 @@ export function WatchSection(
                   <th>Webhook</th>
                   <th>Feed</th>
                   <th>
-                    <span class="visually-hidden">Remove</span>
+                    <span class="visually-hidden">Run now or remove</span>
                   </th>
                 </tr>
               </thead>
@@ -80,7 +80,12 @@ export function WatchSection(
                     <td data-label="Feed">
                       <a href={w.feed}>Atom feed</a>
                     </td>
-                    <td>
+                    <td class="watch-actions">
+                      <PostButton
+                        action={`/account/watches/${w.id}/run`}
+                        csrf={csrf}
+                        label="Run now"
+                      />
                       <PostButton
                         action={`/account/watches/${w.id}/delete`}
                         csrf={csrf}
