@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./config_types.ts";
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "../features/answers/config.ts";
+import { logsFromEnv } from "../features/logs/config.ts";
 export type {
   Config,
   IsolationSettings,
@@ -303,8 +304,10 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
   let answers: Config["answers"];
+  let logs: Config["logs"];
   try {
     answers = answersFromEnv(env, parseResolveSetting);
+    logs = logsFromEnv(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
@@ -395,6 +398,7 @@ export function loadConfig(
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
     answers,
+    logs,
     jobQueue: e.JOB_QUEUE === "auto" ? (isKvConnectUrl(e.KV_PATH) ? "poll" : "queue") : e.JOB_QUEUE,
     connections: {
       // On a loopback bind only this machine connects (a local proxy bounds the connections), so

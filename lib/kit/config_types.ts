@@ -4,6 +4,7 @@
  */
 
 import type { AnswersSettings } from "../features/answers/config.ts";
+import type { LogsSettings } from "../features/logs/config.ts";
 
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
 export interface ResolveTarget {
@@ -182,6 +183,8 @@ export interface Config {
   };
   /** Answer presence (docs/answer-presence.md; lib/features/answers/config.ts reads it). */
   answers: AnswersSettings;
+  /** Server logs (docs/logs.md; lib/features/logs/config.ts reads them). */
+  logs: LogsSettings;
   /**
    * How jobs reach the worker (lib/kit/storage/job_queue.ts): "queue" is Deno KV's own queue, "poll" a job
    * table that workers poll. "auto": "poll" for a KV Connect URL (no queues there), else "queue".
