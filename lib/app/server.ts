@@ -44,6 +44,7 @@ import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
+import { logsOf } from "../features/logs/site_logs.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -269,6 +270,21 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  // The pages view of answer presence sets the logs' observed column beside the imports: verified
+  // crawler hits per path in the account's uploaded logs (the features meet here, in the app).
+  answers.observed = async (accountId, domain) => {
+    const agg = await logsOf({ config, store: stores[service.name], service, now }).store
+      .aggregates(accountId, domain);
+    const hits = new Map<string, number>();
+    for (const crawlers of Object.values(agg.days)) {
+      for (const day of Object.values(crawlers)) {
+        for (const [path, c] of Object.entries(day.paths)) {
+          hits.set(path, (hits.get(path) ?? 0) + c.hits);
+        }
+      }
+    }
+    return Object.keys(agg.days).length ? hits : null;
+  };
   const deps: AppDeps = {
     watch,
     answers,
@@ -334,6 +350,8 @@ export async function createServer(
     // summaries of stored records over their budget (lib/kit/limits/record_budget.ts).
     deps.threads = runner;
     const jobs = runner?.runJob?.bind(runner);
+    // First-party CSV files are read in the same threads (lib/features/answers/pages.ts).
+    if (jobs) answers.runJob = jobs;
     if (jobs) {
       setStoredRecordSummariser(async (json) => {
         const job: BoundRecordJob = { kind: "bound-record", json };
@@ -451,6 +469,7 @@ async function defaultChallenge(
 function threadJobs(service: AnyServiceDef): ThreadJobModules {
   const jobs: ThreadJobModules = {
     "bound-record": new URL("../kit/limits/record_budget.ts", import.meta.url).href,
+    "first-party-csv": new URL("../features/answers/first_party_job.ts", import.meta.url).href,
   };
   if (service.validatesCode) {
     jobs["validate-code"] = new URL("../features/validate/validate_job.ts", import.meta.url).href;

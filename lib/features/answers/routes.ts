@@ -12,6 +12,7 @@ import {
   siteAnswersRoute,
 } from "./routes/api/answers.ts";
 import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "./routes/account/answers.ts";
+import { answerImportsRoute, answerPagesRoute } from "./routes/api/answer_imports.ts";
 import {
   accountAnswerKeyDeleteRoute,
   accountAnswerKeyRoute,
@@ -24,6 +25,8 @@ export const ANSWERS_ROUTES: readonly RouteDef[] = [
   answerKeysRoute,
   answerKeyRoute,
   siteAnswersRoute,
+  answerImportsRoute,
+  answerPagesRoute,
   answerQuestionsRoute,
   answerRunsRoute,
   answerRunRoute,

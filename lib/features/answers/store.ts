@@ -22,6 +22,11 @@
  *                                                                   counters expire after 2 days)
  *   [svc, "answer_canary", provider, model]          -> CanaryPrint the provider's last canary
  *                                                                   reading (canary.ts)
+ *   [svc, "answer_imports", owner, domain, source, table]         -> ImportMeta  a first-party
+ *                                                                   export's header and dates
+ *   [svc, "answer_import_rows", owner, domain, source, table, n]  -> rows[]      its rows, in
+ *                                                                   chunks under KV's value cap
+ *       (first_party.ts; a new file of the same source and table replaces the old)
  */
 
 /** Who a run, a question set or a key belongs to: an account, or the operator. */
@@ -309,6 +314,59 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
       }
       if ((await op.commit()).ok) return;
     }
+  }
+
+  /** Keeps a first-party table (replacing the one before): its meta, its rows in chunks. */
+  async putImport<Meta, Row>(
+    owner: Owner,
+    domain: string,
+    source: string,
+    table: string,
+    meta: Meta,
+    rows: Row[],
+  ): Promise<void> {
+    const o = ownerKey(owner);
+    for await (
+      const e of this.kv.list({ prefix: this.#k("answer_import_rows", o, domain, source, table) })
+    ) await this.kv.delete(e.key);
+    let chunk: Row[] = [];
+    let size = 0;
+    let n = 0;
+    const flush = async () => {
+      if (!chunk.length) return;
+      await this.kv.set(this.#k("answer_import_rows", o, domain, source, table, n++), chunk);
+      chunk = [];
+      size = 0;
+    };
+    for (const row of rows) {
+      const bytes = JSON.stringify(row).length;
+      // KV values are at most 64 KiB: a chunk stays well under it.
+      if (size + bytes > 40_000) await flush();
+      chunk.push(row);
+      size += bytes;
+    }
+    await flush();
+    await this.kv.set(this.#k("answer_imports", o, domain, source, table), meta);
+  }
+
+  /** The first-party tables of an owner's site, with their rows. */
+  async imports<Meta, Row>(
+    owner: Owner,
+    domain: string,
+  ): Promise<{ source: string; table: string; meta: Meta; rows: Row[] }[]> {
+    const o = ownerKey(owner);
+    const out: { source: string; table: string; meta: Meta; rows: Row[] }[] = [];
+    for await (const e of this.kv.list<Meta>({ prefix: this.#k("answer_imports", o, domain) })) {
+      const [source, table] = [String(e.key.at(-2)), String(e.key.at(-1))];
+      const rows: Row[] = [];
+      for await (
+        const r of this.kv.list<Row[]>({
+          prefix: this.#k("answer_import_rows", o, domain, source, table),
+        })
+      ) rows.push(...r.value);
+      out.push({ source, table, meta: e.value, rows });
+    }
+    return out;
   }
 
   /** A provider's last canary reading for a model name, or null. */
