@@ -45,6 +45,7 @@ import { createWatchDeps } from "../features/watch/service.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { logsOf } from "../features/logs/site_logs.ts";
+import { startRun } from "../features/answers/run.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -270,6 +271,12 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  // A watch's scheduled answer runs (lib/features/watch/scheduler.ts) start answer presence's run,
+  // within the account's budget and its fair share of the operator's pool.
+  watch.startAnswers = async (accountId, domain) => {
+    const { run } = await startRun(answers, { kind: "account", accountId }, domain, "watch");
+    return `started run ${run.id} (${run.estimate.calls} calls reserved)`;
+  };
   // The pages view of answer presence sets the logs' observed column beside the imports: verified
   // crawler hits per path in the account's uploaded logs (the features meet here, in the app).
   answers.observed = async (accountId, domain) => {

@@ -45,7 +45,7 @@ export async function startRun(
   deps: AnswersDeps,
   owner: Owner,
   input: string,
-  via: "api" | "mcp" | "page" | "cli",
+  via: "api" | "mcp" | "page" | "cli" | "watch",
 ): Promise<{ run: AnswerRun; done: Promise<AnswerRun> }> {
   await assertMayRun(deps, owner, domainOf(input).domain);
   if (deps.running.size >= MAX_RUNS_AT_ONCE) {

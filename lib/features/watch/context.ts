@@ -33,6 +33,12 @@ export interface WatchDeps {
    */
   origin: string;
   log: (entry: Record<string, unknown>) => void;
+  /**
+   * Starts an answer-presence run of a watched site for its account (the answers feature's, within
+   * the account's budget and its fair share of the operator's pool), handed in by the app; absent
+   * where that feature is not built. Resolves to what happened, in words; rejects when refused.
+   */
+  startAnswers?: (accountId: string, domain: string) => Promise<string>;
 }
 
 /**

@@ -22,7 +22,10 @@ import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
 import { watchPools, watchScanJob } from "./run_now.ts";
 
 /** The most of each step one tick does. */
-export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
+export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50, answers: 20 } as const;
+
+/** A scheduled answer run that was refused (a budget of the day) is tried again after this. */
+export const ANSWERS_RETRY_MS = 6 * 3600_000;
 
 /** A run that found the pools full tries again after at least this long. */
 export const LIMITED_RETRY_MS = 10 * 60_000;
@@ -38,6 +41,9 @@ export interface TickReport extends DeliveryCounts {
   /** Finished scans compared with the watch's last one. */
   evaluated: number;
   alerts: number;
+  /** Scheduled answer-presence runs started, and those refused (tried again later). */
+  answersStarted: number;
+  answersRefused: number;
 }
 
 /** Runs one tick at `deps.now()`. */
@@ -49,6 +55,8 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
     limited: 0,
     evaluated: 0,
     alerts: 0,
+    answersStarted: 0,
+    answersRefused: 0,
     delivered: 0,
     failed: 0,
     retried: 0,
@@ -67,8 +75,42 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
       deps.log({ event: "watch.evaluate_failed", watchId: p.id, error: String(error) });
     }
   }
+  if (deps.startAnswers) await runDueAnswers(deps, now, report);
   await deliverDue(deps, now, TICK_LIMITS.outbox, report);
   return report;
+}
+
+/**
+ * Starts the answer-presence runs that are due on their watch's schedule (at most
+ * TICK_LIMITS.answers a tick), within the account's budget and its fair share of the operator's
+ * pool (the answers feature refuses what does not fit: tried again ANSWERS_RETRY_MS later).
+ */
+async function runDueAnswers(deps: WatchDeps, now: number, report: TickReport): Promise<void> {
+  for (const due of await deps.watches.answersDue(now, TICK_LIMITS.answers)) {
+    const entry = await deps.watches.get(due.accountId, due.id);
+    const w = entry.value;
+    if (!w || !w.answers || w.answers === "off" || !w.nextAnswersAt || w.nextAnswersAt > now) {
+      continue;
+    }
+    const next = nextSlot(`${w.id}:answers`, w.answers, now);
+    let lastAnswers: NonNullable<Watch["lastAnswers"]>;
+    let nextAnswersAt = next;
+    try {
+      const detail = await deps.startAnswers!(w.accountId, w.domain);
+      lastAnswers = { at: now, outcome: "started", detail };
+      report.answersStarted++;
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      lastAnswers = {
+        at: now,
+        outcome: status && status < 500 ? "refused" : "error",
+        detail: String((error as Error).message ?? error).slice(0, 300),
+      };
+      nextAnswersAt = Math.min(next, now + ANSWERS_RETRY_MS);
+      report.answersRefused++;
+    }
+    await deps.watches.save(entry as Deno.KvEntry<Watch>, { ...w, nextAnswersAt, lastAnswers });
+  }
 }
 
 /** The target of a watch as the scan flow names it. */

@@ -10,6 +10,9 @@ export type Schedule = "daily" | "weekly";
 /** The body shape of a watch's webhook (lib/features/watch/payload.ts WEBHOOK_FORMATS). */
 export type WebhookFormat = "json" | "slack" | "discord";
 
+/** How often a watch asks the assistants (answer presence) about its site. */
+export type AnswerSchedule = "daily" | "weekly" | "off";
+
 /** How the last scheduled run of a watch went. */
 export type WatchRunOutcome =
   /** A new scan was queued (or one in flight joined). */
@@ -61,6 +64,14 @@ export interface Watch {
   lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
   /** When its owner last asked it to run now (the owner's "run now" is rate limited). */
   lastRunNowAt?: number | null;
+  /**
+   * How often answer presence is asked for its site on this schedule ("off": only when asked);
+   * weekly by default. Older watches have none: off.
+   */
+  answers?: AnswerSchedule;
+  /** When the next scheduled answer run is due (ms), and how the last one went. */
+  nextAnswersAt?: number | null;
+  lastAnswers?: { at: number; outcome: "started" | "refused" | "error"; detail: string } | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
 }
 

@@ -11,7 +11,7 @@ import { InvalidTargetError, normaliseTarget } from "../../kit/net/target.ts";
 import { findResolveTarget, resolvePublicAddresses } from "../../kit/net/guarded_fetch.ts";
 import { FetchError } from "../../kit/net/types.ts";
 import { targetOf } from "../../kit/storage/history.ts";
-import type { Delivery, Watch } from "./store_types.ts";
+import type { AnswerSchedule, Delivery, Watch } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { isSchedule, nextSlot, type Schedule, SCHEDULES } from "./schedule.ts";
 import {
@@ -85,6 +85,8 @@ export const WatchRequestSchema = z.object({
   webhookUrl: z.string().max(4096).nullable().optional(),
   webhookFormat: z.string().optional(),
   minScoreDrop: z.number().int().min(1).max(50).optional(),
+  answers: z.enum(["daily", "weekly", "off"]).optional()
+    .describe("How often the assistants are asked about the site (default weekly)."),
 }).strict();
 export type WatchRequest = z.infer<typeof WatchRequestSchema>;
 
@@ -99,6 +101,12 @@ export interface WatchView {
   nextRunAt: string;
   webhook: { format: WebhookFormat; display: string } | null;
   minScoreDrop: number;
+  /** How often the assistants are asked about the site, the next time and the last outcome. */
+  answers: {
+    schedule: AnswerSchedule;
+    nextAt: string | null;
+    last: { at: string; outcome: string; detail: string } | null;
+  };
   baseline: { scanId: string; scannedAt: string } | null;
   lastRun: { at: string; outcome: string; detail: string } | null;
   lastAlert: { at: string; scanId: string; texts: string[] } | null;
@@ -118,6 +126,19 @@ export function watchView(w: Watch, origin: string): WatchView {
     nextRunAt: new Date(w.nextRunAt).toISOString(),
     webhook: w.webhook ? { format: w.webhook.format, display: w.webhook.display } : null,
     minScoreDrop: w.minScoreDrop,
+    answers: {
+      schedule: w.answers ?? "off",
+      nextAt: w.answers && w.answers !== "off" && w.nextAnswersAt
+        ? new Date(w.nextAnswersAt).toISOString()
+        : null,
+      last: w.lastAnswers
+        ? {
+          at: new Date(w.lastAnswers.at).toISOString(),
+          outcome: w.lastAnswers.outcome,
+          detail: w.lastAnswers.detail,
+        }
+        : null,
+    },
     baseline: w.baseline,
     lastRun: w.lastRun
       ? {
@@ -236,6 +257,12 @@ export async function addWatch(
       }
       : null,
     minScoreDrop: input.minScoreDrop ?? 1,
+    answers: input.answers ?? "weekly",
+    // The first answer run waits a slot of its own in the period (as the rescans do).
+    nextAnswersAt: (input.answers ?? "weekly") === "off"
+      ? null
+      : nextSlot(`${id}:answers`, input.answers === "daily" ? "daily" : "weekly", now),
+    lastAnswers: null,
     nextRunAt: latest ? nextSlot(id, schedule, now) : now,
     pending: null,
     baseline: latest && latest.status === "ok"

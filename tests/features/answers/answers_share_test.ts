@@ -4,7 +4,9 @@
  * together never the operator's reserve, so a few sign-ups cannot exhaust the pool and the
  * operator's own runs are never starved. A refusal is a 429 naming the budget, nothing spent.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { watchOf } from "../../../lib/features/watch/context.ts";
+import { ANSWERS_RETRY_MS, watchTick } from "../../../lib/features/watch/scheduler.ts";
 import { PIPELINE } from "../../helpers/app_env.ts";
 import { createApiKey } from "../../../lib/kit/auth/keys.ts";
 import { call, DOMAIN, world } from "../../helpers/answers_env.ts";
@@ -55,6 +57,45 @@ Deno.test("answers share - one account's share, every account's part, and the op
     // The operator's own run still has the reserve.
     assertEquals((await start(PIPELINE)).status, 202);
     assertEquals(w.replay.requests.length, requests + 6);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("answers scheduled - a watch asks the assistants weekly by default, within the budgets; refused, it tries again later", async () => {
+  const w = await world({
+    PERPLEXITY_API_KEY: "",
+    ANTHROPIC_API_KEY: "",
+    ANSWERS_ACCOUNT_CALLS_PER_DAY: "10",
+  });
+  try {
+    const watches = watchOf(w.env.deps);
+    const [watch] = await watches.watches.list("acct-answers-1");
+    assertEquals(watch.answers, "weekly");
+    const due = watch.nextAnswersAt!;
+    assert(due > w.env.clock.now && due - w.env.clock.now <= 7 * 24 * 3600_000);
+    // Not due yet: nothing asked.
+    await watchTick(watches);
+    assertEquals(w.replay.requests.length, 0);
+    // Due: the run starts (6 calls: 2 questions x 3 answers, one provider).
+    w.env.clock.now = due;
+    const report = await watchTick(watches);
+    await idle(answersOf(w.env.deps));
+    assertEquals(report.answersStarted, 1);
+    assertEquals(w.replay.requests.length, 6);
+    const after = (await watches.watches.list("acct-answers-1"))[0];
+    assertEquals(after.lastAnswers?.outcome, "started");
+    assertEquals(after.nextAnswersAt, due + 7 * 24 * 3600_000);
+    // A week on, a manual run leaves 4 of the day's 10 calls: the scheduled run is refused, retried.
+    w.env.clock.now = after.nextAnswersAt!;
+    assertEquals((await call(w.env, w.key, "POST", `/api/answers/${DOMAIN}/runs`)).status, 202);
+    await idle(answersOf(w.env.deps));
+    const refused = await watchTick(watches);
+    assertEquals(refused.answersRefused, 1);
+    const later = (await watches.watches.list("acct-answers-1"))[0];
+    assertEquals(later.lastAnswers?.outcome, "refused");
+    assert(/calls left today/.test(later.lastAnswers!.detail), later.lastAnswers!.detail);
+    assertEquals(later.nextAnswersAt, w.env.clock.now + ANSWERS_RETRY_MS);
   } finally {
     await w.close();
   }
