@@ -55,8 +55,9 @@ export async function dashboardFor(
     renderPage(
       c,
       {
-        title: "Your API keys",
-        description: `API keys of your ${deps.service.title} account.`,
+        title: "Your account",
+        description: `Your ${deps.service.title} account: watched sites, alerts, AI answers, ` +
+          "vendor keys and API keys.",
         noindex: true,
       },
       shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),
