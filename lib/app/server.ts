@@ -433,6 +433,7 @@ export async function createServer(
     close: async () => {
       await closeAnswers(answers);
       await watch.fetcher.close();
+      watch.mailer?.close();
       await worker?.stop();
       await worker?.idle();
       setStoredRecordSummariser(null);

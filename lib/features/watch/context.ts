@@ -10,6 +10,7 @@ import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
 import type { SecretBox } from "./secret_box.ts";
+import type { Mailer } from "./mailer.ts";
 
 /** The watch feature's dependencies. */
 export interface WatchDeps {
@@ -39,6 +40,8 @@ export interface WatchDeps {
    * where that feature is not built. Resolves to what happened, in words; rejects when refused.
    */
   startAnswers?: (accountId: string, domain: string) => Promise<string>;
+  /** Sends e-mail alerts through the operator's SMTP server (SMTP_URL); null without one. */
+  mailer: Mailer | null;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface WatchPanel {
   maxWatches: number;
   /** "sites" (AI Visibility Checker) or "pages" (Schema Markup Generator). */
   targetWords: string;
+  /** Whether e-mail alerts are set up on this instance (SMTP_URL). */
+  email: boolean;
   /** What the visitor typed in a refused form, and why it was refused. */
   form?: WatchForm;
 }
@@ -55,6 +57,7 @@ export async function watchPanel(
     schedules: allowedSchedules(deps),
     maxWatches: deps.config.watch.maxPerAccount,
     targetWords: deps.service.watchTarget === "page" ? "pages" : "sites",
+    email: deps.mailer !== null,
     ...(form ? { form } : {}),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { RouteDef } from "../../kit/web/route.ts";
 import { changesFeedRoute } from "./routes/api/report/[domain]_feed.ts";
+import { watchEmailConfirmRoute, watchEmailUnsubscribeRoute } from "./routes/watch/email.tsx";
 import { watchesRoute, watchRoute, watchRunRoute, watchTestRoute } from "./routes/api/watches.ts";
 import {
   accountWatchDeleteRoute,
@@ -21,4 +22,6 @@ export const WATCH_ROUTES: readonly RouteDef[] = [
   accountWatchesRoute,
   accountWatchDeleteRoute,
   accountWatchRunRoute,
+  watchEmailConfirmRoute,
+  watchEmailUnsubscribeRoute,
 ];

@@ -20,6 +20,7 @@ import { findRegressions } from "../../engines/history/regressions.ts";
 import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
 import { watchPools, watchScanJob } from "./run_now.ts";
+import { alertMail, emailDelivery, emailLinks } from "./email.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50, answers: 20 } as const;
@@ -243,6 +244,7 @@ async function evaluateWatch(
   next.lastStatus = record.status;
   if (record.status === "ok") next.baseline = { scanId: scan.id, scannedAt: scan.scannedAt };
   let delivery: Delivery | null = null;
+  let mail: Delivery | null = null;
   if (found && found.regressions.length && base) {
     report.alerts++;
     next.lastAlert = { at: now, scanId: scan.id, texts: found.regressions.map((r) => r.text) };
@@ -269,11 +271,23 @@ async function evaluateWatch(
       kinds: found.regressions.map((r) => r.kind),
     });
     delivery = newDelivery(w, event, now);
+    if (w.email?.state === "confirmed") {
+      const token = await (await deps.box()).open(w.email.unsubscribe, w.id);
+      if (token) {
+        const link = emailLinks(deps.origin, { unsubscribe: token }).unsubscribe!;
+        mail = emailDelivery(w, "watch.regression", alertMail(event, link), now);
+      }
+    }
   }
   await deps.watches.save(
     entry as Deno.KvEntry<Watch>,
     next,
-    delivery ? (op) => deps.watches.addDelivery(op, delivery!) : undefined,
+    delivery || mail
+      ? (op) => {
+        if (delivery) deps.watches.addDelivery(op, delivery);
+        if (mail) deps.watches.addDelivery(op, mail);
+      }
+      : undefined,
   );
 }
 

@@ -13,6 +13,7 @@ import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
 import { SecretBox } from "./secret_box.ts";
+import { createMailer } from "./mailer.ts";
 
 /** The parts the watch feature is built from. */
 export interface WatchParts {
@@ -50,6 +51,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
           config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
         ))(),
     origin: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ""),
+    mailer: createMailer(config.watch.smtp),
     log: parts.log,
   };
 }

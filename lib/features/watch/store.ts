@@ -7,6 +7,8 @@
  *   [svc, "watch_targets", accountId, target]       -> watchId   one watch per target per account
  *   [svc, "watch_count", accountId]                 -> number    watches of the account (the cap)
  *   [svc, "watch_due", nextRunAt, watchId]          -> accountId when each watch runs next
+ *   [svc, "watch_email_tokens", sha256(token)]      -> EmailTokenRef  a confirmation or
+ *                                                   unsubscribe token of a watch's address
  *   [svc, "watch_answers_due", nextAnswersAt, watchId] -> accountId when a watch's scheduled
  *                                                   answer-presence run is due
  *   [svc, "watch_pending", watchId]                 -> accountId watches waiting for their scan
@@ -23,6 +25,13 @@ import type { Delivery, Watch } from "./store_types.ts";
 
 /** How long a delivery (and its attempts) stays listed. */
 export const DELIVERY_TTL_MS = 30 * 24 * 3600_000;
+
+/** What a confirmation or unsubscribe token of a watch's address points to. */
+export interface EmailTokenRef {
+  accountId: string;
+  watchId: string;
+  kind: "confirm" | "unsubscribe";
+}
 
 /** Where a delivery with an attempt due is. */
 export interface OutboxRef {
@@ -70,6 +79,15 @@ export class WatchStore {
       if (watch.pending) op.set(this.#k("watch_pending", watch.id), watch.accountId);
       if (watch.nextAnswersAt) {
         op.set(this.#k("watch_answers_due", watch.nextAnswersAt, watch.id), watch.accountId);
+      }
+      if (watch.email) {
+        const ref = (kind: EmailTokenRef["kind"]): EmailTokenRef => ({
+          accountId: watch.accountId,
+          watchId: watch.id,
+          kind,
+        });
+        op.set(this.#k("watch_email_tokens", watch.email.confirmHash), ref("confirm"));
+        op.set(this.#k("watch_email_tokens", watch.email.unsubscribeHash), ref("unsubscribe"));
       }
       if ((await op.commit()).ok) return "created";
     }
@@ -141,6 +159,10 @@ export class WatchStore {
         .delete(this.#k("watch_pending", id))
         .set(countKey, Math.max(0, (count.value ?? 1) - 1));
       if (w.nextAnswersAt) op.delete(this.#k("watch_answers_due", w.nextAnswersAt, id));
+      if (w.email) {
+        op.delete(this.#k("watch_email_tokens", w.email.confirmHash));
+        op.delete(this.#k("watch_email_tokens", w.email.unsubscribeHash));
+      }
       if ((await op.commit()).ok) return w;
     }
     throw new Error("WatchStore.remove: too much contention");
@@ -156,6 +178,16 @@ export class WatchStore {
       }, { limit })
     ) out.push({ id: String(e.key[3]), accountId: e.value });
     return out;
+  }
+
+  /** What an e-mail token (by its hash) points to, or null. */
+  async emailToken(hash: string): Promise<EmailTokenRef | null> {
+    return (await this.kv.get<EmailTokenRef>(this.#k("watch_email_tokens", hash))).value;
+  }
+
+  /** Forgets an e-mail token (the address unsubscribed: its tokens go with it). */
+  forgetEmailToken(op: Deno.AtomicOperation, hash: string): void {
+    op.delete(this.#k("watch_email_tokens", hash));
   }
 
   /** Watches whose scheduled answer run is due at `now`, earliest first (at most `limit`). */

@@ -73,6 +73,19 @@ export interface Watch {
   nextAnswersAt?: number | null;
   lastAnswers?: { at: number; outcome: "started" | "refused" | "error"; detail: string } | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
+  /**
+   * Where e-mail alerts go (lib/features/watch/email.ts): the address and the unsubscribe token
+   * sealed, the confirmation and unsubscribe tokens' hashes (their index finds the watch), and
+   * whether the owner of the address confirmed it (only then are alerts sent).
+   */
+  email?: {
+    address: Sealed;
+    display: string;
+    state: "pending" | "confirmed";
+    confirmHash: string;
+    unsubscribe: Sealed;
+    unsubscribeHash: string;
+  } | null;
 }
 
 /** One attempt to deliver an alert. */
@@ -92,9 +105,11 @@ export interface Delivery {
   watchId: string;
   accountId: string;
   target: string;
-  event: "watch.regression" | "watch.ping";
+  event: "watch.regression" | "watch.ping" | "watch.email_confirm";
   createdAt: number;
   format: WebhookFormat;
+  /** Where it goes: the watch's webhook (the default), or its e-mail address. */
+  channel?: "webhook" | "email";
   /** The exact body sent on each attempt (public facts only, at most 16 KB). */
   body: string;
   state: "pending" | "delivered" | "failed" | "cancelled";

@@ -25,6 +25,15 @@ import { changesJsonPath, reportPagePath } from "../../kit/report_urls.ts";
 import { checkWebhookUrl, webhookDisplay } from "./webhook_url.ts";
 import { newSigningSecret } from "./signature.ts";
 import { feedPath } from "./feed.ts";
+import {
+  checkEmail,
+  confirmationMail,
+  emailDelivery,
+  emailDisplay,
+  emailLinks,
+  emailTokens,
+  tokenHash,
+} from "./email.ts";
 import { CAPS, WINDOW_MS } from "../../kit/limits/limits.ts";
 import type { PoolSpec } from "../../kit/limits/limiter.ts";
 
@@ -85,6 +94,8 @@ export const WatchRequestSchema = z.object({
   webhookUrl: z.string().max(4096).nullable().optional(),
   webhookFormat: z.string().optional(),
   minScoreDrop: z.number().int().min(1).max(50).optional(),
+  email: z.string().max(300).nullable().optional()
+    .describe("An address that gets the alerts by e-mail, once it confirms (SMTP_URL set)."),
   answers: z.enum(["daily", "weekly", "off"]).optional()
     .describe("How often the assistants are asked about the site (default weekly)."),
 }).strict();
@@ -100,6 +111,8 @@ export interface WatchView {
   createdAt: string;
   nextRunAt: string;
   webhook: { format: WebhookFormat; display: string } | null;
+  /** The alert address (masked) and whether it is confirmed. */
+  email: { display: string; state: "pending" | "confirmed" } | null;
   minScoreDrop: number;
   /** How often the assistants are asked about the site, the next time and the last outcome. */
   answers: {
@@ -125,6 +138,7 @@ export function watchView(w: Watch, origin: string): WatchView {
     createdAt: new Date(w.createdAt).toISOString(),
     nextRunAt: new Date(w.nextRunAt).toISOString(),
     webhook: w.webhook ? { format: w.webhook.format, display: w.webhook.display } : null,
+    email: w.email ? { display: w.email.display, state: w.email.state } : null,
     minScoreDrop: w.minScoreDrop,
     answers: {
       schedule: w.answers ?? "off",
@@ -230,10 +244,15 @@ export async function addWatch(
       lookup: deps.lookup,
     })
     : null;
+  const email = input.email?.trim() ? checkEmail(input.email) : null;
+  if (email && !deps.mailer) {
+    throw new BadRequestError("E-mail alerts are not set up on this instance (no SMTP server).");
+  }
   const now = deps.now();
   const id = crypto.randomUUID();
   const secret = webhookUrl ? newSigningSecret() : null;
-  const box = webhookUrl ? await deps.box() : null;
+  const box = webhookUrl || email ? await deps.box() : null;
+  const tokens = email ? emailTokens() : null;
   // The scan the watch starts from: the target's latest kept scan, if there is one; without one
   // it runs at the next tick, so the first comparison has something to start from.
   const latest = await latestScanOf(deps, t.domain, page ? target : null);
@@ -257,6 +276,16 @@ export async function addWatch(
       }
       : null,
     minScoreDrop: input.minScoreDrop ?? 1,
+    email: email && box && tokens
+      ? {
+        address: await box.seal(email, id),
+        display: emailDisplay(email),
+        state: "pending",
+        confirmHash: tokenHash(tokens.confirm),
+        unsubscribe: await box.seal(tokens.unsubscribe, id),
+        unsubscribeHash: tokenHash(tokens.unsubscribe),
+      }
+      : null,
     answers: input.answers ?? "weekly",
     // The first answer run waits a slot of its own in the period (as the rescans do).
     nextAnswersAt: (input.answers ?? "weekly") === "off"
@@ -285,6 +314,24 @@ export async function addWatch(
     );
   }
   if (outcome === "duplicate") throw new WatchConflictError(`You already watch ${target}.`);
+  if (tokens) {
+    // The confirmation goes out with the next tick's deliveries (within a minute).
+    const entry = await deps.watches.get(accountId, id);
+    const link = emailLinks(deps.origin, { confirm: tokens.confirm }).confirm!;
+    const delivery = emailDelivery(
+      watch,
+      "watch.email_confirm",
+      confirmationMail(watch, link, deps.service.title),
+      now,
+    );
+    if (entry.value) {
+      await deps.watches.save(
+        entry as Deno.KvEntry<Watch>,
+        entry.value,
+        (op) => deps.watches.addDelivery(op, delivery),
+      );
+    }
+  }
   deps.log({ event: "watch.created", watchId: id, domain: t.domain, schedule, via });
   return { watch, webhookSecret: secret };
 }

@@ -53,7 +53,7 @@ export function WatchSection(
                   <th>Next run</th>
                   <th>Last run</th>
                   <th>Last alert</th>
-                  <th>Webhook</th>
+                  <th>Alerts to</th>
                   <th>Feed</th>
                   <th>
                     <span class="visually-hidden">Run now or remove</span>
@@ -74,8 +74,14 @@ export function WatchSection(
                         ? `${when(w.lastAlert.at)}: ${w.lastAlert.texts.join(" ")}`
                         : "none"}
                     </td>
-                    <td data-label="Webhook">
-                      {w.webhook ? `${w.webhook.display} (${w.webhook.format})` : "none"}
+                    <td data-label="Alerts to">
+                      {[
+                        w.email &&
+                        `${w.email.display} (${
+                          w.email.state === "confirmed" ? "confirmed" : "waiting for confirmation"
+                        })`,
+                        w.webhook && `${w.webhook.display} (${w.webhook.format})`,
+                      ].filter(Boolean).join("; ") || "the feed and this page only"}
                     </td>
                     <td data-label="Feed">
                       <a href={w.feed}>Atom feed</a>
@@ -122,6 +128,19 @@ export function WatchSection(
             <select id="watch-schedule" name="schedule">
               {panel.schedules.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
+            {panel.email && (
+              <>
+                <label for="watch-email">E-mail for alerts (optional; you confirm it first)</label>
+                <input
+                  id="watch-email"
+                  name="email"
+                  type="email"
+                  maxLength={254}
+                  autocomplete="email"
+                  placeholder="you@example.com"
+                />
+              </>
+            )}
             <label for="watch-webhook">Webhook URL (https, optional)</label>
             <input
               id="watch-webhook"

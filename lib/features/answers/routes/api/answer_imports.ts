@@ -96,10 +96,16 @@ export const answerImportsRoute: RouteDef = {
   }),
 };
 
+/** A read of the API: never cached. */
+const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.header("Cache-Control", "no-store");
+  await next();
+};
+
 /** GET /api/answers/:domain/pages. */
 export const answerPagesRoute: RouteDef = {
   path: "/api/answers/{domain}/pages",
-  use: [csvApi],
+  use: [noStore],
   handlers: (deps) => ({
     GET: async (c) => {
       const a = answersOf(deps);

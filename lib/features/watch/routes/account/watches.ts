@@ -71,6 +71,7 @@ async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response>
     schedule: field(form, "schedule") || undefined,
     webhookUrl: field(form, "webhookUrl") || null,
     webhookFormat: field(form, "webhookFormat") || undefined,
+    email: field(form, "email") || null,
   };
   try {
     const { watch, webhookSecret } = await addWatch(
