@@ -94,7 +94,7 @@ Deno.test("answers found - a run in progress shows its progress and the page com
       form: { csrf: formToken(page, `/account/answers/${DOMAIN}/run`) },
     });
     const running = await user.page(`/report/${DOMAIN}`);
-    assertEquals(running.res.headers.get("refresh"), "10");
+    assertEquals(running.res.headers.get("refresh"), `10; url=/report/${DOMAIN}`);
     assert(
       /Asking the assistants now: 0 of at most 18\s*answers so far/.test(running.html),
       running.html.match(/Asking[^<]*/)?.[0] ?? "no progress",

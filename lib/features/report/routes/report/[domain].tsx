@@ -92,7 +92,8 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   if (answers) page.headers.set("Cache-Control", "private, no-store");
   // A run in progress: the page comes back by itself every 10 s, with its progress, and lands on
   // the results once the run ends (no script needed).
-  if (answers?.running) page.headers.set("Refresh", "10");
+  // (With its URL: a bare "10" would reload a URL ending in #answers as a same-page jump.)
+  if (answers?.running) page.headers.set("Refresh", `10; url=${reportPagePath(domain)}`);
   return page;
 }
 

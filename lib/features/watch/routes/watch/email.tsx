@@ -15,7 +15,7 @@ import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
 import type { RouteDef } from "../../../../kit/web/route.ts";
 import { HttpError } from "../../../../kit/errors.ts";
 import { readFormBody } from "../../../../kit/web/http_form.ts";
-import { expectedOrigin } from "../../../../kit/web/csrf.ts";
+import { crossSiteReason } from "../../../../kit/web/csrf.ts";
 import { renderPage } from "../../../../kit/web/render.tsx";
 import { shellFor } from "../../../../kit/web/shell.ts";
 import { watchOf } from "../../context.ts";
@@ -75,8 +75,9 @@ function route(kind: Kind, path: string): RouteDef {
         );
       },
       POST: async (c) => {
-        const origin = c.req.header("origin");
-        if (origin && origin !== expectedOrigin(c, deps.config.trustProxy)) {
+        // Another site's page is refused (Sec-Fetch-Site, else Origin); a mail program's
+        // one-click POST sends neither.
+        if (crossSiteReason(c, deps.config.trustProxy)) {
           throw new HttpError(403, "Cross-site request refused");
         }
         // The token is in the link (one-click POSTs keep it there) or the form.
