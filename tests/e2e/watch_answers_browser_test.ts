@@ -159,6 +159,19 @@ Deno.test({
       await page.getByText("The numbers (per question").click();
       assert.ok(await page.getByRole("cell", { name: "6 of 6 (61-100%)" }).first().isVisible());
 
+      // The report's import form: a Search Console export, read in the browser and posted.
+      await page.getByText("Add what Bing and Google saw").click();
+      await page.getByLabel("Export").selectOption("gsc");
+      await page.getByLabel("CSV file").setInputFiles({
+        name: "Pages.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(
+          await Deno.readFile(new URL("../fixtures/first_party/gsc_pages.csv", import.meta.url)),
+        ),
+      });
+      await page.getByRole("button", { name: "Import", exact: true }).click();
+      await page.getByText(/Imported 3 rows \(pages\)/).waitFor();
+
       // Run now from the account page starts the watch's scan at once.
       await page.goto(`${url}/account`);
       await page.getByRole("button", { name: "Run now" }).click();

@@ -11,7 +11,11 @@ import {
   answerRunsRoute,
   siteAnswersRoute,
 } from "./routes/api/answers.ts";
-import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "./routes/account/answers.ts";
+import {
+  accountAnswerImportsRoute,
+  accountAnswerQuestionsRoute,
+  accountAnswerRunRoute,
+} from "./routes/account/answers.ts";
 import { answerImportsRoute, answerPagesRoute } from "./routes/api/answer_imports.ts";
 import {
   accountAnswerKeyDeleteRoute,
@@ -32,6 +36,7 @@ export const ANSWERS_ROUTES: readonly RouteDef[] = [
   answerRunRoute,
   accountAnswerRunRoute,
   accountAnswerQuestionsRoute,
+  accountAnswerImportsRoute,
   accountAnswerKeyRoute,
   accountAnswerKeyDeleteRoute,
 ];

@@ -152,3 +152,47 @@ Deno.test("answers imports - the reader is bounded: 5,000 rows read, more refuse
   });
   assert(!over.ok && /More than 5000 rows/.test(over.error));
 });
+
+Deno.test("answers imports - the report's import form posts the file as text/csv with the session's token", async () => {
+  const w = await world();
+  try {
+    const { formToken, WebClient } = await import("../../helpers/web_client.ts");
+    const { scanned } = await import("../../helpers/answers_env.ts");
+    await scanned(w.env);
+    const user = new WebClient(w.env, "198.51.100.93");
+    assertEquals(
+      (await user.signUp("imports-owner@example.com", "correct horse battery staple")).status,
+      303,
+    );
+    const offer = (await user.page(`/report/${DOMAIN}`)).html;
+    await user.request("/account/watches", {
+      form: { csrf: formToken(offer, "/account/watches"), url: DOMAIN },
+    });
+    const page = (await user.page(`/report/${DOMAIN}`)).html;
+    assert(
+      page.includes('data-island="ImportForm"') || page.includes("ImportForm"),
+      "the form's island",
+    );
+    const csrf = page.match(/name="csrf" value="([^"]+)"/)![1];
+    // As the island's fetch sends it: the session's cookie, same-origin, the token in a header.
+    const post = (token: string, type = "text/csv") =>
+      w.env.app.request(`/account/answers/${DOMAIN}/imports?source=gsc`, {
+        method: "POST",
+        headers: {
+          "content-type": type,
+          "x-csrf-token": token,
+          "sec-fetch-site": "same-origin",
+          "x-forwarded-for": "198.51.100.93",
+          cookie: [...user.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        },
+        body: "Top pages,Clicks,Impressions,CTR,Position\nhttps://good.test/,3,40,7.5%,2\n",
+      });
+    assertEquals((await post("wrong")).status, 403);
+    assertEquals((await post(csrf, "text/plain")).status, 415);
+    const ok = await post(csrf);
+    assertEquals(ok.status, 201, await ok.clone().text());
+    assertEquals((await ok.json()).import.rows, 1);
+  } finally {
+    await w.close();
+  }
+});

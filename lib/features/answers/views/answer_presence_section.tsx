@@ -11,6 +11,8 @@ import type { AnswersOffer, AnswersPanel } from "../panel.ts";
 import type { Measures, ProviderResult } from "../run_types.ts";
 import { plainRate, rateText } from "../wilson.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
+import { Island } from "../../../kit/ui/layout.tsx";
+import { ImportForm } from "../../../../islands/ImportForm.tsx";
 
 const MEASURE_WORDS: [keyof Measures, string][] = [
   ["mentioned", "Named"],
@@ -94,6 +96,20 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
           </textarea>
           <button type="submit" class="secondary">Save</button>
         </form>
+      </details>
+      <details>
+        <summary>Add what Bing and Google saw (their exports)</summary>
+        <p class="muted">
+          Bing Webmaster Tools' AI Performance and Search Console's exports, shown per page beside
+          these answers (<code>GET /api/answers/{panel.domain}/pages</code>; the API takes them too:
+          {" "}
+          <code>POST /api/answers/{panel.domain}/imports?source=…</code>).
+        </p>
+        <Island
+          name="ImportForm"
+          component={ImportForm}
+          props={{ domain: panel.domain, csrf: panel.csrf }}
+        />
       </details>
       <h3>Run</h3>
       <p>
