@@ -8,6 +8,7 @@ import { watchOfDomain } from "./access.ts";
 import type { AnswersDeps } from "./context.ts";
 import { planRun } from "./plan.ts";
 import { answersView, planView, runView } from "./view.ts";
+import { sitePages } from "./pages.ts";
 
 /** The section's data. */
 export interface AnswersPanel {
@@ -19,6 +20,8 @@ export interface AnswersPanel {
   running: { id: string; asked: number; planned: number; since: string } | null;
   /** The session's form token. */
   csrf: string;
+  /** Per page: the answers citing it beside the first-party exports and the logs (pages.ts). */
+  pages: Awaited<ReturnType<typeof sitePages>> | null;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function answersPanel(
     latest: latest ? runView(latest) : null,
     answers: latest ? answersView(latest, await deps.answers.samples(latest.id)) : null,
     running: await runningOf(deps, owner, domain),
+    pages: await pagesOf(deps, owner, domain),
     csrf,
   };
 }
@@ -85,4 +89,14 @@ async function runningOf(
     ),
     since: new Date(run.createdAt).toISOString(),
   };
+}
+
+/** The pages view where the site has imports or logs (else null: nothing to set beside). */
+async function pagesOf(
+  deps: AnswersDeps,
+  owner: { kind: "account"; accountId: string },
+  domain: string,
+): Promise<AnswersPanel["pages"]> {
+  const view = await sitePages(deps, owner, domain);
+  return view.imports.length || view.observedFromLogs ? view : null;
 }

@@ -192,6 +192,13 @@ Deno.test("answers imports - the report's import form posts the file as text/csv
     const ok = await post(csrf);
     assertEquals(ok.status, 201, await ok.clone().text());
     assertEquals((await ok.json()).import.rows, 1);
+    // The report's section shows it per page beside the answers.
+    const shown = (await user.page(`/report/${DOMAIN}`)).html;
+    assert(
+      shown.includes("the assistants&#39; citations beside what Bing and Google saw") ||
+        shown.includes("the assistants' citations beside what Bing and Google saw"),
+    );
+    assert(/<td data-label="Google clicks">3<\/td>/.test(shown));
   } finally {
     await w.close();
   }

@@ -97,6 +97,7 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
           <button type="submit" class="secondary">Save</button>
         </form>
       </details>
+      {panel.pages && <PagesTable pages={panel.pages} />}
       <details>
         <summary>Add what Bing and Google saw (their exports)</summary>
         <p class="muted">
@@ -325,6 +326,70 @@ function ProviderCard(props: { provider: ProviderResult; run: AnswersPanel["late
           {p.causes.notes.map((n) => <p key={n}>{n}</p>)}
         </>
       )}
+    </div>
+  );
+}
+
+/** Per page: the answers citing it, each export's figures, the logs' crawler fetches. */
+function PagesTable(props: { pages: NonNullable<AnswersPanel["pages"]> }): VNode {
+  const { pages } = props;
+  const has = (source: string) =>
+    pages.imports.some((i) => i.source === source && i.table === "pages");
+  const num = (v: unknown) => (typeof v === "number" ? String(Math.round(v * 100) / 100) : "–");
+  return (
+    <div class="table-wrap">
+      <table class="stack-table pages-beside">
+        <caption>Your pages: the assistants' citations beside what Bing and Google saw</caption>
+        <thead>
+          <tr>
+            <th scope="col">Page</th>
+            <th scope="col">Answers citing it</th>
+            {has("bing-ai") && <th scope="col">Bing AI citations</th>}
+            {has("gsc") && <th scope="col">Google clicks</th>}
+            {has("gsc") && <th scope="col">Google impressions</th>}
+            {has("gsc-ai") && <th scope="col">Google AI impressions</th>}
+            {pages.observedFromLogs && <th scope="col">Crawler fetches (logs)</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {pages.pages.slice(0, 30).map((p) => (
+            <tr key={p.path}>
+              <td data-label="Page">
+                <code>{p.path}</code>
+              </td>
+              <td data-label="Answers citing it">{p.answers.cited}</td>
+              {has("bing-ai") && (
+                <td data-label="Bing AI citations">
+                  {num(p.sources["bing-ai"]?.metrics.citations)}
+                </td>
+              )}
+              {has("gsc") && (
+                <td data-label="Google clicks">{num(p.sources.gsc?.metrics.clicks)}</td>
+              )}
+              {has("gsc") && (
+                <td data-label="Google impressions">{num(p.sources.gsc?.metrics.impressions)}</td>
+              )}
+              {has("gsc-ai") && (
+                <td data-label="Google AI impressions">
+                  {num(p.sources["gsc-ai"]?.metrics.impressions)}
+                </td>
+              )}
+              {pages.observedFromLogs && (
+                <td data-label="Crawler fetches (logs)">{p.observed ?? 0}</td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="muted small">
+        {pages.imports.map((i) =>
+          `${i.label} (${i.table}, imported ${i.importedAt.slice(0, 10)}${
+            i.dates ? `, ${i.dates.from} to ${i.dates.to}` : ""
+          }${
+            i.unknownColumns.length ? `; other columns kept: ${i.unknownColumns.join(", ")}` : ""
+          })`
+        ).join(". ")}
+      </p>
     </div>
   );
 }
