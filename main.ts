@@ -110,7 +110,11 @@ export function describeConfig(config: Config): string[] {
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
         config.watch.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
-      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
+      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}; ${
+        config.watch.smtp
+          ? `e-mail alerts through ${new URL(config.watch.smtp.url).host} (SMTP_URL)`
+          : "no e-mail alerts (SMTP_URL)"
+      }`,
     describeAnswers(config.answers),
     config.logRequests
       ? "Logs: one JSON line per request and per scan"
