@@ -64,7 +64,18 @@ export function WatchSection(
                 {panel.watches.map((w) => (
                   <tr key={w.id}>
                     <td data-label="Target" class="domain">{w.target}</td>
-                    <td data-label="Schedule">{w.schedule}</td>
+                    <td data-label="Schedule">
+                      {w.schedule}
+                      {w.answers.schedule !== "off" && (
+                        <span class="muted">
+                          {"; the assistants asked "}
+                          {w.answers.schedule}
+                          {w.answers.last
+                            ? ` (last: ${w.answers.last.outcome}, ${when(w.answers.last.at)})`
+                            : ""}
+                        </span>
+                      )}
+                    </td>
                     <td data-label="Next run">{when(w.nextRunAt)}</td>
                     <td data-label="Last run">
                       {w.lastRun ? `${when(w.lastRun.at)}: ${w.lastRun.detail}` : "not yet"}
