@@ -44,6 +44,7 @@ import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
+import { citedPagesOf } from "../features/answers/cited_pages.ts";
 import { logsOf } from "../features/logs/site_logs.ts";
 import { startRun } from "../features/answers/run.ts";
 
@@ -277,21 +278,6 @@ export async function createServer(
     const { run } = await startRun(answers, { kind: "account", accountId }, domain, "watch");
     return `started run ${run.id} (${run.estimate.calls} calls reserved)`;
   };
-  // The pages view of answer presence sets the logs' observed column beside the imports: verified
-  // crawler hits per path in the account's uploaded logs (the features meet here, in the app).
-  answers.observed = async (accountId, domain) => {
-    const agg = await logsOf({ config, store: stores[service.name], service, now }).store
-      .aggregates(accountId, domain);
-    const hits = new Map<string, number>();
-    for (const crawlers of Object.values(agg.days)) {
-      for (const day of Object.values(crawlers)) {
-        for (const [path, c] of Object.entries(day.paths)) {
-          hits.set(path, (hits.get(path) ?? 0) + c.hits);
-        }
-      }
-    }
-    return Object.keys(agg.days).length ? hits : null;
-  };
   const deps: AppDeps = {
     watch,
     answers,
@@ -305,7 +291,28 @@ export async function createServer(
     now,
     lookup: overrides.lookup,
     log,
+    // Server logs join answer presence, and show in the report's crawler matrix, through these
+    // two (the features never import each other).
+    citedPagesOf: (accountId, domain) => citedPagesOf(answers, accountId, domain),
   };
+  if (service.readsServerLogs) {
+    deps.observedOf = (accountId, domain) => logsOf(deps).observed(accountId, domain);
+    watch.logSeries = (accountId, domain) => logsOf(deps).daily(accountId, domain);
+    // The pages view of answer presence sets the logs' verified crawler hits per path beside the
+    // first-party imports (lib/features/answers/pages.ts).
+    answers.observed = async (accountId, domain) => {
+      const agg = await logsOf(deps).store.aggregates(accountId, domain);
+      const hits = new Map<string, number>();
+      for (const crawlers of Object.values(agg.days)) {
+        for (const day of Object.values(crawlers)) {
+          for (const [path, c] of Object.entries(day.paths)) {
+            hits.set(path, (hits.get(path) ?? 0) + c.hits);
+          }
+        }
+      }
+      return Object.keys(agg.days).length ? hits : null;
+    };
+  }
   const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
 

@@ -15,6 +15,7 @@
  * (named, cited, named first).
  */
 import { getDomain } from "tldts";
+import { occurrences } from "../../kit/text/occurrences.ts";
 import type { AnswerSource } from "./provider.ts";
 
 /** The site an answer is judged against. */
@@ -126,24 +127,14 @@ export function presenceOf(
 
 /**
  * Where the normalised `plain` text first names a site: its name (as a whole phrase, 3 characters
- * or more) or its domain; -1 when it does not.
+ * or more) or its domain; -1 when it does not. Linear in the text (no RegExp built from a name).
  */
 function mentionAt(plain: string, domain: string, name: string | null): number {
   const brand = name ? normalise(name).trim() : "";
-  const byName = brand.length >= MIN_BRAND_CHARS ? plain.search(phrase(brand)) : -1;
-  const byDomain = plain.search(domainPattern(domain));
+  const byName = brand.length >= MIN_BRAND_CHARS ? phraseAt(plain, brand) : -1;
+  const byDomain = hostAt(plain, domain.toLowerCase());
   if (byName < 0) return byDomain;
   return byDomain < 0 ? byName : Math.min(byName, byDomain);
-}
-
-/** The domain or any subdomain of it, not inside a longer host name or word. */
-function domainPattern(domain: string): RegExp {
-  return new RegExp(
-    `(?<![\\p{L}\\p{N}_.-])(?:[\\p{L}\\p{N}-]+\\.)*${
-      escape(domain.toLowerCase())
-    }(?![\\p{L}\\p{N}_-])`,
-    "u",
-  );
 }
 
 /** True when `text` names the brand or the site's domain. */
@@ -157,12 +148,74 @@ function normalise(text: string): string {
     .replace(/[\u2010-\u2015]/g, "-").replace(/\s+/g, " ");
 }
 
-/** A phrase as a whole: not inside a longer word at either end. */
-function phrase(text: string): RegExp {
-  const words = escape(text).replace(/ /g, "\\s+");
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words}(?![\\p{L}\\p{N}])`, "u");
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Whether the code point is a letter or a digit. */
+function isWordCodePoint(cp: number | undefined): boolean {
+  if (cp === undefined) return false;
+  if (cp < 0x80) {
+    return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a);
+  }
+  return WORD_CHAR.test(String.fromCodePoint(cp));
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The code point that ends just before `index`. */
+function codePointBefore(text: string, index: number): number | undefined {
+  if (index <= 0) return undefined;
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(index - 2);
+  }
+  return low;
+}
+
+/**
+ * Where a phrase first stands whole, not inside a longer word at either end (-1: nowhere). Both texts are normalised (one
+ * space between words), so this is a plain search: no RegExp is built from the brand, and the
+ * search is linear in the answer (occurrences).
+ */
+function phraseAt(plain: string, phrase: string): number {
+  for (const at of occurrences(plain, phrase)) {
+    if (isWordCodePoint(codePointBefore(plain, at))) continue;
+    if (isWordCodePoint(plain.codePointAt(at + phrase.length))) continue;
+    return at;
+  }
+  return -1;
+}
+
+/**
+ * The domain or any subdomain of it, not inside a longer host name or word: in each run of
+ * letters, digits and `_.-` (a host-like token), the domain's labels whole, after only non-empty
+ * labels of letters, digits and `-`, and followed by nothing or a dot. One pass over the text;
+ * the start of the first token that names it, or -1.
+ */
+function hostAt(plain: string, domain: string): number {
+  const want = domain.split(".");
+  let start = -1;
+  let i = 0;
+  while (i <= plain.length) {
+    const cp = i < plain.length ? plain.codePointAt(i)! : undefined;
+    const inToken = cp !== undefined &&
+      (isWordCodePoint(cp) || cp === 0x5f || cp === 0x2e || cp === 0x2d);
+    if (inToken && start < 0) start = i;
+    if (!inToken && start >= 0) {
+      if (tokenNamesHost(plain.slice(start, i).split("."), want)) return start;
+      start = -1;
+    }
+    i += cp !== undefined && cp > 0xffff ? 2 : 1;
+  }
+  return -1;
+}
+
+/** Whether the labels of a token hold the wanted labels after only well-formed labels. */
+function tokenNamesHost(labels: string[], want: string[]): boolean {
+  for (let at = 0; at + want.length <= labels.length; at++) {
+    let same = true;
+    for (let k = 0; k < want.length && same; k++) same = labels[at + k] === want[k];
+    if (same) return true;
+    // A label before the domain must be non-empty and without `_`, as a host name's are.
+    if (labels[at] === "" || labels[at].includes("_")) return false;
+  }
+  return false;
 }

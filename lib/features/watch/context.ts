@@ -11,6 +11,7 @@ import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
 import type { SecretBox } from "./secret_box.ts";
 import type { Mailer } from "./mailer.ts";
+import type { DailyCrawlerCounts } from "./log_alerts.ts";
 
 /** The watch feature's dependencies. */
 export interface WatchDeps {
@@ -34,6 +35,12 @@ export interface WatchDeps {
    */
   origin: string;
   log: (entry: Record<string, unknown>) => void;
+  /**
+   * The daily crawler counts of an account's site from its stored server logs (verified hits and
+   * refusals), for the log rules (lib/features/watch/log_alerts.ts); absent where the service reads
+   * no logs. Handed in by the composition root (lib/features/logs/ is another feature).
+   */
+  logSeries?: (accountId: string, domain: string) => Promise<DailyCrawlerCounts>;
   /**
    * Starts an answer-presence run of a watched site for its account (the answers feature's, within
    * the account's budget and its fair share of the operator's pool), handed in by the app; absent

@@ -21,6 +21,7 @@ import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
 import { watchPools, watchScanJob } from "./run_now.ts";
 import { alertMail, emailDelivery, emailLinks } from "./email.ts";
+import { checkWatchLogs } from "./log_alert_step.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50, answers: 20 } as const;
@@ -64,6 +65,7 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
   };
   for (const due of await deps.watches.due(now, TICK_LIMITS.due)) {
     try {
+      if (deps.logSeries) report.alerts += await checkWatchLogs(deps, due.accountId, due.id, now);
       await runWatch(deps, due.accountId, due.id, now, report);
     } catch (error) {
       deps.log({ event: "watch.run_failed", watchId: due.id, error: String(error) });

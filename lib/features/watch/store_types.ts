@@ -86,6 +86,11 @@ export interface Watch {
     unsubscribe: Sealed;
     unsubscribeHash: string;
   } | null;
+  /**
+   * Its server-log rules (lib/features/watch/log_alerts.ts): the day last checked and the rules
+   * then holding (an alert goes out when one starts to hold); absent before the first check.
+   */
+  logAlerts?: { checkedDay: string; holding: string[] };
 }
 
 /** One attempt to deliver an alert. */
@@ -105,7 +110,7 @@ export interface Delivery {
   watchId: string;
   accountId: string;
   target: string;
-  event: "watch.regression" | "watch.ping" | "watch.email_confirm";
+  event: "watch.regression" | "watch.ping" | "watch.logs" | "watch.email_confirm";
   createdAt: number;
   format: WebhookFormat;
   /** Where it goes: the watch's webhook (the default), or its e-mail address. */
