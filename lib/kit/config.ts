@@ -145,8 +145,11 @@ const EnvSchema = z.object({
     }).optional(),
   ),
   SMTP_FROM: z.string().trim().optional().transform((v) => v || undefined).pipe(
-    z.string().max(300).regex(/^[^\r\n]+@[^\r\n]+$/, { error: "must be an e-mail address" })
-      .optional(),
+    z.string().max(300).refine((v) => {
+      // One line with an @ inside (a linear test: no pattern over the whole value).
+      const at = v.indexOf("@");
+      return at > 0 && at < v.length - 1 && !v.includes("\r") && !v.includes("\n");
+    }, { error: "must be an e-mail address" }).optional(),
   ),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),

@@ -11,6 +11,7 @@ import { expectedOrigin } from "../../kit/web/csrf.ts";
 import { pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import { PATHS } from "../../kit/report_urls.ts";
 
 /** What a form post leaves for the next dashboard view. */
@@ -43,7 +44,7 @@ export async function dashboardFor(
       deps.watch,
       account.id,
       extra.watchForm,
-      deps.config.publicUrl?.replace(/\/+$/, "") ?? origin,
+      (deps.config.publicUrl ? trimEnd(deps.config.publicUrl, charsOf("/")) : null) ?? origin,
     )
     : undefined;
   const { answerKeyForm, ...shown } = extra;

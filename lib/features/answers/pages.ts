@@ -19,6 +19,7 @@ import {
 } from "./first_party.ts";
 import { type FirstPartyJob, readFirstParty } from "./first_party_job.ts";
 import { domainOf } from "./plan.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import type { Owner } from "./run_types.ts";
 
 /** What is kept of an import beside its rows. */
@@ -85,7 +86,7 @@ export function pathOf(key: string): string {
   try {
     path = new URL(key, "https://x.invalid").pathname;
   } catch { /* kept */ }
-  return path.length > 1 ? path.replace(/\/+$/, "") : "/";
+  return path.length > 1 ? trimEnd(path, charsOf("/")) || "/" : "/";
 }
 
 /** One page's line. */

@@ -20,6 +20,11 @@ const USAGE = `Usage: deno task watch run <watch-id> [--url http://localhost:800
 
 Starts the watch's scan now on the running server (PIPELINE_TOKEN must be set, as for the server).`;
 
+/** A watch id as the API gives them: 1-100 letters, digits, `_` and `-` (checked a character at a time). */
+function isWatchId(id: string): boolean {
+  return id.length <= 100 && [...id].every((ch) => /[\w-]/.test(ch));
+}
+
 /** Where the CLI writes. */
 export interface CliIo {
   out(text: string): void;
@@ -44,7 +49,7 @@ export async function main(
     return 2;
   }
   const [verb, id] = parsed.positionals;
-  if (parsed.values.help || verb !== "run" || !id || !/^[\w-]{1,100}$/.test(id)) {
+  if (parsed.values.help || verb !== "run" || !id || !isWatchId(id)) {
     io.err(USAGE);
     return 2;
   }

@@ -4,6 +4,7 @@
  * watch store, the clock, the webhook fetcher and the key that seals webhook secrets.
  */
 import type { Config } from "../../kit/config.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import type { LookupFunction } from "../../kit/net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
@@ -73,7 +74,7 @@ export function linkOrigin(
   deps: Pick<WatchDeps, "config">,
   c: { req: { url: string; header(name: string): string | undefined } },
 ): string {
-  if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, "");
+  if (deps.config.publicUrl) return trimEnd(deps.config.publicUrl, charsOf("/"));
   const url = new URL(c.req.url);
   if (deps.config.trustProxy) {
     const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
