@@ -7,6 +7,7 @@
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
 import { describeAnswers } from "./lib/features/answers/config.ts";
+import { setListeningOrigin } from "./lib/features/watch/context.ts";
 import { probeTurnstile } from "./lib/kit/auth/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/kit/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/kit/storage/kv_open.ts";
@@ -109,7 +110,11 @@ export function describeConfig(config: Config): string[] {
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
         config.watch.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
-      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
+      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}; ${
+        config.watch.smtp
+          ? `e-mail alerts through ${new URL(config.watch.smtp.url).host} (SMTP_URL)`
+          : "no e-mail alerts (SMTP_URL)"
+      }`,
     describeAnswers(config.answers),
     config.logRequests
       ? "Logs: one JSON line per request and per scan"
@@ -206,6 +211,8 @@ if (import.meta.main) {
     }
     throw e;
   }
+  // Alerts and feeds link to where the server really listens (PORT=0 picks the port).
+  setListeningOrigin(server.deps.watch!, serving.addr.hostname, serving.addr.port);
   console.log(serving.describe);
   console.log(`Listening on ${listenAddress(serving.addr.hostname, serving.addr.port)}`);
 }

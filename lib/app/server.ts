@@ -46,6 +46,7 @@ import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { citedPagesOf } from "../features/answers/cited_pages.ts";
 import { logsOf } from "../features/logs/site_logs.ts";
+import { startRun } from "../features/answers/run.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -271,6 +272,12 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  // A watch's scheduled answer runs (lib/features/watch/scheduler.ts) start answer presence's run,
+  // within the account's budget and its fair share of the operator's pool.
+  watch.startAnswers = async (accountId, domain) => {
+    const { run } = await startRun(answers, { kind: "account", accountId }, domain, "watch");
+    return `started run ${run.id} (${run.estimate.calls} calls reserved)`;
+  };
   const deps: AppDeps = {
     watch,
     answers,
@@ -291,6 +298,20 @@ export async function createServer(
   if (service.readsServerLogs) {
     deps.observedOf = (accountId, domain) => logsOf(deps).observed(accountId, domain);
     watch.logSeries = (accountId, domain) => logsOf(deps).daily(accountId, domain);
+    // The pages view of answer presence sets the logs' verified crawler hits per path beside the
+    // first-party imports (lib/features/answers/pages.ts).
+    answers.observed = async (accountId, domain) => {
+      const agg = await logsOf(deps).store.aggregates(accountId, domain);
+      const hits = new Map<string, number>();
+      for (const crawlers of Object.values(agg.days)) {
+        for (const day of Object.values(crawlers)) {
+          for (const [path, c] of Object.entries(day.paths)) {
+            hits.set(path, (hits.get(path) ?? 0) + c.hits);
+          }
+        }
+      }
+      return Object.keys(agg.days).length ? hits : null;
+    };
   }
   const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
@@ -343,6 +364,8 @@ export async function createServer(
     // summaries of stored records over their budget (lib/kit/limits/record_budget.ts).
     deps.threads = runner;
     const jobs = runner?.runJob?.bind(runner);
+    // First-party CSV files are read in the same threads (lib/features/answers/pages.ts).
+    if (jobs) answers.runJob = jobs;
     if (jobs) {
       setStoredRecordSummariser(async (json) => {
         const job: BoundRecordJob = { kind: "bound-record", json };
@@ -417,6 +440,7 @@ export async function createServer(
     close: async () => {
       await closeAnswers(answers);
       await watch.fetcher.close();
+      watch.mailer?.close();
       await worker?.stop();
       await worker?.idle();
       setStoredRecordSummariser(null);
@@ -460,6 +484,7 @@ async function defaultChallenge(
 function threadJobs(service: AnyServiceDef): ThreadJobModules {
   const jobs: ThreadJobModules = {
     "bound-record": new URL("../kit/limits/record_budget.ts", import.meta.url).href,
+    "first-party-csv": new URL("../features/answers/first_party_job.ts", import.meta.url).href,
   };
   if (service.validatesCode) {
     jobs["validate-code"] = new URL("../features/validate/validate_job.ts", import.meta.url).href;

@@ -139,6 +139,18 @@ const EnvSchema = z.object({
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
   WEBHOOK_RESOLVE: z.string().optional(),
+  SMTP_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().regex(/^smtps?:\/\/[^\s]+$/, {
+      error: "must be smtp://user:password@host:port or smtps://... (the operator's mail server)",
+    }).optional(),
+  ),
+  SMTP_FROM: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().max(300).refine((v) => {
+      // One line with an @ inside (a linear test: no pattern over the whole value).
+      const at = v.indexOf("@");
+      return at > 0 && at < v.length - 1 && !v.includes("\r") && !v.includes("\n");
+    }, { error: "must be an e-mail address" }).optional(),
+  ),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
@@ -401,6 +413,9 @@ export function loadConfig(
       secretKey: e.WATCH_SECRET_KEY,
       previousSecretKeys: e.WATCH_SECRET_KEY_PREVIOUS ? [e.WATCH_SECRET_KEY_PREVIOUS] : [],
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
+      smtp: e.SMTP_URL
+        ? { url: e.SMTP_URL, from: e.SMTP_FROM ?? `alerts@${new URL(e.SMTP_URL).hostname}` }
+        : null,
     },
     answers,
     logs,

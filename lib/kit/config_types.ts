@@ -184,6 +184,11 @@ export interface Config {
     secretKey: string | undefined;
     previousSecretKeys: string[];
     webhookResolve: Map<string, ResolveTarget>;
+    /**
+     * The operator's mail server for e-mail alerts (SMTP_URL, SMTP_FROM): null, no e-mail
+     * alerts (lib/features/watch/email.ts).
+     */
+    smtp: { url: string; from: string } | null;
   };
   /** Answer presence (docs/answer-presence.md; lib/features/answers/config.ts reads it). */
   answers: AnswersSettings;

@@ -11,6 +11,7 @@ import { expectedOrigin } from "../../kit/web/csrf.ts";
 import { pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import { PATHS } from "../../kit/report_urls.ts";
 
 /** What a form post leaves for the next dashboard view. */
@@ -37,21 +38,29 @@ export async function dashboardFor(
     return c.redirect("/account/login", 303);
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
-  const watch = deps.watch ? await watchPanel(deps.watch, account.id, extra.watchForm) : undefined;
+  const origin = expectedOrigin(c, deps.config.trustProxy);
+  const watch = deps.watch
+    ? await watchPanel(
+      deps.watch,
+      account.id,
+      extra.watchForm,
+      (deps.config.publicUrl ? trimEnd(deps.config.publicUrl, charsOf("/")) : null) ?? origin,
+    )
+    : undefined;
   const { answerKeyForm, ...shown } = extra;
   const answerKeys = deps.answers
     ? await userKeyPanel(deps.answers, account.id, answerKeyForm) ?? undefined
     : undefined;
   const state: DashboardState = { account, csrf: session.csrf, keys, watch, answerKeys, ...shown };
   if (deps.service.readsServerLogs) state.logsHref = PATHS.accountLogs;
-  const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>
     renderPage(
       c,
       {
-        title: "Your API keys",
-        description: `API keys of your ${deps.service.title} account.`,
+        title: "Your account",
+        description: `Your ${deps.service.title} account: watched sites, alerts, AI answers, ` +
+          "vendor keys and API keys.",
         noindex: true,
       },
       shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),

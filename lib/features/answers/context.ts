@@ -32,6 +32,16 @@ export interface AnswersDeps {
   log: (entry: Record<string, unknown>) => void;
   /** Runs in progress in this process (their promises), so tests and shutdown can wait. */
   running: Set<Promise<unknown>>;
+  /**
+   * Runs a job in a scan thread (a first-party CSV read there, never on the server's thread);
+   * set by the composition root where scans run in threads.
+   */
+  runJob?: (job: { kind: string }, timeoutMs: number) => Promise<unknown>;
+  /**
+   * Verified AI crawler hits per path in the account's server logs (the logs feature's observed
+   * column), handed in by the app; absent without that feature.
+   */
+  observed?: (accountId: string, domain: string) => Promise<Map<string, number> | null>;
 }
 
 /** Answer presence of an app's dependencies (createServer always builds it). */

@@ -4,7 +4,8 @@
  * where the operator allows it, else the operator's), the model of each, and the estimated cost.
  * The API's estimate, MCP and the report's section show this plan; a run starts from it.
  */
-import { priceVariable } from "./config.ts";
+import { priceVariable, SAMPLE_FLOOR } from "./config.ts";
+import { CANARY_QUESTIONS } from "./canary.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
 import { BadRequestError } from "../../kit/errors.ts";
 import type { AnswersDeps } from "./context.ts";
@@ -13,7 +14,7 @@ import type { CallPrice, ProviderAdapter } from "./provider.ts";
 import { PROVIDERS } from "./providers.ts";
 import { defaultQuestions, ownerCompetitors, ownerQuestions } from "./questions.ts";
 import { siteOf } from "./presence.ts";
-import type { Estimate, KeySource, Owner, QuestionSet } from "./run_types.ts";
+import type { Estimate, KeySource, Owner, QuestionSet, Sampling } from "./run_types.ts";
 import { readSiteFacts } from "./site_facts.ts";
 import { openUserKey } from "./user_keys.ts";
 import { watchOfDomain } from "./access.ts";
@@ -35,7 +36,15 @@ export interface Plan {
   /** The home page whose facts built the default questions. */
   url: string;
   set: QuestionSet;
+  /** Answers per question in the first round. */
   samples: number;
+  /** The most answers per question (adaptive), else `samples`. */
+  maxSamples: number;
+  sampling: Sampling;
+  /** Canary calls per provider (0: the panel is off). */
+  canaryCalls: number;
+  /** The most calls one provider's part may make: what is reserved for it. */
+  callsPerProvider: number;
   providers: PlannedProvider[];
   estimate: Estimate;
 }
@@ -85,9 +94,11 @@ export async function editQuestions(
     questions: input.questions === undefined
       ? before.questions
       : ownerQuestions(input.questions, deps.config.answers.maxQuestions, site),
-    competitors: input.competitors === undefined
-      ? before.competitors
-      : ownerCompetitors(input.competitors, site.domain),
+    ...(input.competitors === undefined
+      ? { competitors: before.competitors, competitorNames: before.competitorNames ?? {} }
+      : (({ domains, names }) => ({ competitors: domains, competitorNames: names }))(
+        ownerCompetitors(input.competitors, site.domain),
+      )),
     origin: "owner",
     facts: before.facts,
     updatedAt: deps.now(),
@@ -120,7 +131,10 @@ export async function planRun(deps: AnswersDeps, owner: Owner, input: string): P
       price: s.price ?? adapter.price.value,
     });
   }
-  const calls = set.questions.length * settings.samples;
+  const adaptive = settings.sampling === "adaptive";
+  const maxSamples = adaptive ? Math.max(settings.samples, settings.maxSamples) : settings.samples;
+  const canaryCalls = settings.canary ? CANARY_QUESTIONS.length : 0;
+  const calls = set.questions.length * maxSamples + canaryCalls;
   const configured = providers.filter((p) => p.key);
   const estimates = configured.map((p) =>
     estimateProvider(
@@ -137,10 +151,22 @@ export async function planRun(deps: AnswersDeps, owner: Owner, input: string): P
     url,
     set,
     samples: settings.samples,
+    maxSamples,
+    sampling: {
+      mode: settings.sampling,
+      samples: settings.samples,
+      floor: SAMPLE_FLOOR,
+      meetsFloor: settings.samples >= SAMPLE_FLOOR,
+      targetWidth: adaptive ? settings.targetWidth : null,
+      maxSamples,
+    },
+    canaryCalls,
+    callsPerProvider: calls,
     providers,
     estimate: {
       questions: set.questions.length,
       samples: settings.samples,
+      canaryCalls,
       calls: calls * configured.length,
       usd: round(estimates.reduce((n, e) => n + e.usd, 0)),
       providers: estimates,

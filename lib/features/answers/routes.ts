@@ -11,7 +11,12 @@ import {
   answerRunsRoute,
   siteAnswersRoute,
 } from "./routes/api/answers.ts";
-import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "./routes/account/answers.ts";
+import {
+  accountAnswerImportsRoute,
+  accountAnswerQuestionsRoute,
+  accountAnswerRunRoute,
+} from "./routes/account/answers.ts";
+import { answerImportsRoute, answerPagesRoute } from "./routes/api/answer_imports.ts";
 import {
   accountAnswerKeyDeleteRoute,
   accountAnswerKeyRoute,
@@ -24,11 +29,14 @@ export const ANSWERS_ROUTES: readonly RouteDef[] = [
   answerKeysRoute,
   answerKeyRoute,
   siteAnswersRoute,
+  answerImportsRoute,
+  answerPagesRoute,
   answerQuestionsRoute,
   answerRunsRoute,
   answerRunRoute,
   accountAnswerRunRoute,
   accountAnswerQuestionsRoute,
+  accountAnswerImportsRoute,
   accountAnswerKeyRoute,
   accountAnswerKeyDeleteRoute,
 ];

@@ -48,6 +48,22 @@ export function VisibilityHome(props: HomeProps): VNode {
         </p>
       </section>
 
+      <section class="card watch-offer" aria-labelledby="watch-offer-title">
+        <h2 id="watch-offer-title">Keep an eye on it, and ask the AI assistants</h2>
+        <p>
+          With a free account,{" "}
+          <strong>watch your site</strong>: it is checked again every day or week and you get an
+          e-mail (or a webhook) when something gets worse. And <strong>ask the assistants</strong>
+          {" "}
+          (ChatGPT, Perplexity, Claude, Gemini) the questions your customers ask: see how often they
+          name and cite your site, beside your competitors, in plain words.
+        </p>
+        <p>
+          <a class="button" href="/account/signup">Create a free account</a>{" "}
+          <a href="/account/login">or sign in</a>
+        </p>
+      </section>
+
       <ExampleReport />
 
       <section aria-labelledby="checks-title">

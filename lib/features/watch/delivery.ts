@@ -18,6 +18,7 @@ import type { WatchDeps } from "./context.ts";
 import { signatureHeaders } from "./signature.ts";
 import { renderBody, type WatchEvent } from "./payload.ts";
 import type { Watch } from "./store_types.ts";
+import { sendEmailDelivery } from "./email.ts";
 
 /** The waits before the 2nd, 3rd, 4th and 5th attempts. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000] as const;
@@ -93,6 +94,7 @@ async function deliverOne(
     return null;
   }
   const watch = (await deps.watches.get(d.accountId, d.watchId)).value;
+  if (d.channel === "email") return await deliverEmail(deps, d, watch, now, leasedUntil);
   if (!watch?.webhook) {
     // The watch was removed: its alerts stop with it.
     await deps.watches.settle({ ...d, state: "cancelled", nextAttemptAt: null }, leasedUntil);
@@ -129,6 +131,48 @@ async function deliverOne(
     watchId: d.watchId,
     attempt: attempts.length,
     status: attempt.status,
+    state: next.state,
+  });
+  return next.state;
+}
+
+/** An e-mail delivery: sent through the operator's SMTP server, retried as a webhook is. */
+async function deliverEmail(
+  deps: WatchDeps,
+  d: Delivery,
+  watch: Watch | null,
+  now: number,
+  leasedUntil: number,
+): Promise<Delivery["state"]> {
+  if (!watch?.email) {
+    // The watch or its address went (unsubscribed): its mails stop with it.
+    await deps.watches.settle({ ...d, state: "cancelled", nextAttemptAt: null }, leasedUntil);
+    return "cancelled";
+  }
+  const started = performance.now();
+  const sent = await sendEmailDelivery(deps, watch, d);
+  const attempt: DeliveryAttempt = {
+    at: now,
+    status: sent.status,
+    answer: sent.answer.slice(0, ANSWER_CHARS),
+    ms: Math.round(performance.now() - started),
+  };
+  const attempts = [...d.attempts, attempt];
+  const delivered = sent.status === 250;
+  const more = !delivered && sent.retry && attempts.length <= RETRY_DELAYS_MS.length;
+  const next: Delivery = {
+    ...d,
+    attempts,
+    state: delivered ? "delivered" : more ? "pending" : "failed",
+    nextAttemptAt: more ? now + RETRY_DELAYS_MS[attempts.length - 1] : null,
+  };
+  await deps.watches.settle(next, leasedUntil);
+  deps.log({
+    event: "watch.email",
+    deliveryId: d.id,
+    watchId: d.watchId,
+    attempt: attempts.length,
+    status: sent.status,
     state: next.state,
   });
   return next.state;

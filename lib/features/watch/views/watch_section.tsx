@@ -53,10 +53,10 @@ export function WatchSection(
                   <th>Next run</th>
                   <th>Last run</th>
                   <th>Last alert</th>
-                  <th>Webhook</th>
+                  <th>Alerts to</th>
                   <th>Feed</th>
                   <th>
-                    <span class="visually-hidden">Remove</span>
+                    <span class="visually-hidden">Run now or remove</span>
                   </th>
                 </tr>
               </thead>
@@ -64,7 +64,18 @@ export function WatchSection(
                 {panel.watches.map((w) => (
                   <tr key={w.id}>
                     <td data-label="Target" class="domain">{w.target}</td>
-                    <td data-label="Schedule">{w.schedule}</td>
+                    <td data-label="Schedule">
+                      {w.schedule}
+                      {w.answers.schedule !== "off" && (
+                        <span class="muted">
+                          {"; the assistants asked "}
+                          {w.answers.schedule}
+                          {w.answers.last
+                            ? ` (last: ${w.answers.last.outcome}, ${when(w.answers.last.at)})`
+                            : ""}
+                        </span>
+                      )}
+                    </td>
                     <td data-label="Next run">{when(w.nextRunAt)}</td>
                     <td data-label="Last run">
                       {w.lastRun ? `${when(w.lastRun.at)}: ${w.lastRun.detail}` : "not yet"}
@@ -74,13 +85,24 @@ export function WatchSection(
                         ? `${when(w.lastAlert.at)}: ${w.lastAlert.texts.join(" ")}`
                         : "none"}
                     </td>
-                    <td data-label="Webhook">
-                      {w.webhook ? `${w.webhook.display} (${w.webhook.format})` : "none"}
+                    <td data-label="Alerts to">
+                      {[
+                        w.email &&
+                        `${w.email.display} (${
+                          w.email.state === "confirmed" ? "confirmed" : "waiting for confirmation"
+                        })`,
+                        w.webhook && `${w.webhook.display} (${w.webhook.format})`,
+                      ].filter(Boolean).join("; ") || "the feed and this page only"}
                     </td>
                     <td data-label="Feed">
                       <a href={w.feed}>Atom feed</a>
                     </td>
-                    <td>
+                    <td class="watch-actions">
+                      <PostButton
+                        action={`/account/watches/${w.id}/run`}
+                        csrf={csrf}
+                        label="Run now"
+                      />
                       <PostButton
                         action={`/account/watches/${w.id}/delete`}
                         csrf={csrf}
@@ -117,6 +139,19 @@ export function WatchSection(
             <select id="watch-schedule" name="schedule">
               {panel.schedules.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
+            {panel.email && (
+              <>
+                <label for="watch-email">E-mail for alerts (optional; you confirm it first)</label>
+                <input
+                  id="watch-email"
+                  name="email"
+                  type="email"
+                  maxLength={254}
+                  autocomplete="email"
+                  placeholder="you@example.com"
+                />
+              </>
+            )}
             <label for="watch-webhook">Webhook URL (https, optional)</label>
             <input
               id="watch-webhook"

@@ -34,8 +34,11 @@ import {
 } from "../../../../engines/history/service.ts";
 import { NotFoundError } from "../../../../kit/errors.ts";
 import { formatUtc } from "../../../../kit/ui/format.ts";
-import { answersPanel } from "../../../answers/panel.ts";
-import { AnswerPresenceSection } from "../../../answers/views/answer_presence_section.tsx";
+import { answersOffer, answersPanel } from "../../../answers/panel.ts";
+import {
+  AnswerOfferSection,
+  AnswerPresenceSection,
+} from "../../../answers/views/answer_presence_section.tsx";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
@@ -90,16 +93,31 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   const answers = stored && session?.accountId && deps.answers
     ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
     : null;
+  // A site the signed-in account does not watch: the offer to watch it and ask the assistants;
+  // a visitor without an account: where to get one.
+  const offer = stored && session?.accountId && deps.answers && !answers
+    ? await answersOffer(deps.answers, session.accountId, domain, session.csrf)
+    : null;
   // The observed column: only for the account whose server logs of the site are stored.
   const observed = stored && session?.accountId && deps.observedOf
     ? await deps.observedOf(session.accountId, domain)
     : null;
   const history = await historyParts(deps, domain, stored);
   const page = reportPage(c, deps, domain, stored, inflight, history, {
-    extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
+    extra: answers
+      ? <AnswerPresenceSection panel={answers} />
+      : offer
+      ? <AnswerOfferSection offer={offer} />
+      : stored && !session?.accountId
+      ? <SignUpOffer domain={domain} />
+      : undefined,
     observed: observed ?? undefined,
   });
   if (answers || observed) page.headers.set("Cache-Control", "private, no-store");
+  // A run in progress: the page comes back by itself every 10 s, with its progress, and lands on
+  // the results once the run ends (no script needed).
+  // (With its URL: a bare "10" would reload a URL ending in #answers as a same-page jump.)
+  if (answers?.running) page.headers.set("Refresh", `10; url=${reportPagePath(domain)}`);
   return page;
 }
 
@@ -327,6 +345,24 @@ function reportPage(
       {progress}
       {body}
     </>,
+  );
+}
+
+/** On a report, for a visitor without an account: watching and asking need one (free). */
+function SignUpOffer(props: { domain: string }) {
+  return (
+    <section class="card answer-offer" aria-labelledby="signup-offer-title">
+      <h2 id="signup-offer-title">Watch {props.domain} and ask the AI assistants</h2>
+      <p>
+        With a free account you can watch this site (checked again every week or day, with an e-mail
+        when it gets worse) and ask ChatGPT, Perplexity, Claude and Gemini about it: how often they
+        name and cite it, beside its competitors.
+      </p>
+      <p>
+        <a class="button" href="/account/signup">Create a free account</a>{" "}
+        <a href="/account/login">or sign in</a>
+      </p>
+    </section>
   );
 }
 
