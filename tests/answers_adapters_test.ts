@@ -16,10 +16,15 @@ import { perplexity } from "../lib/answers/perplexity.ts";
 import type { ProviderAdapter } from "../lib/answers/provider.ts";
 import { type CallOutcome, callProvider, MAX_WAIT_MS } from "../lib/answers/vendor_call.ts";
 import { presenceOf } from "../lib/answers/presence.ts";
+import { readVendorAnswer } from "../lib/answers/vendor_answer.ts";
 import { loadFixture, type Replay, startReplay, VENDOR_HOSTS } from "./helpers/answers_replay.ts";
 
 const KEY = "test-key-0123456789";
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] };
+
+/** The vendor's body read as a worker reads it (here, in this isolate). */
+const read = (r: { provider: ProviderAdapter["id"]; status: number; body: string | null }) =>
+  Promise.resolve(readVendorAnswer({ kind: "vendor-answer", ...r, site: SITE }));
 
 async function withReplay(
   fn: (
@@ -38,6 +43,7 @@ async function withReplay(
       const waits: number[] = [];
       const outcome = await callProvider(p, "Where can I find fresh coffee?", p.defaultModel, KEY, {
         fetcher,
+        read,
         timeoutMs: 5000,
         sleep: (ms) => {
           waits.push(ms);
@@ -312,6 +318,7 @@ Deno.test("answers adapters - a Retry-After longer than the longest wait gives u
   const waits: number[] = [];
   const out = await callProvider(anthropic, "q?", "m", KEY, {
     fetcher,
+    read,
     timeoutMs: 1000,
     sleep: (ms) => (waits.push(ms), Promise.resolve()),
     now: () => 0,
@@ -334,6 +341,7 @@ Deno.test("answers adapters - a request is only ever sent to the adapter's own h
   try {
     await callProvider(sneaky, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,
@@ -365,6 +373,7 @@ Deno.test("answers adapters - a 2xx body that is not the documented shape is an 
     };
     const out = await callProvider(p, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { visibilityService } from "../lib/services/visibility/service.ts";
 import { loadConfig } from "../lib/config.ts";
-import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/runner.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
 import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
@@ -45,6 +45,7 @@ function fakeRunner(
       await behave(target.domain);
       return okOutcome(target.domain, now);
     },
+    runJob: () => Promise.reject(new Error("no jobs here")),
     close: () => Promise.resolve(),
   };
 }

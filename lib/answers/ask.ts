@@ -7,11 +7,16 @@ import { keyVariable } from "../config_answers.ts";
 import type { AnswersDeps } from "./context.ts";
 import { callCost, round } from "./cost.ts";
 import type { Plan, PlannedProvider } from "./plan.ts";
-import { presenceOf, siteOf } from "./presence.ts";
-import { MAX_ANSWER_CHARS, type Usage } from "./provider.ts";
+import { siteOf } from "./presence.ts";
+import type { Usage } from "./provider.ts";
 import { tally } from "./results.ts";
 import type { AnswerRun, ProviderResult, ProviderStatus, Sample } from "./run_types.ts";
 import { type CallFailure, callProvider } from "./vendor_call.ts";
+import {
+  VENDOR_ANSWER_TIMEOUT_MS,
+  type VendorAnswerJob,
+  type VendorReading,
+} from "./vendor_answer.ts";
 
 /** Failures that stop a provider for the rest of the run. */
 const STOPS: CallFailure[] = ["key_refused", "rate_limited", "bad_request"];
@@ -44,6 +49,11 @@ export async function askProvider(
         timeoutMs: deps.config.answers.timeoutMs,
         sleep: deps.sleep,
         now: deps.now,
+        // The vendor's body is read in a worker (lib/answers/vendor_answer.ts).
+        read: (response) => {
+          const job: VendorAnswerJob = { kind: "vendor-answer", ...response, site };
+          return deps.runJob(job, VENDOR_ANSWER_TIMEOUT_MS) as Promise<VendorReading>;
+        },
       });
       const base = { provider: p.adapter.id, question: q, index: i, at: deps.now() };
       let sample: Sample;
@@ -56,10 +66,10 @@ export async function askProvider(
         sample = {
           ...base,
           ok: true,
-          text: a.text.slice(0, MAX_ANSWER_CHARS),
-          cut: a.text.length > MAX_ANSWER_CHARS,
+          text: a.text,
+          cut: a.cut,
           sources: a.sources,
-          presence: presenceOf(a, site),
+          presence: a.presence,
           failure: null,
           status: 200,
           code: null,

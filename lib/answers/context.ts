@@ -10,6 +10,7 @@ import type { Store } from "../storage/store.ts";
 import type { WatchStore } from "../storage/watch_store.ts";
 import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
 import type { SecretBox } from "../watch/secret_box.ts";
+import type { JobRunner } from "../isolate/protocol.ts";
 
 /** Answer presence's dependencies. */
 export interface AnswersDeps {
@@ -24,8 +25,11 @@ export interface AnswersDeps {
   box(): Promise<SecretBox>;
   /** Calls the vendors (ANSWERS_RESOLVE, never SCAN_RESOLVE; no redirects; 2 MB answers). */
   vendorFetcher: GuardedFetcher;
-  /** Reads a site's home page for its facts (as a scan does: SCAN_RESOLVE applies). */
-  siteFetcher: GuardedFetcher;
+  /**
+   * Runs a job in a worker (lib/isolate/runner.ts): the site's facts and the vendors' answers are
+   * read there, never on the server's thread (lib/answers/jobs.ts).
+   */
+  runJob: JobRunner;
   now: () => number;
   /** Waits before a vendor retry (tests record the waits instead). */
   sleep: (ms: number) => Promise<void>;

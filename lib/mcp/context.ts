@@ -3,7 +3,7 @@
  * agent can act on, domain arguments normalised like the API does, and one guard that turns our
  * typed errors into tool errors without ever leaking an internal one.
  */
-import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ScanRunner } from "../isolate/runner.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError, normaliseTarget } from "../net/target.ts";

@@ -19,7 +19,7 @@ import { normaliseTarget } from "../net/target.ts";
 import type { ScanStep, ServiceDef, WorkerStepId } from "../service.ts";
 import type { ScanJob, Store } from "../storage/store.ts";
 import type { JobQueue } from "../storage/job_queue.ts";
-import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../isolate/runner.ts";
 import { inflightTtlMs } from "./scan_service.ts";
 
 /** Starts of one job (its first run included) before it is stored as failed. */

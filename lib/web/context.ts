@@ -3,7 +3,7 @@
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
 import type { Context } from "hono";
-import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ScanRunner } from "../isolate/runner.ts";
 import type { ChallengeProvider } from "../accounts/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";

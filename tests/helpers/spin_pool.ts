@@ -5,7 +5,8 @@
  * that exits when done: in the test runner's process the threads would spin on for the rest of
  * the suite. Prints one JSON line of what happened.
  */
-import { ScanIsolationError, startScanThreads } from "../../lib/isolate/scan_threads.ts";
+import { startScanThreads } from "../../lib/isolate/scan_threads.ts";
+import { ScanIsolationError } from "../../lib/isolate/runner.ts";
 import type { LostThread } from "../../lib/isolate/scan_threads.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { normaliseTarget } from "../../lib/net/target.ts";
