@@ -1,10 +1,10 @@
 /**
- * The frames between the server and its worker processes (lib/isolate/frames.ts): messages pass
+ * The frames between the server and its worker processes (lib/kit/isolate/frames.ts): messages pass
  * whole and unchanged (Maps, Dates, undefined, text of any size) however the pipe cuts them, the
  * reader keeps nothing past its cap, and a stream cut inside a frame is an error, not a message.
  */
 import assert from "node:assert/strict";
-import { encodeFrame, FrameError, FrameReader } from "../lib/isolate/frames.ts";
+import { encodeFrame, FrameError, FrameReader } from "../lib/kit/isolate/frames.ts";
 
 /** A stream that delivers `bytes` in chunks of `size`. */
 function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {

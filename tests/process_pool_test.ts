@@ -1,6 +1,6 @@
 /**
- * Worker processes (lib/isolate/process_pool.ts): untrusted work runs where it can be stopped for
- * certain. The real worker process (lib/isolate/worker_process.ts) runs stand-in jobs and a
+ * Worker processes (lib/kit/isolate/process_pool.ts): untrusted work runs where it can be stopped for
+ * certain. The real worker process (lib/kit/isolate/worker_process.ts) runs stand-in jobs and a
  * stand-in scanner (tests/fixtures/greedy_jobs.ts, greedy_scanner.ts) chosen to misbehave: code
  * that never returns is killed at its time limit and its process is gone, V8 ends a worker at its
  * heap limit, a crash is a crash, and after each the slot is back and the next work is served. A
@@ -9,12 +9,12 @@
  * gone), with a generous bound only so that a failure ends.
  */
 import assert from "node:assert/strict";
-import { startWorkerProcesses } from "../lib/isolate/process_pool.ts";
-import { denoForWorkers } from "../lib/isolate/worker_command.ts";
-import { ScanIsolationError, TOO_COMPLEX } from "../lib/isolate/runner.ts";
-import { workerConfig } from "../lib/isolate/worker_config.ts";
-import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
+import { startWorkerProcesses } from "../lib/kit/isolate/process_pool.ts";
+import { denoForWorkers } from "../lib/kit/isolate/worker_command.ts";
+import { ScanIsolationError, TOO_COMPLEX } from "../lib/kit/isolate/runner.ts";
+import { workerConfig } from "../lib/kit/isolate/worker_config.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
 import type { ScanStep } from "../lib/service.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
@@ -183,7 +183,7 @@ Deno.test("[worker processes] a worker may read its code and reach the network, 
     const data = `${dir}/kv.sqlite3`;
     await Deno.writeTextFile(data, "a store's bytes");
     const config = new URL("../deno.json", import.meta.url).pathname;
-    const code = new URL("../lib/isolate/frames.ts", import.meta.url).pathname;
+    const code = new URL("../lib/kit/isolate/frames.ts", import.meta.url).pathname;
     const seen = await runner.runJob(
       { kind: "probe", read: [data, config, code, "/etc/hostname"], write: `${dir}/w` } as {
         kind: string;

@@ -2,10 +2,10 @@
  * A child program for tests/process_pool_test.ts: starts a pool of one worker process, hands it a
  * job that never returns (tests/fixtures/greedy_jobs.ts "spin"), prints the worker's process id
  * once the job runs, and waits. The test then kills this program with SIGKILL (a server that died)
- * and sees whether the spinning worker ends by itself (lib/isolate/orphan_watch.ts).
+ * and sees whether the spinning worker ends by itself (lib/kit/isolate/orphan_watch.ts).
  */
-import { startWorkerProcesses } from "../../lib/isolate/process_pool.ts";
-import { denoForWorkers } from "../../lib/isolate/worker_command.ts";
+import { startWorkerProcesses } from "../../lib/kit/isolate/process_pool.ts";
+import { denoForWorkers } from "../../lib/kit/isolate/worker_command.ts";
 
 const fixtures = new URL("../fixtures/", import.meta.url);
 const jobs = new URL("greedy_jobs.ts", fixtures).href;
