@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { startWorkerProcesses } from "../lib/kit/isolate/process_pool.ts";
-import { denoForWorkers } from "../lib/kit/isolate/worker_command.ts";
+import { denoForWorkers, workerCommand } from "../lib/kit/isolate/worker_command.ts";
 import { ScanIsolationError, TOO_COMPLEX } from "../lib/kit/isolate/runner.ts";
 import { workerConfig } from "../lib/kit/isolate/worker_config.ts";
 import { loadConfig } from "../lib/kit/config.ts";
@@ -257,3 +257,28 @@ Deno.test("[worker processes] a worker whose server died while it ran code that 
 function config() {
   return loadConfig({ PIPELINE_TOKEN: "secret-pipeline-for-the-pool-test" });
 }
+
+Deno.test("[worker processes] a worker's command: no run or write grant unless it may render; then that browser alone and its own temporary directory", () => {
+  const base = { deno: "deno", heapMb: 64, youngMb: 4 };
+  const plain = workerCommand({ ...base, chromium: null });
+  const grants = (args: string[]) => args.filter((a) => a.startsWith("--allow-"));
+  assert.deepEqual(
+    grants(plain.args).map((a) => a.split("=")[0]),
+    ["--allow-net", "--allow-read", "--allow-env", "--allow-sys"],
+  );
+  assert.ok(plain.args.includes("--allow-sys=setPriority"));
+  assert.ok(plain.args.includes("--v8-flags=--max-old-space-size=64,--max-semi-space-size=2"));
+  const read = plain.args.find((a) => a.startsWith("--allow-read="))!.slice(13).split(",");
+  const root = new URL("../", import.meta.url).pathname;
+  assert.deepEqual(read.map((p) => p.replace(root, "")), [
+    "lib",
+    "node_modules",
+    "static/build",
+    "lib/kit/isolate",
+  ]);
+  const render = workerCommand({ ...base, chromium: "/usr/bin/chromium", tempDir: "/tmp/w1" });
+  assert.ok(render.args.includes("--allow-run=/usr/bin/chromium"));
+  assert.ok(render.args.includes("--allow-write=/tmp/w1"));
+  assert.ok(render.args.includes("--allow-sys=setPriority,homedir,uid"));
+  assert.equal(render.env.TMPDIR, "/tmp/w1");
+});

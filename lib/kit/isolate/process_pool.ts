@@ -142,7 +142,11 @@ export function startWorkerProcesses(
   const idleMs = options.idleMs ?? 60_000;
   const jobsPerWorker = options.jobsPerWorker ?? 100;
   const loadTimeoutMs = options.loadTimeoutMs ?? 60_000;
+  // A rendering worker's browser profile goes to a directory of the pool's own, the only place a
+  // worker may write (removed when the pool closes).
+  const tempDir = options.chromium ? Deno.makeTempDirSync({ prefix: "scan-workers-" }) : undefined;
   const command = workerCommand({
+    tempDir,
     deno: options.deno,
     heapMb: options.heapMb,
     youngMb: options.youngMb ?? Math.min(16, Math.max(4, Math.round(options.heapMb / 16))),
@@ -462,6 +466,7 @@ export function startWorkerProcesses(
       idle.length = 0;
       for (const w of waiting.splice(0)) w(null);
       await Promise.allSettled([...exits]);
+      if (tempDir) await Deno.remove(tempDir, { recursive: true }).catch(() => {});
     },
   };
 }

@@ -24,8 +24,9 @@
  * - nothing to write, no processes, no FFI, no system information but its own priority
  *   (`setPriority`);
  * - a worker that may render with a local Chromium (docs/rendering.md) also gets `--allow-run` of
- *   that executable alone, `--allow-read` of it and `--allow-write` of the temporary directory
- *   (the browser's profile, which playwright-core creates there).
+ *   that executable alone, `--allow-read` of it, `--allow-read` and `--allow-write` of the
+ *   temporary directory (the browser's profile, which playwright-core creates and removes there)
+ *   and the system's home directory and user id ({@link RENDER_SYS}).
  */
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
@@ -56,6 +57,11 @@ export interface WorkerCommandOptions {
   youngMb: number;
   /** A local Chromium this worker may start to render (its path), or null. */
   chromium: string | null;
+  /**
+   * The worker's own temporary directory (TMPDIR): where a rendering worker's browser keeps its
+   * profile; the only place it may write. Default: the system's.
+   */
+  tempDir?: string;
   /** The worker's module (tests: a stand-in); default {@link WORKER_URL}. */
   module?: URL;
   /** Folders the worker may read besides the program's code (tests: their stand-in's folder). */
@@ -68,6 +74,12 @@ export interface WorkerCommandOptions {
  */
 const KEPT_ENV = ["DENO_DIR", "HOME", "XDG_CACHE_HOME", "TMPDIR", "NO_COLOR"];
 
+/**
+ * What starting a local Chromium asks of the system: playwright-core reads the home directory,
+ * and lib/engines/render/browser.ts the user id (root cannot use Chromium's sandbox).
+ */
+const RENDER_SYS = ["homedir", "uid"];
+
 /** The command line of a worker process. */
 export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
   const module = options.module ?? WORKER_URL;
@@ -78,13 +90,12 @@ export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
     dirname(fromFileUrl(module)),
     ...(options.read ?? []),
   ];
+  const temp = options.tempDir ?? tempDir();
   const render = options.chromium
-    ? [
-      `--allow-run=${options.chromium}`,
-      `--allow-write=${tempDir()}`,
-    ]
+    ? [`--allow-run=${options.chromium}`, `--allow-write=${temp}`]
     : [];
-  if (options.chromium) read.push(options.chromium);
+  // The browser itself, and its profile in the temporary directory (removed after the scan).
+  if (options.chromium) read.push(options.chromium, temp);
   const semiMb = Math.max(1, Math.floor(options.youngMb / 2));
   return {
     command: options.deno,
@@ -97,17 +108,20 @@ export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
       "--allow-net",
       `--allow-read=${[...new Set(read)].join(",")}`,
       "--allow-env",
-      "--allow-sys=setPriority",
+      `--allow-sys=${["setPriority", ...(options.chromium ? RENDER_SYS : [])].join(",")}`,
       ...render,
       `--v8-flags=--max-old-space-size=${options.heapMb},--max-semi-space-size=${semiMb}`,
       fromFileUrl(module),
     ],
-    env: Object.fromEntries(
-      KEPT_ENV.flatMap((name) => {
-        const value = env(name);
-        return value === undefined ? [] : [[name, value]];
-      }),
-    ),
+    env: {
+      ...Object.fromEntries(
+        KEPT_ENV.flatMap((name) => {
+          const value = env(name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      ),
+      ...(options.tempDir ? { TMPDIR: options.tempDir } : {}),
+    },
     cwd: ROOT,
   };
 }
