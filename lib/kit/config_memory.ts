@@ -278,7 +278,7 @@ function localRenderFor(
   }
   return off(
     `${memoryMb} MB planned, under the ${minMb} MB a local Chromium (about ${CHROMIUM_MB} MB ` +
-      "while it renders) needs beside the server and a scan thread; RENDER_LOCAL=on forces it, " +
+      "while it renders) needs beside the server and a scan worker; RENDER_LOCAL=on forces it, " +
       "RENDER_BROWSER_URL names a remote browser",
   );
 }
