@@ -1,6 +1,6 @@
 /**
  * The memory plan: how one process divides the memory of its machine (or of `MEMORY_MB`) between
- * the server's own isolate, the scan threads (how many, each one's V8 old and young generation)
+ * the server's own isolate, the scan workers (how many, each one's V8 old and young generation)
  * and the connections' buffers, so its resident memory stays inside a budget. lib/kit/config.ts builds
  * it with the rest of the configuration; main.ts prints it at start-up.
  *
@@ -32,9 +32,9 @@ export const THREAD_OVERHEAD_MB = 26;
  * with the server's and counted there.
  */
 export const PROCESS_OVERHEAD_MB = 36;
-/** The smallest old generation a scan thread gets: below it ordinary large pages fail. */
+/** The smallest old generation a scan worker gets: below it ordinary large pages fail. */
 export const MIN_THREAD_HEAP_MB = 64;
-/** The largest old generation a scan thread gets by default (SCAN_HEAP_MB may set more). */
+/** The largest old generation a scan worker gets by default (SCAN_HEAP_MB may set more). */
 export const MAX_THREAD_HEAP_MB = 192;
 /** The share of the machine's memory the process plans to stay under (the rest: the system). */
 export const BUDGET_SHARE = 0.78;
@@ -45,7 +45,7 @@ export const BUDGET_SHARE = 0.78;
  */
 export const CHROMIUM_MB = 420;
 /**
- * The old generation a scan thread needs to render (playwright-core's client runs in it): a
+ * The old generation a scan worker needs to render (playwright-core's client runs in it): a
  * rendered scan of the fixture SPA failed at 48 and 56 MB and completed at 64 MB (and the 8-page
  * hostile site at 64 MB), measured with deno 2.9.6; half as much again for room. Local rendering
  * is on only where one thread of this size fits beside the Chromium.
@@ -158,7 +158,7 @@ const constrainedMemory = () =>
  *
  * The budget is {@link BUDGET_SHARE} of the memory (400 MB of 512). From it the server keeps
  * {@link SERVER_MB} and the connections 8% (at least 16 MB), and local rendering, where it is on,
- * {@link CHROMIUM_MB} per Chromium that may run at once; the rest goes to scan threads: as many
+ * {@link CHROMIUM_MB} per Chromium that may run at once; the rest goes to scan workers: as many
  * as fit (up to 4) with at least {@link MIN_THREAD_HEAP_MB} of heap each
  * ({@link RENDER_THREAD_HEAP_MB} when they may render locally), then each one's heap as large as
  * fits, up to {@link MAX_THREAD_HEAP_MB}. At least one thread always runs.
@@ -220,7 +220,7 @@ export function memoryPlan(
   };
 }
 
-/** What the scan threads (and a local Chromium) may hold of `memoryMb`: the budget less the rest. */
+/** What the scan workers (and a local Chromium) may hold of `memoryMb`: the budget less the rest. */
 function threadShare(memoryMb: number): number {
   const budgetMb = Math.floor(memoryMb * BUDGET_SHARE);
   return budgetMb - SERVER_MB - Math.max(16, Math.floor(budgetMb * 0.08));
@@ -272,7 +272,7 @@ function localRenderFor(
       reservedMb,
       minMb,
       why: `forced by RENDER_LOCAL=on under the ${minMb} MB it needs (${memoryMb} MB planned): ` +
-        `${kept}, which leaves the scan threads less than they need; a rendering scan may run ` +
+        `${kept}, which leaves the scan workers less than they need; a rendering scan may run ` +
         "out of memory",
     };
   }

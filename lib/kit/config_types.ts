@@ -136,7 +136,7 @@ export interface Config {
   adminPasswordHash: string | undefined;
   /** The administrator's password in clear, for local use only. */
   adminPassword: string | undefined;
-  /** Scans the queue worker runs at once in this process (default: the scan threads). */
+  /** Scans the queue worker runs at once in this process (default: the scan workers). */
   workerConcurrency: number;
   /** How the process divides its memory (MEMORY_MB; lib/kit/config_memory.ts). */
   memory: MemoryPlan;

@@ -127,6 +127,14 @@ interface Proc {
   idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
+/**
+ * The largest answer a worker may send: a scan's record is at most 1 MiB, a validation's answer
+ * at most twice its 1 MiB input plus 64 KiB, a record's summary 1 MiB (lib/kit/limits/
+ * record_budget.ts); past it the worker is killed as broken. Work sent to a worker may be larger
+ * (a stored record to summarise), up to frames.ts's MAX_FRAME_BYTES.
+ */
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
 /** How much of a worker's stderr is kept (V8's out-of-memory report is about 1 KB). */
 const STDERR_TAIL = 16 * 1024;
 
@@ -265,19 +273,24 @@ export function startWorkerProcesses(
     return p;
   };
 
-  /** Keeps the end of a worker's stderr (and drains it, so the worker never blocks on it). */
+  /**
+   * Keeps the end of a worker's stderr (and drains it, so the worker never blocks on it). The text
+   * is cut back to its last STDERR_TAIL characters only once it has doubled: each byte is copied a
+   * bounded number of times, however the worker writes it.
+   */
   const readStderr = async (p: Proc) => {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of p.child.stderr) {
-        p.stderr = (p.stderr + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL);
+        p.stderr += decoder.decode(chunk, { stream: true });
+        if (p.stderr.length > 2 * STDERR_TAIL) p.stderr = p.stderr.slice(-STDERR_TAIL);
       }
     } catch { /* the process is gone */ }
   };
 
   /** Reads a worker's answers until it ends; a frame it should not have sent kills it. */
   const readReplies = async (p: Proc, onReady: (version: string) => void) => {
-    const frames = new FrameReader(p.child.stdout);
+    const frames = new FrameReader(p.child.stdout, MAX_REPLY_BYTES);
     try {
       for (;;) {
         const m = await frames.next() as Reply | Ready | null;
@@ -296,7 +309,7 @@ export function startWorkerProcesses(
       }
     } catch (error) {
       if (error instanceof FrameError) {
-        p.stderr += `\n${error.message}`;
+        p.stderr = `${p.stderr.slice(-STDERR_TAIL)}\n${error.message}`;
         kill(p);
       }
     }
