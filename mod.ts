@@ -108,3 +108,20 @@ export { checkOffSite, OffSiteCache } from "./lib/engines/offsite/offsite.ts";
 export { turnstileVerifier } from "./lib/kit/auth/challenge.ts";
 export { RedisLimiter } from "./lib/kit/limits/limiter_redis.ts";
 export { LimiterUnavailableError } from "./lib/kit/limits/limiter.ts";
+
+// Server logs (docs/logs.md): read an access log (plain or gzip, any of the formats in `FORMATS`,
+// detected or named), judge each crawler hit against its vendor's published addresses, reverse DNS
+// or Web Bot Auth (verified, spoofed or unverifiable), keep only per-day aggregates (which merge),
+// and report per crawler and AI product.
+export { analyseLog, type AnalyseOptions, type LogAnalysis } from "./lib/features/logs/analyse.ts";
+export { readAccessLog, type ReadOptions, type ReadSummary } from "./lib/features/logs/read_log.ts";
+export {
+  type Aggregates,
+  emptyAggregates,
+  mergeAggregates,
+  type Verdict,
+} from "./lib/features/logs/aggregate.ts";
+export { type LogReport, logReport, type ReportContext } from "./lib/features/logs/report.ts";
+export { FORMATS, type LogFormat, type LogFormatId } from "./lib/features/logs/formats.ts";
+export { type LoadedRanges, loadRanges, type RangeSources } from "./lib/features/logs/ip_ranges.ts";
+export { createCrawlerDns, type DnsQueries } from "./lib/kit/net/crawler_dns.ts";

@@ -134,6 +134,7 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(Object.keys(byName).sort(), [
+      "analyse_server_log",
       "answer_presence",
       "answer_presence_run",
       "compare_scans",
@@ -148,7 +149,12 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
     ]);
     // The watch tools change an account's watch list (tests/features/watch/watch_api_test.ts); a run of answer
     // presence spends calls (tests/features/answers/answers_mcp_test.ts).
-    const changing = new Set(["watch_site", "unwatch_site", "run_answer_presence"]);
+    const changing = new Set([
+      "watch_site",
+      "unwatch_site",
+      "run_answer_presence",
+      "analyse_server_log",
+    ]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
       assert.equal(tool.inputSchema.type, "object");
@@ -641,6 +647,7 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
       assert.deepEqual(names, [
+        "analyse_server_log",
         "answer_presence",
         "answer_presence_run",
         "compare_scans",

@@ -29,6 +29,7 @@ import { registerCommonTools } from "../kit/mcp/tools.ts";
 import { registerHistoryTools } from "../features/history/mcp_tools.ts";
 import { registerWatchTools } from "../features/watch/mcp_tools.ts";
 import { registerAnswerTools } from "../features/answers/mcp_tools.ts";
+import { registerLogTools } from "../features/logs/mcp_tools.ts";
 
 /** The service's MCP adapter, with this server's request context (lib/service.ts ServiceMcp). */
 function adapterOf(service: ServiceDef): McpServiceAdapter {
@@ -66,6 +67,7 @@ export function createMcpServer(
   adapter.registerTools(server, ctx);
   if (deps.watch) registerWatchTools(server, ctx);
   if (deps.answers) registerAnswerTools(server, ctx);
+  registerLogTools(server, ctx);
   registerReportResource(server, ctx);
   adapter.registerPrompts?.(server, ctx);
   withoutListChanged(server);
@@ -104,6 +106,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
   adapter.registerTools(recorder, ctx);
   if (deps.watch) registerWatchTools(recorder, ctx);
   if (deps.answers) registerAnswerTools(recorder, ctx);
+  registerLogTools(recorder, ctx);
   return tools;
 }
 

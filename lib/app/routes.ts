@@ -12,6 +12,7 @@ import { REPORT_ROUTES } from "../features/report/routes.ts";
 import { HISTORY_ROUTES } from "../features/history/routes.ts";
 import { WATCH_ROUTES } from "../features/watch/routes.ts";
 import { ANSWERS_ROUTES } from "../features/answers/routes.ts";
+import { LOGS_ROUTES } from "../features/logs/routes.ts";
 import { COMPARE_ROUTES } from "../features/compare/routes.ts";
 import { VALIDATE_ROUTES } from "../features/validate/routes.ts";
 import { LEARN_ROUTES } from "../features/learn/routes.ts";
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...HISTORY_ROUTES,
   ...WATCH_ROUTES,
   ...ANSWERS_ROUTES,
+  ...LOGS_ROUTES,
   ...COMPARE_ROUTES,
   ...VALIDATE_ROUTES,
   challengeRoute,

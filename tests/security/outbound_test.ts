@@ -16,7 +16,9 @@ const ALLOWED: Record<string, string[]> = {
   "undici": ["lib/kit/net/guarded_fetch.ts"],
   "node:tls": ["lib/kit/net/guarded_fetch.ts"],
   "node:net (sockets)": ["lib/kit/net/guarded_fetch.ts", "lib/kit/net/resolve.ts"],
-  "DNS": ["lib/kit/net/resolve.ts"],
+  // lib/kit/net/crawler_dns.ts: reverse and forward lookups that check a logged crawler's address
+  // (lib/features/logs/); it sends no request and opens no socket.
+  "DNS": ["lib/kit/net/resolve.ts", "lib/kit/net/crawler_dns.ts"],
   "Deno.connect": ["lib/kit/net/conn_guard.ts"],
 };
 

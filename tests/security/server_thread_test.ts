@@ -109,6 +109,21 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   },
 };
 
+/**
+ * Parses of untrusted text on the server's thread that are known and still to move into a worker
+ * job, each with whose work moves it and what it costs until then. Not allowed: listed, so that
+ * nothing new joins them unseen. The list only shrinks.
+ */
+const PENDING: Record<string, { names: string[]; owner: string; why: string }> = {
+  "lib/features/logs/report.ts -> lib/engines/visibility/robots.ts": {
+    names: ["parseRobotsTxt", "robotsVerdict"],
+    owner: "issue 43 (server logs): the log report becomes a job kind (JOB_KINDS)",
+    why: "the site's robots.txt (fetched, up to 512 KiB) parsed by the linear parser and matched " +
+      "for each crawler and path of the log's aggregates, on the server's thread, when an " +
+      "account reads its log report",
+  },
+};
+
 /** Every program file (main.ts, mod.ts, lib/, routes/, islands/), relative to the root. */
 async function programFiles(): Promise<string[]> {
   const out: string[] = [];
@@ -257,13 +272,16 @@ Deno.test("[security/server thread] the server's own modules import no parser of
     for (const i of graph.get(file)!) {
       if (!isParser(i.from, rootSet)) continue;
       const key = `${file} -> ${i.from}`;
-      const allowed = ALLOWED[key];
+      const allowed = ALLOWED[key] ?? PENDING[key];
       const extra = i.names.filter((n) => !CONSTANT.test(n) && !allowed?.names.includes(n));
       if (extra.length) bad.push(`${key}: ${extra.join(", ")}`);
       else used.add(key);
     }
   }
   assert.deepEqual(bad, []);
-  // The allowed uses are still there (a stale entry is removed: the list only shrinks).
-  assert.deepEqual(Object.keys(ALLOWED).filter((k) => !used.has(k)), []);
+  // The allowed and pending uses are still there (a stale entry is removed: the lists only shrink).
+  assert.deepEqual(Object.keys({ ...ALLOWED, ...PENDING }).filter((k) => !used.has(k)), []);
+  for (const [key, p] of Object.entries(PENDING)) {
+    console.log(`pending: ${key} (${p.names.join(", ")}): ${p.why}; moves with ${p.owner}`);
+  }
 });

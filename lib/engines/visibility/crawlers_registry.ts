@@ -11,7 +11,10 @@
  * author (the commit that added it: 2026-11-21 or 2026-11-24).
  *
  * `ipRanges` is a list of addresses the vendor's page names for that crawler; absent where the
- * page names none for it.
+ * page names none for it. Googlebot's (Google's "Verify requests from Google crawlers and
+ * fetchers" page names common-crawlers.json), Bingbot's, Applebot's and Anthropic's crawlers'
+ * (one list, bots.json, for the three) were added on 2026-12-06 for the server-log reader
+ * (lib/features/logs/), as issue 43 names them; Google's was read on its page that day.
  *
  * OpenAI's OAI-AdsBot (ad landing-page checks) rests on OpenAI's own help article for advertisers
  * (read 2026-11-26 through the search tool: what it is for, "You must allow OAI-AdsBot", "OpenAI
@@ -110,6 +113,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     ...anthropic,
     token: "Claude-SearchBot",
+    ipRanges: "https://claude.com/crawling/bots.json",
     major: true,
     purpose: "search",
     operator: "Anthropic (Claude search)",
@@ -130,6 +134,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     ...googleCommon,
     token: "Googlebot",
+    ipRanges: "https://developers.google.com/static/crawling/ipranges/common-crawlers.json",
     major: true,
     purpose: "search",
     operator: "Google (Search, AI Overviews and AI Mode)",
@@ -141,6 +146,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     docs: "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0",
     checked: "2026-11-21",
     token: "Bingbot",
+    ipRanges: "https://www.bing.com/toolbox/bingbot.json",
     major: true,
     purpose: "search",
     operator: "Microsoft (Bing, Copilot)",
@@ -152,6 +158,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     docs: "https://support.apple.com/en-us/119829",
     checked: "2026-11-21",
     token: "Applebot",
+    ipRanges: "https://search.developer.apple.com/applebot.json",
     major: true,
     purpose: "search",
     operator:
@@ -238,6 +245,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     ...anthropic,
     token: "Claude-User",
+    ipRanges: "https://claude.com/crawling/bots.json",
     major: true,
     purpose: "user",
     operator: "Anthropic (Claude fetching for a user)",
@@ -315,6 +323,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     ...anthropic,
     token: "ClaudeBot",
+    ipRanges: "https://claude.com/crawling/bots.json",
     purpose: "training",
     operator: "Anthropic (model training)",
     robotsTxt: "yes",

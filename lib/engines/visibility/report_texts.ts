@@ -5,7 +5,6 @@
  */
 import type { Issue, Result, Signal } from "./record.ts";
 import { capOf, gradeFor, worthOf } from "./score.ts";
-import { gateText } from "./learn.ts";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -86,13 +85,6 @@ export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score"
   const cap = capOf(result);
   const plus = `+${pointsText(w.points)}`;
   return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
-}
-
-/** What caps a score, in plain words ("capped at 35 because ..."), or null when nothing does. */
-export function capText(result: Pick<Result, "pillars">): string | null {
-  const cap = capOf(result);
-  if (!cap) return null;
-  return `capped at ${cap.cap} because ${gateText(cap.gateId)?.name ?? "of a gate"}`;
 }
 
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
