@@ -282,3 +282,26 @@ Deno.test("[worker processes] a worker's command: no run or write grant unless i
   assert.ok(render.args.includes("--allow-sys=setPriority,homedir,uid"));
   assert.equal(render.env.TMPDIR, "/tmp/w1");
 });
+
+Deno.test("[worker processes] a worker that cannot load is a crash that says why, and the operator is told", async () => {
+  const failed: { pid: number; error: string }[] = [];
+  const runner = startWorkerProcesses({
+    deno: denoForWorkers()!,
+    heapMb: 32,
+    timeoutMs: 2000,
+    maxWorkers: 1,
+    warm: 1,
+    jobs: { echo: new URL("no_such_job_module.ts", FIXTURES).href },
+    read: [FIXTURES.pathname],
+    onStartFailed: (f) => failed.push(f),
+  });
+  try {
+    const error = await runner.runJob({ kind: "echo" }, 10_000).then(() => null, (e) => e);
+    assert.ok(error instanceof ScanIsolationError, String(error));
+    assert.equal(error.kind, "crash");
+    assert.match(error.message, /no_such_job_module/);
+    assert.ok(failed.length >= 1 && /no_such_job_module/.test(failed[0].error), String(failed));
+  } finally {
+    await runner.close();
+  }
+});

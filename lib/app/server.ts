@@ -511,6 +511,8 @@ function startRunner(
         chromium: browser.kind === "local" ? browser.path : null,
         // Work ended at its limit: the operator sees which and why (and /healthz counts them).
         onKilled: (k) => log({ event: "scan.worker_killed", ...k }),
+        // A worker that cannot start leaves scans failing: the operator must see why.
+        onStartFailed: (f) => log({ event: "scan.worker_start_failed", ...f }),
       }),
       line: `Scan isolation: each scan and job in a worker process (at most ${settings.threads}; ` +
         `${limits}; killed and replaced at its limit)`,

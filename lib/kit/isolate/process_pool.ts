@@ -81,6 +81,11 @@ export interface ProcessPoolOptions {
   read?: string[];
   /** Told each time a worker is ended at a limit or crashes while it works (for the log). */
   onKilled?: (killed: KilledWorker) => void;
+  /**
+   * Told when a worker ends before it has loaded (a missing permission, a module that does not
+   * load, another Deno's version): the operator's to fix, so the log says why.
+   */
+  onStartFailed?: (failed: { pid: number; error: string }) => void;
 }
 
 /** A worker ended while it worked, as `onKilled` is told. */
@@ -253,7 +258,10 @@ export function startWorkerProcesses(
           "crash",
         );
       failed(error);
-      if (!p.loaded && !closed) failedStarts++;
+      if (!p.loaded && !closed && p.killedFor === null) {
+        failedStarts++;
+        options.onStartFailed?.({ pid: p.pid, error: error.message });
+      }
       const pending = p.pending;
       p.pending = null;
       if (pending && p.killedFor === null) {
@@ -484,8 +492,12 @@ export function startWorkerProcesses(
   };
 }
 
-/** The last line a worker wrote, to end a crash's message (empty when there is none). */
+/**
+ * What a worker said of its end, to close a crash's message: Deno's last "error: ..." line (an
+ * uncaught error, a module that does not load), else its last line; empty when it said nothing.
+ */
 function lastLine(stderr: string): string {
-  const line = stderr.trim().split("\n").pop()?.trim();
+  const lines = stderr.trim().split("\n").map((l) => l.trim()).filter(Boolean);
+  const line = lines.findLast((l) => l.startsWith("error:")) ?? lines.at(-1);
   return line ? `: ${line.slice(0, 300)}` : "";
 }

@@ -121,6 +121,8 @@ export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
         }),
       ),
       ...(options.tempDir ? { TMPDIR: options.tempDir } : {}),
+      // Plain text on stderr: the pool quotes its last error line in a crash's message.
+      NO_COLOR: "1",
     },
     cwd: ROOT,
   };
