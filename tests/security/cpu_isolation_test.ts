@@ -18,9 +18,11 @@
  * and the next ordinary scan and validation are served. /healthz is probed every 50 ms throughout:
  * no probe fails, and the slowest stays under {@link HEALTH_BOUND_MS}.
  *
- * That a worker stuck in code that never returns is killed for certain is shown with a job in
- * `for (;;) {}` on the real worker process (tests/process_pool_test.ts), which stays true whatever
- * the parsers become.
+ * Since issue 39 made those parsers linear, these scans end `ok`; the first test keeps old code
+ * running: the same server and flags with a scanner that applies the site-name rule as it was
+ * (tests/helpers/old_code_server.ts, tests/fixtures/old_site_name_scanner.ts), so a scan holds its
+ * worker's CPU for hours and is killed at its time limit. A job in `for (;;) {}` on the real worker
+ * process is killed the same way (tests/process_pool_test.ts).
  */
 import assert from "node:assert/strict";
 import { TOO_COMPLEX } from "../../lib/kit/isolate/runner.ts";
@@ -96,7 +98,12 @@ function startDeepVendor(): { port: number; close(): Promise<void> } {
 
 const HOSTS = ["name.test", "robots.test", "plain.test", "after.test", "next.test"];
 
-async function startServer(service: "visibility" | "schema", sites: number, vendor?: number) {
+async function startServer(
+  service: "visibility" | "schema",
+  sites: number,
+  vendor?: number,
+  entry?: string,
+) {
   const dir = await Deno.makeTempDir();
   const server = await startLikeStartTask({
     SERVICE: service,
@@ -122,7 +129,7 @@ async function startServer(service: "visibility" | "schema", sites: number, vend
         ANSWERS_MAX_QUESTIONS: "1",
       }
       : {}),
-  });
+  }, { entry });
   return {
     server,
     close: async () => {
@@ -194,6 +201,32 @@ async function assertWhole(server: StartedServer) {
     { kind: "process", max: 1, lost: 0 },
   );
 }
+
+Deno.test("[security/cpu] old code that holds a scan's CPU for hours (the site-name rule before issue 39), as the start task runs it in 512 MB: its worker is killed at its time limit and replaced, the scan stored failed, no slot lost, the next scan served", async () => {
+  const sites = startSites();
+  const old = "tests/helpers/old_code_server.ts";
+  const { server, close } = await startServer("visibility", sites.port, undefined, old);
+  const health = probeHealth(server.base);
+  try {
+    assert.match(server.output(), /Scan isolation: each scan and job in a worker process/);
+    const record = await scan(server, "name.test");
+    assert.equal(record.status, "failed");
+    assertEnded(server, "name.test", record);
+    // Tried twice (lib/engines/scan/worker.ts), each attempt's worker killed at its 6 s limit.
+    const killed = server.events().filter((e) => e.event === "scan.worker_killed");
+    assert.deepEqual(killed.map((e) => `${e.work}:${e.cause}`), ["scan:time", "scan:time"]);
+    await assertWhole(server);
+    assert.equal((await scan(server, "after.test")).status, "ok");
+    const h = await health.stop();
+    console.log(`old code: /healthz ${JSON.stringify(h)}; ${killedSummary(server)}`);
+    assert.deepEqual(h.failures, []);
+    assert.ok(h.max < HEALTH_BOUND_MS, `the slowest /healthz took ${h.max} ms`);
+  } finally {
+    await health.stop();
+    await close();
+    await sites.close();
+  }
+});
 
 Deno.test("[security/cpu] visibility, as the start task runs it in 512 MB: a hostile site name, a hostile robots.txt, answer presence's plan from a hostile home page and a vendor's 900,000-deep answer each cost their own work only", async () => {
   const sites = startSites();

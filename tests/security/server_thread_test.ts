@@ -104,8 +104,8 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   "lib/features/answers/questions.ts -> lib/features/answers/presence.ts": {
     names: ["namesSite", "siteOf"],
     why: "whether a question names the site: the owner's questions (QUESTION_CHARS) and the " +
-      "defaults built from facts clipped to 80 characters, against the brand as an escaped " +
-      "literal phrase (linear)",
+      "defaults built from facts clipped to 80 characters, searched for the brand and the " +
+      "domain as plain text (lib/kit/text/occurrences.ts, linear)",
   },
 };
 

@@ -49,6 +49,8 @@ import {
 } from "./runner.ts";
 import { workerCommand } from "./worker_command.ts";
 import { workerConfig } from "./worker_config.ts";
+import { dirname } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 
 /** Options of {@link startWorkerProcesses}. */
 export interface ProcessPoolOptions {
@@ -158,6 +160,13 @@ export function startWorkerProcesses(
   // A rendering worker's browser profile goes to a directory of the pool's own, the only place a
   // worker may write (removed when the pool closes).
   const tempDir = options.chromium ? Deno.makeTempDirSync({ prefix: "scan-workers-" }) : undefined;
+  // A worker may read the modules it is told to load (the program's own, under lib/, in
+  // production; a test's stand-ins elsewhere), and nothing else of the disk.
+  const moduleDirs = [
+    ...Object.values(options.scanners ?? {}),
+    ...Object.values(options.jobs ?? {}),
+  ]
+    .filter((u) => u.startsWith("file:")).map((u) => dirname(fromFileUrl(u)));
   const command = workerCommand({
     tempDir,
     deno: options.deno,
@@ -165,7 +174,7 @@ export function startWorkerProcesses(
     youngMb: options.youngMb ?? Math.min(16, Math.max(4, Math.round(options.heapMb / 16))),
     chromium: options.chromium ?? null,
     module: options.module,
-    read: options.read,
+    read: [...moduleDirs, ...(options.read ?? [])],
   });
   const hello = encodeFrame({ scanners: options.scanners ?? {}, jobs: options.jobs ?? {} });
   /** Every worker whose process has not ended: each holds a slot. */

@@ -64,7 +64,10 @@ export interface WorkerCommandOptions {
   tempDir?: string;
   /** The worker's module (tests: a stand-in); default {@link WORKER_URL}. */
   module?: URL;
-  /** Folders the worker may read besides the program's code (tests: their stand-in's folder). */
+  /**
+   * Folders the worker may read besides the program's code: those of the modules it loads (the
+   * pool names them; under lib/ in production), tests' stand-ins.
+   */
   read?: string[];
 }
 
@@ -83,13 +86,11 @@ const RENDER_SYS = ["homedir", "uid"];
 /** The command line of a worker process. */
 export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
   const module = options.module ?? WORKER_URL;
-  const read = [
-    `${ROOT}lib`,
-    `${ROOT}node_modules`,
-    `${ROOT}static/build`,
-    dirname(fromFileUrl(module)),
-    ...(options.read ?? []),
-  ];
+  // Folders within the program's code folders are already granted: not named twice.
+  const base = [`${ROOT}lib`, `${ROOT}node_modules`, `${ROOT}static/build`];
+  const extra = [dirname(fromFileUrl(module)), ...(options.read ?? [])]
+    .filter((d) => !base.some((b) => d === b || d.startsWith(`${b}/`)));
+  const read = [...base, ...extra];
   const temp = options.tempDir ?? tempDir();
   const render = options.chromium
     ? [`--allow-run=${options.chromium}`, `--allow-write=${temp}`]
