@@ -1,7 +1,7 @@
 /**
  * The start task's run grants, `--allow-run=deno,/usr/bin/chromium`, run those programs and
  * nothing else: `deno` (as the PATH finds it) for the worker processes that scans and jobs run in
- * (lib/isolate/worker_command.ts), the Chromium for local rendering. A process started with the
+ * (lib/kit/isolate/worker_command.ts), the Chromium for local rendering. A process started with the
  * start task's permission flags is refused every other program (by path and by name), the
  * environment variables that would load other code into the ones it may run (LD_PRELOAD,
  * LD_LIBRARY_PATH), and a general run permission. The scan task (which scans in its own isolate)

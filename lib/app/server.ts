@@ -357,7 +357,7 @@ export async function createServer(
     });
   }
 
-  // Code validation and the /validate result run in the workers (lib/schema/validate_request.ts),
+  // Code validation and the /validate result run in the workers (lib/features/validate/validate_request.ts),
   // or in this isolate's inline runner where this process has none.
   deps.threads = runner;
 

@@ -17,7 +17,7 @@ export interface ResolveTarget {
 export interface IsolationSettings {
   /**
    * Where untrusted work runs (SCAN_ISOLATION): worker processes (the default), scan threads, or
-   * this isolate (Deno Deploy). lib/isolate/runner.ts.
+   * this isolate (Deno Deploy). lib/kit/isolate/runner.ts.
    */
   mode: "process" | "thread" | "inline";
   /** Each scan worker's V8 old-generation limit, in MB. */

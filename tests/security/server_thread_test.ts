@@ -97,6 +97,11 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["siteOf"],
     why: "the registrable domain of the domain the owner typed (a host name, 253 characters)",
   },
+  "lib/features/answers/cited_pages.ts -> lib/features/answers/presence.ts": {
+    names: ["siteOf"],
+    why: "the registrable domain of the site and of stored sources' hosts (our own samples; a " +
+      "source's URL is at most 500 characters)",
+  },
   "lib/features/answers/ask.ts -> lib/features/answers/presence.ts": {
     names: ["siteOf"],
     why: "as the plan: the site's own domain",

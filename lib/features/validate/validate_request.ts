@@ -50,7 +50,7 @@ export interface ValidateDeps {
   store: Pick<Store, "limiter">;
   now: () => number;
   /**
-   * Where validation runs: the server's workers (lib/server.ts sets it; an inline runner where
+   * Where validation runs: the server's workers (lib/app/server.ts sets it; an inline runner where
    * there are none: tests, Deno Deploy). The validate-code job module is never imported here.
    */
   threads?: Pick<ScanRunner, "runJob"> | null;
@@ -162,7 +162,7 @@ export async function validateRequest(
     } else {
       job = { kind: "validate-code", input: source.input };
     }
-    if (!deps.threads) throw new Error("no runner for validations (lib/server.ts sets it)");
+    if (!deps.threads) throw new Error("no runner for validations (lib/app/server.ts sets it)");
     try {
       return await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as ValidateAnswer;
     } catch (error) {

@@ -7,7 +7,7 @@
  * Why pipes and V8's serialiser (measured with deno 2.9.6, tests/bench/isolation_bench.ts): a
  * round trip of 1 MiB of text to a child process and back costs about 10 ms (ASCII) to 30 ms
  * (two-byte characters), against about 1.3 s for 1 MB passed as a Uint8Array between
- * worker_threads. A record is at most 1 MiB (lib/limits/record_budget.ts), a job's input at most
+ * worker_threads. A record is at most 1 MiB (lib/kit/limits/record_budget.ts), a job's input at most
  * a few MiB, so {@link MAX_FRAME_BYTES} leaves room and still bounds what either side buffers.
  *
  * The reader is linear in what it reads: chunks are kept as they come and copied once into their

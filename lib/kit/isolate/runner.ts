@@ -3,7 +3,7 @@
  * service's scan or a job of a registered kind (lib/kit/isolate/protocol.ts ThreadJob) and answers its
  * outcome, or fails it with {@link ScanIsolationError} when the work went past its bounds.
  *
- * Three runners (chosen by SCAN_ISOLATION, lib/config.ts; docs/reliability.md):
+ * Three runners (chosen by SCAN_ISOLATION, lib/kit/config.ts; docs/reliability.md):
  * - `process` (the default where processes can run): worker processes, killed at the work's time
  *   limit and replaced (lib/kit/isolate/process_pool.ts);
  * - `thread`: last round's scan threads, which cannot stop code that never returns

@@ -12,7 +12,7 @@
  *
  * Its permissions are what its work needs and no more (docs/security.md, "Worker processes"):
  * - `--allow-net`: the scans and the site-facts job reach sites through the guarded fetcher
- *   (lib/net/guarded_fetch.ts), which checks every address it connects to; any host, because a
+ *   (lib/kit/net/guarded_fetch.ts), which checks every address it connects to; any host, because a
  *   scan may be asked of any public site;
  * - `--allow-read` of the program's own code only (lib/, node_modules/, static/build/): the modules
  *   it loads by URL; never the data directory (the KV file), the configuration or the rest of the
@@ -73,7 +73,7 @@ export interface WorkerCommandOptions {
 
 /**
  * Environment variables a worker keeps: where Deno finds its module cache and the temporary
- * directory, nothing else (this is process plumbing, not configuration: lib/config.ts reads that).
+ * directory, nothing else (this is process plumbing, not configuration: lib/kit/config.ts reads that).
  */
 const KEPT_ENV = ["DENO_DIR", "HOME", "XDG_CACHE_HOME", "TMPDIR", "NO_COLOR"];
 

@@ -1,7 +1,7 @@
 /**
  * The configuration a worker process is given with each scan: the server's, without a secret. A
  * worker reads what strangers send; whatever such input might make of it, it holds no token,
- * password, key or sealing secret of the server's (tests/security/worker_process_test.ts sets
+ * password, key or sealing secret of the server's (tests/process_pool_test.ts sets
  * every secret the configuration reads and finds none of them in what a worker is sent). The
  * scanners read none of these fields.
  */
