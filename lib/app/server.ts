@@ -1,6 +1,6 @@
 /**
  * The composition root: the one place that builds the stores, the limiter, the job queue, the
- * challenge, the route dependencies, the scan threads, the worker, the report cache and the
+ * challenge, the route dependencies, the scan workers, the worker, the report cache and the
  * request handler. main.ts calls it with the loaded config; the tests and benchmarks call it with
  * overrides (an in-memory KV, a clock, a DNS resolver, a challenge, a service), so what they
  * exercise is what production wires.
@@ -150,7 +150,7 @@ export interface Server {
   cleanUp(): Promise<void>;
   /** One tick of the watch scheduler (Deno.cron, every minute: lib/features/watch/scheduler.ts). */
   watchTick(): Promise<TickReport>;
-  /** Stops the worker and threads, closes the KV and the fetcher. */
+  /** Stops the worker and the scan workers, closes the KV and the fetcher. */
   close(): Promise<void>;
 }
 
