@@ -19,11 +19,7 @@ import { normaliseTarget } from "../../kit/net/target.ts";
 import type { ScanStep, ServiceDef, WorkerStepId } from "../../service.ts";
 import type { ScanJob, Store } from "../../kit/storage/store.ts";
 import type { JobQueue } from "../../kit/storage/job_queue.ts";
-import {
-  ScanIsolationError,
-  type ScanRunner,
-  TOO_COMPLEX,
-} from "../../kit/isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../../kit/isolate/runner.ts";
 import { inflightTtlMs } from "./scan_service.ts";
 
 /** Starts of one job (its first run included) before it is stored as failed. */

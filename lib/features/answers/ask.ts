@@ -10,8 +10,8 @@ import { keyVariable } from "./config.ts";
 import type { AnswersDeps } from "./context.ts";
 import { callCost, round } from "./cost.ts";
 import type { Plan, PlannedProvider } from "./plan.ts";
-import { presenceOf, type SiteIdentity, siteOf } from "./presence.ts";
-import { displayedSources, MAX_ANSWER_CHARS, type Usage } from "./provider.ts";
+import { type SiteIdentity, siteOf } from "./presence.ts";
+import type { Usage } from "./provider.ts";
 import { tally } from "./results.ts";
 import type { AnswerRun, ProviderResult, ProviderStatus, Sample } from "./run_types.ts";
 import { type CallFailure, type CallOutcome, callProvider } from "./vendor_call.ts";
@@ -23,6 +23,11 @@ import {
   shortAnswer,
 } from "./canary.ts";
 import type { Rate } from "./wilson.ts";
+import {
+  VENDOR_ANSWER_TIMEOUT_MS,
+  type VendorAnswerJob,
+  type VendorReading,
+} from "./vendor_answer.ts";
 
 /** Failures that stop a provider for the rest of the run. */
 const STOPS: CallFailure[] = ["key_refused", "rate_limited", "bad_request"];
@@ -56,6 +61,11 @@ export async function askProvider(
       timeoutMs: deps.config.answers.timeoutMs,
       sleep: deps.sleep,
       now: deps.now,
+      // The vendor's body is read and judged in a worker (lib/features/answers/vendor_answer.ts).
+      read: (response) => {
+        const job: VendorAnswerJob = { kind: "vendor-answer", ...response, site };
+        return deps.runJob(job, VENDOR_ANSWER_TIMEOUT_MS) as Promise<VendorReading>;
+      },
     });
     if (outcome.ok) {
       const a = outcome.answer;
@@ -70,7 +80,7 @@ export async function askProvider(
   const canary = plan.canaryCalls ? await askCanary(deps, p, ask) : null;
   const one = async (q: number, i: number) => {
     const outcome = await ask(plan.set.questions[q].text);
-    const sample = sampleOf(outcome, { provider: p.adapter.id, question: q, index: i }, deps, site);
+    const sample = sampleOf(outcome, { provider: p.adapter.id, question: q, index: i }, deps);
     samples.push(sample);
     await deps.answers.putSample(run.id, sample, retention);
   };
@@ -148,21 +158,20 @@ function sampleOf(
   outcome: CallOutcome,
   base: { provider: Sample["provider"]; question: number; index: number },
   deps: AnswersDeps,
-  site: SiteIdentity,
 ): Sample {
   const at = { ...base, at: deps.now() };
   if (outcome.ok) {
+    // Read, clipped and judged in the worker (every source counted there; these are for display).
     const a = outcome.answer;
-    const shown = displayedSources(a.sources);
     return {
       ...at,
       ok: true,
-      text: a.text.slice(0, MAX_ANSWER_CHARS),
-      cut: a.text.length > MAX_ANSWER_CHARS,
-      sources: shown.kept,
-      sourceTotal: shown.total,
+      text: a.text,
+      cut: a.cut,
+      sources: a.sources,
+      sourceTotal: a.sourceTotal,
       queries: a.queries,
-      presence: presenceOf(a, site),
+      presence: a.presence,
       failure: null,
       status: 200,
       code: null,

@@ -17,7 +17,7 @@ import {
   type ImportReading,
   isFirstPartySource,
 } from "./first_party.ts";
-import { type FirstPartyJob, readFirstParty } from "./first_party_job.ts";
+import type { FirstPartyJob } from "./first_party_job.ts";
 import { domainOf } from "./plan.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import type { Owner } from "./run_types.ts";
@@ -37,11 +37,9 @@ export interface ImportMeta {
 /** Time one file is given in its thread. */
 export const IMPORT_TIMEOUT_MS = 20_000;
 
-/** Reads a file in a thread (or here, where the server runs scans in this isolate: tests). */
+/** Reads a file in a worker (lib/features/answers/jobs.ts), never on the server's thread. */
 async function read(deps: AnswersDeps, job: FirstPartyJob): Promise<ImportReading> {
-  return deps.runJob
-    ? await deps.runJob(job, IMPORT_TIMEOUT_MS) as ImportReading
-    : readFirstParty(job);
+  return await deps.runJob(job, IMPORT_TIMEOUT_MS) as ImportReading;
 }
 
 /**

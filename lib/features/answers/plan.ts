@@ -15,7 +15,8 @@ import { PROVIDERS } from "./providers.ts";
 import { defaultQuestions, ownerCompetitors, ownerQuestions } from "./questions.ts";
 import { siteOf } from "./presence.ts";
 import type { Estimate, KeySource, Owner, QuestionSet, Sampling } from "./run_types.ts";
-import { readSiteFacts } from "./site_facts.ts";
+import { bare, SITE_FACTS_TIMEOUT_MS, type SiteFacts, type SiteFactsJob } from "./site_facts.ts";
+import { ScanIsolationError } from "../../kit/isolate/runner.ts";
 import { openUserKey } from "./user_keys.ts";
 import { watchOfDomain } from "./access.ts";
 
@@ -68,7 +69,7 @@ export async function questionSet(
 ): Promise<QuestionSet> {
   const stored = await deps.answers.getQuestions(owner, domain);
   if (stored) return stored;
-  const facts = await readSiteFacts(deps.siteFetcher, url, domain);
+  const facts = await siteFacts(deps, url, domain);
   const set: QuestionSet = {
     questions: defaultQuestions(facts),
     competitors: [],
@@ -78,6 +79,30 @@ export async function questionSet(
   };
   await deps.answers.putQuestions(owner, domain, set);
   return set;
+}
+
+/**
+ * What the site's home page says about itself, read and parsed in a worker (the "site-facts"
+ * job): a page that takes the worker past its limits gives the domain alone, saying so.
+ */
+async function siteFacts(deps: AnswersDeps, url: string, domain: string): Promise<SiteFacts> {
+  const job: SiteFactsJob = {
+    kind: "site-facts",
+    url,
+    domain,
+    fetch: {
+      userAgent: deps.config.userAgent,
+      scanResolve: deps.config.scanResolve,
+      requestTimeoutMs: deps.config.requestTimeoutMs,
+    },
+  };
+  try {
+    return await deps.runJob(job, SITE_FACTS_TIMEOUT_MS) as SiteFacts;
+  } catch (error) {
+    if (!(error instanceof ScanIsolationError)) throw error;
+    deps.log({ event: "answers.site_facts_failed", domain, cause: error.kind });
+    return bare(domain, `the home page could not be analysed (${error.message})`);
+  }
 }
 
 /** The owner's edit of a site's questions and competitors. @throws BadRequestError. */

@@ -13,6 +13,9 @@ import type { WatchStore } from "../watch/store.ts";
 import type { SecretBox } from "../watch/secret_box.ts";
 import type { AnswersDeps } from "./context.ts";
 import { MAX_ANSWER_BYTES } from "./vendor_call.ts";
+import type { JobRunner } from "../../kit/isolate/protocol.ts";
+import { inlineRunner } from "../../kit/isolate/runner.ts";
+import { answersJobModules } from "./jobs.ts";
 
 /** The parts answer presence is built from. */
 export interface AnswersParts {
@@ -28,11 +31,18 @@ export interface AnswersParts {
   log: (entry: Record<string, unknown>) => void;
   /** Tests replace the wait between vendor retries. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where the site's facts and the vendors' answers are read: the server's workers
+   * (lib/app/server.ts); default: this isolate (the CLI, `deno task answers`, which reads the sites
+   * its operator names).
+   */
+  runJob?: JobRunner;
 }
 
 /** Answer presence of one service. */
 export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
   const { config } = parts;
+  const inline = inlineRunner({}, answersJobModules());
   return {
     config,
     service: parts.service,
@@ -48,12 +58,7 @@ export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
       maxRedirects: 0,
       lookup: parts.lookup,
     }),
-    siteFetcher: createGuardedFetcher({
-      userAgent: config.userAgent,
-      resolve: config.scanResolve,
-      requestTimeoutMs: config.requestTimeoutMs,
-      lookup: parts.lookup,
-    }),
+    runJob: parts.runJob ?? ((job, ms) => inline.runJob(job, ms)),
     now: parts.now,
     sleep: parts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     log: parts.log,
@@ -65,5 +70,4 @@ export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
 export async function closeAnswers(deps: AnswersDeps): Promise<void> {
   await Promise.allSettled([...deps.running]);
   await deps.vendorFetcher.close();
-  await deps.siteFetcher.close();
 }

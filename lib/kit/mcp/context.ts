@@ -3,7 +3,7 @@
  * agent can act on, domain arguments normalised like the API does, and one guard that turns our
  * typed errors into tool errors without ever leaking an internal one.
  */
-import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ScanRunner } from "../isolate/runner.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
@@ -22,7 +22,7 @@ export interface McpDeps extends ScanServiceDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** The watch feature (lib/features/watch/): the watch tools act for the account of the request's key. */
   watch?: WatchDeps;
-  /** The scan threads, which also run code validation (lib/features/validate/validate_request.ts). */
+  /** Where jobs run (the server's workers): code validation (lib/features/validate/). */
   threads?: Pick<ScanRunner, "runJob"> | null;
   /** Answer presence (lib/features/answers/): its tools act for the request's key, like the watch tools. */
   answers?: AnswersDeps;

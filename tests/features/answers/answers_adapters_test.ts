@@ -20,6 +20,7 @@ import {
   MAX_WAIT_MS,
 } from "../../../lib/features/answers/vendor_call.ts";
 import { presenceOf } from "../../../lib/features/answers/presence.ts";
+import { readVendorAnswer } from "../../../lib/features/answers/vendor_answer.ts";
 import {
   loadFixture,
   type Replay,
@@ -38,6 +39,10 @@ const verdicts = (p: ReturnType<typeof presenceOf>) => ({
 
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] };
 
+/** The vendor's body read as a worker reads it (here, in this isolate). */
+const read = (r: { provider: ProviderAdapter["id"]; status: number; body: string | null }) =>
+  Promise.resolve(readVendorAnswer({ kind: "vendor-answer", ...r, site: SITE }));
+
 async function withReplay(
   fn: (
     r: Replay,
@@ -55,6 +60,7 @@ async function withReplay(
       const waits: number[] = [];
       const outcome = await callProvider(p, "Where can I find fresh coffee?", p.defaultModel, KEY, {
         fetcher,
+        read,
         timeoutMs: 5000,
         sleep: (ms) => {
           waits.push(ms);
@@ -333,6 +339,7 @@ Deno.test("answers adapters - a Retry-After longer than the longest wait gives u
   const waits: number[] = [];
   const out = await callProvider(anthropic, "q?", "m", KEY, {
     fetcher,
+    read,
     timeoutMs: 1000,
     sleep: (ms) => (waits.push(ms), Promise.resolve()),
     now: () => 0,
@@ -355,6 +362,7 @@ Deno.test("answers adapters - a request is only ever sent to the adapter's own h
   try {
     await callProvider(sneaky, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,
@@ -386,6 +394,7 @@ Deno.test("answers adapters - a 2xx body that is not the documented shape is an 
     };
     const out = await callProvider(p, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,

@@ -15,8 +15,9 @@ import { gemini } from "../../../lib/features/answers/gemini.ts";
 import { openai } from "../../../lib/features/answers/openai.ts";
 import { perplexity } from "../../../lib/features/answers/perplexity.ts";
 import { displayedSources, MAX_SOURCES } from "../../../lib/features/answers/provider.ts";
-import type { ProviderAdapter } from "../../../lib/features/answers/provider.ts";
-import { callProvider } from "../../../lib/features/answers/vendor_call.ts";
+import type { ParsedAnswer, ProviderAdapter } from "../../../lib/features/answers/provider.ts";
+import { callProvider, type KeptAnswer } from "../../../lib/features/answers/vendor_call.ts";
+import { readVendorAnswer } from "../../../lib/features/answers/vendor_answer.ts";
 import { presenceOf } from "../../../lib/features/answers/presence.ts";
 import { voiceOf } from "../../../lib/features/answers/voice.ts";
 import { stabilityOf } from "../../../lib/features/answers/stability.ts";
@@ -27,8 +28,15 @@ import { call, DOMAIN, run, world } from "../../helpers/answers_env.ts";
 
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] };
 
-/** Asks one question of `p` through the guarded fetcher, answered by `fixture`. */
-async function answerOf(p: ProviderAdapter, fixture: string) {
+/**
+ * Asks one question of `p` through the guarded fetcher, answered by `fixture`: the adapter's whole
+ * answer (every source), and what the call keeps of it once read as a worker reads it (the
+ * "vendor-answer" job, judged for {@link SITE}).
+ */
+async function answerAndKept(
+  p: ProviderAdapter,
+  fixture: string,
+): Promise<{ whole: ParsedAnswer; kept: KeptAnswer }> {
   const replay = startReplay();
   replay.script(p.id, [fixture]);
   const fetcher = createGuardedFetcher({
@@ -36,19 +44,31 @@ async function answerOf(p: ProviderAdapter, fixture: string) {
     resolve: parseScanResolve(replay.resolve),
     maxRedirects: 0,
   });
+  let whole: ParsedAnswer | null = null;
   try {
     const outcome = await callProvider(p, "Which roasters are good?", p.defaultModel, "k-0123456", {
       fetcher,
       timeoutMs: 5000,
       sleep: () => Promise.resolve(),
       now: () => 0,
+      read: (response) => {
+        if (response.body !== null) whole = p.parse(JSON.parse(response.body));
+        return Promise.resolve(
+          readVendorAnswer({ kind: "vendor-answer", ...response, site: SITE }),
+        );
+      },
     });
-    if (!outcome.ok) throw new Error(`no answer: ${outcome.failure}`);
-    return outcome.answer;
+    if (!outcome.ok || !whole) throw new Error(`no answer: ${outcome.ok || outcome.failure}`);
+    return { whole, kept: outcome.answer };
   } finally {
     await fetcher.close();
     await replay.close();
   }
+}
+
+/** The adapter's whole answer to `fixture`. */
+async function answerOf(p: ProviderAdapter, fixture: string): Promise<ParsedAnswer> {
+  return (await answerAndKept(p, fixture)).whole;
 }
 
 Deno.test("answers floor - a site cited as the 25th of 33 sources is cited, at rank 25; the display keeps 20", async () => {
@@ -60,6 +80,11 @@ Deno.test("answers floor - a site cited as the 25th of 33 sources is cited, at r
   assertEquals(shown.kept.length, MAX_SOURCES);
   assertEquals(shown.total, { cited: 33, retrieved: 0 });
   assert(!shown.kept.some((s) => s.host === "good.test"), "the 25th is past the display cap");
+  // What the call keeps, read in the worker's job: the display's 20, and presence judged on all 33.
+  const { kept } = await answerAndKept(openai, "many_sources");
+  assertEquals(kept.sources.length, MAX_SOURCES);
+  assertEquals(kept.sourceTotal, { cited: 33, retrieved: 0 });
+  assertEquals([kept.presence.cited, kept.presence.citedRank], [true, 25]);
 });
 
 Deno.test("answers floor - the searches each assistant ran, where its API returns them", async () => {

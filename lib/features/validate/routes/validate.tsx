@@ -18,8 +18,8 @@ import {
   validateRequest,
 } from "../validate_request.ts";
 import { renderPage } from "../../../kit/web/render.tsx";
-import { type ValidateHtmlJob, validateResultHtml } from "../views/validate_result_job.tsx";
-import { ScanIsolationError } from "../../../kit/isolate/scan_threads.ts";
+import type { ValidateHtmlJob } from "../views/validate_result_job.tsx";
+import { ScanIsolationError } from "../../../kit/isolate/runner.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
 
@@ -62,14 +62,14 @@ function ValidatePage(
 }
 
 /**
- * The result sections of a validation's answer as HTML, rendered in a scan thread (in this one
- * only where the server runs without threads, as tests and the CLI may).
+ * The result sections of a validation's answer as HTML, rendered in a worker (the "validate-html"
+ * job; in this isolate only where the server runs without workers: tests, Deno Deploy).
  */
 async function resultSections(
   deps: AppDeps,
   { json, code, url }: { json: string; code?: string; url?: string },
 ): Promise<string> {
-  if (!deps.threads?.runJob) return validateResultHtml(json);
+  if (!deps.threads) throw new Error("no runner for the /validate result (lib/server.ts sets it)");
   const job: ValidateHtmlJob = { kind: "validate-html", json };
   try {
     return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
