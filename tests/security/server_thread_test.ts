@@ -52,6 +52,8 @@ const PARSERS: Record<string, string> = {
 const NOT_PARSERS: Record<string, string> = {
   "lib/engines/structured/record.ts": "the record's shapes (zod): our own stored records, the API",
   "lib/engines/structured/finding_log.ts": "counts and words of a finding list (numbers)",
+  "lib/engines/structured/page_view.ts":
+    "the words and counts of a page's merged view, from a scan's result (nothing is parsed)",
   "lib/engines/visibility/audit/format_pages.ts": "a stored record's sampled pages as text",
 };
 
