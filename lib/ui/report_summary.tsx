@@ -7,7 +7,7 @@
  */
 import type { VNode } from "preact";
 import type { Issue, Result, ScanRecord } from "../visibility/record.ts";
-import { type CapInfo, capOf, gradeFor } from "../visibility/score.ts";
+import { type CapInfo, capIssueIndex, capOf, gradeFor } from "../visibility/score.ts";
 import { gateText } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { ExportLinks } from "./export_links.tsx";
@@ -84,7 +84,7 @@ export function ReportSummary(
 function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
   const { cap } = props;
   const gate = gateText(cap.gateId);
-  const n = props.issues.findIndex((i) => i.id === cap.signalId) + 1;
+  const n = capIssueIndex(props.issues, cap) + 1;
   return (
     <div class="cap-notice" id="cap-notice" role="note">
       <h3>What holds it back most</h3>

@@ -197,8 +197,12 @@ export function audit(pages: PageReport[], over: Partial<AuditResult> = {}): Aud
 }
 
 /** A context whose site audit read these pages (the home page's own inputs at their defaults). */
-export function siteCtx(pages: PageReport[], over: Partial<AuditResult> = {}): ScanContext {
-  return pageCtx({ audit: audit(pages, over) });
+export function siteCtx(
+  pages: PageReport[],
+  over: Partial<AuditResult> = {},
+  inputs: PageInputs = {},
+): ScanContext {
+  return pageCtx({ ...inputs, audit: audit(pages, over) });
 }
 
 /** The signal's finding; fails the test when the signal does not apply. */

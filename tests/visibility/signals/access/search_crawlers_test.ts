@@ -1,4 +1,4 @@
-/** access.search_crawlers: robots.txt verdicts for the AI search crawlers, weighted by reach. */
+/** access.search_crawlers: the one access verdict of each AI search crawler, weighted by reach. */
 import assert from "node:assert/strict";
 import { searchCrawlers } from "../../../../lib/visibility/signals/access/search_crawlers.ts";
 import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
@@ -33,7 +33,10 @@ Deno.test("access.search_crawlers - every major search crawler blocked fails and
   assert.equal(check.signal.status, "fail");
   assert.deepEqual(check.signal.gate, { id: "search_crawlers_blocked", cap: 35 });
   assert.equal(check.impact, "critical");
-  assert.match(check.signal.detail, /blocks every major search and AI search crawler/);
+  assert.match(
+    check.signal.detail,
+    /Every major search and AI search crawler we check is turned away/,
+  );
   for (const t of majors) {
     assert.ok(check.signal.evidence.some((e) => e.startsWith(`${t}: blocked`)));
   }
