@@ -83,6 +83,8 @@ export interface PageInputs {
   sitemapSource?: "robots" | "default";
   llms?: FetchOutcome;
   llmsFull?: FetchOutcome;
+  /** What the home page answers a request with `Accept: text/markdown` (default: not asked). */
+  markdown?: FetchOutcome;
   /** What the edge answers OAI-SearchBot's User-Agent (the other probes get the home page). */
   edgeSearch?: FetchOutcome;
   /** What the edge answers GPTBot's User-Agent. */
@@ -141,6 +143,7 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
             (token === "GPTBot" ? inputs.edgeTraining : undefined) ?? home,
         })),
       },
+      ...(inputs.markdown ? { markdown: inputs.markdown } : {}),
       elapsedMs: 10,
     },
     facts,

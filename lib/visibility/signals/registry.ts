@@ -36,6 +36,7 @@ import { sitemapInRobots } from "./discovery/sitemap_in_robots.ts";
 import { siteSample } from "./discovery/site_sample.ts";
 import { siteSitemapUrls } from "./discovery/site_sitemap_urls.ts";
 import { siteLlmsLinks } from "./discovery/site_llms_links.ts";
+import { markdownNegotiation } from "./discovery/markdown_negotiation.ts";
 import { aboutContact } from "./trust/about_contact.ts";
 import { authorDates } from "./trust/author_dates.ts";
 import { brand } from "./trust/brand.ts";
@@ -101,6 +102,7 @@ export const PILLARS: readonly PillarDef[] = [
     signals: [
       llmsTxt,
       llmsFull,
+      markdownNegotiation,
       sitemap,
       sitemapInRobots,
       siteSample,
