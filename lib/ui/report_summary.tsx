@@ -1,8 +1,10 @@
 /**
  * The first screen of the AI visibility report, which answers three questions: how visible is the
- * site (score, grade, a plain sentence), what holds it back most (the gate that caps the score, in
- * plain words), and what to do first (the top three fixes with their worth and effort, each one
- * click from its full fix). After a rescan, what changed leads it (`change`,
+ * site (score, grade, and the line that says why from its top causes: which AI products cannot
+ * read the site and what turns them away, with the first fix), what holds it back most (the gate
+ * that caps the score, in plain words), and what to do first (the top three fixes with their worth
+ * and effort, each one click from its full fix). Between them, what each AI product can do with
+ * the site (lib/ui/report_products.tsx). After a rescan, what changed leads it (`change`,
  * lib/ui/report_change_lead.tsx).
  */
 import type { VNode } from "preact";
@@ -12,7 +14,8 @@ import { gateText } from "../visibility/learn.ts";
 import { learnPath } from "../report_urls.ts";
 import { ExportLinks } from "./export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
-import { EFFORT_TEXT, GRADE_MEANING, gradeWord, IMPACT_TEXT, worthText } from "./report_texts.ts";
+import { EFFORT_TEXT, gradeWord, IMPACT_TEXT, scoreReason, worthText } from "./report_texts.ts";
+import { ProductsSection } from "./report_products.tsx";
 import { FixHow, Resolves } from "./report_issues.tsx";
 
 /** How many fixes the first screen shows. */
@@ -47,11 +50,20 @@ export function ReportSummary(
               <span class={`grade-${r.grade}`}>{score} / 100</span>
               <span class="grade-chip">Grade {r.grade}: {gradeWord(score)}</span>
             </h2>
-            <p class="plain">{GRADE_MEANING[r.grade] ?? ""}</p>
+            <p class="plain score-reason">
+              {scoreReason(r)}
+              {top[0] && (
+                <>
+                  {" "}
+                  <a href={`#issue-1`} class="first-fix">First fix: {top[0].title}</a>
+                </>
+              )}
+            </p>
           </div>
         </div>
         {cap && <CapNotice cap={cap} issues={r.topIssues} />}
       </section>
+      {!props.example && <ProductsSection record={props.record} />}
       <section id="top-fixes" class="card top-fixes" aria-labelledby="top-title">
         <h2 id="top-title">What to do first</h2>
         {top.length

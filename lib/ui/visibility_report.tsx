@@ -25,7 +25,6 @@ import { PagesTable } from "./pages_table.tsx";
 import { RenderViewSection } from "./render_view.tsx";
 import { ChangeLead } from "./report_change_lead.tsx";
 import { ReportChanges, ReportHistory } from "./report_changes.tsx";
-import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export { GRADE_MEANING, gradeOf, PILLAR_PURPOSE } from "./report_texts.ts";
 export { FixHow } from "./report_issues.tsx";
@@ -104,7 +103,6 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
   { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
-  { id: "crawlers", render: (p) => <CrawlerMatrix record={p.record} /> },
   {
     id: "pillars",
     render: (p) => (

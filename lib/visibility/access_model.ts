@@ -30,7 +30,13 @@ export interface Capability {
   /** The causes of its crawlers' refusals, most frequent first. */
   causes: AccessCause[];
   /** The crawlers (tokens) it rests on, each with its verdict. */
-  crawlers: { token: string; state: "open" | "refused" | "unknown"; causes: AccessCause[] }[];
+  crawlers: {
+    token: string;
+    state: "open" | "refused" | "unknown";
+    causes: AccessCause[];
+    /** Whether the edge's answer to its User-Agent was measured (a token-only crawler is not). */
+    edgeMeasured: boolean;
+  }[];
 }
 
 /** What one AI product can do with the site. */
@@ -85,7 +91,11 @@ function countsOf(row: CrawlerRow): boolean {
 }
 
 function capability(rows: CrawlerRow[]): Capability {
-  const crawlers = rows.map((r) => ({ token: r.token, ...rowVerdict(r) }));
+  const crawlers = rows.map((r) => ({
+    token: r.token,
+    ...rowVerdict(r),
+    edgeMeasured: r.edgeState ? r.edgeState !== "not_measured" : r.edgeRefused !== null,
+  }));
   if (!crawlers.length) return { state: "none", causes: [], crawlers };
   const refused = crawlers.filter((c) => c.state === "refused");
   const open = crawlers.filter((c) => c.state === "open");
@@ -161,9 +171,13 @@ export function capabilityWords(c: Capability, training = false): string {
     robots: "robots.txt",
     noindex: "noindex",
   };
+  // A "yes" that rests on robots.txt alone (the edge was not probed with these User-Agents) says so.
+  const robotsOnly = c.crawlers.every((x) => !x.edgeMeasured);
   switch (c.state) {
     case "yes":
-      return training ? "Allowed" : "Yes";
+      return `${training ? "Allowed" : "Yes"}${
+        robotsOnly ? " by robots.txt (edge not probed)" : ""
+      }`;
     case "no":
       return `${training ? "Told no" : "No"}${cause ? `: ${short[cause]}` : ""}`;
     case "partly":

@@ -132,3 +132,17 @@ function noindexFor(directives: RobotsDirective[], token: string): RobotsDirecti
   return directives.find((d) => forbidsIndexing(d) && (d.agent === "*" || d.agent === agent)) ??
     null;
 }
+
+/**
+ * The AI search crawlers that count and that the home page lets in (by every path): what the
+ * site-level checks ask about. A crawler turned away from the home page is counted once, in the
+ * search crawlers' check, so it costs the same whichever path turns it away from the whole site.
+ */
+export function searchOpenOnHome(ctx: ScanContext): Set<string> {
+  const rows = crawlerMatrix(ctx).rows;
+  return new Set(
+    CRAWLERS.filter((c) => c.counts && c.role === "search").filter((c) =>
+      rows.find((r) => r.token === c.token)?.state !== "refused"
+    ).map((c) => c.token),
+  );
+}

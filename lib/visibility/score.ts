@@ -7,6 +7,7 @@ import type { Fix, Grade, Issue, Pillar, Result, Signal, Worth } from "./record.
 import { howText } from "./fix_text.ts";
 import { evaluate, round1 } from "./signal.ts";
 import { type PillarDef, PILLARS } from "./signals/registry.ts";
+import { accessSentence, productsOf } from "./access_model.ts";
 
 /** Every pillar, in report order (the registry's); their weights sum to 100 (tested). */
 export { type PillarDef, PILLARS };
@@ -180,8 +181,13 @@ export function scoreSite(ctx: ScanContext): Result {
   });
   const pillars = scored.map((p) => p.pillar);
   const total = overall(pillars);
-  const { grade, label } = gradeFor(total.score);
+  const { grade, label: gradeLabel } = gradeFor(total.score);
   const capped = pillars.flatMap((p) => p.signals).filter((s) => s.gate);
+  // When AI products cannot read the site, the label says which and why (the one model of access)
+  // instead of the grade's generic words, which would contradict it ("ready for AI search").
+  const rows = pillars.flatMap((p) => p.signals).find((s) => s.id === "access.edge")?.crawlers;
+  const access = rows ? accessSentence(productsOf(rows)) : null;
+  const label = access ? `${gradeLabel.split(":")[0]}: ${access}` : gradeLabel;
   return {
     score: total.score,
     grade,

@@ -4,7 +4,7 @@
  * the pages that matter are closed, not only the home page.
  */
 import { crawlersByRole } from "../../crawlers.ts";
-import { crawlerMatrix } from "../../crawlers_matrix.ts";
+import { searchOpenOnHome } from "../../crawlers_matrix.ts";
 import { codeBlock, howText } from "../../fix_text.ts";
 import {
   aiAccessFix,
@@ -73,10 +73,8 @@ export const sitePages: SignalDef<Data> = {
     // it, so a crawler costs the same whichever path turns it away from the whole site. A home
     // page closed to every AI search crawler leaves nothing to ask (the page table still shows
     // what each page allows).
-    const rows = crawlerMatrix(ctx).rows;
-    const SEARCH = crawlersByRole("search").filter((c) =>
-      rows.find((r) => r.token === c.token)?.state !== "refused"
-    );
+    const open = searchOpenOnHome(ctx);
+    const SEARCH = crawlersByRole("search").filter((c) => open.has(c.token));
     if (!site || !SEARCH.length) return null;
     const { pages } = site;
     const total = pages.length;
