@@ -60,6 +60,11 @@ export interface Watch {
   lastSeenScanId: string | null;
   lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
+  /**
+   * A scan whose only regression was timing (lib/history/regressions.ts): held, not alerted, with
+   * the baseline kept; the next scan alerts if it is still slower. Absent in older watches.
+   */
+  timingHeld?: string | null;
 }
 
 /** One attempt to deliver an alert. */
