@@ -300,6 +300,25 @@ export function isRobotsMetaName(name: string): boolean {
   return ROBOT_NAMES.has(name) || /^[a-z0-9._-]+(?:bot|spider|crawler)$/.test(name);
 }
 
+/** One robots directive as meta tags write them (Google's and Bing's documented values). */
+const DIRECTIVE =
+  "(?:no)?index|(?:no)?follow|none|all|noarchive|nocache|nosnippet|noimageindex|notranslate|indexifembedded|max-(?:snippet|image-preview|video-preview)\\s*:\\s*[a-z0-9-]+";
+/** A content made only of robots directives, comma-separated (linear: the comma ends each one). */
+const DIRECTIVE_LIST = new RegExp(`^\\s*(?:${DIRECTIVE})(?:\\s*,\\s*(?:${DIRECTIVE}))*\\s*$`, "i");
+/** Meta names that are never a crawler's, whatever their content says. */
+const NOT_CRAWLERS = new Set(["description", "keywords", "viewport", "author", "generator"]);
+
+/**
+ * Whether a meta tag addresses a crawler: a name we know (or "*bot"), or any other name whose
+ * content is only robots directives (`<meta name="MistralAI-Index" content="noindex">`: a crawler
+ * token need not end in "bot").
+ */
+export function isRobotsMeta(name: string, content: string): boolean {
+  if (isRobotsMetaName(name)) return true;
+  return !NOT_CRAWLERS.has(name) && /^[a-z0-9._-]+$/.test(name) && content.length <= 200 &&
+    DIRECTIVE_LIST.test(content);
+}
+
 /** Kinds of trust page PageFacts.trustLinks records. */
 export type TrustKind = "about" | "contact" | "privacy";
 

@@ -201,6 +201,17 @@ export function affectedProducts(products: readonly ProductAccess[]): ProductAcc
   );
 }
 
+/** What a product cannot do, in words ("cannot read the site"). */
+function whatOf(p: ProductAccess): string {
+  return cannotRead(p)
+    ? "cannot read the site"
+    : p.search.state === "no"
+    ? "cannot find the site in search"
+    : p.user.state === "no" && p.search.state === "yes"
+    ? "cannot fetch pages people ask about"
+    : "can only partly read the site";
+}
+
 /** The main cause of a product's refusals (search first, then user fetches). */
 function mainCause(p: ProductAccess): AccessCause | null {
   return p.search.causes[0] ?? p.user.causes[0] ?? null;
@@ -217,30 +228,22 @@ export function accessSentence(products: readonly ProductAccess[]): string | nul
   if (!affected.length) return null;
   const major = affected.filter((p) => p.major);
   const minor = affected.filter((p) => !p.major);
-  const groups = new Map<string, ProductAccess[]>();
+  // One sentence per cause, naming every major product it turns away (at most seven) and what each
+  // cannot do: "ChatGPT and Claude cannot read the site; Perplexity cannot find the site in
+  // search: robots.txt tells their crawlers to stay out."
+  const byCause = new Map<string, ProductAccess[]>();
   for (const p of major) {
-    const what = cannotRead(p)
-      ? "cannot read the site"
-      : p.search.state === "no"
-      ? "cannot find the site in search"
-      : p.user.state === "no" && p.search.state === "yes"
-      ? "cannot fetch pages people ask about"
-      : "can only partly read the site";
-    const key = `${what}|${mainCause(p) ?? ""}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const key = mainCause(p) ?? "";
+    byCause.set(key, [...(byCause.get(key) ?? []), p]);
   }
-  const sentences = [...groups].slice(0, 3).map(([key, list]) => {
-    const [what, cause] = key.split("|");
-    const names = joinNames(list.map((p) => p.short));
-    return `${names} ${what}${
+  const sentences = [...byCause].map(([cause, list]) => {
+    const byWhat = new Map<string, string[]>();
+    for (const p of list) byWhat.set(whatOf(p), [...(byWhat.get(whatOf(p)) ?? []), p.short]);
+    const clauses = [...byWhat].map(([what, names]) => `${joinNames(names)} ${what}`);
+    return `${clauses.join("; ")}${
       cause ? `: ${causeWords(cause as AccessCause, list.length > 1)}` : ""
     }.`;
   });
-  if (groups.size > 3) {
-    sentences.push(
-      `${[...groups.values()].slice(3).flat().length} more major AI products are affected.`,
-    );
-  }
   if (minor.length) {
     const names = joinNames(minor.slice(0, 3).map((p) => p.short));
     const more = minor.length > 3 ? ` and ${minor.length - 3} more` : "";

@@ -171,9 +171,14 @@ function affectedWhy(tokens: string[]): string {
     } search answers`,
     user.length && `${joinNames(user)} cannot fetch a page a person asks about`,
   ].filter(Boolean);
+  const many = new Set(crawlers.map((c) => c.product)).size > 1;
   return `${
     parts.length ? parts.join("; ") : "These AI crawlers cannot read the site"
-  }: robots.txt tells their crawlers to stay out. Blocked, your pages cannot be quoted or linked in their answers.`;
+  }: robots.txt tells ${
+    many ? "their crawlers" : "its crawler"
+  } to stay out. Blocked, your pages cannot be quoted or linked in ${
+    many ? "their" : "its"
+  } answers.`;
 }
 
 /** "OAI-SearchBot, ChatGPT-User", or "12 AI crawlers" past three. */

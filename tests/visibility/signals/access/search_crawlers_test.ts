@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { searchCrawlers } from "../../../../lib/visibility/signals/access/search_crawlers.ts";
 import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
 import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { scoreSite } from "../../../../lib/visibility/score.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.search_crawlers - every search crawler allowed passes with all 20 points", () => {
@@ -40,4 +41,28 @@ Deno.test("access.search_crawlers - every major search crawler blocked fails and
   for (const t of majors) {
     assert.ok(check.signal.evidence.some((e) => e.startsWith(`${t}: blocked`)));
   }
+});
+
+Deno.test("access.search_crawlers - the fix's why names only the products the record shows affected (issue 42)", () => {
+  // robots.txt blocks OAI-SearchBot, Claude-SearchBot and PerplexityBot; Googlebot and Bingbot are
+  // allowed: Google's AI features and Copilot are not affected, and the words never say so.
+  const robots = [
+    "User-agent: OAI-SearchBot",
+    "User-agent: Claude-SearchBot",
+    "User-agent: PerplexityBot",
+    "Disallow: /",
+    "",
+    "User-agent: *",
+    "Allow: /",
+  ].join("\n");
+  const ctx = pageCtx({ robots });
+  const fix = fixOf(searchCrawlers, ctx)!;
+  assert.match(
+    fix.why,
+    /^ChatGPT, Claude and Perplexity cannot cite the site in their search answers: robots\.txt tells their crawlers to stay out/,
+  );
+  assert.doesNotMatch(fix.why, /Google|Copilot|AI Overviews/);
+  const label = scoreSite(ctx).label;
+  assert.match(label, /ChatGPT, Claude and Perplexity cannot find the site in search: robots\.txt/);
+  assert.doesNotMatch(label, /Google|Copilot/);
 });
