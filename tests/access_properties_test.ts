@@ -26,12 +26,12 @@ import fc from "fast-check";
 import { parseHTML } from "linkedom";
 import { renderToString } from "preact-render-to-string";
 import { h } from "preact";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { overall } from "../lib/visibility/score.ts";
-import { CRAWLERS, mayIgnoreRobots } from "../lib/visibility/crawlers.ts";
-import type { Result } from "../lib/visibility/record.ts";
-import { ReportSummary } from "../lib/ui/report_summary.tsx";
-import { PRODUCTS } from "../lib/visibility/products.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { overall } from "../lib/engines/visibility/score.ts";
+import { CRAWLERS, mayIgnoreRobots } from "../lib/engines/visibility/crawlers.ts";
+import type { Result } from "../lib/engines/visibility/record.ts";
+import { ReportSummary } from "../lib/features/visibility/views/report_summary.tsx";
+import { PRODUCTS } from "../lib/engines/visibility/products.ts";
 import {
   type AccessPath,
   type AccessSites,

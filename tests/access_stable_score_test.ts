@@ -6,7 +6,7 @@
  * (technical.response_time), so our own latency never becomes a verdict.
  */
 import assert from "node:assert/strict";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { startAccessSites } from "./fixtures/access_sites.ts";
 
 const NOW = new Date("2026-12-06T12:00:00Z");

@@ -3,10 +3,10 @@
  * tests/fixtures/crawler_sites.ts through the guarded fetcher (off-site lookups pointed at nothing).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { type Result, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
-import { probedCrawlers } from "../lib/visibility/edge_probe.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { type Result, ScanRecordSchema, type Signal } from "../lib/engines/visibility/record.ts";
+import { probedCrawlers } from "../lib/engines/visibility/edge_probe.ts";
 import { type CrawlerSites, startCrawlerSites } from "./fixtures/crawler_sites.ts";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
@@ -81,9 +81,10 @@ Deno.test("[crawler sites] what crawlers are told and what they get, on fixture 
         assert.match(s.detail, /scanner's address/);
         const mine = sites.requests.slice(before).filter((q) => q.host === "edge-mixed.test");
         const home = mine.filter((q) => q.path === "/");
-        // Our own fetch, a browser's and one per probed crawler: each User-Agent asks once.
-        assert.equal(home.length, 2 + probedCrawlers().length);
-        assert.equal(new Set(home.map((q) => q.userAgent)).size, home.length);
+        // Our own fetch, our request for a Markdown version, a browser's and one per probed
+        // crawler: each User-Agent asks once, ours twice.
+        assert.equal(home.length, 3 + probedCrawlers().length);
+        assert.equal(new Set(home.map((q) => q.userAgent)).size, home.length - 1);
         assert.ok(mine.every((q) => q.inFlight <= 2), "never more than 2 requests in flight");
       },
     );

@@ -1,21 +1,21 @@
 /**
- * Google's rich-result features as modules in one registry (lib/structured/google/): every entry
+ * Google's rich-result features as modules in one registry (lib/engines/structured/google/): every entry
  * sourced and dated, the feature table in docs/schema.md generated from it, a feature added
  * through the registry alone reaching the table, the rules, eligibility and the docs, FAQ as
  * Google documents it since 2026-05-07, and one verdict per fact (an offer's price and currency).
  */
 import assert from "node:assert/strict";
-import { analysePage } from "../lib/schema/scan.ts";
-import type { Result } from "../lib/structured/record.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import type { Result } from "../lib/engines/structured/record.ts";
 import {
   featureTableMarkdown,
   generatorPrimaryTypes,
   googleFeature,
   googleFeatures,
   registerGoogleFeature,
-} from "../lib/structured/google/registry.ts";
-import { required } from "../lib/structured/google/rule_kit.ts";
-import { PAGE_TYPES } from "../lib/structured/page_graph.ts";
+} from "../lib/engines/structured/google/registry.ts";
+import { required } from "../lib/engines/structured/google/rule_kit.ts";
+import { PAGE_TYPES } from "../lib/engines/structured/page_graph.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
 
 const URL_ = "https://shop.test/item";

@@ -5,7 +5,7 @@
  * security-relevant setting, the administrator included.
  */
 import assert from "node:assert/strict";
-import { DEFAULT_KV_PATHS, DEFAULT_PORTS, isLoopbackHost, loadConfig } from "../lib/config.ts";
+import { DEFAULT_KV_PATHS, DEFAULT_PORTS, isLoopbackHost, loadConfig } from "../lib/kit/config.ts";
 import { describeConfig, listenAddress } from "../main.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -139,7 +139,7 @@ Deno.test({
       for (const s of [vis, schema]) {
         const res = await fetch(`${s.base}/healthz`);
         assert.equal(res.status, 200, s.output());
-        // The scan threads' pool is what /healthz reads (lib/isolate/scan_threads.ts): none lost.
+        // The scan threads' pool is what /healthz reads (lib/kit/isolate/scan_threads.ts): none lost.
         const { threads } = await res.json();
         assert.equal(threads.ok, true);
         assert.equal(threads.lost, 0);

@@ -4,9 +4,9 @@
  * in microdata/RDFa, gzipped sitemaps, legacy encodings, the crawler registry, weights, names).
  */
 import assert from "node:assert/strict";
-import type { Result } from "../lib/visibility/record.ts";
+import type { Result } from "../lib/engines/visibility/record.ts";
 import { analyse, page, signal } from "./helpers/verdict_env.ts";
-import { CRAWLERS } from "../lib/visibility/crawlers.ts";
+import { CRAWLERS } from "../lib/engines/visibility/crawlers.ts";
 
 const gates = (r: Result) =>
   r.pillars.flatMap((p) => p.signals).map((s) => s.gate?.id).filter(Boolean);
@@ -176,7 +176,7 @@ Deno.test("[verdicts] one search crawler blocked outweighs and outranks a missin
 });
 
 Deno.test("[verdicts] grade labels describe readiness and never call a crawlable page invisible", async () => {
-  const { GRADES } = await import("../lib/visibility/score.ts");
+  const { GRADES } = await import("../lib/engines/visibility/score.ts");
   for (const g of GRADES) assert.doesNotMatch(g.label, /invisible|see little|cannot/i);
 });
 

@@ -3,7 +3,7 @@
  * group", "delete line N", "add this group at the end (or the top)" of robots.txt, and "paste into
  * the <head>" of a page. Used by the browser test that rescans a fixture site after its fixes.
  */
-import { parseHow } from "../../lib/visibility/fix_text.ts";
+import { parseHow } from "../../lib/engines/visibility/fix_text.ts";
 
 /** robots.txt after the steps of a robots.txt fix's `how`, in the order they are written. */
 export function applyRobotsHow(robots: string, how: string): string {

@@ -1,10 +1,10 @@
 /**
  * Scans the home page's example site (the fixture no-llms.test) through the in-process app with
- * its worker, and returns the stored ScanRecord (used to write lib/ui/example_record.json and to
+ * its worker, and returns the stored ScanRecord (used to write lib/features/visibility/views/example_record.json and to
  * check it is still what a scan produces).
  */
 import { PIPELINE, startAppEnv } from "./app_env.ts";
-import type { ScanRecord } from "../../lib/visibility/record.ts";
+import type { ScanRecord } from "../../lib/engines/visibility/record.ts";
 
 /** The fixture the example report is made from. */
 export const EXAMPLE_HOST = "no-llms.test";

@@ -1,9 +1,9 @@
 /** Builds a scan result from a home page, robots.txt and headers given in memory (no network). */
 import assert from "node:assert/strict";
-import { analyseSnapshot } from "../../lib/visibility/scan.ts";
-import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
-import type { Result, Signal } from "../../lib/visibility/record.ts";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
+import { analyseSnapshot } from "../../lib/engines/visibility/scan.ts";
+import type { FetchOutcome, Snapshot } from "../../lib/engines/visibility/snapshot_types.ts";
+import type { Result, Signal } from "../../lib/engines/visibility/record.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 const ORIGIN = "https://news.example";

@@ -2,7 +2,7 @@
  * docs/scoring.md's generated part (every signal, gate and source) is what the registry says now:
  * the file, as `deno fmt` left it, equals the file regenerated from the registry, table padding
  * aside. Regenerate with `deno run --allow-read --allow-write --allow-run
- * lib/visibility/scoring_docs.ts`.
+ * lib/engines/visibility/scoring_docs.ts`.
  */
 import assert from "node:assert/strict";
 import {
@@ -11,8 +11,8 @@ import {
   normaliseTables,
   scoringDocs,
   withScoringDocs,
-} from "../../lib/visibility/scoring_docs.ts";
-import { gateTexts, learnEntries } from "../../lib/visibility/learn.ts";
+} from "../../lib/engines/visibility/scoring_docs.ts";
+import { gateTexts, learnEntries } from "../../lib/engines/visibility/learn.ts";
 
 const DOCS = new URL("../../docs/scoring.md", import.meta.url);
 
@@ -22,7 +22,7 @@ Deno.test("scoring docs - docs/scoring.md lists what the registry holds, no more
   assert.equal(
     normaliseTables(text),
     normaliseTables(withScoringDocs(text)),
-    "docs/scoring.md is stale: run deno run --allow-read --allow-write --allow-run lib/visibility/scoring_docs.ts",
+    "docs/scoring.md is stale: run deno run --allow-read --allow-write --allow-run lib/engines/visibility/scoring_docs.ts",
   );
   const part = text.slice(text.indexOf(DOCS_BEGIN), text.indexOf(DOCS_END));
   for (const e of learnEntries()) {

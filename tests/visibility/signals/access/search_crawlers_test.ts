@@ -1,9 +1,9 @@
 /** access.search_crawlers: the one access verdict of each AI search crawler, weighted by reach. */
 import assert from "node:assert/strict";
-import { searchCrawlers } from "../../../../lib/visibility/signals/access/search_crawlers.ts";
-import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
-import { scoreSite } from "../../../../lib/visibility/score.ts";
+import { searchCrawlers } from "../../../../lib/engines/visibility/signals/access/search_crawlers.ts";
+import { crawlersByRole } from "../../../../lib/engines/visibility/crawlers.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
+import { scoreSite } from "../../../../lib/engines/visibility/score.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.search_crawlers - every search crawler allowed passes with all 20 points", () => {

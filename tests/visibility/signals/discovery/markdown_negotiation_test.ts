@@ -1,6 +1,6 @@
 /** discovery.markdown_negotiation: a Markdown version for agents that ask, shown and never scored. */
 import assert from "node:assert/strict";
-import { markdownNegotiation } from "../../../../lib/visibility/signals/discovery/markdown_negotiation.ts";
+import { markdownNegotiation } from "../../../../lib/engines/visibility/signals/discovery/markdown_negotiation.ts";
 import { answer, failed, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("discovery.markdown_negotiation - a text/markdown answer to Accept: text/markdown is recognised, never scored", () => {

@@ -1,8 +1,8 @@
 /** technical.response_time: the median time to first byte, with a margin past each threshold. */
 import assert from "node:assert/strict";
-import { responseTime } from "../../../../lib/visibility/signals/technical/response_time.ts";
+import { responseTime } from "../../../../lib/engines/visibility/signals/technical/response_time.ts";
 import { answer, fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
-import { probedCrawlers } from "../../../../lib/visibility/edge_probe.ts";
+import { probedCrawlers } from "../../../../lib/engines/visibility/edge_probe.ts";
 
 Deno.test("technical.response_time - under 800 ms passes, under 2 s warns, slower fails, each past a 25% margin", () => {
   const status = (ttfbMs: number) => reported(responseTime, pageCtx({ home: { ttfbMs } })).status;

@@ -1,0 +1,190 @@
+/**
+ * The report's first screen, grouped by AI product: what ChatGPT, Claude, Perplexity, Google's AI
+ * features, Copilot, Apple Intelligence, Meta AI and the other products of the registry can do with
+ * the site (be found in their search and cited, fetch a page a person asks about, train on it), in
+ * plain words and colour, each one click from its crawlers (tokens) and their verdicts. A table:
+ * one row per product (a card per product on a phone). Read from the record's crawler verdicts
+ * (lib/visibility/access_model.ts), the same the score reads; the edge's answers are labelled from
+ * their one stored state (lib/visibility/edge_words.ts).
+ */
+import type { VNode } from "preact";
+import type { CrawlerRow, ScanRecord } from "../../../engines/visibility/record.ts";
+import {
+  accessRows,
+  type Capability,
+  capabilityWords,
+  type ProductAccess,
+  productsOf,
+  rowVerdict,
+} from "../../../engines/visibility/access_model.ts";
+import { edgeLabel } from "../../../engines/visibility/edge_words.ts";
+import { crawlerOf } from "../../../engines/visibility/crawlers.ts";
+
+/** The three things a product can do with a site, as the table's columns say them. */
+const COUNTS = [
+  { key: "search", label: "Found in search and cited" },
+  { key: "user", label: "Fetches a page a person asks about" },
+  { key: "training", label: "Trains on it (your choice)" },
+] as const;
+
+/** The colour class of a capability (training is the owner's choice: never red). */
+function tone(c: Capability, training: boolean): string {
+  if (training) return c.state === "yes" ? "cap-yes" : "cap-none";
+  return c.state === "yes"
+    ? "cap-yes"
+    : c.state === "no"
+    ? "cap-no"
+    : c.state === "partly"
+    ? "cap-partly"
+    : "cap-none";
+}
+
+/** What turns a crawler away, in a few words. */
+const CAUSE_SHORT: Record<string, string> = {
+  robots: "robots.txt",
+  noindex: "noindex",
+};
+
+/** One crawler's verdict in a few words, for its product's token list. */
+function crawlerWords(row: CrawlerRow): string {
+  const declared = row.preference ? `; declared ${row.preference}` : "";
+  return `${verdictWords(row)}${declared}; checked ${row.checked}`;
+}
+
+function verdictWords(row: CrawlerRow): string {
+  if (row.counts === false) {
+    return crawlerOf(row.token)?.retired
+      ? "a retired token, not counted"
+      : "unverifiable, not counted";
+  }
+  const v = rowVerdict(row);
+  if (v.state === "unknown") return "not known (robots.txt unreadable)";
+  if (v.state === "open") {
+    return row.edgeState === "not_measured" || row.edge === null
+      ? "allowed by robots.txt (edge not probed)"
+      : "may read";
+  }
+  const why = v.causes.map((c) =>
+    c === "robots" && row.robotsLine
+      ? `robots.txt ${row.robotsLine}`
+      : c === "noindex" && row.directive
+      ? row.directive
+      : CAUSE_SHORT[c] ?? `CDN: ${edgeLabel(row.edgeState, row.edge)}`
+  );
+  return `turned away (${[...new Set(why)].join(", ")})`;
+}
+
+/** Each vendor's documentation once, with the address lists it publishes per crawler. */
+function vendors(rows: CrawlerRow[]): { vendor: string; docs: string; ips: [string, string][] }[] {
+  const out: { vendor: string; docs: string; ips: [string, string][] }[] = [];
+  for (const r of rows) {
+    let v = out.find((x) => x.docs === r.docs);
+    if (!v) out.push(v = { vendor: r.vendor, docs: r.docs, ips: [] });
+    if (r.ipRanges && !v.ips.some(([, url]) => url === r.ipRanges)) {
+      v.ips.push([r.token, r.ipRanges]);
+    }
+  }
+  return out;
+}
+
+function ProductRow(props: { product: ProductAccess; rows: CrawlerRow[] }): VNode {
+  const p = props.product;
+  const rows = props.rows.filter((r) => r.product === p.id);
+  return (
+    <tr data-product={p.id}>
+      <th scope="row">
+        <details class="product-crawlers">
+          <summary>{p.name}</summary>
+          <ul>
+            {rows.map((r) => (
+              <li>
+                <code>{r.token}</code> {r.purpose}: {crawlerWords(r)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </th>
+      {COUNTS.map(({ key }) => {
+        const c = p[key];
+        const training = key === "training";
+        return (
+          <td
+            class={`product-count ${tone(c, training)}`}
+            data-count={key}
+            data-state={c.state}
+          >
+            {capabilityWords(c, training)}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
+
+function ProductTable(
+  props: { products: ProductAccess[]; rows: CrawlerRow[]; caption: string },
+): VNode {
+  return (
+    <table class="product-table">
+      <caption class="visually-hidden">{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">AI product (its crawlers one click away)</th>
+          {COUNTS.map((c) => <th key={c.key} scope="col">{c.label}</th>)}
+        </tr>
+      </thead>
+      <tbody>
+        {props.products.map((p) => <ProductRow key={p.id} product={p} rows={props.rows} />)}
+      </tbody>
+    </table>
+  );
+}
+
+/** What each AI product can do with the site; nothing for records without crawler verdicts. */
+export function ProductsSection(props: { record: ScanRecord }): VNode | null {
+  const rows = accessRows(props.record.result);
+  if (!rows) return null;
+  const products = productsOf(rows);
+  // Rows of records made before products were stored are grouped through the registry.
+  const tokensOf = (p: ProductAccess) =>
+    [p.search, p.user, p.training].flatMap((c) => c.crawlers.map((x) => x.token))
+      .concat(p.unverified);
+  const grouped = rows.map((r) => ({
+    ...r,
+    product: r.product ?? products.find((p) => tokensOf(p).includes(r.token))?.id,
+  }));
+  const major = products.filter((p) => p.major);
+  const other = products.filter((p) => !p.major);
+  return (
+    <section class="card products" id="products" aria-labelledby="products-title">
+      <h2 id="products-title">What each AI assistant can do with this site</h2>
+      <p class="muted small">
+        From robots.txt, the home page's robots directives and what your CDN answered each crawler's
+        User-Agent (probed from our scanner's address, unsigned). Training is your choice and never
+        costs points.
+      </p>
+      <ProductTable products={major} rows={grouped} caption="The major AI assistants" />
+      {other.length > 0 && (
+        <details class="products-other">
+          <summary>Other AI products ({other.length})</summary>
+          <ProductTable products={other} rows={grouped} caption="Other AI products" />
+        </details>
+      )}
+      <p class="small muted">
+        Each crawler was last checked against its vendor's page on the day shown. Sources:{" "}
+        {vendors(rows).map((v, i) => (
+          <>
+            {i ? "; " : ""}
+            <a href={v.docs}>{v.vendor}</a>
+            {v.ips.map(([token, url]) => (
+              <>
+                {" "}
+                <a href={url}>{token} IPs</a>
+              </>
+            ))}
+          </>
+        ))}
+      </p>
+    </section>
+  );
+}
