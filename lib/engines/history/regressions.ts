@@ -55,6 +55,10 @@ interface CrawlerRow {
   token: string;
   purpose: string;
   robots: string;
+  /** The one access verdict (records made since 2026-12). */
+  state?: string;
+  /** False: shown, not verified on its vendor's page (never counted, never alerted). */
+  counts?: boolean;
   preference: string | null;
   edgeRefused: boolean | null;
 }
@@ -100,15 +104,26 @@ function signalsOf(result: VisibilityResult): Map<string, Signal> {
   return out;
 }
 
-/** robots.txt's verdict per crawler, from the evidence lines "<token>: allowed|blocked ...". */
+/**
+ * robots.txt's verdict per crawler whose block hides the site from AI answers (search and
+ * user-triggered fetchers; training crawlers are a choice): from the crawler rows' `robots` column,
+ * or, in records made before the rows carried the one access verdict, from the evidence lines
+ * "<token>: allowed|blocked ..." of the search and user-fetcher signals.
+ */
 const robotsSource: CrawlerAccessSource = {
   id: "robots",
   label: "robots.txt",
   read(result) {
+    const rows = answerCrawlers(result);
+    if (rows?.some((r) => r.state)) {
+      const judged = rows.filter((r) => r.robots === "allowed" || r.robots === "blocked");
+      return judged.length
+        ? new Map(judged.map((r) => [r.token, r.robots as CrawlerAccess]))
+        : null;
+    }
     const signals = signalsOf(result);
     const out = new Map<string, CrawlerAccess>();
     let observed = false;
-    // The roles whose block hides the site from AI answers; training crawlers are a choice.
     for (const id of ["access.search_crawlers", "access.user_fetchers"]) {
       const s = signals.get(id);
       if (!s || s.status === "unknown" || s.status === "na") continue;
@@ -128,7 +143,10 @@ const robotsSource: CrawlerAccessSource = {
  */
 function answerCrawlers(result: VisibilityResult): CrawlerRow[] | null {
   const rows = signalsOf(result).get("access.edge")?.crawlers;
-  return rows ? rows.filter((r) => r.purpose === "search" || r.purpose === "user") : null;
+  // Crawlers shown but not verified on their vendors' pages never alert.
+  return rows
+    ? rows.filter((r) => (r.purpose === "search" || r.purpose === "user") && r.counts !== false)
+    : null;
 }
 
 /**

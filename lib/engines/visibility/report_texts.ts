@@ -124,9 +124,7 @@ export function scoreReason(result: Pick<Result, "pillars" | "topIssues" | "grad
       gateText(cap.gateId)?.name ?? cap.gateId.replace(/_/g, " ")
     }.`;
   }
-  const top = result.topIssues.slice(0, 2).map((i) => `"${i.title}"`);
-  if (reach && top.length) {
-    return `${reach}; the most points are in ${top.join(" and ")}.`;
-  }
+  const top = result.topIssues[0];
+  if (reach && top) return `${reach}; the most points are in "${top.title}".`;
   return GRADE_MEANING[result.grade] ?? "";
 }

@@ -15,6 +15,7 @@ import type { CrawlerRow, Fix } from "../record.ts";
 import type { Credit, Finding } from "../signal.ts";
 import { EDGE_CAUSE } from "../edge_words.ts";
 import { NOINDEX_AGENTS_CAUSE } from "../directives.ts";
+import { edgeLabel } from "../edge_words.ts";
 
 /** The crawlers of the role turned away, by path. */
 export interface RoleData {
@@ -38,19 +39,17 @@ const PATHS = {
   noindex: (c: string) => c === "noindex",
 } as const;
 
-/** How a row reads in evidence: its robots.txt verdict first (watch alerts read it), then more. */
+/** How a turned-away crawler reads in evidence: every path that turns it away. */
 function evidenceLine(row: CrawlerRow): string {
   const causes = causesOf(row);
   const parts: string[] = [];
-  parts.push(
-    causes.includes("robots")
-      ? `blocked${row.robotsLine ? ` (${clip(row.robotsLine, 70)})` : ""}`
-      : row.robots === "unknown"
-      ? "robots.txt unknown"
-      : "allowed",
-  );
+  if (causes.includes("robots")) {
+    parts.push(`blocked by robots.txt${row.robotsLine ? ` (${clip(row.robotsLine, 70)})` : ""}`);
+  }
   if (causes.includes("noindex")) parts.push(`noindex (${clip(row.directive ?? "", 70)})`);
-  if (causes.some(PATHS.edge)) parts.push(`refused at the edge: ${row.edge}`);
+  if (causes.some(PATHS.edge)) {
+    parts.push(`refused at the edge: ${edgeLabel(row.edgeState, row.edge)}`);
+  }
   return `${row.token}: ${parts.join("; ")}`;
 }
 
@@ -86,8 +85,18 @@ export function roleFinding(
   const who = role === "search"
     ? "AI search and citation crawlers"
     : "assistants fetching for users";
-  const evidence = judged.map(({ row }) => evidenceLine(row));
   const refused = judged.filter(({ row }) => row.state === "refused");
+  // What raised the verdict: each crawler turned away and how (the major ones first), then the
+  // others in one line; every crawler's robots.txt verdict is in the crawler rows.
+  const open = judged.filter(({ row }) => row.state === "open").map(({ c }) => c.token);
+  const allMajorsTurnedAway = judged.some(({ c }) => c.major) &&
+    judged.filter(({ c }) => c.major).every(({ row }) => row.state === "refused");
+  const evidence = [
+    ...[...refused.filter(({ c }) => c.major), ...refused.filter(({ c }) => !c.major)]
+      .map(({ row }) => evidenceLine(row)),
+    // (Under the gate, the evidence is what raised it: the major crawlers turned away.)
+    ...(open.length && !allMajorsTurnedAway ? [`may read: ${open.join(", ")}`] : []),
+  ];
   const tokens = (path: keyof typeof PATHS) =>
     refused.filter(({ row }) => causesOf(row).some(PATHS[path])).map(({ c }) => c.token);
   const data = { blocked: tokens("robots"), edge: tokens("edge"), noindex: tokens("noindex") };

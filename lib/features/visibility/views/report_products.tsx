@@ -11,6 +11,7 @@ import type { VNode } from "preact";
 import type { CrawlerRow, ScanRecord } from "../../../engines/visibility/record.ts";
 import {
   accessRows,
+  affectedProducts,
   type Capability,
   capabilityWords,
   type ProductAccess,
@@ -22,8 +23,8 @@ import { crawlerOf } from "../../../engines/visibility/crawlers.ts";
 
 /** The three things a product can do with a site, as the table's columns say them. */
 const COUNTS = [
-  { key: "search", label: "Found in search and cited" },
-  { key: "user", label: "Fetches a page a person asks about" },
+  { key: "search", label: "Found in search, cited" },
+  { key: "user", label: "Fetches a page for a person" },
   { key: "training", label: "Trains on it (your choice)" },
 ] as const;
 
@@ -155,36 +156,68 @@ export function ProductsSection(props: { record: ScanRecord }): VNode | null {
   }));
   const major = products.filter((p) => p.major);
   const other = products.filter((p) => !p.major);
-  return (
-    <section class="card products" id="products" aria-labelledby="products-title">
-      <h2 id="products-title">What each AI assistant can do with this site</h2>
-      <p class="muted small">
-        From robots.txt, the home page's robots directives and what your CDN answered each crawler's
-        User-Agent (probed from our scanner's address, unsigned). Training is your choice and never
-        costs points.
-      </p>
-      <ProductTable products={major} rows={grouped} caption="The major AI assistants" />
+  const table = <ProductTable products={major} rows={grouped} caption="The major AI assistants" />;
+  const intro = (
+    <p class="muted small">
+      From robots.txt, the home page's robots directives and what your CDN answered each crawler's
+      User-Agent (probed from our scanner's address, unsigned). Training is your choice and never
+      costs points.
+    </p>
+  );
+  const rest = (
+    <>
       {other.length > 0 && (
         <details class="products-other">
           <summary>Other AI products ({other.length})</summary>
           <ProductTable products={other} rows={grouped} caption="Other AI products" />
         </details>
       )}
-      <p class="small muted">
-        Each crawler was last checked against its vendor's page on the day shown. Sources:{" "}
-        {vendors(rows).map((v, i) => (
-          <>
-            {i ? "; " : ""}
-            <a href={v.docs}>{v.vendor}</a>
-            {v.ips.map(([token, url]) => (
-              <>
-                {" "}
-                <a href={url}>{token} IPs</a>
-              </>
-            ))}
-          </>
-        ))}
-      </p>
+      <details class="products-sources">
+        <summary>
+          Sources (each crawler was last checked against its vendor's page on its date)
+        </summary>
+        <p class="small">
+          {vendors(rows).map((v, i) => (
+            <>
+              {i ? "; " : ""}
+              <a href={v.docs}>{v.vendor}</a>
+              {v.ips.map(([token, url]) => (
+                <>
+                  {" "}
+                  <a href={url}>{token} IPs</a>
+                </>
+              ))}
+            </>
+          ))}
+        </p>
+      </details>
+    </>
+  );
+  // Every major assistant able to find and fetch the site: one line, the rest one click away (the
+  // first screen keeps its room for what to fix); else the table is shown.
+  if (affectedProducts(major).length === 0) {
+    return (
+      <section class="card products" id="products" aria-labelledby="products-title">
+        <details class="products-all-open">
+          <summary>
+            <h2 id="products-title">
+              All {major.length}{" "}
+              major AI assistants can find the site, cite it and fetch a page a person asks about
+            </h2>
+          </summary>
+          {intro}
+          {table}
+          {rest}
+        </details>
+      </section>
+    );
+  }
+  return (
+    <section class="card products" id="products" aria-labelledby="products-title">
+      <h2 id="products-title">What each AI assistant can do with this site</h2>
+      {intro}
+      {table}
+      {rest}
     </section>
   );
 }

@@ -45,6 +45,7 @@ export function ReportSummary(
   const score = Math.round(r.score);
   const cap = capOf(r);
   const top = r.topIssues.slice(0, TOP_FIXES);
+  const reason = scoreReason(r);
   return (
     <>
       {props.change}
@@ -57,8 +58,8 @@ export function ReportSummary(
               <span class="grade-chip">Grade {r.grade}: {gradeWord(score)}</span>
             </h2>
             <p class="plain score-reason">
-              {scoreReason(r)}
-              {top[0] && (
+              {reason}
+              {top[0] && !reason.includes(top[0].title) && (
                 <>
                   {" "}
                   <a href={`#issue-1`} class="first-fix">First fix: {top[0].title}</a>

@@ -10,7 +10,10 @@ Deno.test("access.search_crawlers - every search crawler allowed passes with all
   const s = reported(searchCrawlers, pageCtx({ robots: "User-agent: *\nAllow: /\n" }));
   assert.equal(s.status, "pass");
   assert.equal(s.points, 20);
-  assert.equal(s.evidence.length, crawlersByRole("search").length);
+  // Nothing turned away: one line naming every crawler that may read it.
+  assert.deepEqual(s.evidence, [
+    `may read: ${crawlersByRole("search").map((c) => c.token).join(", ")}`,
+  ]);
 });
 
 Deno.test("access.search_crawlers - one blocked crawler warns (high impact) and the fix names it, checked on the file", () => {
@@ -21,7 +24,9 @@ Deno.test("access.search_crawlers - one blocked crawler warns (high impact) and 
   assert.equal(check.signal.status, "warn");
   assert.equal(check.impact, "high");
   assert.ok(check.signal.points < 20 && check.signal.points > 15, `${check.signal.points}`);
-  assert.ok(check.signal.evidence.includes("OAI-SearchBot: blocked (line 2: Disallow: /)"));
+  assert.ok(
+    check.signal.evidence.includes("OAI-SearchBot: blocked by robots.txt (line 2: Disallow: /)"),
+  );
   const fix = fixOf(searchCrawlers, ctx)!;
   assert.equal(fix.what, "Allow OAI-SearchBot in robots.txt");
   assert.match(fix.how, /OAI-SearchBot/);

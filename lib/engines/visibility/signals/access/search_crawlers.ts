@@ -19,12 +19,12 @@ export const SEARCH_BLOCKED_GATE: GateDef = {
   cap: 35,
   name: "every major AI search engine's crawler is turned away",
   why:
-    "The crawlers that AI search engines use to find pages to cite are told to stay away or refused (by robots.txt, a noindex, or the site's CDN or firewall: the evidence says which), so the site cannot appear in their answers.",
+    "The crawlers AI search engines use to find pages to cite cannot read the site (the evidence says what turns each away), so it cannot appear in their answers.",
   when:
     "every **major** search crawler is turned away, whatever the path: robots.txt blocks it, the home page's robots meta tag or X-Robots-Tag says noindex to it, or the edge answers its User-Agent with 401/403/429/451/503, a challenge page or a block page while a browser gets the page (minor crawlers left open do not lift it)",
-  lift: `at least one of the major search crawlers (${
+  lift: `at least one major search crawler (${
     MAJOR.join(", ")
-  }) may read the home page: robots.txt lets it in, no noindex names it, and your CDN answers it with the page; each one let through also adds points.`,
+  }) may read the home page; each one let through also adds points.`,
 };
 
 export const searchCrawlers: SignalDef<RoleData> = {
