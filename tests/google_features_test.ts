@@ -54,15 +54,6 @@ Deno.test("[google features] a feature without a source or a date is refused by 
   assert.throws(() => assert.match(bad.checkedOn, /^\d{4}-\d{2}-\d{2}$/));
 });
 
-Deno.test("[google features] docs/schema.md prints the registry's table", async () => {
-  const doc = await Deno.readTextFile(new URL("../docs/schema.md", import.meta.url));
-  const table = featureTableMarkdown();
-  assert.ok(
-    doc.includes(table),
-    `docs/schema.md's feature table differs from the registry; paste:\n${table}`,
-  );
-});
-
 Deno.test("[google features] FAQ is retired since 2026-05-07, as Google's FAQ page says", () => {
   const f = googleFeature("FAQ")!;
   assert.equal(f.status, "deprecated");

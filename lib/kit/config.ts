@@ -12,6 +12,7 @@ import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "../features/answers/config.ts";
 import { logsFromEnv } from "../features/logs/config.ts";
+import { SERVICE_DEFAULTS, SERVICE_NAMES } from "./service_defaults.ts";
 export type {
   Config,
   IsolationSettings,
@@ -59,7 +60,7 @@ const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
 const EnvSchema = z.object({
-  SERVICE: z.enum(["visibility", "schema"]).default("visibility"),
+  SERVICE: z.enum(SERVICE_NAMES).default(SERVICE_NAMES[0]),
   PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: optionalString,
   KV_PATH: optionalString,
@@ -142,6 +143,18 @@ const EnvSchema = z.object({
   KEEPALIVE_TIMEOUT_MS: int(120_000, 1_000, 3_600_000),
 });
 
+/**
+ * The default of every setting that has one, by its variable's name, as the schema above gives it
+ * (the docs print them: `deno task facts`).
+ */
+export function settingDefaults(): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(EnvSchema.parse({})).filter(([, v]) =>
+      typeof v === "string" || typeof v === "number"
+    ),
+  ) as Record<string, string | number>;
+}
+
 /** True for a KV_PATH that names a KV Connect endpoint (denokv, or a Deno Deploy KV database). */
 export function isKvConnectUrl(path: string | undefined): boolean {
   return !!path && /^https?:\/\//i.test(path);
@@ -149,21 +162,6 @@ export function isKvConnectUrl(path: string | undefined): boolean {
 
 /** Product name and version sent in the User-Agent. */
 export const PRODUCT = { name: "AIVisibilityBot", version: "0.1.0" } as const;
-
-/** Default port per service: both services run side by side on one machine without settings. */
-export const DEFAULT_PORTS: Record<Config["service"], number> = { visibility: 8000, schema: 8001 };
-
-/** Each service's sister (the other one), whose local default port the home page links to. */
-const DEFAULT_SISTERS: Record<Config["service"], Config["service"]> = {
-  visibility: "schema",
-  schema: "visibility",
-};
-
-/** Default local KV file per service, so two services on one machine never share a lock. */
-export const DEFAULT_KV_PATHS: Record<Config["service"], string> = {
-  visibility: "./data/kv.sqlite3",
-  schema: "./data/schema-kv.sqlite3",
-};
 
 /** Host names that only ever mean this machine. */
 export const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"] as const;
@@ -185,7 +183,7 @@ export function userAgentFor(
   contact: string | undefined,
   port: number,
 ): string {
-  const site = publicUrl ?? `http://localhost:${port || DEFAULT_PORTS.visibility}/`;
+  const site = publicUrl ?? `http://localhost:${port || SERVICE_DEFAULTS.visibility.port}/`;
   const parts = [`+${site}`, ...(contact ? [contact] : []), ...(publicUrl ? [] : ["local"])];
   return `${PRODUCT.name}/${PRODUCT.version} (${parts.join("; ")}) Deno/${denoVersion()}`;
 }
@@ -277,7 +275,7 @@ export function loadConfig(
         "to a KV Connect URL; a local file cannot be written there",
     );
   }
-  const port = e.PORT ?? DEFAULT_PORTS[e.SERVICE];
+  const port = e.PORT ?? SERVICE_DEFAULTS[e.SERVICE].port;
   let browser = renderBrowser(e.RENDER_BROWSER_URL, e.RENDER_BROWSER_PROTOCOL, e.RENDER_CHROMIUM);
   const memory = memoryPlan({
     memoryMb: e.MEMORY_MB,
@@ -328,7 +326,7 @@ export function loadConfig(
     port,
     hostname,
     loopbackOnly,
-    kvPath: e.KV_PATH ?? (onDeploy ? undefined : DEFAULT_KV_PATHS[e.SERVICE]),
+    kvPath: e.KV_PATH ?? (onDeploy ? undefined : SERVICE_DEFAULTS[e.SERVICE].kvPath),
     pipelineToken: e.PIPELINE_TOKEN,
     turnstileSiteKey: e.TURNSTILE_SITE_KEY,
     turnstileSecretKey: e.TURNSTILE_SECRET_KEY,
@@ -341,7 +339,9 @@ export function loadConfig(
     publicUrl: e.PUBLIC_URL,
     contact: e.CONTACT,
     sisterUrl: e.SISTER_URL ??
-      (e.PUBLIC_URL ? undefined : `http://localhost:${DEFAULT_PORTS[DEFAULT_SISTERS[e.SERVICE]]}/`),
+      (e.PUBLIC_URL
+        ? undefined
+        : `http://localhost:${SERVICE_DEFAULTS[SERVICE_DEFAULTS[e.SERVICE].sister].port}/`),
     sourceUrl: e.SOURCE_URL,
     userAgent: userAgentFor(e.PUBLIC_URL, e.CONTACT, port),
     mcpAllowedHosts,

@@ -5,6 +5,7 @@
 
 import type { AnswersSettings } from "../features/answers/config.ts";
 import type { LogsSettings } from "../features/logs/config.ts";
+import type { ServiceName } from "./service_defaults.ts";
 
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
 export interface ResolveTarget {
@@ -60,8 +61,8 @@ export interface RenderSettings {
 
 /** The validated configuration of one process. */
 export interface Config {
-  service: "visibility" | "schema";
-  /** The TCP port (default 8000 for visibility, 8001 for schema, so both run side by side). */
+  service: ServiceName;
+  /** The TCP port (default: its service's, lib/kit/service_defaults.ts, so both run side by side). */
   port: number;
   /**
    * The bind address (HOST). Default 127.0.0.1 (loopback only); "0.0.0.0" or "::" for every

@@ -83,3 +83,22 @@ export function signal(r: Result, id: string): Signal {
   assert.ok(s, `signal ${id}`);
   return s;
 }
+
+/** A valid llms.txt of the test site, as the fetcher returns it. */
+export function validLlms() {
+  const body =
+    "# News Example\n\n> Local news.\n\n## Pages\n\n- [About](https://news.example/about): who we are\n";
+  return {
+    url: "https://news.example/llms.txt",
+    finalUrl: "https://news.example/llms.txt",
+    status: 200,
+    headers: { "content-type": "text/plain" },
+    body,
+    bytes: body.length,
+    truncated: false,
+    redirects: [],
+    ttfbMs: 1,
+    totalMs: 1,
+    remoteAddress: "127.0.0.1",
+  };
+}

@@ -17,10 +17,6 @@ import { renderPages } from "./session.ts";
 import { type RobotsReader, sitePolicy } from "./site_policy.ts";
 import { PAGE_LIMITS } from "./site_view.ts";
 
-/** What the note says an added item means (docs/rendering.md quotes it). */
-export const ADDED_BY_JAVASCRIPT =
-  "Added by JavaScript: Google reads it after rendering; crawlers that do not render never see it.";
-
 const SOURCES = ["jsonLd", "microdata", "rdfa"] as const;
 
 /** What rendering one page for its structured data needs. */

@@ -2,7 +2,8 @@
  * "Learn more": what each signal of the AI visibility report means (what, why, how we test it, the
  * vendors' own documentation) and what each gate is, all read from the signal registry
  * (lib/engines/visibility/signals/registry.ts) when asked, so a signal added there is explained on
- * /learn/<id>, in the CLI (lib/engines/visibility/format.ts) and in MCP (lib/mcp/visibility.ts) with
+ * /learn/<id>, in the CLI (lib/engines/visibility/format.ts) and in MCP
+ * (lib/features/visibility/mcp.ts) with
  * nothing else to edit.
  */
 import type { GateDef, LearnSource, SignalDef } from "./signal.ts";

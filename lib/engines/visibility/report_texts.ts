@@ -89,13 +89,6 @@ export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score"
   return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
 }
 
-/** What caps a score, in plain words ("capped at 35 because ..."), or null when nothing does. */
-export function capText(result: Pick<Result, "pillars">): string | null {
-  const cap = capOf(result);
-  if (!cap) return null;
-  return `capped at ${cap.cap} because ${gateText(cap.gateId)?.name ?? "of a gate"}`;
-}
-
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
 export function gradeOf(score: number): string {
   return gradeFor(score).grade;

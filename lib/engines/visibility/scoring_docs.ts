@@ -2,22 +2,14 @@
  * The generated part of docs/scoring.md: every pillar with its weight and signals, every gate with
  * its cap, condition and what lifts it, every source the signals cite, every crawler of the
  * registry and every format we read, each with the day it was checked, all read from the data
- * (the signal registry, crawlers_registry.ts, standards.ts). The file holds it between two markers;
- * tests/visibility/scoring_docs_test.ts fails when they disagree.
- *
- * Regenerate: `deno run --allow-read --allow-write --allow-run lib/engines/visibility/scoring_docs.ts`
- * (writes docs/scoring.md between the markers, then runs `deno fmt` on it).
+ * (the signal registry, crawlers_registry.ts, standards.ts). `deno task facts` writes it between
+ * the file's `facts:scoring` markers; tests/facts_test.ts fails when the file is stale.
  */
 import { CRAWLERS } from "./crawlers.ts";
 import { gateTexts, registeredSignals } from "./learn.ts";
 import { standards } from "./standards.ts";
 import type { LearnSource } from "./signal.ts";
 import { PILLARS } from "./signals/registry.ts";
-
-/** The markers around the generated part of docs/scoring.md. */
-export const DOCS_BEGIN =
-  "<!-- generated from lib/engines/visibility/signals/registry.ts: begin -->";
-export const DOCS_END = "<!-- generated from lib/engines/visibility/signals/registry.ts: end -->";
 
 /** A Markdown table cell: one line, pipes escaped. */
 function cell(text: string | number): string {
@@ -121,36 +113,4 @@ export function scoringDocs(): string {
     "",
     formats,
   ].join("\n");
-}
-
-/**
- * The text with its generated part replaced by {@link scoringDocs}; throws when a marker is
- * missing.
- */
-export function withScoringDocs(text: string): string {
-  const begin = text.indexOf(DOCS_BEGIN);
-  const end = text.indexOf(DOCS_END);
-  if (begin < 0 || end < begin) throw new Error("docs/scoring.md lacks the generated-part markers");
-  return `${text.slice(0, begin + DOCS_BEGIN.length)}\n\n${scoringDocs()}\n\n${text.slice(end)}`;
-}
-
-/**
- * A Markdown text with each table row's cells trimmed and separator rows reduced to `---`, so
- * that a table compares equal before and after `deno fmt` pads it.
- */
-export function normaliseTables(text: string): string {
-  return text.split("\n").map((line) => {
-    if (!line.startsWith("|")) return line.trimEnd();
-    const cells = line.slice(1, line.endsWith("|") ? -1 : undefined).split(/(?<!\\)\|/)
-      .map((c) => c.trim());
-    return cells.every((c) => /^:?-+:?$/.test(c))
-      ? cells.map(() => "---").join("|")
-      : cells.join("|");
-  }).join("\n");
-}
-
-if (import.meta.main) {
-  const path = new URL("../../../docs/scoring.md", import.meta.url);
-  await Deno.writeTextFile(path, withScoringDocs(await Deno.readTextFile(path)));
-  await new Deno.Command(Deno.execPath(), { args: ["fmt", path.pathname] }).output();
 }

@@ -6,7 +6,7 @@
  *
  * Aggregates merge by adding counters (`mergeAggregates`), so logs read in shards, on several
  * machines or pushed by a CDN in batches, combine into the figures one read of the whole gives
- * (tests/features/logs/aggregate_test.ts), as long as no cap was reached.
+ * (tests/features/logs/privacy_test.ts, "[logs/aggregate] shards of a log merge"), as long as no cap was reached.
  */
 
 /** What a crawler hit was found to be. */

@@ -1,5 +1,5 @@
 /**
- * The server-log reader's settings, read from the environment by lib/config.ts (the only reader of
+ * The server-log reader's settings, read from the environment by lib/kit/config.ts (the only reader of
  * the environment) through {@link logsFromEnv}: LOG_IP_RANGES_DIR (a directory of the vendors'
  * address lists under their published names, used before any fetch), LOG_UPLOAD_MAX_MB (the
  * largest upload, compressed as sent), LOG_MAX_READ_MB (the most a log is read to, decompressed)

@@ -2,7 +2,7 @@
  * What the owner sees of a site's logs, computed from its aggregates: per crawler and grouped by
  * AI product (its vendor), verified hits per day, distinct pages, the status mix, bytes, first and
  * last seen; spoofed hits and the networks they came from; verified crawlers fetching paths the
- * site's robots.txt disallows for them (with the rule, judged by lib/visibility/robots.ts's
+ * site's robots.txt disallows for them (with the rule, judged by lib/engines/visibility/robots.ts's
  * matcher); the pages most crawled and the important pages never crawled; and, when answer
  * presence has run, the pages an assistant cited beside the pages its crawlers fetched.
  */
@@ -255,7 +255,7 @@ export function logReport(agg: Aggregates, ctx: ReportContext = {}): LogReport {
   return report;
 }
 
-/** The matrix's "observed in logs" cell of a crawler (lib/ui/crawler_matrix.tsx shows it). */
+/** The matrix's "observed in logs" cell of a crawler (lib/features/visibility/views/crawler_matrix.tsx shows it). */
 export function observedCell(report: LogReport, token: string): string {
   const f = report.crawlers.find((c) => c.token === token);
   if (!f) return report.period ? "not seen" : "no logs";

@@ -1,7 +1,7 @@
 /**
  * Server logs in Deno KV: the aggregates of each account's sites, one entry per day and crawler
  * (so an entry stays far under KV's 64 KiB value limit), merged on every upload, and the summaries
- * of the last reads. Every key starts with the service name, like lib/storage/store.ts:
+ * of the last reads. Every key starts with the service name, like lib/kit/storage/store.ts:
  *
  *   [svc, "log_days", accountId, domain, day, token] -> CrawlerDay   counters of one crawler on
  *                                                                    one day (expire after

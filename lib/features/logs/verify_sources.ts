@@ -1,6 +1,6 @@
 /**
  * How each crawler's claim can be checked, as data with its sources: the vendor's published IP
- * ranges (the registry's `ipRanges`, lib/visibility/crawlers_registry.ts), reverse DNS with forward
+ * ranges (the registry's `ipRanges`, lib/engines/visibility/crawlers_registry.ts), reverse DNS with forward
  * confirmation where the vendor documents the host names its crawler resolves to, and Web Bot Auth
  * signatures from a signing agent the vendor operates. A crawler with none of these is
  * unverifiable: its hits are labelled so, never guessed.

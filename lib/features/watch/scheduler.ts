@@ -1,5 +1,5 @@
 /**
- * One tick of the watch scheduler (Deno.cron calls it every minute, lib/watch/cron.ts; tests call
+ * One tick of the watch scheduler (Deno.cron calls it every minute, from main.ts; tests call
  * it with their own clock): the watches due run, the watches whose scan has finished are compared
  * with the scan they saw last, and the deliveries due are sent (lib/features/watch/delivery.ts).
  *

@@ -1,6 +1,6 @@
 /**
  * The resolver that checks a crawler's address by DNS (reverse lookup, then the forward lookup of
- * the name it gave): the one DNS path besides the fetcher's (lib/net/resolve.ts), used by the
+ * the name it gave): the one DNS path besides the fetcher's (lib/kit/net/resolve.ts), used by the
  * server-log reader (lib/features/logs/). It sends no HTTP request and connects to nothing; each
  * query has a deadline, answers are cached, and a caller's budget bounds how many it may ask.
  * Tests inject their own {@link DnsQueries}.

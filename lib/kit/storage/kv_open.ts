@@ -12,10 +12,11 @@
  *   once with a clear message instead of failing later with "database is locked".
  */
 import { type Config, isKvConnectUrl } from "../config.ts";
+import { SERVICE_DEFAULTS } from "../service_defaults.ts";
 import { KV_OPENED_BY_KEY } from "./keys_system.ts";
 
-/** The default local KV file. */
-export const DEFAULT_KV_PATH = "./data/kv.sqlite3";
+/** The local KV file when the configuration names none (the default service's). */
+const DEFAULT_KV_PATH = SERVICE_DEFAULTS.visibility.kvPath;
 
 /** Thrown when the KV store cannot be opened; the message says what to do. */
 export class KvOpenError extends Error {

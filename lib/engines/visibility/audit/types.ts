@@ -28,7 +28,6 @@ export const PageStateSchema = z.enum([
   "not_html", // answered, but not with HTML
   "budget", // not fetched: the audit's time budget (or the Crawl-delay bound) ran out
 ]);
-export type PageState = z.infer<typeof PageStateSchema>;
 
 /** One sampled page as the report shows it. */
 export const AuditPageSchema = z.object({

@@ -1,8 +1,8 @@
 /**
  * The example report on the home page: the first screen of a real report (score, what holds it
  * back, the first fixes), rendered from a ScanRecord that scanning the fixture site no-llms.test
- * produced (lib/features/visibility/views/example_record.json, written by tests/tools/example_record.ts and held to a
- * fresh scan by tests/features/visibility/example_record_test.ts). Clearly labelled as an example.
+ * produced (lib/features/visibility/views/example_record.json, written by `deno task facts` and
+ * held to a fresh scan by tests/facts_test.ts). Clearly labelled as an example.
  */
 import type { VNode } from "preact";
 import type { ScanRecord } from "../../../engines/visibility/record.ts";
