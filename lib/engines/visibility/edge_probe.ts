@@ -35,7 +35,7 @@ export const PROBES_BUDGET_MS = 8_000;
  */
 export function probedCrawlers(): { token: string; userAgent: string }[] {
   return CRAWLERS.filter((c) =>
-    c.userAgent && (c.role === "search" || c.role === "user" || c.token === "GPTBot")
+    c.userAgent && c.counts && (c.role === "search" || c.role === "user" || c.token === "GPTBot")
   ).slice(0, 20).map((c) => ({ token: c.token, userAgent: c.userAgent }));
 }
 
