@@ -4,7 +4,7 @@ import { searchCrawlers } from "../../../../lib/engines/visibility/signals/acces
 import { crawlersByRole } from "../../../../lib/engines/visibility/crawlers.ts";
 import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { scoreSite } from "../../../../lib/engines/visibility/score.ts";
-import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+import { answer, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.search_crawlers - every search crawler allowed passes with all 20 points", () => {
   const s = reported(searchCrawlers, pageCtx({ robots: "User-agent: *\nAllow: /\n" }));
@@ -70,4 +70,37 @@ Deno.test("access.search_crawlers - the fix's why names only the products the re
   const label = scoreSite(ctx).label;
   assert.match(label, /ChatGPT, Claude and Perplexity cannot find the site in search: robots\.txt/);
   assert.doesNotMatch(label, /Google|Copilot/);
+});
+
+Deno.test("access.search_crawlers - every major crawler turned away by a mix of robots.txt and the edge holds the gate; either fix lifts it", () => {
+  const robots = [
+    "User-agent: OAI-SearchBot",
+    "User-agent: Claude-SearchBot",
+    "User-agent: PerplexityBot",
+    "Disallow: /",
+    "",
+    "User-agent: *",
+    "Allow: /",
+  ].join("\n");
+  const refused = () => answer("/", "Forbidden", 403);
+  const ctx = pageCtx({
+    robots,
+    edge: { Googlebot: refused(), Bingbot: refused(), Applebot: refused() },
+  });
+  const check = evaluate(searchCrawlers, ctx)!;
+  assert.equal(check.signal.status, "fail");
+  assert.deepEqual(check.signal.gate, { id: "search_crawlers_blocked", cap: 35 });
+  assert.ok(check.signal.evidence.includes("Googlebot: refused at the edge: refused (HTTP 403)"));
+  assert.ok(
+    check.signal.evidence.includes("OAI-SearchBot: blocked by robots.txt (line 4: Disallow: /)"),
+    check.signal.evidence.join(" | "),
+  );
+  const result = scoreSite(ctx);
+  const robotsFix = result.topIssues.find((i) => i.fix.cause?.key === "robots.txt:ai-access")!;
+  const edgeFix = result.topIssues.find((i) => i.fix.cause?.key === "edge:ai-crawlers")!;
+  // Each fix alone lets a major crawler in: each lifts the gate, and each is worth points.
+  assert.deepEqual(robotsFix.worth!.lifts, ["search_crawlers_blocked"]);
+  assert.deepEqual(edgeFix.worth!.lifts, ["search_crawlers_blocked"]);
+  assert.ok(robotsFix.worth!.points > 0 && edgeFix.worth!.points > 0);
+  assert.equal(result.topIssues[0].impact, "critical");
 });
