@@ -169,8 +169,7 @@ Deno.test({
       const scoring = await Deno.readTextFile(join(copy, "docs/scoring.md"));
       assert.match(scoring, /\| `ExampleSearchBot` +\| Example +\| search/);
       const record = await Deno.readTextFile(join(copy, EXAMPLE_RECORD_FILE));
-      // Scored with the others: the search crawlers' check lists it among those that may read.
-      assert.match(record, /may read: [^"]*ExampleSearchBot/);
+      assert.match(record, /ExampleSearchBot: allowed/);
     } finally {
       await Deno.remove(copy, { recursive: true });
     }

@@ -129,7 +129,7 @@ Deno.test("[scan] fixture sites score as an SEO expert would expect", async (t) 
         assert.equal(search.gate?.id, "search_crawlers_blocked");
         assert.ok(
           search.evidence.includes(
-            "OAI-SearchBot: refused at the edge: a challenge page (HTTP 403)",
+            "OAI-SearchBot: allowed by robots.txt; refused at the edge: a challenge page (HTTP 403)",
           ),
           search.evidence.join(" | "),
         );

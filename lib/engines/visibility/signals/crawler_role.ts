@@ -39,13 +39,17 @@ const PATHS = {
   noindex: (c: string) => c === "noindex",
 } as const;
 
-/** How a turned-away crawler reads in evidence: every path that turns it away. */
+/**
+ * How a crawler reads in evidence: its robots.txt verdict first ("allowed" or "blocked", the word
+ * readers of the record take), then every other path that turns it away.
+ */
 function evidenceLine(row: CrawlerRow): string {
   const causes = causesOf(row);
-  const parts: string[] = [];
-  if (causes.includes("robots")) {
-    parts.push(`blocked by robots.txt${row.robotsLine ? ` (${clip(row.robotsLine, 70)})` : ""}`);
-  }
+  const parts: string[] = [
+    causes.includes("robots")
+      ? `blocked by robots.txt${row.robotsLine ? ` (${clip(row.robotsLine, 70)})` : ""}`
+      : "allowed by robots.txt",
+  ];
   if (causes.includes("noindex")) parts.push(`noindex (${clip(row.directive ?? "", 70)})`);
   if (causes.some(PATHS.edge)) {
     parts.push(`refused at the edge: ${edgeLabel(row.edgeState, row.edge)}`);
@@ -86,17 +90,12 @@ export function roleFinding(
     ? "AI search and citation crawlers"
     : "assistants fetching for users";
   const refused = judged.filter(({ row }) => row.state === "refused");
-  // What raised the verdict: each crawler turned away and how (the major ones first), then the
-  // others in one line; every crawler's robots.txt verdict is in the crawler rows.
-  const open = judged.filter(({ row }) => row.state === "open").map(({ c }) => c.token);
-  const allMajorsTurnedAway = judged.some(({ c }) => c.major) &&
-    judged.filter(({ c }) => c.major).every(({ row }) => row.state === "refused");
+  // Each crawler, those turned away first (the major ones first): what raised the verdict leads.
   const evidence = [
-    ...[...refused.filter(({ c }) => c.major), ...refused.filter(({ c }) => !c.major)]
-      .map(({ row }) => evidenceLine(row)),
-    // (Under the gate, the evidence is what raised it: the major crawlers turned away.)
-    ...(open.length && !allMajorsTurnedAway ? [`may read: ${open.join(", ")}`] : []),
-  ];
+    ...refused.filter(({ c }) => c.major),
+    ...refused.filter(({ c }) => !c.major),
+    ...judged.filter(({ row }) => row.state !== "refused"),
+  ].map(({ row }) => evidenceLine(row));
   const tokens = (path: keyof typeof PATHS) =>
     refused.filter(({ row }) => causesOf(row).some(PATHS[path])).map(({ c }) => c.token);
   const data = { blocked: tokens("robots"), edge: tokens("edge"), noindex: tokens("noindex") };

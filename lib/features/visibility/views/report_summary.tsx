@@ -24,6 +24,9 @@ import {
 import { ProductsSection } from "./report_products.tsx";
 import { FixHow, Resolves } from "./report_issues.tsx";
 
+/** The evidence lines the cap notice shows (the check below lists them all). */
+const CAP_EVIDENCE = 6;
+
 /** How many fixes the first screen shows. */
 export const TOP_FIXES = 3;
 
@@ -113,7 +116,14 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
         </strong>{" "}
         {gate?.why}
       </p>
-      {cap.evidence.length > 0 && <p class="cap-evidence">Evidence: {cap.evidence.join("; ")}.</p>}
+      {cap.evidence.length > 0 && (
+        <p class="cap-evidence">
+          Evidence: {cap.evidence.slice(0, CAP_EVIDENCE).join("; ")}
+          {cap.evidence.length > CAP_EVIDENCE
+            ? `; and ${cap.evidence.length - CAP_EVIDENCE} more in the check below.`
+            : "."}
+        </p>
+      )}
       {gate && <p class="cap-lift">It lifts when: {gate.lift}</p>}
       <p>
         {cap.binding

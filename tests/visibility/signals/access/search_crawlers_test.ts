@@ -10,10 +10,8 @@ Deno.test("access.search_crawlers - every search crawler allowed passes with all
   const s = reported(searchCrawlers, pageCtx({ robots: "User-agent: *\nAllow: /\n" }));
   assert.equal(s.status, "pass");
   assert.equal(s.points, 20);
-  // Nothing turned away: one line naming every crawler that may read it.
-  assert.deepEqual(s.evidence, [
-    `may read: ${crawlersByRole("search").map((c) => c.token).join(", ")}`,
-  ]);
+  assert.equal(s.evidence.length, crawlersByRole("search").length);
+  assert.ok(s.evidence.includes("OAI-SearchBot: allowed by robots.txt"), s.evidence.join(" | "));
 });
 
 Deno.test("access.search_crawlers - one blocked crawler warns (high impact) and the fix names it, checked on the file", () => {
@@ -90,7 +88,11 @@ Deno.test("access.search_crawlers - every major crawler turned away by a mix of 
   const check = evaluate(searchCrawlers, ctx)!;
   assert.equal(check.signal.status, "fail");
   assert.deepEqual(check.signal.gate, { id: "search_crawlers_blocked", cap: 35 });
-  assert.ok(check.signal.evidence.includes("Googlebot: refused at the edge: refused (HTTP 403)"));
+  assert.ok(
+    check.signal.evidence.includes(
+      "Googlebot: allowed by robots.txt; refused at the edge: refused (HTTP 403)",
+    ),
+  );
   assert.ok(
     check.signal.evidence.includes("OAI-SearchBot: blocked by robots.txt (line 4: Disallow: /)"),
     check.signal.evidence.join(" | "),
