@@ -302,9 +302,12 @@ export function isRobotsMetaName(name: string): boolean {
 
 /** One robots directive as meta tags write them (Google's and Bing's documented values). */
 const DIRECTIVE =
-  "(?:no)?index|(?:no)?follow|none|all|noarchive|nocache|nosnippet|noimageindex|notranslate|indexifembedded|max-(?:snippet|image-preview|video-preview)\\s*:\\s*[a-z0-9-]+";
-/** A content made only of robots directives, comma-separated (linear: the comma ends each one). */
-const DIRECTIVE_LIST = new RegExp(`^\\s*(?:${DIRECTIVE})(?:\\s*,\\s*(?:${DIRECTIVE}))*\\s*$`, "i");
+  /^(?:(?:no)?index|(?:no)?follow|none|all|noarchive|nocache|nosnippet|noimageindex|notranslate|indexifembedded|max-(?:snippet|image-preview|video-preview)\s*:\s*[a-z0-9-]+)$/i;
+/** A content made only of robots directives, comma-separated (each piece matched on its own). */
+function isDirectiveList(content: string): boolean {
+  return content.split(",").every((part) => DIRECTIVE.test(part.trim()));
+}
+
 /** Meta names that are never a crawler's, whatever their content says. */
 const NOT_CRAWLERS = new Set(["description", "keywords", "viewport", "author", "generator"]);
 
@@ -316,7 +319,7 @@ const NOT_CRAWLERS = new Set(["description", "keywords", "viewport", "author", "
 export function isRobotsMeta(name: string, content: string): boolean {
   if (isRobotsMetaName(name)) return true;
   return !NOT_CRAWLERS.has(name) && /^[a-z0-9._-]+$/.test(name) && content.length <= 200 &&
-    DIRECTIVE_LIST.test(content);
+    isDirectiveList(content);
 }
 
 /** Kinds of trust page PageFacts.trustLinks records. */

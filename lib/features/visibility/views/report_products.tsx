@@ -20,6 +20,7 @@ import {
 } from "../../../engines/visibility/access_model.ts";
 import { edgeLabel } from "../../../engines/visibility/edge_words.ts";
 import { crawlerOf } from "../../../engines/visibility/crawlers.ts";
+import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 /** The three things a product can do with a site, as the table's columns say them. */
 const COUNTS = [
@@ -141,6 +142,12 @@ function ProductTable(
   );
 }
 
+/** A link from the record (read as stored): only an http(s) URL becomes an href, else text. */
+function OutLink(props: { href: string | null; children: string }): VNode {
+  const href = safeHttpUrl(props.href);
+  return href ? <a href={href}>{props.children}</a> : <>{props.children}</>;
+}
+
 /** What each AI product can do with the site; nothing for records without crawler verdicts. */
 export function ProductsSection(props: { record: ScanRecord }): VNode | null {
   const rows = accessRows(props.record.result);
@@ -180,11 +187,11 @@ export function ProductsSection(props: { record: ScanRecord }): VNode | null {
           {vendors(rows).map((v, i) => (
             <>
               {i ? "; " : ""}
-              <a href={v.docs}>{v.vendor}</a>
+              <OutLink href={v.docs}>{v.vendor}</OutLink>
               {v.ips.map(([token, url]) => (
                 <>
                   {" "}
-                  <a href={url}>{token} IPs</a>
+                  <OutLink href={url}>{`${token} IPs`}</OutLink>
                 </>
               ))}
             </>

@@ -72,7 +72,7 @@ export const aiPreferences: SignalDef = {
     // Groups of tokens the registry does not know: shown as written (a per-purpose policy token,
     // as draft-kelley-aipref-training-preference-signal proposes, would be one of them).
     const unknownGroups = m.parsed
-      ? [...m.parsed.groups.keys()].filter((t) => t !== "*" && !crawlerOf(t)).slice(0, 12)
+      ? [...m.parsed.tokenParts.keys()].filter((t) => t !== "*" && !crawlerOf(t)).slice(0, 12)
       : [];
     const groupsLine = unknownGroups.length
       ? [`robots.txt groups for tokens not in our registry: ${unknownGroups.join(", ")}`]
