@@ -21,6 +21,7 @@ import {
 import { edgeLabel } from "../../../engines/visibility/edge_words.ts";
 import { crawlerOf } from "../../../engines/visibility/crawlers.ts";
 import { safeHttpUrl } from "../../../kit/ui/format.ts";
+import type { ObservedColumn } from "../../../service.ts";
 
 /** The three things a product can do with a site, as the table's columns say them. */
 const COUNTS = [
@@ -89,18 +90,27 @@ function vendors(rows: CrawlerRow[]): { vendor: string; docs: string; ips: [stri
   return out;
 }
 
-function ProductRow(props: { product: ProductAccess; rows: CrawlerRow[] }): VNode {
+function ProductRow(
+  props: { product: ProductAccess; rows: CrawlerRow[]; observed?: ObservedColumn },
+): VNode {
   const p = props.product;
   const rows = props.rows.filter((r) => r.product === p.id);
+  const observed = props.observed;
   return (
     <tr data-product={p.id}>
       <th scope="row">
-        <details class="product-crawlers">
+        <details class="product-crawlers" open={observed ? true : undefined}>
           <summary>{p.name}</summary>
           <ul>
             {rows.map((r) => (
-              <li>
+              <li data-token={r.token}>
                 <code>{r.token}</code> {r.purpose}: {crawlerWords(r)}
+                {observed && (
+                  <>
+                    ; observed in your logs:{" "}
+                    <span class="observed">{observed.cells[r.token] ?? "not seen"}</span>
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -124,7 +134,12 @@ function ProductRow(props: { product: ProductAccess; rows: CrawlerRow[] }): VNod
 }
 
 function ProductTable(
-  props: { products: ProductAccess[]; rows: CrawlerRow[]; caption: string },
+  props: {
+    products: ProductAccess[];
+    rows: CrawlerRow[];
+    caption: string;
+    observed?: ObservedColumn;
+  },
 ): VNode {
   return (
     <table class="product-table">
@@ -136,7 +151,9 @@ function ProductTable(
         </tr>
       </thead>
       <tbody>
-        {props.products.map((p) => <ProductRow key={p.id} product={p} rows={props.rows} />)}
+        {props.products.map((p) => (
+          <ProductRow key={p.id} product={p} rows={props.rows} observed={props.observed} />
+        ))}
       </tbody>
     </table>
   );
@@ -148,8 +165,14 @@ function OutLink(props: { href: string | null; children: string }): VNode {
   return href ? <a href={href}>{props.children}</a> : <>{props.children}</>;
 }
 
-/** What each AI product can do with the site; nothing for records without crawler verdicts. */
-export function ProductsSection(props: { record: ScanRecord }): VNode | null {
+/**
+ * What each AI product can do with the site; nothing for records without crawler verdicts. With
+ * `observed` (the reader's account holds access logs of the site, lib/features/logs/), each crawler
+ * also says what the logs show it really did, and the section opens on its crawlers.
+ */
+export function ProductsSection(
+  props: { record: ScanRecord; observed?: ObservedColumn },
+): VNode | null {
   const rows = accessRows(props.record.result);
   if (!rows) return null;
   const products = productsOf(rows);
@@ -163,20 +186,44 @@ export function ProductsSection(props: { record: ScanRecord }): VNode | null {
   }));
   const major = products.filter((p) => p.major);
   const other = products.filter((p) => !p.major);
-  const table = <ProductTable products={major} rows={grouped} caption="The major AI assistants" />;
+  const observed = props.observed;
+  const table = (
+    <ProductTable
+      products={major}
+      rows={grouped}
+      caption="The major AI assistants"
+      observed={observed}
+    />
+  );
   const intro = (
-    <p class="muted small">
-      From robots.txt, the home page's robots directives and what your CDN answered each crawler's
-      User-Agent (probed from our scanner's address, unsigned). Training is your choice and never
-      costs points.
-    </p>
+    <>
+      <p class="muted small">
+        From robots.txt, the home page's robots directives and what your CDN answered each crawler's
+        User-Agent (probed from our scanner's address, unsigned). Training is your choice and never
+        costs points.
+      </p>
+      {observed && (
+        <p class="small products-observed">
+          Observed in your logs: what your server's access logs show each crawler did from{" "}
+          {observed.period.from} to{" "}
+          {observed.period.to}: hits from its vendor's published addresses (verified) with the
+          answers your site gave, and hits that only claimed its name (spoofed) or could not be
+          checked (unverifiable). Only you see this. <a href={observed.href}>Your logs report</a>
+        </p>
+      )}
+    </>
   );
   const rest = (
     <>
       {other.length > 0 && (
         <details class="products-other">
           <summary>Other AI products ({other.length})</summary>
-          <ProductTable products={other} rows={grouped} caption="Other AI products" />
+          <ProductTable
+            products={other}
+            rows={grouped}
+            caption="Other AI products"
+            observed={observed}
+          />
         </details>
       )}
       <details class="products-sources">
@@ -205,7 +252,7 @@ export function ProductsSection(props: { record: ScanRecord }): VNode | null {
   if (affectedProducts(major).length === 0) {
     return (
       <section class="card products" id="products" aria-labelledby="products-title">
-        <details class="products-all-open">
+        <details class="products-all-open" open={observed ? true : undefined}>
           <summary>
             <h2 id="products-title">
               All {major.length}{" "}

@@ -7,6 +7,7 @@
  * the site (report_products.tsx). After a rescan, what changed leads it (`change`,
  * lib/features/history/views/report_change_lead.tsx).
  */
+import type { ObservedColumn } from "../../../service.ts";
 import type { VNode } from "preact";
 import type { Issue, Result, ScanRecord } from "../../../engines/visibility/record.ts";
 import { type CapInfo, capIssueIndex, capOf, gradeFor } from "../../../engines/visibility/score.ts";
@@ -42,6 +43,8 @@ export function ReportSummary(
     scanId?: string;
     /** What changed since the previous scan: it leads the first screen. */
     change?: VNode | null;
+    /** What the reader's own server logs show of each crawler (only to their account). */
+    observed?: ObservedColumn;
   },
 ): VNode {
   const r = props.record.result!;
@@ -73,7 +76,7 @@ export function ReportSummary(
         </div>
         {cap && <CapNotice cap={cap} issues={r.topIssues} />}
       </section>
-      {!props.example && <ProductsSection record={props.record} />}
+      {!props.example && <ProductsSection record={props.record} observed={props.observed} />}
       <section id="top-fixes" class="card top-fixes" aria-labelledby="top-title">
         <h2 id="top-title">What to do first</h2>
         {top.length

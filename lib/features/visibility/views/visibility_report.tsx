@@ -66,6 +66,8 @@ export interface SectionProps {
   history?: ReportHistoryData;
   /** What another feature shows this reader (answer presence), right after what changed. */
   extra?: ReportProps["extra"];
+  /** What the account's own server logs show of each crawler (the products section shows it). */
+  observed?: ReportProps["observed"];
 }
 
 /** One section of the report page: its name (for tests and other features) and its view. */
@@ -87,6 +89,7 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
         rescan={p.rescan}
         scanId={p.scanId}
         change={<ChangeLead diff={p.history?.diff ?? null} />}
+        observed={p.observed}
       />
     ),
   },
