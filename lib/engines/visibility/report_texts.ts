@@ -5,6 +5,8 @@
  */
 import type { Issue, Result, Signal } from "./record.ts";
 import { capOf, gradeFor, worthOf } from "./score.ts";
+import { gateText } from "./learn.ts";
+import { accessRows, accessSentence, productsOf } from "./access_model.ts";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -95,4 +97,27 @@ export function gradeOf(score: number): string {
 /** Rounds to one decimal place, as text. */
 export function round1(n: number): string {
   return String(Math.round(n * 10) / 10);
+}
+
+/**
+ * The line under the score: why the score is what it is, from its top causes, never the grade's
+ * generic words when the record says more. The AI products that cannot read the site and why
+ * (the one model of access, lib/visibility/access_model.ts), else what caps the score, else where
+ * the most points are; the grade's meaning only for a record with nothing to say (or made before
+ * crawler verdicts were kept).
+ */
+export function scoreReason(result: Pick<Result, "pillars" | "topIssues" | "grade">): string {
+  const rows = accessRows(result);
+  const access = rows ? accessSentence(productsOf(rows)) : null;
+  if (access) return access;
+  const cap = capOf(result);
+  const reach = rows ? "Every AI product we check may fetch the site" : null;
+  if (cap?.binding) {
+    return `${reach ? `${reach}, but the` : "The"} score is capped at ${cap.cap} because ${
+      gateText(cap.gateId)?.name ?? cap.gateId.replace(/_/g, " ")
+    }.`;
+  }
+  const top = result.topIssues[0];
+  if (reach && top) return `${reach}; the most points are in "${top.title}".`;
+  return GRADE_MEANING[result.grade] ?? "";
 }

@@ -11,7 +11,8 @@ import { codeBlock, howText } from "./fix_text.ts";
 import { robotsAllowFix, robotsFixHow, robotsVerdicts } from "./robots_fix.ts";
 import { pagesInWords, siteView } from "./audit/site_view.ts";
 import type { PageReport } from "./audit/types.ts";
-import { CRAWLERS } from "./crawlers.ts";
+import { crawlerOf, crawlersByRole } from "./crawlers.ts";
+import { joinNames, PRODUCTS } from "./products.ts";
 
 /**
  * The `how` of a robots.txt fix that lets `tokens` read the site (and `paths`, pages of it they are
@@ -123,7 +124,7 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
       : `Allow ${names} in robots.txt`,
     why: blanket
       ? "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own."
-      : "These crawlers build the indexes that ChatGPT search, Perplexity, Claude, Google AI Overviews and Copilot cite, and fetch your pages when a person asks an assistant about them. Blocked, your pages cannot be quoted or linked in their answers.",
+      : affectedWhy(tokens),
     how: howText(
       paths.length > 0 &&
         `robots.txt keeps ${
@@ -150,6 +151,34 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
     effort: "S",
     cause: AI_ACCESS_CAUSE,
   };
+}
+
+/**
+ * Why a robots.txt change matters, naming only the products whose crawlers it keeps out (from the
+ * registry: a blocked OAI-SearchBot names ChatGPT, never Google or Copilot) and what they lose.
+ */
+function affectedWhy(tokens: string[]): string {
+  const crawlers = tokens.map((t) => crawlerOf(t)).filter((c) => c !== null);
+  const names = (role: "search" | "user") =>
+    PRODUCTS.filter((p) => crawlers.some((c) => c.product === p.id && c.role === role))
+      .map((p) => p.short);
+  const search = names("search");
+  const user = names("user");
+  const parts = [
+    search.length &&
+    `${joinNames(search)} cannot cite the site in ${
+      search.length > 1 ? "their" : "its"
+    } search answers`,
+    user.length && `${joinNames(user)} cannot fetch a page a person asks about`,
+  ].filter(Boolean);
+  const many = new Set(crawlers.map((c) => c.product)).size > 1;
+  return `${
+    parts.length ? parts.join("; ") : "These AI crawlers cannot read the site"
+  }: robots.txt tells ${
+    many ? "their crawlers" : "its crawler"
+  } to stay out. Blocked, your pages cannot be quoted or linked in ${
+    many ? "their" : "its"
+  } answers.`;
 }
 
 /** "OAI-SearchBot, ChatGPT-User", or "12 AI crawlers" past three. */
@@ -232,7 +261,7 @@ function closedByRobots(ctx: ScanContext): Closed[] {
 }
 
 const closedCache = new WeakMap<ScanContext, Closed[]>();
-const SEARCH_TOKENS = CRAWLERS.filter((c) => c.role === "search").map((c) => c.token);
+const SEARCH_TOKENS = crawlersByRole("search").map((c) => c.token);
 
 /**
  * Whether robots.txt keeps an AI search crawler from the home page or a sampled page (then the

@@ -7,6 +7,7 @@ import type { Fix, Grade, Issue, Pillar, Result, Signal, Worth } from "./record.
 import { howText } from "./fix_text.ts";
 import { evaluate, round1 } from "./signal.ts";
 import { type PillarDef, PILLARS } from "./signals/registry.ts";
+import { accessSentence, productsOf } from "./access_model.ts";
 
 /** Every pillar, in report order (the registry's); their weights sum to 100 (tested). */
 export { type PillarDef, PILLARS };
@@ -81,6 +82,8 @@ export interface Resolved {
   id: string;
   /** Fewer than all: the fix leaves part of the signal's problem (see Finding.fixedPoints). */
   points?: number;
+  /** The fix leaves the signal's gate standing (a fix of one cause among several). */
+  keepsGate?: boolean;
 }
 
 /**
@@ -89,14 +92,34 @@ export interface Resolved {
  * is worth is the difference.
  */
 export function scoreIf(pillars: readonly Pillar[], fixed: readonly Resolved[]): Overall {
-  const after = new Map(fixed.map((f) => [f.id, f.points]));
+  // One entry per signal: several fixes of one issue may name the same signal (its own fix and a
+  // credit), the most it earns and a gate any of them lifts win.
+  const after = new Map<string, Resolved>();
+  for (const f of fixed) {
+    const seen = after.get(f.id);
+    after.set(
+      f.id,
+      seen
+        ? {
+          id: f.id,
+          points: seen.points === undefined || f.points === undefined
+            ? undefined
+            : Math.max(seen.points, f.points),
+          keepsGate: Boolean(seen.keepsGate && f.keepsGate),
+        }
+        : f,
+    );
+  }
   return overall(pillars.map((p) => {
     if (!p.signals.some((s) => after.has(s.id))) return p;
     const signals = p.signals.map((s) => {
-      if (!after.has(s.id) || s.maxPoints <= 0) return s;
-      const to = after.get(s.id);
+      const r = after.get(s.id);
+      if (!r) return s;
+      const gate = r.keepsGate ? s.gate : null;
+      if (s.maxPoints <= 0) return { ...s, gate };
+      const to = r.points;
       const points = to === undefined ? s.maxPoints : Math.min(s.maxPoints, Math.max(s.points, to));
-      return { ...s, points: round1(points), gate: null };
+      return { ...s, points: round1(points), gate };
     });
     return { ...p, signals, score: pillarScore(signals) };
   }));
@@ -158,8 +181,13 @@ export function scoreSite(ctx: ScanContext): Result {
   });
   const pillars = scored.map((p) => p.pillar);
   const total = overall(pillars);
-  const { grade, label } = gradeFor(total.score);
+  const { grade, label: gradeLabel } = gradeFor(total.score);
   const capped = pillars.flatMap((p) => p.signals).filter((s) => s.gate);
+  // When AI products cannot read the site, the label says which and why (the one model of access)
+  // instead of the grade's generic words, which would contradict it ("ready for AI search").
+  const rows = pillars.flatMap((p) => p.signals).find((s) => s.id === "access.edge")?.crawlers;
+  const access = rows ? accessSentence(productsOf(rows)) : null;
+  const label = access ? `${gradeLabel.split(":")[0]}: ${access}` : gradeLabel;
   return {
     score: total.score,
     grade,
@@ -194,15 +222,26 @@ function gateName(id: string): string {
  * the points: Lighthouse orders its opportunities by estimated savings the same way.
  */
 export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[]): Issue[] {
+  // What other signals credit each cause's fix with (one signal's points taken by several causes).
+  const credited = new Map<string, { check: Check; points: number; liftsGate: boolean }[]>();
+  for (const check of checks) {
+    for (const c of check.credits ?? []) {
+      if (c.points <= check.signal.points && !(c.liftsGate && check.signal.gate)) continue;
+      credited.set(c.cause, [...(credited.get(c.cause) ?? []), { check, ...c }]);
+    }
+  }
   const causes = new Map<string, Check[]>();
   for (const check of checks) {
     const { fix, signal } = check;
     if (!fix || (signal.status !== "fail" && signal.status !== "warn")) continue;
-    if (signal.maxPoints - signal.points <= 0 && !signal.gate) continue;
     const key = fix.cause?.key ?? `signal:${signal.id}`;
+    if (signal.maxPoints - signal.points <= 0 && !signal.gate && !credited.has(key)) continue;
     causes.set(key, [...(causes.get(key) ?? []), check]);
   }
-  const list = [...causes.values()].map((members) => {
+  const capOfGate = new Map(
+    pillars.flatMap((p) => p.signals).flatMap((s) => s.gate ? [[s.gate.id, s.gate.cap]] : []),
+  );
+  const list = [...causes].map(([key, members]) => {
     // The check that carries the lowest gate leads (its id and detail), else the one that loses
     // the most points, else the first listed.
     const lost = (c: Check) => c.signal.maxPoints - c.signal.points;
@@ -211,12 +250,20 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
       lost(b.c) - lost(a.c) || a.i - b.i
     ).map((x) => x.c);
     const lead = ordered[0];
-    const worth = worthOf(
-      pillars,
-      ordered.map((c) => ({ id: c.signal.id, points: c.fixedPoints })),
-    );
+    const credits = (credited.get(key) ?? []).filter((c) => !ordered.includes(c.check));
+    const worth = worthOf(pillars, [
+      ...ordered.map((c) => {
+        // A member whose points several causes share says what its own cause's fix earns and
+        // whether it lifts the gate (a credit to its own cause); else its fix earns what it says.
+        const own = c.credits?.find((k) => k.cause === key);
+        return own
+          ? { id: c.signal.id, points: own.points, keepsGate: !own.liftsGate }
+          : { id: c.signal.id, points: c.fixedPoints };
+      }),
+      ...credits.map((c) => ({ id: c.check.signal.id, points: c.points, keepsGate: !c.liftsGate })),
+    ]);
     const fix = mergedFix(ordered);
-    const gate = Math.min(...ordered.map((c) => c.signal.gate?.cap ?? Infinity));
+    const gate = Math.min(Infinity, ...worth.lifts.map((id) => capOfGate.get(id) ?? Infinity));
     return {
       lead,
       ordered,
@@ -224,9 +271,11 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
       fix,
       gate,
       ratio: worth.points / EFFORT_COST[fix.effort],
-      impact: gate < Infinity
-        ? "critical" as const
-        : strongest(ordered.map((c) => c.impact ?? impactOf(worth.points))),
+      impact: gate < Infinity ? "critical" as const : strongest([
+        ...ordered.map((c) => c.impact ?? impactOf(worth.points)),
+        ...credits.map((c) => c.check.impact ?? impactOf(worth.points)),
+      ]),
+      credits,
     };
   });
   list.sort((a, b) => {
@@ -237,14 +286,17 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
     if (ia !== ib) return ia - ib;
     return b.ratio - a.ratio || b.worth.points - a.worth.points;
   });
-  return list.map(({ lead, ordered, worth, fix, impact }) => ({
+  return list.map(({ lead, ordered, worth, fix, impact, credits }) => ({
     id: lead.signal.id,
     title: fix.what,
     status: lead.signal.status as "fail" | "warn",
     impact,
     detail: lead.signal.detail,
     fix,
-    resolves: ordered.map((c) => ({ id: c.signal.id, title: c.signal.title })),
+    resolves: [...ordered, ...credits.map((c) => c.check)].map((c) => ({
+      id: c.signal.id,
+      title: c.signal.title,
+    })),
     worth,
   }));
 }
@@ -321,4 +373,17 @@ export function capOf(result: Pick<Result, "pillars">): CapInfo | null {
   if (!best) return null;
   const uncapped = Math.round(weightedScore(result.pillars));
   return { ...best, uncapped, binding: uncapped > best.cap };
+}
+
+/**
+ * The index of the issue whose fix lifts the cap (its worth says so), else of the issue led by the
+ * signal that carries the gate; -1 when none. A gate several causes can raise (the search crawlers'
+ * gate, lifted by the robots.txt fix or the edge fix) points to the fix that lifts it.
+ */
+export function capIssueIndex(
+  issues: readonly Issue[],
+  cap: Pick<CapInfo, "gateId" | "signalId">,
+): number {
+  const lifting = issues.findIndex((i) => i.worth?.lifts.includes(cap.gateId));
+  return lifting >= 0 ? lifting : issues.findIndex((i) => i.id === cap.signalId);
 }

@@ -232,11 +232,20 @@ async function evaluateWatch(
     ? await deps.store.history.get(w.baseline.scanId)
     : null;
   const found = base
-    ? findRegressions(base.record, record, { minScoreDrop: w.minScoreDrop })
+    ? findRegressions(base.record, record, {
+      minScoreDrop: w.minScoreDrop,
+      timingPersisted: Boolean(w.timingHeld),
+    })
     : null;
   next.lastSeenScanId = scan.id;
   next.lastStatus = record.status;
-  if (record.status === "ok") next.baseline = { scanId: scan.id, scannedAt: scan.scannedAt };
+  // A drop timing alone explains waits for a second scan: the baseline stays, so the next scan is
+  // compared with the same one and alerts only if it is still slower.
+  const hold = Boolean(found && !found.regressions.length && found.held.length);
+  next.timingHeld = hold ? scan.id : null;
+  if (record.status === "ok" && !hold) {
+    next.baseline = { scanId: scan.id, scannedAt: scan.scannedAt };
+  }
   let delivery: Delivery | null = null;
   let mail: Delivery | null = null;
   if (found && found.regressions.length && base) {

@@ -87,6 +87,11 @@ export interface Watch {
     unsubscribeHash: string;
   } | null;
   /**
+   * A scan whose only regression was timing (lib/engines/history/regressions.ts): held, not alerted, with
+   * the baseline kept; the next scan alerts if it is still slower. Absent in older watches.
+   */
+  timingHeld?: string | null;
+  /**
    * Its server-log rules (lib/features/watch/log_alerts.ts): the day last checked and the rules
    * then holding (an alert goes out when one starts to hold); absent before the first check.
    */

@@ -57,7 +57,9 @@ Deno.test({
         assert.ok(note, "the cap notice is on the first screen");
         const text = note.textContent!.replace(/\s+/g, " ");
         assert.match(text, /capped at 35/);
-        assert.ok(text.includes(gateText("edge_blocks_ai")!.name), text);
+        // One gate for every path that turns the major AI search crawlers away (here the edge).
+        assert.ok(text.includes(gateText("search_crawlers_blocked")!.name), text);
+        assert.match(text, /refused at the edge: a challenge page \(HTTP 403\)/);
         assert.match(text, /Fix this first/);
         assert.match(text, /would score \d+/);
         assert.equal(note.querySelector('a[href="#issue-1"]')?.textContent, "How to fix it");

@@ -25,7 +25,6 @@ import { PagesTable } from "./pages_table.tsx";
 import { RenderViewSection } from "../../../kit/ui/render_view.tsx";
 import { ChangeLead } from "../../history/views/report_change_lead.tsx";
 import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
-import { CrawlerMatrix } from "./crawler_matrix.tsx";
 
 export {
   GRADE_MEANING,
@@ -67,7 +66,7 @@ export interface SectionProps {
   history?: ReportHistoryData;
   /** What another feature shows this reader (answer presence), right after what changed. */
   extra?: ReportProps["extra"];
-  /** The matrix's "observed in your logs" column, for the account whose logs they are. */
+  /** What the account's own server logs show of each crawler (the products section shows it). */
   observed?: ReportProps["observed"];
 }
 
@@ -90,6 +89,7 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
         rescan={p.rescan}
         scanId={p.scanId}
         change={<ChangeLead diff={p.history?.diff ?? null} />}
+        observed={p.observed}
       />
     ),
   },
@@ -110,10 +110,6 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
   { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
-  {
-    id: "crawlers",
-    render: (p) => <CrawlerMatrix record={p.record} observed={p.observed} />,
-  },
   {
     id: "pillars",
     render: (p) => (

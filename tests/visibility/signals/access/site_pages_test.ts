@@ -77,7 +77,11 @@ Deno.test("access.site_pages - most inner pages closed to every crawler raise th
 
 Deno.test("access.site_pages - left out when the home page is closed to all, or with no sample", () => {
   assert.equal(
-    sitePages.check(siteCtx([pageReport("/", { blockedFor: ALL }), pageReport("/a")])),
+    sitePages.check(
+      siteCtx([pageReport("/", { blockedFor: ALL }), pageReport("/a")], {}, {
+        robots: "User-agent: *\nDisallow: /\n",
+      }),
+    ),
     null,
   );
   assert.equal(sitePages.check(pageCtx()), null);

@@ -1,12 +1,16 @@
 /**
  * `access.indexing`: the home page's robots meta tags and X-Robots-Tag header let AI search index
- * and quote it. Owns the `noindex` gate (noindex for all robots, or for every AI search crawler).
+ * and quote it. Owns the `noindex` gate (noindex for all robots). A noindex aimed at some AI search
+ * crawlers turns them away in the one model of access (crawlers_matrix.ts): it costs what a
+ * robots.txt block of them costs, in `access.search_crawlers`, whose finding credits this signal's
+ * fix with the points it gives back; here it is the cause and the fix.
  */
 import { CRAWLERS } from "../../crawlers.ts";
 import {
   describeDirective,
   forbidsIndexing,
   forbidsSnippets,
+  NOINDEX_AGENTS_CAUSE,
   readDirectives,
   type RobotsDirective,
   searchAgents,
@@ -27,9 +31,9 @@ export const NOINDEX_GATE: GateDef = {
   why:
     "A noindex rule keeps the page out of the indexes AI answers are built from, whatever else the page does well.",
   when:
-    '`noindex`/`none` for all robots (`<meta name="robots">`, unscoped `X-Robots-Tag`), or for every search crawler we score',
+    '`noindex`/`none` for all robots (`<meta name="robots">`, unscoped `X-Robots-Tag`); a noindex naming AI search crawlers turns them away in the search crawlers\' check instead',
   lift:
-    "The home page's robots meta tags and X-Robots-Tag header no longer say noindex (or none) to all robots or to every AI search crawler we check.",
+    "The home page's robots meta tags and X-Robots-Tag header no longer say noindex (or none) to all robots.",
 };
 
 /** What the fix removes: the noindex directives found and who they name. */
@@ -72,7 +76,7 @@ export const indexing: SignalDef<Data> = {
       CRAWLERS.filter((c) => m.has(c.token.toLowerCase())).map((c) => c.token);
     const everyAgent = (m: Map<string, unknown>) => agents.every((a) => m.has(a));
     const noindexAll = [...noindex.all, ...[...noindex.agents.values()].flat()];
-    if (noindex.all.length || (noindex.agents.size && everyAgent(noindex.agents))) {
+    if (noindex.all.length) {
       return {
         status: "fail",
         detail:
@@ -89,8 +93,11 @@ export const indexing: SignalDef<Data> = {
         status: "warn",
         detail: `The home page tells ${who.join(", ")} not to index it (noindex for ${
           who.length === 1 ? "that crawler" : "those crawlers"
-        } only): the search and AI answers they feed will drop it; the other AI search crawlers may index it.`,
-        points: 5 * (1 - noindex.agents.size / agents.length),
+        } only): the search and AI answers they feed will drop it${
+          everyAgent(noindex.agents) ? "" : "; the other AI search crawlers may index it"
+        }. It costs what a robots.txt block of them costs, counted in "AI search crawlers allowed".`,
+        // Counted once, in access.search_crawlers (the one model of access).
+        points: 5,
         evidence: [...[...noindex.agents.values()].flat().map(describeDirective), ...other],
         impact: "high",
         data: { kind: "noindex_some", directives: noindexAll, who },
@@ -139,12 +146,12 @@ export const indexing: SignalDef<Data> = {
         effort: "S",
       };
     }
-    return noindexFix(
-      data.kind === "noindex"
-        ? "Remove noindex from the home page"
-        : `Remove noindex for ${data.who.join(", ")}`,
-      data.directives,
-    );
+    return data.kind === "noindex"
+      ? noindexFix("Remove noindex from the home page", data.directives)
+      : {
+        ...noindexFix(`Remove noindex for ${data.who.join(", ")}`, data.directives),
+        cause: NOINDEX_AGENTS_CAUSE,
+      };
   },
 };
 

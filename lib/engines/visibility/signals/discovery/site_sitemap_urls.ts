@@ -3,6 +3,7 @@
  * indexable and are open to AI search crawlers.
  */
 import type { SignalDef } from "../../signal.ts";
+import { searchOpenOnHome } from "../../crawlers_matrix.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import { examples, pointsFor, SAMPLE_HOW, sampledSite, share } from "../../audit/site_view.ts";
@@ -40,7 +41,10 @@ export const siteSitemapUrls: SignalDef<Data> = {
       (p.httpStatus !== null && (p.httpStatus < 200 || p.httpStatus >= 300))
     );
     const noindex = listed.filter((p) => p.noindex);
-    const blocked = listed.filter((p) => p.blockedFor.length > 0 && !p.noindex);
+    // Blocked for a crawler the home page lets in: a section closed by path rules. A crawler turned
+    // away from the whole site is a choice the access checks count once, not a sitemap fault.
+    const open = searchOpenOnHome(ctx);
+    const blocked = listed.filter((p) => p.blockedFor.some((t) => open.has(t)) && !p.noindex);
     const bad = new Set([...notOk, ...noindex, ...blocked]);
     const n = listed.length;
     const parts = [
