@@ -7,12 +7,13 @@
  * user pastes into the server HTML carries them.
  */
 import type { Config } from "../../kit/config.ts";
-import type { GuardedFetcher } from "../../kit/net/types.ts";
+import type { FetchResult, GuardedFetcher } from "../../kit/net/types.ts";
 import { allItems, type Detected, type Extraction, extractPage } from "../structured/extract.ts";
 import { generateGraph } from "../structured/generate.ts";
 import type { DetectedItem, RenderedStructured, Result } from "../structured/record.ts";
 import { validateItems } from "../structured/validate.ts";
 import type { EarlyBrowser } from "./browser.ts";
+import { scanHostsOf } from "./request_gate.ts";
 import { renderPages } from "./session.ts";
 import { type RobotsReader, sitePolicy } from "./site_policy.ts";
 import { PAGE_LIMITS } from "./site_view.ts";
@@ -24,6 +25,8 @@ export interface StructuredRenderInput {
   config: Config;
   /** The page's final URL (after the scan's own fetch). */
   pageUrl: string;
+  /** The scan's own fetch of the page: its hosts are the only ones SCAN_RESOLVE applies to. */
+  scanned: Pick<FetchResult, "url" | "finalUrl" | "redirects">;
   domain: string;
   /** The server HTML's items (the scan's own extraction). */
   raw: Detected;
@@ -78,6 +81,7 @@ export async function renderStructuredData(
     settings: { ...config.render, pages: 1 },
     gate: {
       fetcher: policy.fetcher,
+      scanHosts: scanHostsOf(input.scanned),
       isSite: policy.isSite,
       robotsAllows: policy.robotsAllows,
       maxRequests: PAGE_LIMITS.requests,

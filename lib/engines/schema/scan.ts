@@ -130,6 +130,7 @@ export async function scanPage(
         await renderStructuredData({
           config,
           pageUrl: res.finalUrl,
+          scanned: res,
           domain: target.domain,
           raw: result.detected,
           fetcher,
