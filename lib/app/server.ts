@@ -42,6 +42,7 @@ import { limitKeys, Store, type StoreOptions } from "../kit/storage/store.ts";
 import { AccountStore, attemptKeys } from "../kit/storage/store_accounts.ts";
 import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
+import { sealAgain } from "../features/watch/sealing.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 
@@ -258,6 +259,12 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  // WATCH_SECRET_KEY set: webhook values an older key sealed are sealed again with it, and a key
+  // kept in KV from before it was set is deleted (lib/features/watch/sealing.ts).
+  const sealed = await sealAgain(kv, config.watch, watch.box, Object.keys(services));
+  if (sealed.resealed || sealed.unopened || sealed.busy || sealed.keptKeyDeleted) {
+    log({ event: "watch.sealed_again", ...sealed });
+  }
   const answers = createAnswersDeps({
     kv,
     store: stores[service.name],
