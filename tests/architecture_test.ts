@@ -169,7 +169,7 @@ const FEATURE_EXCEPTIONS: Record<string, string> = {
     "a watch form re-renders the account page with its error",
   // Answer presence runs for the sites an account watches, and seals a user's vendor keys with
   // the watch secrets' box: a shared secret box and watch list reader belong in the kit.
-  "lib/features/answers/cli.ts -> lib/features/watch/secret_box.ts": "vendor keys sealed",
+  "lib/features/answers/cli.ts -> lib/features/watch/sealing.ts": "vendor keys sealed",
   "lib/features/answers/cli.ts -> lib/features/watch/store.ts": "runs for watched sites",
   "lib/features/answers/context.ts -> lib/features/watch/secret_box.ts": "vendor keys sealed",
   "lib/features/answers/context.ts -> lib/features/watch/store.ts": "runs for watched sites",

@@ -46,6 +46,9 @@ import { limitKeys, Store, type StoreOptions } from "../kit/storage/store.ts";
 import { AccountStore, attemptKeys } from "../kit/storage/store_accounts.ts";
 import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
+import { sealAgain } from "../features/watch/sealing.ts";
+import { sealKeysAgain } from "../features/answers/user_keys.ts";
+import { AnswersStore } from "../features/answers/store.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { citedPagesOf } from "../features/answers/cited_pages.ts";
@@ -267,6 +270,21 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
+  // WATCH_SECRET_KEY set: the values an older key sealed (webhooks, e-mail addresses, users' vendor
+  // keys of every service in this store) are sealed again with it, and a key kept in KV from before
+  // it was set is deleted once nothing it sealed is left (lib/features/watch/sealing.ts).
+  const sealed = await sealAgain(
+    kv,
+    config.watch,
+    watch.box,
+    Object.keys(services),
+    Object.keys(services).map((name) => () =>
+      sealKeysAgain({ answers: new AnswersStore(kv, name), box: watch.box })
+    ),
+  );
+  if (sealed.resealed || sealed.unopened || sealed.busy || sealed.keptKeyDeleted) {
+    log({ event: "watch.sealed_again", ...sealed });
+  }
   const jobModules = jobModulesFor(service);
   // Scans and jobs run in this isolate until the workers below are started (and where none are).
   let runner: ScanRunner = inlineRunner(services, jobModules);

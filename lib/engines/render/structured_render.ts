@@ -7,10 +7,11 @@
  * reads one view.
  */
 import type { Config } from "../../kit/config.ts";
-import type { GuardedFetcher } from "../../kit/net/types.ts";
+import type { FetchResult, GuardedFetcher } from "../../kit/net/types.ts";
 import { type Extraction, extractPage } from "../structured/extract.ts";
 import type { RenderAttempt } from "../structured/page_view.ts";
 import type { EarlyBrowser } from "./browser.ts";
+import { scanHostsOf } from "./request_gate.ts";
 import { renderPages } from "./session.ts";
 import { type RobotsReader, sitePolicy } from "./site_policy.ts";
 import { PAGE_LIMITS } from "./site_view.ts";
@@ -20,6 +21,8 @@ export interface StructuredRenderInput {
   config: Config;
   /** The page's final URL (after the scan's own fetch). */
   pageUrl: string;
+  /** The scan's own fetch of the page: its hosts are the only ones SCAN_RESOLVE applies to. */
+  scanned: Pick<FetchResult, "url" | "finalUrl" | "redirects">;
   domain: string;
   fetcher: GuardedFetcher;
   /** robots.txt's rules for our crawler (the one RFC 9309 parser, handed in). */
@@ -56,6 +59,7 @@ export async function renderStructuredData(
     settings: { ...config.render, pages: 1 },
     gate: {
       fetcher: policy.fetcher,
+      scanHosts: scanHostsOf(input.scanned),
       isSite: policy.isSite,
       robotsAllows: policy.robotsAllows,
       maxRequests: PAGE_LIMITS.requests,

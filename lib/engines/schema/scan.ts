@@ -146,6 +146,7 @@ export async function scanPage(
       render = await renderStructuredData({
         config,
         pageUrl: res.finalUrl,
+        scanned: res,
         domain: target.domain,
         fetcher,
         readRobots: deps.readRobots,

@@ -15,10 +15,8 @@ import { HttpError } from "../../kit/errors.ts";
 import { openKv } from "../../kit/storage/kv_open.ts";
 import { serviceFor } from "../../app/server.ts";
 import { Store } from "../../kit/storage/store.ts";
-import { keptSecret } from "../../kit/storage/store_secrets.ts";
 import { WatchStore } from "../watch/store.ts";
-import { randomToken } from "../../kit/auth/crypto.ts";
-import { SecretBox } from "../watch/secret_box.ts";
+import { openSecretBox } from "../watch/sealing.ts";
 import { closeAnswers, createAnswersDeps } from "./service.ts";
 import { planRun } from "./plan.ts";
 import { startRun } from "./run.ts";
@@ -89,11 +87,7 @@ export async function main(
     service,
     config,
     watches: new WatchStore(kv, service.name),
-    box: async () =>
-      new SecretBox(
-        config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
-        config.watch.previousSecretKeys,
-      ),
+    box: () => openSecretBox(kv, config.watch),
     now: Date.now,
     log: () => {},
   });

@@ -186,6 +186,16 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
     return (await this.kv.get<StoredKey>(this.#k("answer_keys", accountId, provider))).value;
   }
 
+  /** Every user's key of this service, with its entry (the start-up sweep seals them again). */
+  async *everyKey(): AsyncIterable<Deno.KvEntry<StoredKey>> {
+    for await (const e of this.kv.list<StoredKey>({ prefix: this.#k("answer_keys") })) yield e;
+  }
+
+  /** Replaces a key only if its entry is unchanged since `entry` was read. */
+  async replaceKey(entry: Deno.KvEntry<StoredKey>, key: StoredKey): Promise<boolean> {
+    return (await this.kv.atomic().check(entry).set(entry.key, key).commit()).ok;
+  }
+
   async putKey(accountId: string, provider: string, key: StoredKey): Promise<void> {
     await this.kv.set(this.#k("answer_keys", accountId, provider), key);
   }

@@ -27,7 +27,7 @@ export interface WatchDeps {
   lookup?: LookupFunction;
   /** The guarded fetcher of webhook deliveries (its own: WEBHOOK_RESOLVE, small bodies). */
   fetcher: GuardedFetcher;
-  /** The key that seals webhook URLs and secrets (from WATCH_SECRET_KEY, else kept in KV). */
+  /** Seals webhook URLs and secrets (./sealing.ts: WATCH_SECRET_KEY, else a key kept in KV). */
   box(): Promise<SecretBox>;
   /**
    * Where this instance is reached, for the links in alerts ("https://checker.example.org"):

@@ -15,6 +15,7 @@
 import { FetchError } from "../../kit/net/types.ts";
 import type { Delivery, DeliveryAttempt } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
+import { openWebhook } from "./sealing.ts";
 import { signatureHeaders } from "./signature.ts";
 import { renderBody, type WatchEvent } from "./payload.ts";
 import type { Watch } from "./store_types.ts";
@@ -93,19 +94,17 @@ async function deliverOne(
     if (d) await deps.watches.settle({ ...d, nextAttemptAt: null }, leasedUntil);
     return null;
   }
-  const watch = (await deps.watches.get(d.accountId, d.watchId)).value;
-  if (d.channel === "email") return await deliverEmail(deps, d, watch, now, leasedUntil);
-  if (!watch?.webhook) {
+  const held = await deps.watches.get(d.accountId, d.watchId);
+  if (d.channel === "email") return await deliverEmail(deps, d, held.value, now, leasedUntil);
+  if (!held.value?.webhook) {
     // The watch was removed: its alerts stop with it.
     await deps.watches.settle({ ...d, state: "cancelled", nextAttemptAt: null }, leasedUntil);
     return "cancelled";
   }
-  const box = await deps.box();
-  const url = await box.open(watch.webhook.url, watch.id);
-  const secret = await box.open(watch.webhook.secret, watch.id);
+  const opened = await openWebhook(deps.watches, await deps.box(), held as Deno.KvEntry<Watch>);
   let attempt: DeliveryAttempt;
   let retry = false;
-  if (!url || !secret) {
+  if (!opened) {
     attempt = {
       at: now,
       status: null,
@@ -113,7 +112,7 @@ async function deliverOne(
       ms: 0,
     };
   } else {
-    ({ attempt, retry } = await send(deps, url, secret, d, now));
+    ({ attempt, retry } = await send(deps, opened.url, opened.secret, d, now));
   }
   const attempts = [...d.attempts, attempt];
   const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;

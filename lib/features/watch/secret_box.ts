@@ -5,8 +5,8 @@
  * webhook URL is itself a credential (anyone holding it may post to the channel). So both are
  * sealed with a key that is not in the same record: WATCH_SECRET_KEY when the operator sets it
  * (then a copy of KV alone reveals neither), else a random key generated once and kept in KV
- * (lib/kit/storage/store_secrets.ts; that protects against a record leaking through a log or an
- * export, not against a copy of the whole store: docs/watch.md says so).
+ * (that protects against a record leaking through a log or an export, not against a copy of the
+ * whole store: start-up warns). Which key, and the move off the kept one: ./sealing.ts.
  *
  * Each sealed value is bound to its watch (the watch id is the additional authenticated data), so
  * a sealed secret copied onto another watch does not open.

@@ -3,16 +3,15 @@
  * once by the composition root (lib/app/server.ts). Webhooks get a guarded fetcher of their own, with
  * WEBHOOK_RESOLVE (never SCAN_RESOLVE), a 10 s deadline, no redirects and a 4 KB answer cap.
  */
-import { randomToken } from "../../kit/auth/crypto.ts";
 import type { Config } from "../../kit/config.ts";
 import { createGuardedFetcher, type LookupFunction } from "../../kit/net/guarded_fetch.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import { keptSecret } from "../../kit/storage/store_secrets.ts";
 import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
-import { SecretBox } from "./secret_box.ts";
+import type { SecretBox } from "./secret_box.ts";
+import { openSecretBox } from "./sealing.ts";
 import { createMailer } from "./mailer.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
@@ -46,12 +45,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
       maxRedirects: 0,
       lookup: parts.lookup,
     }),
-    box: () =>
-      box ??= (async () =>
-        new SecretBox(
-          config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
-          config.watch.previousSecretKeys,
-        ))(),
+    box: () => box ??= openSecretBox(kv, config.watch),
     origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     mailer: createMailer(config.watch.smtp),
     log: parts.log,

@@ -114,6 +114,11 @@ export class WatchStore {
     return out.sort((a, b) => a.createdAt - b.createdAt);
   }
 
+  /** Every watch of the service, with its versionstamp (a sweep: lib/features/watch/sealing.ts). */
+  everyWatch(): AsyncIterable<Deno.KvEntry<Watch>> {
+    return this.kv.list<Watch>({ prefix: this.#k("watches") });
+  }
+
   /**
    * Replaces a watch read as `current` by `next` (moving its due and pending entries), in one
    * commit with `extra` writes; false when the watch changed or went meanwhile.
