@@ -44,7 +44,7 @@ export const CrawlerRowSchema = z.object({
   checked: z.string(),
   /**
    * Additive (issue 40), absent in older records: the one per-crawler verdict the score reads
-   * (lib/visibility/access_model.ts). `product`: the AI product it feeds (products.ts); `counts`:
+   * (lib/engines/visibility/access_model.ts). `product`: the AI product it feeds (products.ts); `counts`:
    * verified on its vendor's page and not retired (false: shown, labelled, never scored).
    */
   product: z.string().optional(),

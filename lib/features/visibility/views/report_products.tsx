@@ -4,8 +4,8 @@
  * the site (be found in their search and cited, fetch a page a person asks about, train on it), in
  * plain words and colour, each one click from its crawlers (tokens) and their verdicts. A table:
  * one row per product (a card per product on a phone). Read from the record's crawler verdicts
- * (lib/visibility/access_model.ts), the same the score reads; the edge's answers are labelled from
- * their one stored state (lib/visibility/edge_words.ts).
+ * (lib/engines/visibility/access_model.ts), the same the score reads; the edge's answers are labelled from
+ * their one stored state (lib/engines/visibility/edge_words.ts).
  */
 import type { VNode } from "preact";
 import type { CrawlerRow, ScanRecord } from "../../../engines/visibility/record.ts";
