@@ -102,9 +102,9 @@ export function round1(n: number): string {
 /**
  * The line under the score: why the score is what it is, from its top causes, never the grade's
  * generic words when the record says more. The AI products that cannot read the site and why
- * (the one model of access, lib/engines/visibility/access_model.ts), else what caps the score, else where
- * the most points are; the grade's meaning only for a record with nothing to say (or made before
- * crawler verdicts were kept).
+ * (the one model of access, lib/engines/visibility/access_model.ts), else what caps the score,
+ * else where the most points are; the grade's meaning only for a record with nothing to say (or
+ * made before crawler verdicts were kept).
  */
 export function scoreReason(result: Pick<Result, "pillars" | "topIssues" | "grade">): string {
   const rows = accessRows(result);
