@@ -6,6 +6,7 @@
  * search crawler probed).
  */
 import { codeBlock, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import { CRAWLERS } from "../../crawlers.ts";
 import { crawlerMatrix } from "../../crawlers_matrix.ts";
 import { isRefusal } from "../../edge_probe.ts";
@@ -141,13 +142,15 @@ export const edge: SignalDef<Data> = {
       why:
         "A bot challenge or 403 at the edge hides the site from AI search even when robots.txt allows it; the crawler never sees your page.",
       how: howText(
-        `In your CDN or firewall, let these AI search and assistant crawlers through instead of refusing or challenging them: ${
-          refused.join(", ")
-        }.`,
+        byHand(
+          `in your CDN or firewall, let these AI search and assistant crawlers through instead of refusing or challenging them: ${
+            refused.join(", ")
+          }.`,
+        ),
         `How depends on your setup, and the choice is yours: a rule that allows by User-Agent alone also lets in anyone who fakes it, so prefer your CDN's verified-bot list or the addresses the vendors publish${
           ranges.length ? ` (${ranges.join("; ")})` : ""
         }. On Cloudflare, Security > Bots and AI Crawl Control allow crawlers one by one; keep training crawlers blocked there if that is your choice.`,
-        "Then check that the crawler gets your page (HTTP 200):",
+        checkAfterwards("that the crawler gets your page (HTTP 200):"),
         codeBlock(`curl -A '${token}' -I '${ctx.pageUrl.replace(/'/g, "%27")}'`, "sh"),
       ),
       effort: "M",

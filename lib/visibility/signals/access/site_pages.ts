@@ -4,10 +4,12 @@
  * the pages that matter are closed, not only the home page.
  */
 import { CRAWLERS } from "../../crawlers.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { howText } from "../../fix_text.ts";
+
 import {
   aiAccessFix,
   noindexPages,
+  noindexSteps,
   openedByAccessFix,
   robotsClosesSearch,
 } from "../../robots_fixes.ts";
@@ -148,13 +150,11 @@ export const sitePages: SignalDef<Data> = {
       how: howText(
         `The pages carry a robots directive that keeps them out of search and AI answers (${
           examples(closed)
-        }). Remove noindex from their template's <meta name="robots"> tag (and from the X-Robots-Tag header if your server sends one), for every crawler and for ${
-          found.data!.tokens.join(", ")
-        }:`,
-        codeBlock('<meta name="robots" content="index, follow">', "html"),
+        }), for every crawler and for ${found.data!.tokens.join(", ")}.`,
+        ...noindexSteps(ctx, closed),
       ),
       effort: "S",
-      cause: templateCause(closed),
+      cause: templateCause(ctx, closed),
     };
   },
 };

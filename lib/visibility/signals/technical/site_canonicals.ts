@@ -2,7 +2,8 @@
  * `technical.site_canonicals`: the sampled pages' canonicals point at themselves, not at the home
  * page or another site (a missing one is noted, not scored: crawlers then use the URL fetched).
  */
-import { codeBlock, howText } from "../../fix_text.ts";
+import { escapeHtml, howText } from "../../fix_text.ts";
+import { pageEditSteps } from "../../page_edits.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
@@ -70,15 +71,21 @@ export const siteCanonicals: SignalDef<Data> = {
       data: { pages: [...wrong, ...missing] },
     };
   },
-  fix: (_ctx, found) => ({
+  fix: (ctx, found) => ({
     what: `Point the canonical of ${pagesInWords(found.data!.pages)} at the page itself`,
     why:
       "A canonical that points at the home page tells crawlers every such page is a copy of it: they drop the pages and cite none of them.",
     how: howText(
-      "In the template, print the page's own URL as its canonical (not the site's root):",
-      codeBlock('<link rel="canonical" href="{{ page.absolute_url }}">', "html"),
+      ...pageEditSteps(ctx, {
+        urls: found.data!.pages.map((p) => p.url),
+        where: "head",
+        code: (url) => `<link rel="canonical" href="${escapeHtml(url)}">`,
+        note: "it replaces the canonical there",
+        template: "print each page's own URL as its canonical, not the site's root",
+        check: "that each page's canonical names the page's own URL.",
+      }),
     ),
     effort: "S",
-    cause: templateCause(found.data!.pages),
+    cause: templateCause(ctx, found.data!.pages),
   }),
 };
