@@ -139,3 +139,48 @@ Deno.test({
     }
   },
 });
+
+const CORPUS_SITES = new URL("../../shared/corpus/visibility/material/sites/", import.meta.url);
+
+/**
+ * The corpus's saved sites as files in memory, read at test time (never copied): "/" is
+ * index.html, "/x" is x or x.html, as the corpus's own server serves them.
+ */
+function corpusFiles(): { hosts: string[]; files: Map<string, string> } | null {
+  try {
+    if (!Deno.statSync(CORPUS_SITES).isDirectory) return null;
+  } catch {
+    return null;
+  }
+  const hosts: string[] = [];
+  const files = new Map<string, string>();
+  for (const dir of Deno.readDirSync(CORPUS_SITES)) {
+    if (!dir.isDirectory) continue;
+    hosts.push(dir.name);
+    for (const f of Deno.readDirSync(new URL(`${dir.name}/`, CORPUS_SITES))) {
+      if (!f.isFile) continue;
+      const text = Deno.readTextFileSync(new URL(`${dir.name}/${f.name}`, CORPUS_SITES));
+      if (f.name === "index.html") files.set(`${dir.name}/`, text);
+      files.set(`${dir.name}/${f.name}`, text);
+      if (f.name.endsWith(".html")) files.set(`${dir.name}/${f.name.slice(0, -5)}`, text);
+    }
+  }
+  return { hosts: hosts.sort(), files };
+}
+
+Deno.test({
+  name: "[fixes verified] every saved site of the shared corpus",
+  ...SANITIZE,
+  fn: async () => {
+    const corpus = corpusFiles();
+    if (!corpus) {
+      console.warn(
+        `skipped: the shared corpus is not at ${CORPUS_SITES.pathname} (the fixture sites above run the same property)`,
+      );
+      return;
+    }
+    const run = await verifyHosts(corpus.hosts, { files: corpus.files }, NOW);
+    assert.ok(run.sites >= 10, `${run.sites} corpus sites with fixes`);
+    report("the corpus's saved sites", run);
+  },
+});

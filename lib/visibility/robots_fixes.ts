@@ -282,7 +282,7 @@ export function robotsStatusFix(ctx: ScanContext): Fix {
     what: "Make robots.txt answer 200 (or 404)",
     why: "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
     how: howText(
-      `Serve ${r.url} as a static text file (text/plain) answering 200, with these lines:`,
+      `Serve ${r.url} as a static text file (text/plain) with status 200, with these lines:`,
       starterRobotsTxt(ctx),
       "If you have no rules, a plain 404 is also safe; a 5xx never is.",
     ),

@@ -9,7 +9,7 @@
 import type { ScanContext } from "./check.ts";
 import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
-import { addRobotsLines, createFile } from "./fix_steps.ts";
+import { addRobotsLines, byHand, createFile } from "./fix_steps.ts";
 import { sitemapExists, sitemapXml } from "./skeletons.ts";
 import { readSitemap } from "./sitemap.ts";
 
@@ -24,10 +24,15 @@ export function robotsReadable(ctx: ScanContext): boolean {
   return ctx.robots.state === "ok";
 }
 
-/** Where the sitemap is (or goes): the URL robots.txt names, else /sitemap.xml. */
+/**
+ * Where the sitemap is (or goes): the URL robots.txt names when a file can be served there, else
+ * /sitemap.xml. A named URL with a query or ending in "/" (`/?sitemap=true`) is a page a CMS
+ * answers, not a file: a static file there would replace the home page.
+ */
 export function sitemapUrl(ctx: ScanContext): string {
-  return ctx.snapshot.sitemap.source === "robots"
-    ? ctx.snapshot.sitemap.url
+  const named = ctx.snapshot.sitemap.source === "robots" ? new URL(ctx.snapshot.sitemap.url) : null;
+  return named && !named.search && !named.pathname.endsWith("/")
+    ? named.href
     : new URL("/sitemap.xml", ctx.pageUrl).href;
 }
 
@@ -50,11 +55,16 @@ export function sitemapMissing(ctx: ScanContext): boolean {
  */
 export function sitemapFix(ctx: ScanContext): Fix | null {
   const publish = sitemapMissing(ctx);
-  const line = robotsReadable(ctx) && ctx.robots.sitemaps.length === 0;
-  if (!publish && !line) return null;
   const url = sitemapUrl(ctx);
+  const line = robotsReadable(ctx) &&
+    (ctx.robots.sitemaps.length === 0 || (publish && !ctx.robots.sitemaps.includes(url)));
+  if (!publish && !line) return null;
   const robotsUrl = new URL("/robots.txt", ctx.pageUrl).href;
-  const named = ctx.snapshot.sitemap.source === "robots";
+  const named = ctx.snapshot.sitemap.source === "robots" && url === ctx.snapshot.sitemap.url;
+  // robots.txt names a sitemap at an address a file cannot take: publish one beside it.
+  const elsewhere = ctx.snapshot.sitemap.source === "robots" && !named
+    ? ctx.snapshot.sitemap.url
+    : null;
   return {
     what: publish
       ? named ? "Repair the sitemap robots.txt points to" : "Publish a sitemap.xml"
@@ -71,6 +81,10 @@ export function sitemapFix(ctx: ScanContext): Fix | null {
       publish && codeBlock(sitemapXml(ctx), "xml"),
       line && addRobotsLines(robotsUrl, ", on a line of its own outside any group:"),
       line && codeBlock(`Sitemap: ${url}`),
+      elsewhere !== null &&
+        byHand(
+          `robots.txt also names ${elsewhere}, which is no sitemap today: repair what serves it (a CMS or plugin) or delete that Sitemap line.`,
+        ),
     ),
     effort: "S",
     cause: SITEMAP_CAUSE,

@@ -91,17 +91,21 @@ export function judgeFix(
   if (after.status !== "ok" || !after.result) return ["the rescan failed"];
   const signals = signalsOf(after);
   const earlier = signalsOf(before);
+  const sampledBefore = new Set(
+    (earlier.get("discovery.site_sample")?.pages ?? []).map((p) => new URL(p.url).pathname),
+  );
   const next = after.result.topIssues;
   const asked = new Set(next.flatMap((i) => (i.resolves ?? [{ id: i.id }]).map((r) => r.id)));
   if (!partly) {
     for (const r of issue.resolves ?? [{ id: issue.id, title: issue.title }]) {
       const s = signals.get(r.id);
       if (!s || s.status === "pass" || s.status === "na" || s.status === "info") continue;
-      // A site check may now sample pages it had not read (a sitemap was published): what it
-      // finds there is new work, not the fix failing, when none of the pages it names is one
-      // the fix was written for.
+      // A site check may now sample pages it had not read (a sitemap was published): its verdict
+      // then rests on pages the fix was never written for, which is new work, not the fix
+      // failing (a duplicate title of the home page and a newly sampled page, say).
       const was = new Set((earlier.get(r.id)?.evidence ?? []).map(pageOf));
       if (s.evidence.length && !s.evidence.some((e) => was.has(pageOf(e)))) continue;
+      if (s.evidence.some((e) => e.startsWith("/") && !sampledBefore.has(pageOf(e)))) continue;
       if (s.status === "fail" || asked.has(r.id)) {
         problems.push(`${r.id} still ${s.status}: ${s.detail}`);
       }

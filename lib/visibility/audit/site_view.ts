@@ -167,13 +167,15 @@ export function examples(pages: PageReport[], max = 3): string {
 
 /** Adds "duplicate title/description" to the pages that share one with another page. */
 export function withDuplicates(pages: PageReport[]): PageReport[] {
+  // Two addresses of one path (`/` and `/?ref=nav`) are one document: its canonical, not its
+  // title, tells them apart, so they count as one page here.
   const count = (key: (p: PageReport) => string | null) => {
-    const m = new Map<string, number>();
+    const m = new Map<string, Set<string>>();
     for (const p of pages) {
       const k = key(p);
-      if (k) m.set(k, (m.get(k) ?? 0) + 1);
+      if (k) m.set(k, (m.get(k) ?? new Set()).add(new URL(p.url).pathname));
     }
-    return m;
+    return new Map([...m].map(([k, paths]) => [k, paths.size]));
   };
   const titleKey = (p: PageReport) => p.title?.trim().toLowerCase() || null;
   const descKey = (p: PageReport) => p.description?.trim().toLowerCase() || null;

@@ -141,8 +141,11 @@ export const sitePages: SignalDef<Data> = {
     // Pages robots.txt closes: the one robots.txt change for the AI crawlers' access (one cause
     // with the home page's crawler signals), which also names the noindex pages.
     if (robotsClosesSearch(ctx)) return aiAccessFix(ctx);
-    const pages = noindexPages(ctx);
-    const closed = pages.length ? pages : found.data!.worst;
+    // What robots.txt's User-agent: * group closes to every crawler without a group of its own,
+    // among open pages, reads as deliberate (the robots.txt fix leaves it too): no fix asks to
+    // open it, and no noindex fix is offered for a page that carries none.
+    const closed = noindexPages(ctx);
+    if (!closed.length) return null;
     return {
       what: `Remove the noindex from ${pagesInWords(closed)}`,
       why:

@@ -44,6 +44,9 @@ export const canonical: SignalDef = {
       "The canonical tells crawlers which URL to index and cite when the same page is reachable several ways.",
     how: canonicalHow(ctx),
     effort: "S",
+    // The sampled pages' canonical check offers this same fix when the home page is the one
+    // page it finds wrong: one tag, one fix.
+    cause: { key: "home:canonical", title: "Declare one canonical URL" },
   }),
 };
 

@@ -39,8 +39,10 @@ export const siteTitles: SignalDef<Data> = {
     const site = sampledSite(ctx);
     if (!site) return null;
     const { read } = site;
-    const noTitle = read.filter((p) => !p.title);
-    const noDesc = read.filter((p) => !p.description);
+    // The home page's own title and description checks judge whether it has them (one check
+    // per fact); here it counts for the labels it shares with another page.
+    const noTitle = read.filter((p) => !p.title && p.type !== "home");
+    const noDesc = read.filter((p) => !p.description && p.type !== "home");
     const dupTitle = read.filter((p) => p.fails.includes("duplicate title"));
     const dupDesc = read.filter((p) => p.fails.includes("duplicate description"));
     const n = read.length;
@@ -64,7 +66,11 @@ export const siteTitles: SignalDef<Data> = {
     };
   },
   fix(ctx, found) {
-    const bad = found.data!.bad;
+    // The home page's title and description have their own checks: where another page shares
+    // them, changing the other page's sets them apart; a missing one is the home checks' fix.
+    const all = found.data!.bad;
+    const inner = all.filter((p) => p.type !== "home");
+    const bad = inner.length ? inner : all;
     const site = sampledSite(ctx)!;
     const byUrl = new Map(bad.map((p) => [p.url, p]));
     const name = displayName(ctx);
