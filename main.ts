@@ -1,26 +1,30 @@
 /**
- * The server: reads the config, builds everything through lib/server.ts (createServer) and serves.
+ * The server: reads the config, builds everything through lib/app/server.ts (createServer) and serves.
  * The same file is the entry point everywhere: one process, many processes (a KV Connect URL in
  * KV_PATH, Upstash Redis for the limits) and Deno Deploy (the platform's KV, no file writes).
  *
  *   deno task start                     # the AI Visibility Checker on :8000
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
-import { describeAnswers } from "./lib/config_answers.ts";
-import { probeTurnstile } from "./lib/accounts/challenge.ts";
-import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
-import { describeKv, KvOpenError, redactUrl } from "./lib/storage/kv_open.ts";
-import { passwordBackend } from "./lib/accounts/password.ts";
-import { serveHttp } from "./lib/serve.ts";
-import { describeMemoryPlan, describeRendering } from "./lib/config_memory.ts";
-import { connectionLimits, DESCRIPTORS_PER_CONNECTION, MAX_TOTAL } from "./lib/net/conn_limits.ts";
-import { freeDescriptors } from "./lib/net/fd_limit.ts";
-import { setBodyBudget } from "./lib/web/http_body.ts";
-import { createServer, type Server, serviceFor, StartupConfigError } from "./lib/server.ts";
+import { describeAnswers } from "./lib/features/answers/config.ts";
+import { probeTurnstile } from "./lib/kit/auth/challenge.ts";
+import { type Config, ConfigError, loadConfig } from "./lib/kit/config.ts";
+import { describeKv, KvOpenError, redactUrl } from "./lib/kit/storage/kv_open.ts";
+import { passwordBackend } from "./lib/kit/auth/password.ts";
+import { serveHttp } from "./lib/app/serve.ts";
+import { describeMemoryPlan, describeRendering } from "./lib/kit/config_memory.ts";
+import {
+  connectionLimits,
+  DESCRIPTORS_PER_CONNECTION,
+  MAX_TOTAL,
+} from "./lib/kit/net/conn_limits.ts";
+import { freeDescriptors } from "./lib/kit/net/fd_limit.ts";
+import { setBodyBudget } from "./lib/kit/web/http_body.ts";
+import { createServer, type Server, serviceFor, StartupConfigError } from "./lib/app/server.ts";
 
 /** What the hourly clean-up runs; set once this process has started (see the cron below). */
 let runCleanUp: (() => Promise<void>) | null = null;
-/** What the watch scheduler runs each minute (lib/watch/scheduler.ts); set once started. */
+/** What the watch scheduler runs each minute (lib/features/watch/scheduler.ts); set once started. */
 let runWatchTick: (() => Promise<unknown>) | null = null;
 
 // Deno Deploy registers the cron jobs that the entry module's top-level code defines before the
@@ -130,7 +134,7 @@ if (import.meta.main) {
     throw e;
   }
   // The guard's caps need the free file descriptors, counted before the store, the threads or a
-  // listener open any (the count briefly holds every free one): lib/net/fd_limit.ts.
+  // listener open any (the count briefly holds every free one): lib/kit/net/fd_limit.ts.
   const c = config.connections;
   const limits = c.guard
     ? connectionLimits(
@@ -140,7 +144,7 @@ if (import.meta.main) {
     )
     : undefined;
   setBodyBudget(config.memory.bodyMb * 1048576);
-  // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/server.ts.
+  // Stores, limiter, queue, challenge, routes, scan threads and worker: lib/app/server.ts.
   let server: Server;
   try {
     server = await createServer(config);
@@ -187,7 +191,7 @@ if (import.meta.main) {
       );
     }
   }
-  // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/serve.ts.
+  // Deno.serve behind the connection guard (caps, header timeout, EMFILE): lib/app/serve.ts.
   let serving;
   try {
     serving = serveHttp(

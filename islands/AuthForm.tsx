@@ -1,6 +1,6 @@
 /**
  * The e-mail and password fields of the sign-up, login and administrator login forms, with inline
- * validation (the same rules as the server, lib/accounts/account_rules.ts) and the state of the anti-bot
+ * validation (the same rules as the server, lib/kit/auth/account_rules.ts) and the state of the anti-bot
  * check. The form itself, its hidden token, the challenge widget and the submit button are
  * server-rendered around this island, so the form posts normally without JavaScript.
  *
@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
-import { checkEmail, checkPassword, passwordLength } from "../lib/accounts/account_rules.ts";
+import { checkEmail, checkPassword, passwordLength } from "../lib/kit/auth/account_rules.ts";
 import { challengeRenewal } from "./challenge_renewal.ts";
 
 /** Props (JSON, from the server). */

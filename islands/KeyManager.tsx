@@ -4,11 +4,11 @@
  * confirmation). The server renders the same markup with plain forms, so everything works without
  * JavaScript; once hydrated, create and revoke go through fetch without reloading the page.
  */
-import { KeyCells, KeyTableHead } from "../lib/ui/key_table.tsx";
+import { KeyCells, KeyTableHead } from "../lib/kit/ui/key_table.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
-import { formatWhen, type KeyView, sortKeys } from "../lib/ui/key_view.ts";
-import { checkKeyName } from "../lib/accounts/account_rules.ts";
+import { formatWhen, type KeyView, sortKeys } from "../lib/kit/ui/key_view.ts";
+import { checkKeyName } from "../lib/kit/auth/account_rules.ts";
 
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
@@ -26,11 +26,11 @@ export interface Notice {
 /** Props (JSON, from the server). */
 export interface KeyManagerProps {
   keys: KeyView[];
-  /** The session's form token (lib/web/csrf.ts). */
+  /** The session's form token (lib/kit/web/csrf.ts). */
   csrf: string;
   maxActiveKeys: number;
   maxNameLength: number;
-  /** New scans per hour of each key (lib/limits/limits.ts LIMITS.key). */
+  /** New scans per hour of each key (lib/kit/limits/limits.ts LIMITS.key). */
   scansPerKeyHour: number;
   /** Shown once: set by the server right after a no-JS create (from the encrypted flash). */
   created: NewKey | null;

@@ -1,6 +1,6 @@
 /**
  * The scan form's fields and behaviour. It is rendered inside a server-rendered
- * `<form method="get" action="/report">` (lib/ui/scan_form.tsx) next to the challenge widget,
+ * `<form method="get" action="/report">` (lib/kit/ui/scan_form.tsx) next to the challenge widget,
  * which stays outside the island so hydration never touches the widget's own DOM.
  *
  * Without JavaScript the form opens the stored report of the site. With it, submitting POSTs
@@ -17,8 +17,8 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { reportPagePath } from "../lib/report_urls.ts";
-import { waitText } from "../lib/ui/format.ts";
+import { reportPagePath } from "../lib/kit/report_urls.ts";
+import { waitText } from "../lib/kit/ui/format.ts";
 import { challengeRenewal } from "./challenge_renewal.ts";
 
 export type ScanFormProps = {

@@ -1,6 +1,6 @@
 /**
  * Live progress of a running scan, shown by /report/<domain> while the domain is in flight. It
- * polls the scan's status URL (GET /api/scans/<id>, lib/history/service.ts) every 1.5 s (the
+ * polls the scan's status URL (GET /api/scans/<id>, lib/engines/history/service.ts) every 1.5 s (the
  * spec's 1-2 s pattern) and shows the step the worker is really on: the status's typed `stepId`
  * places the scan on a row of the service's card (lib/service.ts ProgressRow), never the words of
  * the step; when the scan is done or failed it loads the report. The page is server-rendered from
@@ -8,7 +8,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { reportPagePath } from "../lib/report_urls.ts";
+import { reportPagePath } from "../lib/kit/report_urls.ts";
 
 export type ScanProgressProps = {
   domain: string;

@@ -9,7 +9,7 @@
  * while a laptop sleeps or a background tab is throttled; the age is read from the clock then).
  * Turnstile renews its own tokens (its widget's default `refresh-expired: auto`).
  */
-import { ALTCHA_RENEW_AFTER_MS, ALTCHA_TTL_MS } from "../lib/accounts/challenge_ttl.ts";
+import { ALTCHA_RENEW_AFTER_MS, ALTCHA_TTL_MS } from "../lib/kit/auth/challenge_ttl.ts";
 
 export { ALTCHA_TTL_MS };
 

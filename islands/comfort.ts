@@ -3,7 +3,7 @@
  * islands load it alone as the "comfort" bundle):
  * - the header's theme toggle (dark <-> light, remembered in localStorage; a choice equal to the
  *   system setting is forgotten, so the page follows the system again). The stored theme is
- *   applied before the first paint by the inline script of lib/ui/comfort_script.ts;
+ *   applied before the first paint by the inline script of lib/kit/ui/comfort_script.ts;
  * - `<time data-local datetime="...">` shown in the reader's time zone (the server writes UTC, so
  *   without JavaScript the page still says an unambiguous time; the UTC value stays in `title`);
  * - every closed `<details>` opened before printing and closed again after (the print stylesheet

@@ -1,5 +1,5 @@
 /**
- * Behaviour of the server-rendered copy buttons (lib/ui/copy_button.tsx): shows them, and copies
+ * Behaviour of the server-rendered copy buttons (lib/kit/ui/copy_button.tsx): shows them, and copies
  * the text of the element named by `data-copy` on click, saying "Copied" for a moment. If the
  * clipboard is refused, the text is selected so the visitor can press Ctrl+C.
  */

@@ -1,5 +1,5 @@
 /**
- * What a service is: the contract every service folder (lib/services/<name>/) fulfils. A service is
+ * What a service is: the contract every service folder (lib/features/<name>/) fulfils. A service is
  * what differs between the AI Visibility Checker and the Schema Markup Generator: its name (which
  * prefixes its KV keys), its API key prefix, its record schema and scanner, the words its pages
  * use, its home page, its report view, its export bodies, its badge, its MCP tools and prompts, and
@@ -7,19 +7,19 @@
  * server) is shared and takes a ServiceDef.
  *
  * This module holds types only, so every layer may name a service without importing one. The
- * registry of services is built in the composition root (lib/server.ts SERVICES); no other module
+ * registry of services is built in the composition root (lib/app/server.ts SERVICES); no other module
  * imports a service folder (tests/architecture_test.ts).
  */
 import type { VNode } from "preact";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { z } from "zod";
-import type { ChallengeWidget } from "./accounts/challenge.ts";
-import type { Config } from "./config.ts";
-import type { Target } from "./net/target.ts";
-import type { BaseRecord, StoredScan } from "./storage/store_types.ts";
-import type { ScanDiff } from "./history/diff.ts";
-import type { HistoryItem } from "./history/service.ts";
+import type { ChallengeWidget } from "./kit/auth/challenge.ts";
+import type { Config } from "./kit/config.ts";
+import type { Target } from "./kit/net/target.ts";
+import type { BaseRecord, StoredScan } from "./kit/storage/store_types.ts";
+import type { ScanDiff } from "./engines/history/diff.ts";
+import type { HistoryItem } from "./engines/history/service.ts";
 
 export type { BaseRecord };
 
@@ -29,7 +29,7 @@ export interface RunOutcome<R extends BaseRecord = BaseRecord> {
   failure: string | null;
 }
 
-/** The steps the worker itself reports around any service's scan (lib/scan/worker.ts). */
+/** The steps the worker itself reports around any service's scan (lib/engines/scan/worker.ts). */
 export type WorkerStepId = "starting" | "saving";
 
 /**
@@ -60,7 +60,7 @@ export interface RunDeps<Id extends string = string> {
 }
 
 /**
- * The module a scan thread loads to run a service's scans (lib/isolate/scan_thread.ts): it exports
+ * The module a scan thread loads to run a service's scans (lib/kit/isolate/scan_thread.ts): it exports
  * `run`, and nothing that renders pages, so a thread loads the scanner only.
  */
 export interface ScannerModule {
@@ -112,7 +112,7 @@ export interface HomeProps {
   sourceUrl?: string;
   /**
    * This server can render pages in a browser (a remote browser, or a local Chromium the memory
-   * plan lets run: lib/config_memory.ts), so the scan form offers it.
+   * plan lets run: lib/kit/config_memory.ts), so the scan form offers it.
    */
   canRender: boolean;
 }
@@ -133,7 +133,7 @@ export interface ReportProps {
   history?: ReportHistoryData;
   /**
    * What another feature shows this reader (answer presence for the account watching the site,
-   * lib/answers/): the report places it right after what changed.
+   * lib/features/answers/): the report places it right after what changed.
    */
   extra?: VNode;
 }
@@ -156,7 +156,7 @@ export interface ReportView {
   body: VNode;
 }
 
-/** How a SARIF export places its results (lib/export/sarif.ts). */
+/** How a SARIF export places its results (lib/engines/export/sarif.ts). */
 export interface SarifOptions {
   /** Where this service is reached, for the rules' helpUri ("https://checker.example.org"). */
   learnBase?: string;
@@ -202,30 +202,30 @@ export interface ExportInput {
   failure: string | null;
   /** The absolute URL of the live report page, linked from the export when known. */
   reportUrl?: string;
-  /** Where SARIF results point and their rules' help links (lib/export/sarif.ts). */
+  /** Where SARIF results point and their rules' help links (lib/engines/export/sarif.ts). */
   sarif?: SarifOptions;
 }
 
-/** A service's export bodies (lib/export/ adds the frame: title, styles, footer). */
+/** A service's export bodies (lib/engines/export/ adds the frame: title, styles, footer). */
 export interface ServiceExports {
-  /** The Markdown report as blocks (lib/export/markdown.ts joins them). */
+  /** The Markdown report as blocks (lib/engines/export/markdown.ts joins them). */
   markdown(input: ExportInput): string[];
-  /** The HTML report's body (lib/export/html.tsx wraps it in a self-contained document). */
+  /** The HTML report's body (lib/engines/export/html.tsx wraps it in a self-contained document). */
   html(input: ExportInput): VNode;
-  /** The SARIF rules and results (lib/export/sarif.ts adds the log around them). */
+  /** The SARIF rules and results (lib/engines/export/sarif.ts adds the log around them). */
   sarif(input: ExportInput, options: SarifOptions): SarifParts;
 }
 
-/** What a badge says of a scanned record (lib/badge.ts adds the label and draws it). */
+/** What a badge says of a scanned record (lib/kit/ui/badge.ts adds the label and draws it). */
 export interface BadgeMessage {
   message: string;
-  /** A colour of lib/badge.ts COLOURS. */
+  /** A colour of lib/kit/ui/badge.ts COLOURS. */
   colour: string;
 }
 
 /**
- * A service over MCP (lib/mcp/server.ts builds the server from it). `Ctx` is the MCP request's
- * context (lib/mcp/context.ts McpContext); the contract leaves it open so that this module imports
+ * A service over MCP (lib/app/mcp_server.ts builds the server from it). `Ctx` is the MCP request's
+ * context (lib/kit/mcp/context.ts McpContext); the contract leaves it open so that this module imports
  * nothing of lib/mcp.
  */
 export interface ServiceMcp<Ctx = unknown> {
@@ -241,7 +241,7 @@ export interface ServiceMcp<Ctx = unknown> {
   registerPrompts?(server: McpServer, ctx: Ctx): void;
 }
 
-/** One service: everything that differs, in one definition (lib/services/<name>/service.ts). */
+/** One service: everything that differs, in one definition (lib/features/<name>/service.ts). */
 export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string = string> {
   /** Its name: the registry key, the SERVICE setting, the prefix of its KV keys. */
   name: string;
@@ -254,7 +254,7 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   recordSchema: z.ZodType<R>;
   /**
    * Runs one scan; must not throw for anything the scanned site does. Its record is within the
-   * record budget (lib/limits/record_budget.ts boundOutcome: summarised past it), made where the
+   * record budget (lib/kit/limits/record_budget.ts boundOutcome: summarised past it), made where the
    * scan runs, so nothing larger ever leaves the scan's thread.
    */
   run(target: Target, deps: RunDeps<Id>): Promise<RunOutcome<R>>;
@@ -271,14 +271,14 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   summary?: string;
   /** The fields of a failed record beyond domain, status, scannedAt and result. */
   failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
-  /** What a watch of this service rescans (lib/watch/): the whole site, or the one page named. */
+  /** What a watch of this service rescans (lib/features/watch/): the whole site, or the one page named. */
   watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */
   rescanTarget?(record: R): string;
   /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
   validatesCode?: boolean;
   /**
-   * Serves GET /compare and /api/compare.json (lib/compare/): sites side by side. The schema
+   * Serves GET /compare and /api/compare.json (lib/features/compare/): sites side by side. The schema
    * service does not: its record is one page of a site, so two records are not two sites.
    */
   comparesSites?: boolean;

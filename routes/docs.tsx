@@ -3,15 +3,15 @@
  * own address. The machine-readable version is /openapi.json.
  */
 import type { ComponentChildren, VNode } from "preact";
-import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
-import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
-import { LIMITS } from "../lib/limits/limits.ts";
-import { reportJsonPath } from "../lib/report_urls.ts";
-import { type McpToolInfo, mcpTools } from "../lib/mcp/server.ts";
+import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
+import { LIMITS } from "../lib/kit/limits/limits.ts";
+import { reportJsonPath } from "../lib/kit/report_urls.ts";
+import { type McpToolInfo, mcpTools } from "../lib/app/mcp_server.ts";
 import type { ServiceWords } from "../lib/service.ts";
-import { renderPage } from "../lib/web/render.tsx";
-import { shellFor } from "../lib/web/shell.ts";
-import { CopyButton } from "../lib/ui/copy_button.tsx";
+import { renderPage } from "../lib/kit/web/render.tsx";
+import { shellFor } from "../lib/kit/web/shell.ts";
+import { CopyButton } from "../lib/kit/ui/copy_button.tsx";
 
 /** GET /docs. */
 export const docsRoute: RouteDef = {
@@ -278,7 +278,7 @@ jq '${words.resultJq}' report.json`;
               </tr>
             </thead>
             <tbody>
-              {/* The tools /mcp registers (lib/mcp/server.ts mcpTools), never a hand list. */}
+              {/* The tools /mcp registers (lib/app/mcp_server.ts mcpTools), never a hand list. */}
               {props.tools.map((tool) => (
                 <tr>
                   <td>

@@ -1,9 +1,9 @@
 /**
- * GET /healthz (lib/health.ts): 200 with the checks when this process can serve, 503 otherwise.
+ * GET /healthz (lib/kit/health.ts): 200 with the checks when this process can serve, 503 otherwise.
  * The answer is kept for one second, so a flood of probes costs one round of checks a second.
  */
-import type { RouteDef } from "../lib/web/route.ts";
-import { checkHealth, type Health } from "../lib/health.ts";
+import type { RouteDef } from "../lib/kit/web/route.ts";
+import { checkHealth, type Health } from "../lib/kit/health.ts";
 
 /** GET /healthz. */
 export const healthRoute: RouteDef = {

@@ -1,13 +1,13 @@
 /**
- * GET /: the service's home page (lib/services/<name>/home.tsx): what it does, the scan form with
+ * GET /: the service's home page (lib/features/<name>/home.tsx): what it does, the scan form with
  * its browser challenge (Turnstile when its keys are set, else the self-hosted ALTCHA proof of
  * work), and what a report holds.
  */
-import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
-import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
+import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import type { HomeProps } from "../lib/service.ts";
-import { renderPage } from "../lib/web/render.tsx";
-import { shellFor } from "../lib/web/shell.ts";
+import { renderPage } from "../lib/kit/web/render.tsx";
+import { shellFor } from "../lib/kit/web/shell.ts";
 
 /** GET /. */
 export const indexRoute: RouteDef = {

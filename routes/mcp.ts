@@ -7,13 +7,13 @@
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Handler, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../lib/web/context.ts";
-import type { RouteDef, RouteHandlers } from "../lib/web/route.ts";
+import type { AppEnv } from "../lib/kit/web/context.ts";
+import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import {
   DEFAULT_MCP_CONCURRENT_PER_IP,
   type McpDeps,
   type McpOptions,
-} from "../lib/mcp/context.ts";
+} from "../lib/kit/mcp/context.ts";
 import {
   batchesAllowed,
   checkOrigin,
@@ -24,10 +24,10 @@ import {
   originPolicyFor,
   preflightResponse,
   readJsonRpcBody,
-} from "../lib/mcp/http.ts";
-import { createMcpServer, mcpTools } from "../lib/mcp/server.ts";
-import { ipv6Prefix48 } from "../lib/net/client_ip.ts";
-import { CAPS } from "../lib/limits/limits.ts";
+} from "../lib/kit/mcp/http.ts";
+import { createMcpServer, mcpTools } from "../lib/app/mcp_server.ts";
+import { ipv6Prefix48 } from "../lib/kit/net/client_ip.ts";
+import { CAPS } from "../lib/kit/limits/limits.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;

@@ -1,11 +1,11 @@
 /**
  * GET /openapi.json: the OpenAPI 3.1 document of this service, generated from the routes the app
- * mounted (each route's own OpenAPI entry and the zod schemas its handlers use, lib/openapi.ts),
+ * mounted (each route's own OpenAPI entry and the zod schemas its handlers use, lib/kit/web/openapi.ts),
  * with this server as its server URL.
  */
-import { type AppDeps, siteOrigin } from "../lib/web/context.ts";
-import { openApiDocument } from "../lib/openapi.ts";
-import type { MountedApp, RouteDef, RouteHandlers } from "../lib/web/route.ts";
+import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
+import { openApiDocument } from "../lib/kit/web/openapi.ts";
+import type { MountedApp, RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 
 /** GET /openapi.json. */
 export const openApiRoute: RouteDef = {

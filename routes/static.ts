@@ -2,8 +2,8 @@
  * /static/*: files under static/. Built bundles carry a content hash in their names and are cached
  * for a year; the rest for an hour. Only GET and HEAD; no directory listings; no path escapes.
  */
-import type { RouteDef } from "../lib/web/route.ts";
-import { NotFoundError } from "../lib/errors.ts";
+import type { RouteDef } from "../lib/kit/web/route.ts";
+import { NotFoundError } from "../lib/kit/errors.ts";
 
 const ROOT = new URL("../static/", import.meta.url);
 const TYPES: Record<string, string> = {
@@ -43,7 +43,7 @@ export const staticRoute: RouteDef = {
         "Cache-Control",
         rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
       );
-      // The length lets the gzip middleware (lib/web/compress.ts) leave tiny files as they are.
+      // The length lets the gzip middleware (lib/kit/web/compress.ts) leave tiny files as they are.
       c.header("Content-Length", String(body.byteLength));
       return c.body(body as Uint8Array<ArrayBuffer>);
     },

@@ -4,9 +4,9 @@
  * too large, or timed out).
  */
 import assert from "node:assert/strict";
-import { RateLimitedError } from "../lib/errors.ts";
-import { readCappedBody, setBodyBudget } from "../lib/web/http_body.ts";
-import { memoryPlan } from "../lib/config_memory.ts";
+import { RateLimitedError } from "../lib/kit/errors.ts";
+import { readCappedBody, setBodyBudget } from "../lib/kit/web/http_body.ts";
+import { memoryPlan } from "../lib/kit/config_memory.ts";
 
 const MiB = 1024 * 1024;
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { Altcha, sharedSecret } from "../lib/accounts/altcha.ts";
+import { Altcha, sharedSecret } from "../lib/kit/auth/altcha.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 
 /** Solves a challenge the way the widget does and encodes the payload it submits. */

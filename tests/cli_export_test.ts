@@ -1,7 +1,7 @@
 /** `deno task scan --format md|html|json --out FILE`: the CLI writes the export a pipeline keeps. */
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { runCli, startScanEnv } from "./helpers/scan_env.ts";
 import { assertSelfContained } from "./helpers/export_checks.ts";
 

@@ -1,6 +1,6 @@
 /** `deno task scan` as a pipeline uses it: exit codes, --json, --fail-under, the readable report. */
 import assert from "node:assert/strict";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { runCli, startScanEnv } from "./helpers/scan_env.ts";
 
 Deno.test("[cli] scan prints a report, JSON on request, and gates CI with --fail-under", async (t) => {

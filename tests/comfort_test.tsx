@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { hashPassword } from "../lib/accounts/password.ts";
-import { waitText } from "../lib/ui/format.ts";
-import { LocalTime, LocalTimeMs } from "../lib/ui/local_time.tsx";
-import { pageCsp } from "../lib/ui/csp.ts";
+import { hashPassword } from "../lib/kit/auth/password.ts";
+import { waitText } from "../lib/kit/ui/format.ts";
+import { LocalTime, LocalTimeMs } from "../lib/kit/ui/local_time.tsx";
+import { pageCsp } from "../lib/kit/ui/csp.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
 import { WebClient } from "./helpers/web_client.ts";
@@ -78,7 +78,7 @@ Deno.test("[comfort] pages: the theme before the first paint, the toggle, downlo
     await t.step("Download JSON downloads", async () => {
       const html = await (await env.app.request("/report/no-llms.test")).text();
       // The JSON link asks for the record as an attachment (Content-Disposition, checked in
-      // tests/export_test.ts), so it downloads in every browser.
+      // tests/features/report/export_test.ts), so it downloads in every browser.
       assert.match(
         html,
         /Download <a href="\/api\/report\/no-llms.test.json\?download=1">JSON<\/a>/,

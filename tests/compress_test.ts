@@ -1,5 +1,5 @@
 /**
- * gzip for what a browser loads (lib/web/compress.ts): pages and static files are compressed when
+ * gzip for what a browser loads (lib/kit/web/compress.ts): pages and static files are compressed when
  * the browser accepts it, and decompress to the very bytes sent uncompressed; pages with form
  * tokens (no-store), answers that set a cookie, and the API are never compressed (BREACH).
  */

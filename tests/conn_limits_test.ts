@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { loadConfig } from "../lib/config.ts";
-import { addressKey, connectionLimits } from "../lib/net/conn_limits.ts";
-import { freeDescriptors } from "../lib/net/fd_limit.ts";
-import { serveHttp } from "../lib/serve.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { addressKey, connectionLimits } from "../lib/kit/net/conn_limits.ts";
+import { freeDescriptors } from "../lib/kit/net/fd_limit.ts";
+import { serveHttp } from "../lib/app/serve.ts";
 
 Deno.test("[conn limits] the total follows the free descriptors and the memory share; one address gets a sixteenth, never more than half", () => {
   const counted = { free: 19_970, how: "19970 free file descriptors, counted at start-up" };

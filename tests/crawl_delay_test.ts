@@ -1,11 +1,11 @@
 /**
  * Numeric directives of robots.txt are finite and clamped (issue 26): a Crawl-delay written as
  * `1e400` or `Infinity` is an endless delay, not "no delay"; NaN, zero and negative values are
- * no Crawl-delay at all. The site audit (lib/visibility/audit/audit.ts) reads only the home page
+ * no Crawl-delay at all. The site audit (lib/engines/visibility/audit/audit.ts) reads only the home page
  * when the delay is over its bound, so an endless delay must come out as a large finite number.
  */
 import assert from "node:assert/strict";
-import { crawlDelayFor, MAX_CRAWL_DELAY_SEC } from "../lib/visibility/audit/polite.ts";
+import { crawlDelayFor, MAX_CRAWL_DELAY_SEC } from "../lib/engines/visibility/audit/polite.ts";
 
 const UA = "AIVisibilityBot/0.1";
 const delay = (value: string) => crawlDelayFor(`User-agent: *\nCrawl-delay: ${value}\n`, UA);

@@ -3,10 +3,10 @@
  * tests/fixtures/crawler_sites.ts through the guarded fetcher (off-site lookups pointed at nothing).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { type Result, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
-import { probedCrawlers } from "../lib/visibility/edge_probe.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { type Result, ScanRecordSchema, type Signal } from "../lib/engines/visibility/record.ts";
+import { probedCrawlers } from "../lib/engines/visibility/edge_probe.ts";
 import { type CrawlerSites, startCrawlerSites } from "./fixtures/crawler_sites.ts";
 
 const NOW = new Date("2026-11-26T12:00:00Z");

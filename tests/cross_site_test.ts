@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

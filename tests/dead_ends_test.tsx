@@ -1,7 +1,7 @@
 /**
  * The ways on from where a reader could get stuck (issue 32): an unknown address answers a
  * browser with a page and a way home while the API keeps its JSON 404 (content negotiation by
- * path and Accept, lib/web/not_found.tsx); compare's "Scan it" opens a filled form; the account
+ * path and Accept, lib/kit/web/not_found.tsx); compare's "Scan it" opens a filled form; the account
  * page's curl example follows the scan's status URL, as /docs does; the trend chart's time axis
  * reads in the reader's time zone like the list beside it.
  */
@@ -10,10 +10,10 @@ import { renderToString } from "preact-render-to-string";
 import { DOMParser } from "linkedom";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { storeRecord, visibilityRecord } from "./helpers/records.ts";
-import { wantsPage } from "../lib/web/not_found.tsx";
-import { DashboardPage } from "../lib/ui/account_page.tsx";
-import { TrendChart } from "../lib/ui/trend_chart.tsx";
-import { comparePagePath } from "../lib/report_urls.ts";
+import { wantsPage } from "../lib/kit/web/not_found.tsx";
+import { DashboardPage } from "../lib/features/accounts/views/account_page.tsx";
+import { TrendChart } from "../lib/features/history/views/trend_chart.tsx";
+import { comparePagePath } from "../lib/kit/report_urls.ts";
 
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 

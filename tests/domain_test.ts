@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { InvalidTargetError, normaliseTarget } from "../lib/net/target.ts";
+import { InvalidTargetError, normaliseTarget } from "../lib/kit/net/target.ts";
 
 Deno.test("[domain] the same site always lands on the same record", () => {
   const forms = [

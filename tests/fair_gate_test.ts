@@ -1,10 +1,10 @@
 /**
- * The fair queue of expensive work (lib/limits/fair_gate.ts): bounded in all and per caller,
+ * The fair queue of expensive work (lib/kit/limits/fair_gate.ts): bounded in all and per caller,
  * callers take turns, a caller past its queue is refused at once, an IPv6 /48 counts together.
  */
 import assert from "node:assert/strict";
-import { FairGate } from "../lib/limits/fair_gate.ts";
-import { RateLimitedError } from "../lib/errors.ts";
+import { FairGate } from "../lib/kit/limits/fair_gate.ts";
+import { RateLimitedError } from "../lib/kit/errors.ts";
 
 function deferred() {
   let resolve!: () => void;

@@ -1,17 +1,17 @@
 /**
- * What a response body costs the fetcher (lib/net/fetch_body.ts), whatever its chunking: chunked
+ * What a response body costs the fetcher (lib/kit/net/fetch_body.ts), whatever its chunking: chunked
  * transfer encoding lets a server send a body one byte per chunk (7 bytes on the wire per byte),
  * and every chunk is one read of the body's stream. Issue 26: the fetcher run outside a thread
  * died on a 0.5 MiB body in 1-byte chunks under the start task's 160 MB heap (the start task then
  * set one), because every read was raced against a deadline promise that kept one reaction per
- * read. The start task sets no heap flag now (lib/config_memory.ts): the test gives the child the
+ * read. The start task sets no heap flag now (lib/kit/config_memory.ts): the test gives the child the
  * smallest heap a scan thread gets, where the fetcher runs.
  */
 import assert from "node:assert/strict";
-import { Deadline } from "../lib/net/fetch_body.ts";
-import { FetchError } from "../lib/net/types.ts";
+import { Deadline } from "../lib/kit/net/fetch_body.ts";
+import { FetchError } from "../lib/kit/net/types.ts";
 import { startTaskArgs } from "./helpers/start_task_server.ts";
-import { MIN_THREAD_HEAP_MB } from "../lib/config_memory.ts";
+import { MIN_THREAD_HEAP_MB } from "../lib/kit/config_memory.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 /**
- * Findings are grouped per kind where they are collected (lib/structured/finding_log.ts): a
+ * Findings are grouped per kind where they are collected (lib/engines/structured/finding_log.ts): a
  * page with 100,000 empty JSON-LD objects lists 50 of each kind with a count of the rest, the
  * summary still counts every finding, and the record stays small (issue 26: 28 MB before).
  */
@@ -10,10 +10,10 @@ import {
   FINDINGS_PER_KIND,
   MAX_FINDING_TEXT,
   MAX_FINDINGS,
-} from "../lib/structured/finding_log.ts";
-import type { Finding } from "../lib/structured/record.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import { validateCode } from "../lib/schema/validate_code.ts";
+} from "../lib/engines/structured/finding_log.ts";
+import type { Finding } from "../lib/engines/structured/record.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import { validateCode } from "../lib/features/validate/validate_code.ts";
 
 function finding(i: number, over: Partial<Finding> = {}): Finding {
   return {

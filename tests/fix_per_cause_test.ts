@@ -7,12 +7,12 @@
  * the pages in words and the globs only inside its code block; the CDN is a cause of its own.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { parseHow } from "../lib/visibility/fix_text.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { parseHow } from "../lib/engines/visibility/fix_text.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { startEditableSite } from "./fixtures/editable_site.ts";
-import { worthText } from "../lib/ui/report_texts.ts";
+import { worthText } from "../lib/engines/visibility/report_texts.ts";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 

@@ -7,9 +7,9 @@
  * (read at test time, never copied; skipped with a message when absent).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
 import { BAKERY_HOST, bakeryFiles } from "./fixtures/bakery_site.ts";
 import { startFixtureSites } from "./fixtures/site_server.ts";
 import { startEditableSite } from "./fixtures/editable_site.ts";

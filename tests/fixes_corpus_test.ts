@@ -6,9 +6,9 @@
  * run the same properties on our own fixtures, which are always present.
  */
 import assert from "node:assert/strict";
-import { CRAWLERS } from "../lib/visibility/crawlers.ts";
-import { type RobotsFix, robotsVerdicts } from "../lib/visibility/robots_fix.ts";
-import { scoreSite } from "../lib/visibility/score.ts";
+import { CRAWLERS } from "../lib/engines/visibility/crawlers.ts";
+import { type RobotsFix, robotsVerdicts } from "../lib/engines/visibility/robots_fix.ts";
+import { scoreSite } from "../lib/engines/visibility/score.ts";
 import { fixContext } from "./helpers/fix_context.ts";
 import {
   assertJsonLdFix,

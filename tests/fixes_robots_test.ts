@@ -4,15 +4,15 @@
  * share, never invents a path, and says so in its text.
  */
 import assert from "node:assert/strict";
-import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
-import { robotsFile } from "../lib/visibility/robots.ts";
+import { codeBlocksOf } from "../lib/engines/visibility/fix_text.ts";
+import { robotsFile } from "../lib/engines/visibility/robots.ts";
 import {
   applyRobotsEdits,
   checkRobotsChange,
   robotsAllowFix,
   robotsFixHow,
   robotsVerdicts,
-} from "../lib/visibility/robots_fix.ts";
+} from "../lib/engines/visibility/robots_fix.ts";
 import { assertRobotsFixProperty } from "./helpers/fix_checks.ts";
 import { fixResult } from "./helpers/fix_context.ts";
 

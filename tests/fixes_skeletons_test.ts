@@ -5,10 +5,10 @@
  * an image. The same property checks run on the real pages in tests/fixes_corpus_test.ts.
  */
 import assert from "node:assert/strict";
-import { codeBlocksOf } from "../lib/visibility/fix_text.ts";
-import { identityLinks } from "../lib/visibility/same_as.ts";
-import type { Issue, Result } from "../lib/visibility/record.ts";
-import { scoreSite } from "../lib/visibility/score.ts";
+import { codeBlocksOf } from "../lib/engines/visibility/fix_text.ts";
+import { identityLinks } from "../lib/engines/visibility/same_as.ts";
+import type { Issue, Result } from "../lib/engines/visibility/record.ts";
+import { scoreSite } from "../lib/engines/visibility/score.ts";
 import { fixContext, type FixtureSite } from "./helpers/fix_context.ts";
 import {
   assertJsonLdFix,

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { codeBlock, codeBlocksOf, howText, parseHow } from "../lib/visibility/fix_text.ts";
-import { formatHow } from "../lib/visibility/format.ts";
-import { FixHow } from "../lib/ui/visibility_report.tsx";
+import { codeBlock, codeBlocksOf, howText, parseHow } from "../lib/engines/visibility/fix_text.ts";
+import { formatHow } from "../lib/engines/visibility/format.ts";
+import { FixHow } from "../lib/features/visibility/views/visibility_report.tsx";
 import { fixResult } from "./helpers/fix_context.ts";
 import { assertWellFormedHow } from "./helpers/fix_checks.ts";
 

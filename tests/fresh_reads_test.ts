@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { FreshReads } from "../lib/storage/fresh_reads.ts";
-import { createApiKey, findActiveKey, revokeApiKey } from "../lib/accounts/keys.ts";
-import { createStore } from "../lib/server.ts";
+import { FreshReads } from "../lib/kit/storage/fresh_reads.ts";
+import { createApiKey, findActiveKey, revokeApiKey } from "../lib/kit/auth/keys.ts";
+import { createStore } from "../lib/app/server.ts";
 
 /** A load whose calls are counted and settled by hand. */
 function manualLoads() {

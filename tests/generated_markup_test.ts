@@ -7,11 +7,16 @@
  * a generated graph that `/validate` finds no error and no avoidable warning in.
  */
 import assert from "node:assert/strict";
-import { validateCode } from "../lib/schema/validate_code.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import type { Result } from "../lib/structured/record.ts";
-import { asList, type JsonObject, type JsonValue, typesOf } from "../lib/structured/terms.ts";
-import { isDataType } from "../lib/structured/vocabulary.ts";
+import { validateCode } from "../lib/features/validate/validate_code.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import type { Result } from "../lib/engines/structured/record.ts";
+import {
+  asList,
+  type JsonObject,
+  type JsonValue,
+  typesOf,
+} from "../lib/engines/structured/terms.ts";
+import { isDataType } from "../lib/engines/structured/vocabulary.ts";
 import { analyseFixture, fixtureNames } from "./helpers/schema_fixtures.ts";
 
 const nodesOf = (r: Result) => r.generated.graph["@graph"] as JsonObject[];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { GroupCommit } from "../lib/limits/group_commit.ts";
+import { GroupCommit } from "../lib/kit/limits/group_commit.ts";
 
 interface Item {
   name: string;

@@ -11,8 +11,8 @@ import {
   findResolveTarget,
   type GuardedFetcherOptions,
   resolvePublicAddresses,
-} from "../lib/net/guarded_fetch.ts";
-import { FetchError, type FetchErrorKind, type GuardedFetcher } from "../lib/net/types.ts";
+} from "../lib/kit/net/guarded_fetch.ts";
+import { FetchError, type FetchErrorKind, type GuardedFetcher } from "../lib/kit/net/types.ts";
 
 const UA = "AIVisibilityBot/test (+https://example.invalid/bot)";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { maxChunks, readCappedBody, readJsonBody } from "../lib/web/http_body.ts";
-import { BadRequestError, PayloadTooLargeError, RequestTimeoutError } from "../lib/errors.ts";
+import { maxChunks, readCappedBody, readJsonBody } from "../lib/kit/web/http_body.ts";
+import { BadRequestError, PayloadTooLargeError, RequestTimeoutError } from "../lib/kit/errors.ts";
 
 function streaming(chunks: string[], thenHang = false): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();

@@ -3,9 +3,9 @@
  * connection: public addresses are only classified, never contacted.
  */
 import assert from "node:assert/strict";
-import { classifyAddress, isPublicAddress, parseHostLiteral } from "../lib/net/ip_policy.ts";
-import { assertFetchableUrl } from "../lib/net/guarded_fetch.ts";
-import { FetchError } from "../lib/net/types.ts";
+import { classifyAddress, isPublicAddress, parseHostLiteral } from "../lib/kit/net/ip_policy.ts";
+import { assertFetchableUrl } from "../lib/kit/net/guarded_fetch.ts";
+import { FetchError } from "../lib/kit/net/types.ts";
 
 /** [address, expected range name]; only "unicast" is public. */
 const ADDRESSES: [string, string][] = [

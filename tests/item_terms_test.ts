@@ -4,8 +4,8 @@
  * stay the strings every reader takes.
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/structured/extract.ts";
-import { DetectedItemSchema } from "../lib/structured/record.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import { DetectedItemSchema } from "../lib/engines/structured/record.ts";
 
 const PAGE = "https://shop.test/p/1";
 const XSD = "http://www.w3.org/2001/XMLSchema#";

@@ -1,11 +1,11 @@
 /**
- * Scan admissions decided in memory by the only process that writes the KV (lib/limits/limiter_local.ts
+ * Scan admissions decided in memory by the only process that writes the KV (lib/kit/limits/limiter_local.ts
  * through Store.admitScan with `exclusive`): exact under concurrency, durable across a restart,
  * and a domain already in flight is joined without counting.
  */
 import assert from "node:assert/strict";
-import { type PoolSpec, type ScanJob } from "../lib/storage/store.ts";
-import { createStore } from "../lib/server.ts";
+import { type PoolSpec, type ScanJob } from "../lib/kit/storage/store.ts";
+import { createStore } from "../lib/app/server.ts";
 
 const HOUR = 3600_000;
 let n = 0;

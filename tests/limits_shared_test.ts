@@ -1,9 +1,9 @@
 /**
  * The spec's limits (../shared/api/visibility.md, "Limits"), run against every engine the limits
  * can live in: Deno KV written by one process (the default for a local file: decided in memory,
- * lib/limits/limiter_local.ts, then one commit with the in-flight mark and the enqueue), Deno KV shared
+ * lib/kit/limits/limiter_local.ts, then one commit with the in-flight mark and the enqueue), Deno KV shared
  * by many processes (KV Connect or Deploy: read, decide, commit with versionstamp checks), and
- * Redis through the Upstash REST API (lib/limits/limiter_redis.ts: one Lua script, then the KV
+ * Redis through the Upstash REST API (lib/kit/limits/limiter_redis.ts: one Lua script, then the KV
  * commit, with a refund when the domain went in flight meanwhile). The same tests, the same
  * numbers: per IP, per domain, per key, exact retryAfterSeconds, and 200 parallel requests that
  * admit exactly the limit.

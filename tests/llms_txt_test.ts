@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { validateLlmsTxt } from "../lib/visibility/llms_txt.ts";
+import { validateLlmsTxt } from "../lib/engines/visibility/llms_txt.ts";
 
 const BASE = "https://shop.example/llms.txt";
 

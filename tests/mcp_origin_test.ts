@@ -5,8 +5,8 @@
  * structuredContent).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { checkOrigin, hostNameOf, originPolicyFor } from "../lib/mcp/http.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { checkOrigin, hostNameOf, originPolicyFor } from "../lib/kit/mcp/http.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 const V = "2025-11-25";

@@ -12,13 +12,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Handler, Hono, type MiddlewareHandler } from "hono";
-import type { AppEnv as HonoEnv } from "../lib/web/context.ts";
-import { HttpError } from "../lib/errors.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
-import { PRODUCT } from "../lib/config.ts";
+import type { AppEnv as HonoEnv } from "../lib/kit/web/context.ts";
+import { HttpError } from "../lib/kit/errors.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { PRODUCT } from "../lib/kit/config.ts";
 import { mcpHandlers, mcpRoute } from "../routes/mcp.ts";
-import { RateLimitedError } from "../lib/errors.ts";
-import type { RecordViewGate } from "../lib/web/record_views.ts";
+import { RateLimitedError } from "../lib/kit/errors.ts";
+import type { RecordViewGate } from "../lib/kit/web/record_views.ts";
 import { fakeLookup, PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -41,7 +41,7 @@ async function connect(fetch: Fetch, url = "http://localhost/mcp"): Promise<Clie
 }
 
 /**
- * The /mcp routes alone, mounted like lib/app.ts does but with a short scan wait, on the env's
+ * The /mcp routes alone, mounted like lib/app/app.ts does but with a short scan wait, on the env's
  * store and clock: for tests where no worker runs, so scan_site answers "running" at once.
  */
 function shortWaitApp(env: TestEnv, scanWaitMs = 0, viewGate?: RecordViewGate) {
@@ -58,7 +58,7 @@ function shortWaitApp(env: TestEnv, scanWaitMs = 0, viewGate?: RecordViewGate) {
     lookup: fakeLookup,
     log: () => {},
   };
-  // With a view gate, mounted the way lib/app.ts mounts the route (its handlers get the app's gate).
+  // With a view gate, mounted the way lib/app/app.ts mounts the route (its handlers get the app's gate).
   const handlers = viewGate
     ? mcpRoute.handlers({ ...env.deps, ...deps }, { routes: [], viewGate })
     : mcpHandlers(deps, { scanWaitMs });
@@ -134,6 +134,7 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(Object.keys(byName).sort(), [
+      "analyse_server_log",
       "answer_presence",
       "answer_presence_run",
       "compare_scans",
@@ -146,9 +147,14 @@ Deno.test("POST /mcp - initialize and list: name, version, instructions, tools, 
       "unwatch_site",
       "watch_site",
     ]);
-    // The watch tools change an account's watch list (tests/watch_api_test.ts); a run of answer
-    // presence spends calls (tests/answers_mcp_test.ts).
-    const changing = new Set(["watch_site", "unwatch_site", "run_answer_presence"]);
+    // The watch tools change an account's watch list (tests/features/watch/watch_api_test.ts); a run of answer
+    // presence spends calls (tests/features/answers/answers_mcp_test.ts).
+    const changing = new Set([
+      "watch_site",
+      "unwatch_site",
+      "run_answer_presence",
+      "analyse_server_log",
+    ]);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.description.length > 80, tool.name);
       assert.equal(tool.inputSchema.type, "object");
@@ -641,6 +647,7 @@ Deno.test("[mcp] schema service: generate_schema returns the markup to paste and
       assert.equal(client.getServerVersion()?.name, "schema-markup-generator");
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
       assert.deepEqual(names, [
+        "analyse_server_log",
         "answer_presence",
         "answer_presence_run",
         "compare_scans",

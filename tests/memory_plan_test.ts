@@ -1,10 +1,10 @@
 /**
- * The memory plan (lib/config_memory.ts): scan threads sized from the machine's memory or
+ * The memory plan (lib/kit/config_memory.ts): scan threads sized from the machine's memory or
  * MEMORY_MB, and the limits a thread is given are the limits it has. Peak RSS under load is
  * measured by tests/bench/memory_peaks.ts.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/kit/config.ts";
 import {
   BUDGET_SHARE,
   describeMemoryPlan,
@@ -12,9 +12,9 @@ import {
   memoryPlan,
   SERVER_MB,
   THREAD_OVERHEAD_MB,
-} from "../lib/config_memory.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { startScanThreads } from "../lib/isolate/scan_threads.ts";
+} from "../lib/kit/config_memory.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { startScanThreads } from "../lib/kit/isolate/scan_threads.ts";
 
 /** What a plan's threads and the rest may hold at most, in MB. */
 const planned = (p: ReturnType<typeof memoryPlan>) =>

@@ -1,17 +1,17 @@
 /**
- * Method-not-allowed answers come from one place (lib/web/methods.ts, lib/web/route.ts routeApp):
+ * Method-not-allowed answers come from one place (lib/kit/web/methods.ts, lib/kit/web/route.ts routeApp):
  * every path the app mounts, read from the app's own route table for both services, answers 405 to
  * a method it does not serve, with an Allow header listing exactly the methods it serves, and
  * serves those.
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { allowedMethods } from "../lib/web/methods.ts";
-import { param, routeApp, type RouteDef } from "../lib/web/route.ts";
-import type { AppDeps, AppEnv } from "../lib/web/context.ts";
+import { allowedMethods } from "../lib/kit/web/methods.ts";
+import { param, routeApp, type RouteDef } from "../lib/kit/web/route.ts";
+import type { AppDeps, AppEnv } from "../lib/kit/web/context.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 const PROBES = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 

@@ -7,11 +7,11 @@
  * folder exists (it is never copied here).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import type { GuardedFetcher } from "../lib/net/types.ts";
-import { HostEtiquette, retryAfterMs, ThrottledError } from "../lib/offsite/etiquette.ts";
-import { checkOffSite, OffSiteCache, type OffSiteConfig } from "../lib/offsite/offsite.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../lib/kit/net/types.ts";
+import { HostEtiquette, retryAfterMs, ThrottledError } from "../lib/engines/offsite/etiquette.ts";
+import { checkOffSite, OffSiteCache, type OffSiteConfig } from "../lib/engines/offsite/offsite.ts";
 import {
   type FakeOffSite,
   type OffSiteScenario,

@@ -4,11 +4,11 @@
  * leave the machine).
  */
 import assert from "node:assert/strict";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import type { GuardedFetcher } from "../lib/net/types.ts";
-import { OffSiteCache } from "../lib/offsite/cache.ts";
-import { checkOffSite, type OffSiteConfig } from "../lib/offsite/offsite.ts";
-import { OffSiteSchema } from "../lib/visibility/record.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../lib/kit/net/types.ts";
+import { OffSiteCache } from "../lib/engines/offsite/cache.ts";
+import { checkOffSite, type OffSiteConfig } from "../lib/engines/offsite/offsite.ts";
+import { OffSiteSchema } from "../lib/engines/visibility/record.ts";
 import {
   type FakeFailure,
   type FakeOffSite,

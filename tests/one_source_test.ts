@@ -1,15 +1,15 @@
 /**
  * Facts written once: the home page's pillar weights and grade bands are the scorer's
- * (lib/visibility/score.ts), and the pages' "new scans per hour" is LIMITS (lib/limits/limits.ts).
+ * (lib/engines/visibility/score.ts), and the pages' "new scans per hour" is LIMITS (lib/kit/limits/limits.ts).
  */
 import assert from "node:assert/strict";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { GRADES, PILLARS } from "../lib/visibility/score.ts";
-import { LIMITS } from "../lib/limits/limits.ts";
-import { gradeOf } from "../lib/ui/visibility_report.tsx";
-import { mcpTools } from "../lib/mcp/server.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { GRADES, PILLARS } from "../lib/engines/visibility/score.ts";
+import { LIMITS } from "../lib/kit/limits/limits.ts";
+import { gradeOf } from "../lib/features/visibility/views/visibility_report.tsx";
+import { mcpTools } from "../lib/app/mcp_server.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 Deno.test("one source - the home page shows the scorer's pillar weights and grade bands", async () => {
   const env = await startAppEnv();

@@ -7,24 +7,24 @@
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { hasRedisServer, startRedisEnv } from "./helpers/redis_env.ts";
-import { createHandler } from "../lib/app.ts";
-import { ReportCache } from "../lib/storage/report_cache.ts";
-import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/log.ts";
-import { checkHealth, storeWriteHealth } from "../lib/health.ts";
-import { errorAnswer } from "../lib/web/errors.ts";
-import { KvOpenError, openKv } from "../lib/storage/kv_open.ts";
-import { cleanUp } from "../lib/storage/cleanup.ts";
-import { sha256Hex } from "../lib/accounts/crypto.ts";
+import { createHandler } from "../lib/app/app.ts";
+import { ReportCache } from "../lib/kit/storage/report_cache.ts";
+import { ipClass, jsonLogger, redact, withRequestLog } from "../lib/kit/log.ts";
+import { checkHealth, storeWriteHealth } from "../lib/kit/health.ts";
+import { errorAnswer } from "../lib/kit/web/errors.ts";
+import { KvOpenError, openKv } from "../lib/kit/storage/kv_open.ts";
+import { cleanUp } from "../lib/kit/storage/cleanup.ts";
+import { sha256Hex } from "../lib/kit/auth/crypto.ts";
 import {
   closePasswordWorker,
   hashPassword,
   passwordBackend,
   usePasswordBackend,
   verifyPassword,
-} from "../lib/accounts/password.ts";
-import { KvPolledQueue } from "../lib/storage/job_queue.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
-import { accountStoreOf, createStore } from "../lib/server.ts";
+} from "../lib/kit/auth/password.ts";
+import { KvPolledQueue } from "../lib/kit/storage/job_queue.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { accountStoreOf, createStore } from "../lib/app/server.ts";
 
 const HAVE_REDIS = await hasRedisServer();
 const DAY = 24 * 3600_000;
@@ -51,7 +51,7 @@ Deno.test("[ops] /healthz: KV, queue and limiter checked; 200 when healthy, 503 
     assert.equal(health.queue.inflight, 1);
     assert.equal(health.queue.oldestMs, 5000);
     assert.equal("threads" in health, false, "no threads, no section");
-    // Scan threads lost in code Deno cannot stop (lib/isolate/scan_threads.ts): one of two is a
+    // Scan threads lost in code Deno cannot stop (lib/kit/isolate/scan_threads.ts): one of two is a
     // warning in the body; all of them is 503, as no scan can run until a restart.
     const pool = { threads: 2, busy: 1, waiting: 0, maxThreads: 2 };
     const oneLost = await checkHealth(env.store, Date.now, { ...pool, lost: 1 });

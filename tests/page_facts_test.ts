@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Parser } from "htmlparser2";
-import { LinearParser } from "../lib/html/linear_parser.ts";
-import { extractPageFacts, PAGE_FACTS_LIMITS } from "../lib/html/page_facts.ts";
-import { countWords } from "../lib/html/text_tools.ts";
+import { LinearParser } from "../lib/engines/html/linear_parser.ts";
+import { extractPageFacts, PAGE_FACTS_LIMITS } from "../lib/engines/html/page_facts.ts";
+import { countWords } from "../lib/engines/html/text_tools.ts";
 
 const BASE = "https://www.example.com/dir/page.html";
 

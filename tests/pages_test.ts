@@ -11,12 +11,12 @@ import { z } from "zod";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import { assertInlineScriptsHashed } from "./helpers/inline_scripts.ts";
 import type { BaseRecord } from "../lib/service.ts";
-import { type ScanRecord, ScanRecordSchema } from "../lib/visibility/record.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "../lib/structured/record.ts";
-import { ScanRequestSchema } from "../routes/api/scan.ts";
-import { badgeFor, renderBadge } from "../lib/badge.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { type ScanRecord, ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { type SchemaScanRecord, SchemaScanRecordSchema } from "../lib/engines/structured/record.ts";
+import { ScanRequestSchema } from "../lib/features/report/routes/api/scan.ts";
+import { badgeFor, renderBadge } from "../lib/kit/ui/badge.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 type Env = Awaited<ReturnType<typeof startAppEnv>>;
 

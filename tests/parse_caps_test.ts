@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { LinearParser, PARSE_CAPS } from "../lib/html/linear_parser.ts";
-import { parseDom } from "../lib/structured/dom.ts";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
+import { LinearParser, PARSE_CAPS } from "../lib/engines/html/linear_parser.ts";
+import { parseDom } from "../lib/engines/structured/dom.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
 
 /** Parses `html`, counting events. */
 function parse(html: string) {

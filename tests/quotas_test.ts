@@ -1,19 +1,24 @@
 /**
- * The caps that keep the spec's pools from multiplying (lib/limits/limits.ts CAPS): an account-wide
+ * The caps that keep the spec's pools from multiplying (lib/kit/limits/limits.ts CAPS): an account-wide
  * ceiling across its keys that key rotation does not reset, daily sign-up caps per address and
  * per IPv6 /48, and /48 pools beside the /64 for anonymous scans, sign-in attempts and the MCP
  * concurrency cap. The per-key pool of the spec still holds for a single key.
  */
 import assert from "node:assert/strict";
-import { admitAuthAttempt, createAccountKey, revokeKey, signUp } from "../lib/accounts/accounts.ts";
-import { clientIp, ipv6Prefix48 } from "../lib/net/client_ip.ts";
-import { RateLimitedError } from "../lib/errors.ts";
-import { CAPS, LIMITS, poolsFor } from "../lib/limits/limits.ts";
+import {
+  admitAuthAttempt,
+  createAccountKey,
+  revokeKey,
+  signUp,
+} from "../lib/features/accounts/accounts.ts";
+import { clientIp, ipv6Prefix48 } from "../lib/kit/net/client_ip.ts";
+import { RateLimitedError } from "../lib/kit/errors.ts";
+import { CAPS, LIMITS, poolsFor } from "../lib/kit/limits/limits.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-/** A /64 inside the /48 2001:db8:aa::/48, as lib/net/client_ip.ts writes it. */
+/** A /64 inside the /48 2001:db8:aa::/48, as lib/kit/net/client_ip.ts writes it. */
 const in48 = (n: number) => clientIp(`2001:db8:aa:${n.toString(16)}::1`, undefined, false);
 
 async function withEnv(run: (env: TestEnv) => Promise<void>) {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
-import { LIMITS } from "../lib/limits/limits.ts";
+import { LIMITS } from "../lib/kit/limits/limits.ts";
 
 const GOOD = { turnstileToken: "good-token" };
 

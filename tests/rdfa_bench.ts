@@ -7,13 +7,13 @@
  *
  * Run: deno run -A tests/rdfa_bench.ts
  * With the extractor before the RDFa 1.1 processor in the same run:
- *   git show c06b93e:lib/structured/rdfa.ts > lib/structured/rdfa_old.ts
- *   deno run -A tests/rdfa_bench.ts; rm lib/structured/rdfa_old.ts
+ *   git show c06b93e:lib/structured/rdfa.ts > lib/engines/structured/rdfa_old.ts
+ *   deno run -A tests/rdfa_bench.ts; rm lib/engines/structured/rdfa_old.ts
  */
 import { generatePage } from "./bench/parse_bench.ts";
-import { parseDom } from "../lib/structured/dom.ts";
-import { extractRdfa } from "../lib/structured/rdfa.ts";
-import type { DetectedItem } from "../lib/structured/record.ts";
+import { parseDom } from "../lib/engines/structured/dom.ts";
+import { extractRdfa } from "../lib/engines/structured/rdfa.ts";
+import type { DetectedItem } from "../lib/engines/structured/record.ts";
 
 const BASE = "https://www.example.com/";
 const RUNS = 100;
@@ -33,7 +33,7 @@ const marked = plain.replace("</body>", `${products}</body>`).replace(
 );
 
 type Extract = (doc: ReturnType<typeof parseDom>, base: string) => DetectedItem[];
-const oldPath = new URL("../lib/structured/rdfa_old.ts", import.meta.url).href;
+const oldPath = new URL("../lib/engines/structured/rdfa_old.ts", import.meta.url).href;
 const old: { extractRdfa: Extract } | null = await import(oldPath).catch(() => null);
 
 const pages: [string, string][] = [

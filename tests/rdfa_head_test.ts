@@ -6,7 +6,7 @@
  * data (tests/rdfa_items_test.ts).
  */
 import assert from "node:assert/strict";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
 import { analyse, page, signal } from "./helpers/verdict_env.ts";
 
 const facts = (html: string) => extractPageFacts(html, "https://news.example/a");

@@ -8,10 +8,10 @@
  * tests/rdfa_suite_test.ts.
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/structured/extract.ts";
-import { extractRdfaTriples } from "../lib/structured/rdfa/triples.ts";
-import { validateItems } from "../lib/structured/validate.ts";
-import type { DetectedItem } from "../lib/structured/record.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import { extractRdfaTriples } from "../lib/engines/structured/rdfa/triples.ts";
+import { validateItems } from "../lib/engines/structured/validate.ts";
+import type { DetectedItem } from "../lib/engines/structured/record.ts";
 
 const PAGE = "https://shop.test/p/trail";
 const rdfa = (body: string, head = "", html = "") =>

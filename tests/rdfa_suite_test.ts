@@ -2,7 +2,7 @@
  * The W3C RDFa 1.1 test suite for the HTML5 host language, read in place from the shared corpus
  * (../shared/corpus/schema/rdfa_suite/: each case an HTML page and a SPARQL ASK query; see its
  * SOURCES.md and LICENSE.md; never copied here). Each page goes through the project's RDFa
- * processor (lib/structured/rdfa/processor.ts, as triples by rdfa/triples.ts); its triples are loaded into an in-memory SPARQL
+ * processor (lib/engines/structured/rdfa/processor.ts, as triples by rdfa/triples.ts); its triples are loaded into an in-memory SPARQL
  * store (oxigraph) and the case's ASK query must answer what the suite's manifest expects. Cases
  * argued out of scope in docs/schema.md ("RDFa") are listed below with the reason, still run,
  * and must keep failing for that reason (a case that starts passing is moved back in). When the
@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import * as ox from "oxigraph";
-import { extractRdfaTriples } from "../lib/structured/rdfa/triples.ts";
-import type { Term, Triple } from "../lib/structured/rdf_terms.ts";
+import { extractRdfaTriples } from "../lib/engines/structured/rdfa/triples.ts";
+import type { Term, Triple } from "../lib/engines/structured/rdf_terms.ts";
 
 const SUITE = new URL("../../shared/corpus/schema/rdfa_suite/", import.meta.url);
 

@@ -1,5 +1,5 @@
 /**
- * The record budget (lib/limits/record_budget.ts): a record over MAX_RECORD_BYTES is summarised
+ * The record budget (lib/kit/limits/record_budget.ts): a record over MAX_RECORD_BYTES is summarised
  * where it is built and says so; one that fits is left as it is.
  */
 import assert from "node:assert/strict";
@@ -8,12 +8,12 @@ import {
   jsonBytes,
   MAX_RECORD_BYTES,
   withinBudget,
-} from "../lib/limits/record_budget.ts";
-import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+} from "../lib/kit/limits/record_budget.ts";
+import { SchemaScanRecordSchema } from "../lib/engines/structured/record.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { startCrawlerSites } from "./fixtures/crawler_sites.ts";
 
 function record(result: unknown) {

@@ -1,5 +1,5 @@
 /**
- * The Redis limiter (lib/limits/limiter_redis.ts) against a real redis-server behind an Upstash-compatible
+ * The Redis limiter (lib/kit/limits/limiter_redis.ts) against a real redis-server behind an Upstash-compatible
  * REST proxy (tests/helpers/redis_env.ts), through `npm:@upstash/redis`: the Lua script's rules,
  * the same decisions as the KV window logs on a random history, the refund when the KV commit
  * finds the domain in flight, the sign-in attempt windows, and failing closed (503) when Redis
@@ -7,11 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { hasRedisServer, type RedisEnv, startRedisEnv, warnNoRedis } from "./helpers/redis_env.ts";
-import { RedisLimiter } from "../lib/limits/limiter_redis.ts";
-import { KvLimiter, type Limiter, LimiterUnavailableError } from "../lib/limits/limiter.ts";
-import { type PoolSpec, type ScanJob } from "../lib/storage/store.ts";
+import { RedisLimiter } from "../lib/kit/limits/limiter_redis.ts";
+import { KvLimiter, type Limiter, LimiterUnavailableError } from "../lib/kit/limits/limiter.ts";
+import { type PoolSpec, type ScanJob } from "../lib/kit/storage/store.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import { accountStoreOf, createStore } from "../lib/server.ts";
+import { accountStoreOf, createStore } from "../lib/app/server.ts";
 
 const HAVE_REDIS = await hasRedisServer();
 if (!HAVE_REDIS) warnNoRedis("tests/redis_limiter_test.ts");

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
 import { scanJob } from "./helpers/records.ts";
 
 const auth = { auth: `Bearer ${PIPELINE}` };

@@ -1,5 +1,5 @@
 /**
- * Whether this server renders locally is the memory plan's decision (lib/config_memory.ts): a
+ * Whether this server renders locally is the memory plan's decision (lib/kit/config_memory.ts): a
  * local Chromium holds about CHROMIUM_MB while it renders, so it is on only where that, the server
  * and one scan thread that can render fit the budget (1000 MB for one Chromium), unless the
  * operator forces it (RENDER_LOCAL=on) or turns it off; where on, the scan threads are sized in
@@ -7,7 +7,7 @@
  * that asks to render where it cannot answers "not rendered" with that reason (never a guess).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/kit/config.ts";
 import {
   BUDGET_SHARE,
   CHROMIUM_MB,
@@ -17,9 +17,9 @@ import {
   RENDER_THREAD_HEAP_MB,
   SERVER_MB,
   THREAD_OVERHEAD_MB,
-} from "../lib/config_memory.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+} from "../lib/kit/config_memory.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { startRenderScanEnv } from "./helpers/render_env.ts";
 
 const local = (mode: "auto" | "on" | "off" = "auto", concurrency = 1) => ({

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { DOMParser } from "linkedom";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 
 /** The home page's scan form, parsed. */
 async function homeForm(env: Awaited<ReturnType<typeof startAppEnv>>) {

@@ -9,16 +9,16 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { lockedDownArgs } from "../lib/render/browser.ts";
-import { startRefusingProxy } from "../lib/render/refusing_proxy.ts";
-import type { RenderView } from "../lib/render/view.ts";
+import { lockedDownArgs } from "../lib/engines/render/browser.ts";
+import { startRefusingProxy } from "../lib/engines/render/refusing_proxy.ts";
+import type { RenderView } from "../lib/engines/render/view.ts";
 import { CHROMIUM, hasChromium } from "./e2e/browser.ts";
 import { type RenderSites, startRenderSites } from "./fixtures/render_sites.ts";
 import { startSentinels } from "./security/helpers/net_guard.ts";
 import { renderFixtures, startRenderScanEnv } from "./helpers/render_env.ts";
-import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 
 const STEP = { sanitizeOps: false, sanitizeResources: false } as const;
 const ignore = !hasChromium();

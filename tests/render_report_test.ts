@@ -7,14 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { renderExport } from "../lib/export/export.ts";
-import { renderViewText } from "../lib/services/visibility/render_view_text.ts";
-import { summarise } from "../lib/services/visibility/mcp.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
-import type { RenderView } from "../lib/render/view.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { CRAWLER_RENDERING } from "../lib/visibility/crawlers.ts";
-import { RenderViewSection } from "../lib/ui/render_view.tsx";
+import { renderExport } from "../lib/engines/export/export.ts";
+import { renderViewText } from "../lib/features/visibility/render_view_text.ts";
+import { summarise } from "../lib/features/visibility/mcp.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
+import type { RenderView } from "../lib/engines/render/view.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { CRAWLER_RENDERING } from "../lib/engines/visibility/crawlers.ts";
+import { RenderViewSection } from "../lib/kit/ui/render_view.tsx";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { scanJob } from "./helpers/records.ts";
 

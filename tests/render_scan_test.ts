@@ -7,18 +7,22 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { loadConfig } from "../lib/config.ts";
-import { renderExport } from "../lib/export/export.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { summarise as summariseSchema } from "../lib/services/schema/mcp.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
-import { SchemaResultSections } from "../lib/ui/schema_report.tsx";
-import { scanPage } from "../lib/schema/scan.ts";
-import { run as runSchemaScan } from "../lib/services/schema/scanner.ts";
-import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
-import { sampledPages } from "../lib/visibility/audit/format_pages.ts";
-import { type ScanRecord, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { renderExport } from "../lib/engines/export/export.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { summarise as summariseSchema } from "../lib/features/schema/mcp.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
+import { SchemaResultSections } from "../lib/features/schema/views/schema_report.tsx";
+import { scanPage } from "../lib/engines/schema/scan.ts";
+import { run as runSchemaScan } from "../lib/features/schema/scanner.ts";
+import { SchemaScanRecordSchema } from "../lib/engines/structured/record.ts";
+import { sampledPages } from "../lib/engines/visibility/audit/format_pages.ts";
+import {
+  type ScanRecord,
+  ScanRecordSchema,
+  type Signal,
+} from "../lib/engines/visibility/record.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import {
   DELAY_SCRIPTS,

@@ -14,12 +14,12 @@
  * 0, and the server still answers.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import { renderPages } from "../lib/render/session.ts";
-import { limitSite } from "../lib/render/site_policy.ts";
-import { PAGE_LIMITS } from "../lib/render/site_view.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
+import { renderPages } from "../lib/engines/render/session.ts";
+import { limitSite } from "../lib/engines/render/site_policy.ts";
+import { PAGE_LIMITS } from "../lib/engines/render/site_view.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import { startRenderSites } from "./fixtures/render_sites.ts";
 import { installConnectSpy } from "./security/helpers/net_guard.ts";

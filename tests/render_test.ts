@@ -1,15 +1,15 @@
 /**
- * The rendering step (lib/render/) against the fixture sites (tests/fixtures/render_sites.ts):
+ * The rendering step (lib/engines/render/) against the fixture sites (tests/fixtures/render_sites.ts):
  * each page's two views and verdict, what only scripts add, head fields scripts change, the
  * hostile pages that must end their own render and nothing else, politeness on the requests a
  * page makes, and "not rendered" when there is no browser. Needs /usr/bin/chromium (installed by
  * .ci/run); skipped loudly without it.
  */
 import assert from "node:assert/strict";
-import type { RenderedPage, RenderView } from "../lib/render/view.ts";
+import type { RenderedPage, RenderView } from "../lib/engines/render/view.ts";
 import { hasChromium } from "./e2e/browser.ts";
 import { renderFixtures } from "./helpers/render_env.ts";
-import { CRAWLERS } from "../lib/visibility/crawlers.ts";
+import { CRAWLERS } from "../lib/engines/visibility/crawlers.ts";
 import {
   HOSTILE_PAGES,
   POLITE_SCRIPTS,

@@ -1,13 +1,13 @@
 /**
- * The scan-thread pool's two seams for rendering (lib/isolate/scan_threads.ts): a scan that renders
+ * The scan-thread pool's two seams for rendering (lib/kit/isolate/scan_threads.ts): a scan that renders
  * has RENDER_BUDGET_MS on top of its thread's time limit, and the thread that ran it is not kept
  * for reuse (it has loaded playwright-core); the next scan gets a fresh thread. The stand-in
  * thread (tests/fixtures/greedy_thread.ts) answers "wait-N.test" after N ms.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { ScanIsolationError, startScanThreads } from "../lib/isolate/scan_threads.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { ScanIsolationError, startScanThreads } from "../lib/kit/isolate/scan_threads.ts";
 
 const threadUrl = new URL("./fixtures/greedy_thread.ts", import.meta.url);
 const config = loadConfig({ RENDER_BUDGET_MS: "2000" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { readReport, ReportCache } from "../lib/storage/report_cache.ts";
-import type { Store, StoredScan } from "../lib/storage/store.ts";
+import { readReport, ReportCache } from "../lib/kit/storage/report_cache.ts";
+import type { Store, StoredScan } from "../lib/kit/storage/store.ts";
 
 function stored(domain: string, scannedAt: string): StoredScan {
   return {

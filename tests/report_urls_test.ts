@@ -1,6 +1,6 @@
-/** The report's paths, written once (lib/report_urls.ts), are the ones the app serves. */
+/** The report's paths, written once (lib/kit/report_urls.ts), are the ones the app serves. */
 import assert from "node:assert/strict";
-import { badgePath, reportJsonPath, reportPagePath } from "../lib/report_urls.ts";
+import { badgePath, reportJsonPath, reportPagePath } from "../lib/kit/report_urls.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 
 Deno.test("report urls - the page, JSON and badge paths of a domain", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { analyseRobots } from "../lib/visibility/robots.ts";
-import type { FetchOutcome } from "../lib/visibility/snapshot_types.ts";
-import { FetchError } from "../lib/net/types.ts";
+import { analyseRobots } from "../lib/engines/visibility/robots.ts";
+import type { FetchOutcome } from "../lib/engines/visibility/snapshot_types.ts";
+import { FetchError } from "../lib/kit/net/types.ts";
 
 const PAGE = "https://shop.example/";
 

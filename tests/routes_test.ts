@@ -1,18 +1,18 @@
 /**
- * A route owns its URL (lib/web/route.ts): a route defined here, in the test, and added to the
+ * A route owns its URL (lib/kit/web/route.ts): a route defined here, in the test, and added to the
  * route list alone (nothing else edited) is mounted, answers 405 with the right Allow to the other
  * methods, is in /openapi.json with its operation and component schema, builds its URL from its own
  * path template, and is left out by the services it says it is not for. And the list the app is
- * built from is the one source of the URLs the builders of lib/report_urls.ts fill.
+ * built from is the one source of the URLs the builders of lib/kit/report_urls.ts fill.
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { startAppEnv } from "./helpers/app_env.ts";
-import { ROUTES } from "../lib/routes.ts";
-import { param, type RouteDef } from "../lib/web/route.ts";
-import { fillPath, PATHS } from "../lib/report_urls.ts";
-import { errorResponse, json } from "../lib/openapi.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
+import { ROUTES } from "../lib/app/routes.ts";
+import { param, type RouteDef } from "../lib/kit/web/route.ts";
+import { fillPath, PATHS } from "../lib/kit/report_urls.ts";
+import { errorResponse, json } from "../lib/kit/web/openapi.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
 
 /** A throwaway route: GET /api/echo/{word}.json answers the word, documented in OpenAPI. */
 const echoRoute: RouteDef = {
@@ -88,7 +88,7 @@ Deno.test("routes - a route a service does not serve is neither mounted nor docu
   }
 });
 
-Deno.test("routes - every URL template of lib/report_urls.ts is the path of exactly one route of the list", () => {
+Deno.test("routes - every URL template of lib/kit/report_urls.ts is the path of exactly one route of the list", () => {
   const paths = ROUTES.map((r) => r.path);
   for (const [name, template] of Object.entries(PATHS)) {
     assert.equal(paths.filter((p) => p === template).length, 1, `${name}: ${template}`);
@@ -115,7 +115,7 @@ Deno.test("routes - a route that views records waits in the app's one fair queue
   try {
     const from = (path: string, ip: string) =>
       env.app.request(path, { headers: { "x-forwarded-for": ip } });
-    // One caller: 2 views at once, 6 waiting, the next refused at once (lib/web/record_views.ts).
+    // One caller: 2 views at once, 6 waiting, the next refused at once (lib/kit/web/record_views.ts).
     const views = Array.from({ length: 9 }, () => from("/api/slow-view", "192.0.2.7"));
     const refused = await Promise.race([
       Promise.any(views.map(async (p) => {

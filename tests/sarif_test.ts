@@ -1,5 +1,5 @@
 /**
- * SARIF 2.1.0 exports (lib/export/sarif.ts): validated against the published SARIF 2.1.0 JSON
+ * SARIF 2.1.0 exports (lib/engines/export/sarif.ts): validated against the published SARIF 2.1.0 JSON
  * schema (tests/fixtures/sarif/, as Microsoft's SARIF SDK ships it) with the project's ajv, and
  * checked field by field: each failing or warning check is one result with its rule id, level,
  * message and the URL it concerns; each rule has the learn page's help text. The CLI
@@ -8,15 +8,15 @@
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { recordToSarif } from "../lib/export/sarif.ts";
-import { SERVICES } from "../lib/server.ts";
-import { learnEntry } from "../lib/visibility/learn.ts";
-import type { ScanRecord } from "../lib/visibility/record.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
+import { recordToSarif } from "../lib/engines/export/sarif.ts";
+import { SERVICES } from "../lib/app/server.ts";
+import { learnEntry } from "../lib/engines/visibility/learn.ts";
+import type { ScanRecord } from "../lib/engines/visibility/record.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
 import { runCli, startScanEnv } from "./helpers/scan_env.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import type { SchemaScanRecord } from "../lib/structured/record.ts";
+import type { SchemaScanRecord } from "../lib/engines/structured/record.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const SCHEMA = JSON.parse(
@@ -36,7 +36,9 @@ function assertValid(text: string): Sarif {
 }
 
 const EXAMPLE = JSON.parse(
-  await Deno.readTextFile(new URL("../lib/ui/example_record.json", import.meta.url)),
+  await Deno.readTextFile(
+    new URL("../lib/features/visibility/views/example_record.json", import.meta.url),
+  ),
 ) as ScanRecord;
 
 Deno.test("sarif - the schema check is real: it refuses a log without runs and a bad level", () => {

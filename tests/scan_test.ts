@@ -4,9 +4,9 @@
  * the issues, and fixes that can be pasted as they are.
  */
 import assert from "node:assert/strict";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { type Issue, type Result, ScanRecordSchema } from "../lib/visibility/record.ts";
-import { PILLARS } from "../lib/visibility/score.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { type Issue, type Result, ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { PILLARS } from "../lib/engines/visibility/score.ts";
 import { FOUND_EVERYWHERE, type ScanEnv, startScanEnv } from "./helpers/scan_env.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { Worker as NodeWorker } from "node:worker_threads";
-import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
 import {
   isolationFromEnv,
   ScanIsolationError,
   startScanThreads,
   TOO_COMPLEX,
-} from "../lib/isolate/scan_threads.ts";
-import { memoryPlan } from "../lib/config_memory.ts";
-import { validateResultHtml } from "../lib/ui/validate_result_job.tsx";
-import type { ThreadJob } from "../lib/isolate/protocol.ts";
+} from "../lib/kit/isolate/scan_threads.ts";
+import { memoryPlan } from "../lib/kit/config_memory.ts";
+import { validateResultHtml } from "../lib/features/validate/views/validate_result_job.tsx";
+import type { ThreadJob } from "../lib/kit/isolate/protocol.ts";
 
 const config = loadConfig({});
 const threadUrl = new URL("./fixtures/greedy_thread.ts", import.meta.url);
@@ -226,7 +226,9 @@ Deno.test("[scan threads] jobs run on the pool's threads like scans: answered, e
 });
 
 Deno.test("[scan threads] a real code validation runs as the thread's job: answered as text; the maximal one in a small heap ends 'needed more than N MB'", async () => {
-  const jobs = { "validate-code": new URL("../lib/schema/validate_job.ts", import.meta.url).href };
+  const jobs = {
+    "validate-code": new URL("../lib/features/validate/validate_job.ts", import.meta.url).href,
+  };
   const validate = (heapMb: number, jsonld: string) => {
     const runner = startScanThreads({ heapMb, timeoutMs: 60_000, jobs, maxThreads: 1 });
     return runner.runJob({ kind: "validate-code", input: { jsonld } } as { kind: string }, 60_000)
@@ -244,7 +246,10 @@ Deno.test("[scan threads] a real code validation runs as the thread's job: answe
     heapMb: 64,
     timeoutMs: 60_000,
     maxThreads: 1,
-    jobs: { "validate-html": new URL("../lib/ui/validate_result_job.tsx", import.meta.url).href },
+    jobs: {
+      "validate-html":
+        new URL("../lib/features/validate/views/validate_result_job.tsx", import.meta.url).href,
+    },
   });
   try {
     const shown = await html.runJob(

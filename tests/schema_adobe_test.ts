@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import Validator from "@adobe/structured-data-validator";
 import WebAutoExtractor from "@marbec/web-auto-extractor";
-import vocab from "../lib/structured/vocabulary.json" with { type: "json" };
+import vocab from "../lib/engines/structured/vocabulary.json" with { type: "json" };
 import { analyseFixture, fixtureHtml, HOME_FIXTURES } from "./helpers/schema_fixtures.ts";
 
 interface AdobeIssue {

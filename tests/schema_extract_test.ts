@@ -4,7 +4,7 @@
  * bounded.
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/structured/extract.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
 import { fixtureHtml, fixtureUrl } from "./helpers/schema_fixtures.ts";
 
 const extract = (name: string) => extractPage(fixtureHtml(name), fixtureUrl(name), "schema.test");

@@ -5,15 +5,15 @@
  * instead of duplicating it, and the whole record validates against the zod schema.
  */
 import assert from "node:assert/strict";
-import { flattenJsonLd } from "../lib/structured/page_graph.ts";
+import { flattenJsonLd } from "../lib/engines/structured/page_graph.ts";
 import { DomUtils, parseDocument } from "htmlparser2";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
-import { referencesOf } from "../lib/structured/graph_tools.ts";
-import { type Result, SchemaScanRecordSchema } from "../lib/structured/record.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import type { JsonObject, JsonValue } from "../lib/structured/terms.ts";
-import type { ScanContext } from "../lib/visibility/check.ts";
-import { jsonLdSnippet } from "../lib/visibility/jsonld_fix.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
+import { referencesOf } from "../lib/engines/structured/graph_tools.ts";
+import { type Result, SchemaScanRecordSchema } from "../lib/engines/structured/record.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import type { JsonObject, JsonValue } from "../lib/engines/structured/terms.ts";
+import type { ScanContext } from "../lib/engines/visibility/check.ts";
+import { jsonLdSnippet } from "../lib/engines/visibility/jsonld_fix.ts";
 import {
   analyseFixture,
   fixtureHtml,

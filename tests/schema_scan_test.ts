@@ -5,14 +5,14 @@
  * report, and a cache that answers only for the page asked about.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { SchemaScanRecordSchema } from "../lib/structured/record.ts";
-import { scanPage } from "../lib/schema/scan.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { SchemaScanRecordSchema } from "../lib/engines/structured/record.ts";
+import { scanPage } from "../lib/engines/schema/scan.ts";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { startScanEnv } from "./helpers/scan_env.ts";
 import { fixtureHtml, fixtureNames } from "./helpers/schema_fixtures.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
 
 /** Serves tests/fixtures/schema/<name>.html at /<name>, plus a few special paths. */
 function startSchemaSite() {

@@ -3,19 +3,19 @@
  * is written for this test (patterns seen on real pages, not copies of them).
  */
 import assert from "node:assert/strict";
-import { extractPage } from "../lib/structured/extract.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import type { Result } from "../lib/structured/record.ts";
-import { isCalendarDate } from "../lib/structured/google/rule_kit.ts";
-import { googleFeatures } from "../lib/structured/google/registry.ts";
-import { validateItems } from "../lib/structured/validate.ts";
-import { linkRefs } from "../lib/structured/jsonld.ts";
-import type { DetectedItem } from "../lib/structured/record.ts";
-import type { JsonObject } from "../lib/structured/terms.ts";
+import { extractPage } from "../lib/engines/structured/extract.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import type { Result } from "../lib/engines/structured/record.ts";
+import { isCalendarDate } from "../lib/engines/structured/google/rule_kit.ts";
+import { googleFeatures } from "../lib/engines/structured/google/registry.ts";
+import { validateItems } from "../lib/engines/structured/validate.ts";
+import { linkRefs } from "../lib/engines/structured/jsonld.ts";
+import type { DetectedItem } from "../lib/engines/structured/record.ts";
+import type { JsonObject } from "../lib/engines/structured/terms.ts";
 import { fixtureNames } from "./helpers/schema_fixtures.ts";
-import { badgeFor } from "../lib/badge.ts";
+import { badgeFor } from "../lib/kit/ui/badge.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
-import { schemaService } from "../lib/services/schema/service.ts";
+import { schemaService } from "../lib/features/schema/service.ts";
 
 const URL_ = "https://shop.test/p/1";
 

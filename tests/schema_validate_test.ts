@@ -4,10 +4,10 @@
  * vocabulary data itself.
  */
 import assert from "node:assert/strict";
-import { buildVocabulary } from "../lib/structured/build_vocabulary.ts";
-import vocabularyJson from "../lib/structured/vocabulary.json" with { type: "json" };
-import { closestTerm, isA, propertyInfo, typeInfo } from "../lib/structured/vocabulary.ts";
-import { analysePage } from "../lib/schema/scan.ts";
+import { buildVocabulary } from "../lib/engines/structured/build_vocabulary.ts";
+import vocabularyJson from "../lib/engines/structured/vocabulary.json" with { type: "json" };
+import { closestTerm, isA, propertyInfo, typeInfo } from "../lib/engines/structured/vocabulary.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
 import { analyseFixture, HOME_FIXTURES } from "./helpers/schema_fixtures.ts";
 
 /** Fixtures whose markup is complete: no finding at all. */

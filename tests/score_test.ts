@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { Check, Impact } from "../lib/visibility/check.ts";
-import type { Fix, SignalStatus } from "../lib/visibility/record.ts";
+import type { Check, Impact } from "../lib/engines/visibility/check.ts";
+import type { Fix, SignalStatus } from "../lib/engines/visibility/record.ts";
 
 /** A scored check as a signal would give it: all points for pass, half for warn, none for fail. */
 function scored(
@@ -34,8 +34,8 @@ function unscored(id: string, title: string, status: SignalStatus, detail: strin
     fix: null,
   };
 }
-import { gradeFor, GRADES, pillarScore, rankIssues } from "../lib/visibility/score.ts";
-import type { FixCause, Issue, Pillar } from "../lib/visibility/record.ts";
+import { gradeFor, GRADES, pillarScore, rankIssues } from "../lib/engines/visibility/score.ts";
+import type { FixCause, Issue, Pillar } from "../lib/engines/visibility/record.ts";
 
 const fix = (what: string, effort: "S" | "M" | "L" = "S", how = `how to ${what}`) => ({
   what,

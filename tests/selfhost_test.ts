@@ -5,7 +5,9 @@
  * security-relevant setting, the administrator included.
  */
 import assert from "node:assert/strict";
-import { DEFAULT_KV_PATHS, DEFAULT_PORTS, isLoopbackHost, loadConfig } from "../lib/config.ts";
+import { isLoopbackHost, loadConfig } from "../lib/kit/config.ts";
+import { SERVICE_DEFAULTS, SERVICE_NAMES } from "../lib/kit/service_defaults.ts";
+import { SERVICES } from "../lib/app/server.ts";
 import { describeConfig, listenAddress } from "../main.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -19,16 +21,30 @@ Deno.test("the repository carries the MIT licence the pages promise", async () =
 Deno.test("each service has its own default port and KV file", () => {
   const vis = loadConfig({});
   const schema = loadConfig({ SERVICE: "schema" });
-  assert.equal(vis.port, DEFAULT_PORTS.visibility);
-  assert.equal(schema.port, DEFAULT_PORTS.schema);
+  assert.equal(vis.port, 8000);
+  assert.equal(schema.port, 8001);
   assert.notEqual(vis.port, schema.port);
-  assert.equal(vis.kvPath, DEFAULT_KV_PATHS.visibility);
-  assert.equal(schema.kvPath, DEFAULT_KV_PATHS.schema);
+  assert.equal(vis.kvPath, SERVICE_DEFAULTS.visibility.kvPath);
+  assert.equal(schema.kvPath, SERVICE_DEFAULTS.schema.kvPath);
   assert.notEqual(vis.kvPath, schema.kvPath);
   // Explicit settings win; Deno Deploy keeps its own KV.
   assert.equal(loadConfig({ SERVICE: "schema", PORT: "9000" }).port, 9000);
   assert.equal(loadConfig({ SERVICE: "schema", KV_PATH: ":memory:" }).kvPath, ":memory:");
   assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "x" }).kvPath, undefined);
+});
+
+Deno.test("one list of services: every SERVICE name is registered, and the sister links the other", () => {
+  assert.deepEqual(Object.keys(SERVICES).sort(), [...SERVICE_NAMES].sort());
+  for (const name of SERVICE_NAMES) {
+    assert.equal(SERVICES[name].name, name);
+    const sister = SERVICE_DEFAULTS[name].sister;
+    assert.notEqual(sister, name);
+    assert.equal(
+      loadConfig({ SERVICE: name }).sisterUrl,
+      `http://localhost:${SERVICE_DEFAULTS[sister].port}/`,
+    );
+  }
+  assert.throws(() => loadConfig({ SERVICE: "other" }));
 });
 
 Deno.test("HOST: loopback by default, every interface only when asked", () => {
@@ -139,7 +155,7 @@ Deno.test({
       for (const s of [vis, schema]) {
         const res = await fetch(`${s.base}/healthz`);
         assert.equal(res.status, 200, s.output());
-        // The scan threads' pool is what /healthz reads (lib/isolate/scan_threads.ts): none lost.
+        // The scan threads' pool is what /healthz reads (lib/kit/isolate/scan_threads.ts): none lost.
         const { threads } = await res.json();
         assert.equal(threads.ok, true);
         assert.equal(threads.lost, 0);

@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
-import { normaliseTarget } from "../lib/net/target.ts";
-import { takeSnapshot } from "../lib/visibility/snapshot.ts";
-import { analyseSnapshot } from "../lib/visibility/scan.ts";
-import type { Result } from "../lib/visibility/record.ts";
-import { decodeBody, prescanMetaCharset } from "../lib/html/decode.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
+import { normaliseTarget } from "../lib/kit/net/target.ts";
+import { takeSnapshot } from "../lib/engines/visibility/snapshot.ts";
+import { analyseSnapshot } from "../lib/engines/visibility/scan.ts";
+import type { Result } from "../lib/engines/visibility/record.ts";
+import { decodeBody, prescanMetaCharset } from "../lib/engines/html/decode.ts";
 import { page } from "./helpers/verdict_env.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");

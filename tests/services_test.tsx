@@ -1,6 +1,6 @@
 /**
  * A service is one folder (lib/service.ts ServiceDef): a third service, defined whole in this file
- * and handed to the normal composition (lib/server.ts createServer, through the test env) with
+ * and handed to the normal composition (lib/app/server.ts createServer, through the test env) with
  * nothing else edited, gets its home page, its 405s, its OpenAPI document, its scans run by the
  * worker with its typed progress steps on the status URL and the progress card, its report page,
  * its exports, its badge and its MCP server; the routes it does not serve (compare, validate) are
@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { ServiceDef, WorkerStepId } from "../lib/service.ts";
-import type { VisibilityStep } from "../lib/visibility/snapshot.ts";
-import type { SchemaStep } from "../lib/services/schema/scanner.ts";
-import { COLOURS } from "../lib/badge.ts";
-import { SERVICES } from "../lib/server.ts";
+import type { VisibilityStep } from "../lib/engines/visibility/snapshot.ts";
+import type { SchemaStep } from "../lib/features/schema/scanner.ts";
+import { COLOURS } from "../lib/kit/ui/badge.ts";
+import { SERVICES } from "../lib/app/server.ts";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 
 const WordsRecordSchema = z.object({

@@ -3,11 +3,11 @@
  * the injected clock, logout, rotation at login, forged cookies, and the signed-in navigation.
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "../lib/accounts/crypto.ts";
-import { SESSION_TTL_MS } from "../lib/web/sessions.ts";
+import { sha256Hex } from "../lib/kit/auth/crypto.ts";
+import { SESSION_TTL_MS } from "../lib/kit/web/sessions.ts";
 import { startAppEnv, type TestEnv } from "./helpers/app_env.ts";
 import { formToken, setCookies, WebClient } from "./helpers/web_client.ts";
-import { accountStoreOf } from "../lib/server.ts";
+import { accountStoreOf } from "../lib/app/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 let n = 1;

@@ -4,10 +4,14 @@
  * per site. The crawl itself, against fixture sites, is tests/site_audit_test.ts.
  */
 import assert from "node:assert/strict";
-import { collectCandidates, pathShape, pickSample } from "../lib/visibility/audit/sample.ts";
-import { crawlDelayFor, politeFetcher } from "../lib/visibility/audit/polite.ts";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
-import type { FetchResult, GuardedFetcher } from "../lib/net/types.ts";
+import {
+  collectCandidates,
+  pathShape,
+  pickSample,
+} from "../lib/engines/visibility/audit/sample.ts";
+import { crawlDelayFor, politeFetcher } from "../lib/engines/visibility/audit/polite.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
+import type { FetchResult, GuardedFetcher } from "../lib/kit/net/types.ts";
 
 Deno.test("audit sample - spread across templates, About and Contact first, private and tracking URLs left out", () => {
   const home = "https://s.test/";

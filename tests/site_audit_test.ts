@@ -5,14 +5,14 @@
  * The pure parts (sampling, Crawl-delay, the 2-in-flight fetcher): site_audit_sample_test.ts.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { type Pillar, ScanRecordSchema, type Signal } from "../lib/visibility/record.ts";
-import { pathShape } from "../lib/visibility/audit/sample.ts";
-import { sampledPages } from "../lib/visibility/audit/format_pages.ts";
-import { summarise } from "../lib/services/visibility/mcp.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { type Pillar, ScanRecordSchema, type Signal } from "../lib/engines/visibility/record.ts";
+import { pathShape } from "../lib/engines/visibility/audit/sample.ts";
+import { sampledPages } from "../lib/engines/visibility/audit/format_pages.ts";
+import { summarise } from "../lib/features/visibility/mcp.ts";
 import { renderToString } from "preact-render-to-string";
-import { PagesTable } from "../lib/ui/pages_table.tsx";
+import { PagesTable } from "../lib/features/visibility/views/pages_table.tsx";
 import { type AuditSites, MIXED_CRAWL_DELAY_S, startAuditSites } from "./fixtures/audit_sites.ts";
 import { startFakeOffSite } from "./fixtures/offsite_server.ts";
 
@@ -202,7 +202,7 @@ Deno.test(
           args: [
             "run",
             "-A",
-            new URL("../lib/cli.ts", import.meta.url).pathname,
+            new URL("../lib/app/cli.ts", import.meta.url).pathname,
             "mixed.test",
             "--pages",
             "4",
@@ -223,7 +223,7 @@ Deno.test(
           args: [
             "run",
             "-A",
-            new URL("../lib/cli.ts", import.meta.url).pathname,
+            new URL("../lib/app/cli.ts", import.meta.url).pathname,
             "x.test",
             "--pages",
             "51",

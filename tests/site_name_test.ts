@@ -1,19 +1,19 @@
 /**
- * One corroborated site-name choice (lib/structured/site_name.ts) for the generator, the
+ * One corroborated site-name choice (lib/engines/structured/site_name.ts) for the generator, the
  * visibility report and the off-site lookups, worked out once per page
- * (lib/structured/page_structure.ts).
+ * (lib/engines/structured/page_structure.ts).
  */
 import assert from "node:assert/strict";
-import { extractPageFacts } from "../lib/html/page_facts.ts";
-import { analysePage } from "../lib/schema/scan.ts";
-import { pageStructure } from "../lib/structured/page_structure.ts";
-import { siteNameChoice } from "../lib/structured/site_name.ts";
-import { flattenJsonLd } from "../lib/structured/page_graph.ts";
-import type { Result } from "../lib/structured/record.ts";
-import { loadConfig } from "../lib/config.ts";
-import { scanSite } from "../lib/visibility/scan.ts";
-import { OffSiteCache } from "../lib/offsite/cache.ts";
-import type { FetchResult, GuardedFetcher } from "../lib/net/types.ts";
+import { extractPageFacts } from "../lib/engines/html/page_facts.ts";
+import { analysePage } from "../lib/engines/schema/scan.ts";
+import { pageStructure } from "../lib/engines/structured/page_structure.ts";
+import { siteNameChoice } from "../lib/engines/structured/site_name.ts";
+import { flattenJsonLd } from "../lib/engines/structured/page_graph.ts";
+import type { Result } from "../lib/engines/structured/record.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { scanSite } from "../lib/engines/visibility/scan.ts";
+import { OffSiteCache } from "../lib/engines/offsite/cache.ts";
+import type { FetchResult, GuardedFetcher } from "../lib/kit/net/types.ts";
 
 /** A news article whose og:site_name is its section, as some publishers write it. */
 const SECTION_PAGE = `<!doctype html><html lang="en"><head>
@@ -166,7 +166,7 @@ Deno.test("[site name] the off-site lookup searches by the one corroborated name
 });
 
 Deno.test("[site name] the visibility report's fixes name the site by the same choice", async () => {
-  const { analyseSnapshot } = await import("../lib/visibility/scan.ts");
+  const { analyseSnapshot } = await import("../lib/engines/visibility/scan.ts");
   const { fixContext } = await import("./helpers/fix_context.ts");
   const ctx = fixContext({ url: "https://www.newswire.test/", html: SECTION_PAGE });
   const result = analyseSnapshot(ctx.snapshot, null, new Date("2026-11-26T12:00:00Z"));

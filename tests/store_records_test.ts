@@ -1,12 +1,12 @@
 /**
- * Records of any size the scans produce are stored and read back whole (lib/storage/store.ts): over
+ * Records of any size the scans produce are stored and read back whole (lib/kit/storage/store.ts): over
  * ~60 KiB they are gzip-compressed and split into parts under one head, switched in one commit.
  */
 import assert from "node:assert/strict";
-import { MAX_RECORD_BYTES } from "../lib/limits/record_budget.ts";
-import { type ScanJob, type StoredScan } from "../lib/storage/store.ts";
-import { readReport, ReportCache } from "../lib/storage/report_cache.ts";
-import { createStore } from "../lib/server.ts";
+import { MAX_RECORD_BYTES } from "../lib/kit/limits/record_budget.ts";
+import { type ScanJob, type StoredScan } from "../lib/kit/storage/store.ts";
+import { readReport, ReportCache } from "../lib/kit/storage/report_cache.ts";
+import { createStore } from "../lib/app/server.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 
@@ -103,7 +103,7 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
   try {
     const store = createStore(kv, "schema");
     // Random text barely compresses: 1 MB of it (just under a record's budget,
-    // lib/limits/record_budget.ts) is more parts than one commit holds.
+    // lib/kit/limits/record_budget.ts) is more parts than one commit holds.
     const big = randomRecord("big.test", 1_000_000);
     const j = job("big.test");
     assert.equal(await store.finishScan(j, big), "stored");
@@ -111,7 +111,7 @@ Deno.test("[store records] a record of several MB in more parts than one commit 
     assert.deepEqual(await store.getScan("big.test"), big);
 
     // An older record arriving late is not the latest, but it is a scan: the history keeps it
-    // (lib/storage/history.ts), with its parts.
+    // (lib/kit/storage/history.ts), with its parts.
     const older = randomRecord("big.test", 1_000_000, T0 - 60_000);
     const before = await parts(kv, "big.test");
     const olderJob = job("big.test", T0 - 60_000);

@@ -13,9 +13,9 @@ import {
   TURNSTILE_MAX_TOKEN_LENGTH,
   TurnstileMonitor,
   turnstileVerifier,
-} from "../lib/accounts/challenge.ts";
-import { loadConfig } from "../lib/config.ts";
-import { createGuardedFetcher } from "../lib/net/guarded_fetch.ts";
+} from "../lib/kit/auth/challenge.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
 
 const SECRET = "0x-very-secret-value-for-tests";
 

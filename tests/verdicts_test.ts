@@ -4,9 +4,9 @@
  * in microdata/RDFa, gzipped sitemaps, legacy encodings, the crawler registry, weights, names).
  */
 import assert from "node:assert/strict";
-import type { Result } from "../lib/visibility/record.ts";
-import { analyse, page, signal } from "./helpers/verdict_env.ts";
-import { CRAWLERS } from "../lib/visibility/crawlers.ts";
+import type { Result } from "../lib/engines/visibility/record.ts";
+import { analyse, page, signal, validLlms } from "./helpers/verdict_env.ts";
+import { CRAWLERS } from "../lib/engines/visibility/crawlers.ts";
 
 const gates = (r: Result) =>
   r.pillars.flatMap((p) => p.signals).map((s) => s.gate?.id).filter(Boolean);
@@ -176,27 +176,9 @@ Deno.test("[verdicts] one search crawler blocked outweighs and outranks a missin
 });
 
 Deno.test("[verdicts] grade labels describe readiness and never call a crawlable page invisible", async () => {
-  const { GRADES } = await import("../lib/visibility/score.ts");
+  const { GRADES } = await import("../lib/engines/visibility/score.ts");
   for (const g of GRADES) assert.doesNotMatch(g.label, /invisible|see little|cannot/i);
 });
-
-function validLlms() {
-  const body =
-    "# News Example\n\n> Local news.\n\n## Pages\n\n- [About](https://news.example/about): who we are\n";
-  return {
-    url: "https://news.example/llms.txt",
-    finalUrl: "https://news.example/llms.txt",
-    status: 200,
-    headers: { "content-type": "text/plain" },
-    body,
-    bytes: body.length,
-    truncated: false,
-    redirects: [],
-    ttfbMs: 1,
-    totalMs: 1,
-    remoteAddress: "127.0.0.1",
-  };
-}
 
 // 3. Structured data in every format
 Deno.test("[verdicts] microdata and RDFa count for organisation, page type and author; rel=author bylines count", () => {

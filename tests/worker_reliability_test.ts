@@ -1,18 +1,22 @@
 /**
- * The worker's reliability rules (lib/scan/worker.ts): poison jobs end as failed records after a
+ * The worker's reliability rules (lib/engines/scan/worker.ts): poison jobs end as failed records after a
  * bounded number of starts and never take the jobs behind them along; a record that cannot be
  * stored still ends the job; callers are served round-robin; a held job keeps its domain in
  * flight. In-process, over an in-memory KV and its queue, with stand-in scan runners.
  */
 import assert from "node:assert/strict";
-import { visibilityService } from "../lib/services/visibility/service.ts";
-import { loadConfig } from "../lib/config.ts";
-import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/isolate/scan_threads.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
+import { loadConfig } from "../lib/kit/config.ts";
+import {
+  ScanIsolationError,
+  type ScanRunner,
+  TOO_COMPLEX,
+} from "../lib/kit/isolate/scan_threads.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
-import { type ScanJob, Store, type StoredScan } from "../lib/storage/store.ts";
-import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/scan/worker.ts";
-import { KvPolledQueue, roundRobin } from "../lib/storage/job_queue.ts";
-import { createStore, storeOptions } from "../lib/server.ts";
+import { type ScanJob, Store, type StoredScan } from "../lib/kit/storage/store.ts";
+import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/engines/scan/worker.ts";
+import { KvPolledQueue, roundRobin } from "../lib/kit/storage/job_queue.ts";
+import { createStore, storeOptions } from "../lib/app/server.ts";
 
 const config = loadConfig({});
 const T0 = Date.parse("2030-05-01T00:00:00Z");

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
-import { ScanRecordSchema } from "../lib/visibility/record.ts";
-import { visibilityService } from "../lib/services/visibility/service.ts";
+import { ScanRecordSchema } from "../lib/engines/visibility/record.ts";
+import { visibilityService } from "../lib/features/visibility/service.ts";
 import type { ServiceDef } from "../lib/service.ts";
 import { startFixtureSites } from "./fixtures/site_server.ts";
 

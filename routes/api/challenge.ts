@@ -1,6 +1,6 @@
 /** GET /api/challenge: a fresh ALTCHA challenge for the form's widget (404 when Turnstile is used). */
-import type { RouteDef } from "../../lib/web/route.ts";
-import { NotFoundError } from "../../lib/errors.ts";
+import type { RouteDef } from "../../lib/kit/web/route.ts";
+import { NotFoundError } from "../../lib/kit/errors.ts";
 
 /** GET /api/challenge. */
 export const challengeRoute: RouteDef = {

@@ -6,10 +6,10 @@
  * Run: deno task bench
  */
 import { Parser } from "htmlparser2";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
-import { analyseSnapshot } from "../../lib/visibility/scan.ts";
-import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
-import { normaliseTarget } from "../../lib/net/target.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
+import { analyseSnapshot } from "../../lib/engines/visibility/scan.ts";
+import type { FetchOutcome, Snapshot } from "../../lib/engines/visibility/snapshot_types.ts";
+import { normaliseTarget } from "../../lib/kit/net/target.ts";
 import { generatePage } from "./parse_bench.ts";
 
 const html = generatePage();

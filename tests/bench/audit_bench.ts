@@ -13,14 +13,14 @@
  *     [--memory-pages=N] [--heap-mb=N]
  */
 import { rssSampler, untilHealthy } from "./server_probe.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
-import { OffSiteCache } from "../../lib/offsite/cache.ts";
-import { normaliseTarget } from "../../lib/net/target.ts";
-import { analysePage, type PageInput } from "../../lib/visibility/audit/page.ts";
-import type { AuditResult } from "../../lib/visibility/audit/types.ts";
-import { analyseSnapshot, scanSite } from "../../lib/visibility/scan.ts";
-import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
+import { OffSiteCache } from "../../lib/engines/offsite/cache.ts";
+import { normaliseTarget } from "../../lib/kit/net/target.ts";
+import { analysePage, type PageInput } from "../../lib/engines/visibility/audit/page.ts";
+import type { AuditResult } from "../../lib/engines/visibility/audit/types.ts";
+import { analyseSnapshot, scanSite } from "../../lib/engines/visibility/scan.ts";
+import type { FetchOutcome, Snapshot } from "../../lib/engines/visibility/snapshot_types.ts";
 import { auditFixturePage, startAuditSites } from "../fixtures/audit_sites.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The history at 1,000 kept scans of one domain (lib/storage/history.ts): listing them, the diff of
+ * The history at 1,000 kept scans of one domain (lib/kit/storage/history.ts): listing them, the diff of
  * two scans, and the report page that shows both, each against a baseline measured in the same run
  * (`deno bench` prints "x times slower than" the group's baseline):
  *   - group "read": the baseline is reading the latest record (Store.getScan, the report's read);
@@ -10,9 +10,9 @@
  */
 import { startAppEnv } from "../helpers/app_env.ts";
 import { startScanEnv } from "../helpers/scan_env.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
-import { changesOf, historyOf } from "../../lib/history/service.ts";
-import type { ScanJob } from "../../lib/storage/store.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
+import { changesOf, historyOf } from "../../lib/engines/history/service.ts";
+import type { ScanJob } from "../../lib/kit/storage/store.ts";
 import type { BaseRecord } from "../../lib/service.ts";
 
 const KEPT = 1000;

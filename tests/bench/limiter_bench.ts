@@ -6,8 +6,8 @@
  * the same writes with no read. tests/bench/limiter_rate.ts measures these on one pinned core,
  * with concurrent callers too, and checks exactness (load.ts runs it).
  */
-import type { PoolSpec, ScanJob } from "../../lib/storage/store.ts";
-import { createStore } from "../../lib/server.ts";
+import type { PoolSpec, ScanJob } from "../../lib/kit/storage/store.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 const kv = await Deno.openKv(":memory:");
 const store = createStore(kv, "bench");

@@ -2,7 +2,7 @@
  * Rate-limiter decisions per second on one core (run pinned: `taskset -c 0`, as load.ts does),
  * sequential and with 16 concurrent callers, for each engine KV can hold the pools in:
  * - local: the only process writing a local KV decides in memory and writes through in one
- *   commit, shared by admissions that arrive together (lib/limits/limiter_local.ts, lib/limits/group_commit.ts;
+ *   commit, shared by admissions that arrive together (lib/kit/limits/limiter_local.ts, lib/kit/limits/group_commit.ts;
  *   the default for `deno task start`), in memory and on a real file (each commit waits for disk);
  * - shared: KV shared by many processes (KV Connect, Deploy): read, decide, checked commit.
  * Each admission is a full Store.admitScan: decide two pools, mark the domain in flight, enqueue.
@@ -11,8 +11,8 @@
  *
  *   taskset -c 0 deno run -A tests/bench/limiter_rate.ts
  */
-import { type PoolSpec, type ScanJob } from "../../lib/storage/store.ts";
-import { createStore } from "../../lib/server.ts";
+import { type PoolSpec, type ScanJob } from "../../lib/kit/storage/store.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 const HOUR = 3600_000;
 const SECONDS = Number(Deno.args[0] ?? 2);

@@ -10,12 +10,12 @@
  * (serving against the runtime's floor) and tests/bench/memory_peaks.ts (memory, the queue).
  */
 import { rateLoad } from "./server_probe.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { hashPassword } from "../../lib/accounts/password.ts";
-import { visibilityService } from "../../lib/services/visibility/service.ts";
-import { createServer } from "../../lib/server.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
-import { OffSiteCache } from "../../lib/offsite/cache.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { hashPassword } from "../../lib/kit/auth/password.ts";
+import { visibilityService } from "../../lib/features/visibility/service.ts";
+import { createServer } from "../../lib/app/server.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
+import { OffSiteCache } from "../../lib/engines/offsite/cache.ts";
 import { startFixtureSites } from "../fixtures/site_server.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { FOUND_EVERYWHERE } from "../helpers/scan_env.ts";
@@ -51,7 +51,7 @@ const env = {
 const config = loadConfig(env);
 const { record } = await scanSite("good.test", { config, offSiteCache: new OffSiteCache() });
 
-// Built as main.ts builds it (lib/server.ts), without a worker, served in this process: the
+// Built as main.ts builds it (lib/app/server.ts), without a worker, served in this process: the
 // hashing figure below needs the hashes and the reads in one process.
 const built = await createServer(config, {
   kv: await Deno.openKv(":memory:"),

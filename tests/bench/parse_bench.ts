@@ -6,7 +6,7 @@
  */
 import { parseDocument, Parser } from "htmlparser2";
 import { parseHTML } from "linkedom";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
 
 const TARGET_BYTES = 2 * 1024 * 1024;
 const BASE_URL = "https://www.example.com/blog/post";

@@ -1,12 +1,12 @@
 /**
- * What storing records in parts costs the report read (lib/storage/store.ts getScan, the GET report's
+ * What storing records in parts costs the report read (lib/kit/storage/store.ts getScan, the GET report's
  * miss path): a record stored whole against records stored gzip-compressed in parts.
  *
  *   deno bench -A tests/bench/record_parts_bench.ts
  */
-import { type ScanJob, type StoredScan } from "../../lib/storage/store.ts";
-import { readReport } from "../../lib/storage/report_cache.ts";
-import { createStore } from "../../lib/server.ts";
+import { type ScanJob, type StoredScan } from "../../lib/kit/storage/store.ts";
+import { readReport } from "../../lib/kit/storage/report_cache.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 const T0 = Date.parse("2030-05-01T00:00:00Z");
 

@@ -1,5 +1,5 @@
 /**
- * The rendering step's cost (lib/render/, docs/rendering.md) against the raw scan, measured in the
+ * The rendering step's cost (lib/engines/render/, docs/rendering.md) against the raw scan, measured in the
  * same run, for one page and for a 10-page audit:
  *
  * 1. Wall time, in process: a scan of spa.test with `pages: 1`, then of many.test with `pages:
@@ -17,11 +17,11 @@
  *   deno run -A tests/bench/render_bench.ts [--only=wall|memory] [--runs=N]
  */
 import { rssSampler, untilHealthy } from "./server_probe.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { OffSiteCache } from "../../lib/offsite/cache.ts";
-import { normaliseTarget } from "../../lib/net/target.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
-import { loadPlaywright } from "../../lib/render/playwright.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { OffSiteCache } from "../../lib/engines/offsite/cache.ts";
+import { normaliseTarget } from "../../lib/kit/net/target.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
+import { loadPlaywright } from "../../lib/engines/render/playwright.ts";
 import { CHROMIUM } from "../e2e/browser.ts";
 import { startAuditSites } from "../fixtures/audit_sites.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";

@@ -15,8 +15,12 @@
  * fifth of the same verdicts parsed per path (asserted once at load, so a regression fails the
  * bench run).
  */
-import { CRAWLERS } from "../../lib/visibility/crawlers.ts";
-import { parseRobotsTxt, requestTarget, robotsVerdict } from "../../lib/visibility/robots.ts";
+import { CRAWLERS } from "../../lib/engines/visibility/crawlers.ts";
+import {
+  parseRobotsTxt,
+  requestTarget,
+  robotsVerdict,
+} from "../../lib/engines/visibility/robots.ts";
 
 /** Deterministic pseudo-random numbers, so every run benches the same file. */
 function rng(seed: number): () => number {

@@ -5,7 +5,7 @@
  *
  * Run: deno bench -A tests/bench/schema_analyse_bench.ts
  */
-import { analysePage } from "../../lib/schema/scan.ts";
+import { analysePage } from "../../lib/engines/schema/scan.ts";
 import { generatePage } from "./parse_bench.ts";
 
 const URL_ = "https://www.example.com/";

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 const root = Deno.args[0]
   ? pathToFileURL(`${Deno.args[0].replace(/\/$/, "")}/`).href
   : new URL("../../", import.meta.url).href;
-const { analysePage } = await import(new URL("lib/schema/scan.ts", root).href);
+const { analysePage } = await import(new URL("lib/engines/schema/scan.ts", root).href);
 const { generatePage } = await import(new URL("tests/bench/parse_bench.ts", root).href);
 
 const html: string = generatePage();

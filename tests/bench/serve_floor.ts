@@ -31,8 +31,8 @@ import {
   type StartTaskProcess,
   startTaskProcess,
 } from "./server_probe.ts";
-import { Store } from "../../lib/storage/store.ts";
-import { createApiKey } from "../../lib/accounts/keys.ts";
+import { Store } from "../../lib/kit/storage/store.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
 
 const arg = (name: string, fallback: number) =>
   Number(Deno.args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);

@@ -97,7 +97,7 @@ async function sessionCookieFor(url: string, email: string): Promise<string> {
   )!;
   const csrf = formToken(await page.text());
   const challenge = await (await fetch(`${url}/api/challenge`)).json();
-  // Whichever algorithm lib/accounts/altcha.ts issues, solved as the widget would.
+  // Whichever algorithm lib/kit/auth/altcha.ts issues, solved as the widget would.
   const deriveKey = /^PBKDF2/.test(challenge.parameters.algorithm) ? pbkdf2 : sha;
   const solution = await solveChallenge({ challenge, deriveKey });
   const res = await fetch(`${url}/account/login`, {

@@ -1,5 +1,5 @@
 /**
- * An ALTCHA challenge expires 10 minutes after it is issued (lib/accounts/altcha.ts): a form left
+ * An ALTCHA challenge expires 10 minutes after it is issued (lib/kit/auth/altcha.ts): a form left
  * open longer must renew it by itself, so a slow human never sees "Verification failed. Please
  * retry." (issue 35). The browser's clock and the server's are moved together:
  * - the lid closed for 11 minutes (`clock.fastForward`: due timers fire once), then a submit;

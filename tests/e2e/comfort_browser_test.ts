@@ -18,8 +18,8 @@ import { PIPELINE } from "../helpers/app_env.ts";
 import { WebClient } from "../helpers/web_client.ts";
 import { browserTest, DESKTOP, NARROW, PHONE, SCREENSHOTS } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-import { schemaService } from "../../lib/services/schema/service.ts";
-import { comparePagePath } from "../../lib/report_urls.ts";
+import { schemaService } from "../../lib/features/schema/service.ts";
+import { comparePagePath } from "../../lib/kit/report_urls.ts";
 
 /** Admits a scan by API (pipeline token) as if from `ip`, and waits for its record. */
 async function scanned(s: WebServer, url: string, domain = url, ip = "203.0.113.10") {

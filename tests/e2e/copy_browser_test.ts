@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { PIPELINE } from "../helpers/app_env.ts";
-import { codeBlocksOf } from "../../lib/visibility/fix_text.ts";
-import type { ScanRecord } from "../../lib/visibility/record.ts";
+import { codeBlocksOf } from "../../lib/engines/visibility/fix_text.ts";
+import type { ScanRecord } from "../../lib/engines/visibility/record.ts";
 import { browserTest, hasChromium } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
 

@@ -11,7 +11,7 @@ import { startWebServer } from "./web_server.ts";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { startEditableSite } from "../fixtures/editable_site.ts";
 import { applyRobotsHow, pasteIntoHead } from "../helpers/apply_fix.ts";
-import type { ScanRecord } from "../../lib/visibility/record.ts";
+import type { ScanRecord } from "../../lib/engines/visibility/record.ts";
 import type { WebServer } from "./web_server.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;

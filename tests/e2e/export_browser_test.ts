@@ -4,11 +4,11 @@
  * inline styles, and prints to a PDF.
  */
 import assert from "node:assert/strict";
-import { renderExport } from "../../lib/export/export.ts";
+import { renderExport } from "../../lib/engines/export/export.ts";
 import { schemaRecord, visibilityRecord } from "../helpers/records.ts";
 import { hasChromium, launchBrowser } from "./browser.ts";
-import { schemaService } from "../../lib/services/schema/service.ts";
-import { visibilityService } from "../../lib/services/visibility/service.ts";
+import { schemaService } from "../../lib/features/schema/service.ts";
+import { visibilityService } from "../../lib/features/visibility/service.ts";
 
 if (!hasChromium()) {
   console.error("!!! /usr/bin/chromium is missing: the HTML export browser test is SKIPPED");

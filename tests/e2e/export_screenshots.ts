@@ -8,7 +8,7 @@
 import { launchBrowser } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
 import { PIPELINE } from "../helpers/app_env.ts";
-import { comparePagePath, reportDownloadPath } from "../../lib/report_urls.ts";
+import { comparePagePath, reportDownloadPath } from "../../lib/kit/report_urls.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
 

@@ -7,9 +7,9 @@
  */
 import { launchBrowser } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
 import { startScanEnv } from "../helpers/scan_env.ts";
-import type { ScanJob } from "../../lib/storage/store.ts";
+import type { ScanJob } from "../../lib/kit/storage/store.ts";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
 

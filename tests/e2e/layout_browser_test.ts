@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { PIPELINE } from "../helpers/app_env.ts";
 import { browserTest, DESKTOP, NARROW, PHONE } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-import { schemaService } from "../../lib/services/schema/service.ts";
+import { schemaService } from "../../lib/features/schema/service.ts";
 
 const WIDTHS = [DESKTOP, PHONE, NARROW];
 

@@ -18,7 +18,7 @@ import {
 import { PIPELINE } from "../helpers/app_env.ts";
 import { CHROMIUM, hasChromium, launchBrowser } from "./browser.ts";
 import { startWebServer, type WebServer } from "./web_server.ts";
-import { schemaService } from "../../lib/services/schema/service.ts";
+import { schemaService } from "../../lib/features/schema/service.ts";
 
 const OUT = new URL("../output/lighthouse/", import.meta.url).pathname;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;

@@ -16,9 +16,9 @@ import { browserTest, DESKTOP, NARROW, PHONE } from "./browser.ts";
 import { startWebServer } from "./web_server.ts";
 import { startEditableSite } from "../fixtures/editable_site.ts";
 import { applyRobotsHow, pasteIntoHead } from "../helpers/apply_fix.ts";
-import { parseHow } from "../../lib/visibility/fix_text.ts";
-import type { Issue, ScanRecord } from "../../lib/visibility/record.ts";
-import { comparePagePath } from "../../lib/report_urls.ts";
+import { parseHow } from "../../lib/engines/visibility/fix_text.ts";
+import type { Issue, ScanRecord } from "../../lib/engines/visibility/record.ts";
+import { comparePagePath } from "../../lib/kit/report_urls.ts";
 
 /** The page scrolls sideways when its document is wider than the viewport. */
 function sideways(page: Page): Promise<number> {

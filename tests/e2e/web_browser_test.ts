@@ -12,7 +12,7 @@
  * - no console error (a CSP violation is one) on any page.
  * Screenshots of each page at desktop (1280) and phone (390) width go to tests/output/screenshots/.
  */
-import { schemaService } from "../../lib/services/schema/service.ts";
+import { schemaService } from "../../lib/features/schema/service.ts";
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "playwright-core";

@@ -8,8 +8,8 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { PIPELINE, startAppEnv, type TestEnv } from "./app_env.ts";
 import { type MutableSite, startMutableSite } from "./watch_env.ts";
 import { type Replay, startReplay } from "./answers_replay.ts";
-import { createApiKey } from "../../lib/accounts/keys.ts";
-import { answersOf, idle } from "../../lib/answers/context.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
+import { answersOf, idle } from "../../lib/features/answers/context.ts";
 
 export const DOMAIN = "good.test";
 export const OPERATOR_KEYS = {

@@ -8,7 +8,7 @@
  * request it got.
  */
 import { join } from "node:path";
-import type { ProviderId } from "../../lib/answers/provider.ts";
+import type { ProviderId } from "../../lib/features/answers/provider.ts";
 
 const DIR = join(import.meta.dirname!, "..", "fixtures", "answers");
 

@@ -3,19 +3,19 @@
  * verifier reached through the real guarded fetcher, and optionally the queue worker running the
  * real scanner against the fixture sites.
  */
-import type { AppDeps } from "../../lib/web/context.ts";
-import { challengeProvider, turnstileVerifier } from "../../lib/accounts/challenge.ts";
-import { Altcha } from "../../lib/accounts/altcha.ts";
-import { type Config, loadConfig } from "../../lib/config.ts";
-import { createApiKey } from "../../lib/accounts/keys.ts";
-import type { LookupFunction } from "../../lib/net/guarded_fetch.ts";
+import type { AppDeps } from "../../lib/kit/web/context.ts";
+import { challengeProvider, turnstileVerifier } from "../../lib/kit/auth/challenge.ts";
+import { Altcha } from "../../lib/kit/auth/altcha.ts";
+import { type Config, loadConfig } from "../../lib/kit/config.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
+import type { LookupFunction } from "../../lib/kit/net/guarded_fetch.ts";
 import type { ServiceDef } from "../../lib/service.ts";
-import type { RouteDef } from "../../lib/web/route.ts";
-import type { Store } from "../../lib/storage/store.ts";
-import type { Worker } from "../../lib/scan/worker.ts";
-import { RedisLimiter } from "../../lib/limits/limiter_redis.ts";
-import { KvPolledQueue } from "../../lib/storage/job_queue.ts";
-import { createServer, type Server } from "../../lib/server.ts";
+import type { RouteDef } from "../../lib/kit/web/route.ts";
+import type { Store } from "../../lib/kit/storage/store.ts";
+import type { Worker } from "../../lib/engines/scan/worker.ts";
+import { RedisLimiter } from "../../lib/kit/limits/limiter_redis.ts";
+import { KvPolledQueue } from "../../lib/kit/storage/job_queue.ts";
+import { createServer, type Server } from "../../lib/app/server.ts";
 import {
   type FakeTurnstile,
   startFakeTurnstile,
@@ -47,9 +47,9 @@ export interface TestEnv {
   app: Server["app"];
   /** What the app was built with. */
   deps: AppDeps;
-  /** The server's request handler (lib/server.ts createServer), as main.ts serves it. */
+  /** The server's request handler (lib/app/server.ts createServer), as main.ts serves it. */
   handler: Server["handler"];
-  /** The whole server (lib/server.ts), as main.ts builds it. */
+  /** The whole server (lib/app/server.ts), as main.ts builds it. */
   server: Server;
   kv: Deno.Kv;
   store: Store;
@@ -81,7 +81,7 @@ export async function startAppEnv(options: {
   worker?: boolean;
   env?: Record<string, string>;
   service?: ServiceDef;
-  /** The routes to mount (default: lib/routes.ts ROUTES). */
+  /** The routes to mount (default: lib/app/routes.ts ROUTES). */
   routes?: readonly RouteDef[];
   /** "altcha" uses the self-hosted proof of work instead of the fake Turnstile. */
   challenge?: "turnstile" | "altcha";
@@ -89,7 +89,7 @@ export async function startAppEnv(options: {
   altchaCost?: number;
   /** Keeps the rate limits in Redis behind this Upstash REST endpoint instead of KV. */
   redis?: { url: string; token: string };
-  /** "poll": jobs travel through the polled KV job table (lib/storage/job_queue.ts), as on KV Connect. */
+  /** "poll": jobs travel through the polled KV job table (lib/kit/storage/job_queue.ts), as on KV Connect. */
   queue?: "queue" | "poll";
   /** Decide scan pools in memory, as the only writer of the KV (default: unless `queue: "poll"`). */
   exclusive?: boolean;

@@ -8,8 +8,8 @@
  * What the owner changes by hand (a template, a CDN) and what to check afterwards are returned,
  * not applied.
  */
-import { type FixStep, readSteps } from "../../lib/visibility/fix_steps.ts";
-import { parseHow } from "../../lib/visibility/fix_text.ts";
+import { type FixStep, readSteps } from "../../lib/engines/visibility/fix_steps.ts";
+import { parseHow } from "../../lib/engines/visibility/fix_text.ts";
 
 /** Where the fix is applied: the site's files as they are served now. */
 export interface EditableFiles {

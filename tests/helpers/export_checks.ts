@@ -1,4 +1,4 @@
-/** Checks the export tests share (tests/export_test.ts, tests/cli_export_test.ts). */
+/** Checks the export tests share (tests/features/report/export_test.ts, tests/cli_export_test.ts). */
 import assert from "node:assert/strict";
 import { DOMParser } from "linkedom";
 

@@ -4,7 +4,7 @@
  * `{"bytes", "truncated", "heapMb"}` as JSON. Run it with the start task's flags to see what the
  * fetcher costs the server's own heap.
  */
-import { createGuardedFetcher } from "../../lib/net/guarded_fetch.ts";
+import { createGuardedFetcher } from "../../lib/kit/net/guarded_fetch.ts";
 
 const [port, timeoutMs = "120000"] = Deno.args;
 const fetcher = createGuardedFetcher({

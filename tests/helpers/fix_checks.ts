@@ -4,31 +4,35 @@
  * the fixture tests and by the test that runs the generators over the shared real-world corpus.
  */
 import assert from "node:assert/strict";
-import type { ScanContext } from "../../lib/visibility/check.ts";
-import type { Issue } from "../../lib/visibility/record.ts";
-import { codeBlocksOf, parseHow } from "../../lib/visibility/fix_text.ts";
+import type { ScanContext } from "../../lib/engines/visibility/check.ts";
+import type { Issue } from "../../lib/engines/visibility/record.ts";
+import { codeBlocksOf, parseHow } from "../../lib/engines/visibility/fix_text.ts";
 import { fillIns } from "./apply_fix.ts";
-import { readSitemap } from "../../lib/visibility/sitemap.ts";
-import { validateLlmsTxt } from "../../lib/visibility/llms_txt.ts";
-import { extractPage } from "../../lib/structured/extract.ts";
-import { validateItems } from "../../lib/structured/validate.ts";
-import { crawlersByRole } from "../../lib/visibility/crawlers.ts";
+import { readSitemap } from "../../lib/engines/visibility/sitemap.ts";
+import { validateLlmsTxt } from "../../lib/engines/visibility/llms_txt.ts";
+import { extractPage } from "../../lib/engines/structured/extract.ts";
+import { validateItems } from "../../lib/engines/structured/validate.ts";
+import { crawlersByRole } from "../../lib/engines/visibility/crawlers.ts";
 import {
   pathsToCheck,
   robotsAllowFix,
   type RobotsFix,
   robotsGroups,
   robotsVerdicts,
-} from "../../lib/visibility/robots_fix.ts";
-import { CRAWLERS } from "../../lib/visibility/crawlers.ts";
-import { handleMatches, identityKeys, profileHandle } from "../../lib/visibility/same_as.ts";
+} from "../../lib/engines/visibility/robots_fix.ts";
+import { CRAWLERS } from "../../lib/engines/visibility/crawlers.ts";
+import {
+  handleMatches,
+  identityKeys,
+  profileHandle,
+} from "../../lib/engines/visibility/same_as.ts";
 import {
   flattenJsonLd,
   nodesOfType,
   ORGANIZATION_TYPES,
   PAGE_TYPES,
   stringValues,
-} from "../../lib/structured/page_graph.ts";
+} from "../../lib/engines/structured/page_graph.ts";
 
 /** URLs a sitemap or llms.txt must never list. */
 export const NOT_CONTENT_URL =

@@ -3,15 +3,15 @@
  * llms.txt), so the fix generators can be run on fixtures and on saved real pages without a
  * network or a server.
  */
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
-import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
-import type { ScanContext } from "../../lib/visibility/check.ts";
-import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
-import { analyseRobots } from "../../lib/visibility/robots.ts";
-import { chooseSiteName } from "../../lib/structured/site_name.ts";
-import { normaliseTarget } from "../../lib/net/target.ts";
-import type { Result } from "../../lib/visibility/record.ts";
-import { scoreSite } from "../../lib/visibility/score.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
+import type { FetchOutcome } from "../../lib/engines/visibility/snapshot_types.ts";
+import type { ScanContext } from "../../lib/engines/visibility/check.ts";
+import { flattenJsonLd } from "../../lib/engines/structured/page_graph.ts";
+import { analyseRobots } from "../../lib/engines/visibility/robots.ts";
+import { chooseSiteName } from "../../lib/engines/structured/site_name.ts";
+import { normaliseTarget } from "../../lib/kit/net/target.ts";
+import type { Result } from "../../lib/engines/visibility/record.ts";
+import { scoreSite } from "../../lib/engines/visibility/score.ts";
 
 /** A fixed clock: fixes must never depend on today's date. */
 export const FIXED_NOW = new Date("2031-05-17T12:00:00Z");

@@ -10,8 +10,8 @@
  * Run one fix at a time, then every fix at once (the walk-through of a new user who pastes them
  * all and scans again).
  */
-import type { Issue, ScanRecord, Signal } from "../../lib/visibility/record.ts";
-import { type FixStep, readSteps } from "../../lib/visibility/fix_steps.ts";
+import type { Issue, ScanRecord, Signal } from "../../lib/engines/visibility/record.ts";
+import { type FixStep, readSteps } from "../../lib/engines/visibility/fix_steps.ts";
 import { type Applied, applyHow } from "./apply_fix.ts";
 import type { OverlaySite } from "./overlay_site.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The page CSP allows no inline script but one: lib/ui/comfort_script.ts, by its hash. This check
+ * The page CSP allows no inline script but one: lib/kit/ui/comfort_script.ts, by its hash. This check
  * finds every inline `<script>` of a page and fails unless each one's SHA-256 (computed here, not
  * taken from the module) is listed in the page's script-src, and no 'unsafe-inline' is.
  */

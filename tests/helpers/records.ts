@@ -2,11 +2,14 @@
  * Real-looking stored records for the export and compare tests, built by hand and checked by the
  * services' own zod schemas, with an option to make every string a scanned page controls hostile.
  */
-import type { ScanJob } from "../../lib/storage/store.ts";
+import type { ScanJob } from "../../lib/kit/storage/store.ts";
 import type { TestEnv } from "./app_env.ts";
 import type { BaseRecord } from "../../lib/service.ts";
-import { type ScanRecord, ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { type SchemaScanRecord, SchemaScanRecordSchema } from "../../lib/structured/record.ts";
+import { type ScanRecord, ScanRecordSchema } from "../../lib/engines/visibility/record.ts";
+import {
+  type SchemaScanRecord,
+  SchemaScanRecordSchema,
+} from "../../lib/engines/structured/record.ts";
 
 /** Markup that must never come out of an export or a page as markup. */
 export const XSS =

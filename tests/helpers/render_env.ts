@@ -4,13 +4,13 @@
  * environment whose SCAN_RESOLVE includes the rendering fixture sites.
  */
 import dgram from "node:dgram";
-import { type Config, loadConfig } from "../../lib/config.ts";
-import { createGuardedFetcher, type LookupFunction } from "../../lib/net/guarded_fetch.ts";
-import { limitSite } from "../../lib/render/site_policy.ts";
-import { renderSite } from "../../lib/render/site_view.ts";
-import type { RenderView } from "../../lib/render/view.ts";
-import { CRAWLER_RENDERING } from "../../lib/visibility/crawlers.ts";
-import { renderedVerdict } from "../../lib/visibility/client_rendering.ts";
+import { type Config, loadConfig } from "../../lib/kit/config.ts";
+import { createGuardedFetcher, type LookupFunction } from "../../lib/kit/net/guarded_fetch.ts";
+import { limitSite } from "../../lib/engines/render/site_policy.ts";
+import { renderSite } from "../../lib/engines/render/site_view.ts";
+import type { RenderView } from "../../lib/engines/render/view.ts";
+import { CRAWLER_RENDERING } from "../../lib/engines/visibility/crawlers.ts";
+import { renderedVerdict } from "../../lib/engines/visibility/client_rendering.ts";
 import { type RenderSites, startRenderSites } from "../fixtures/render_sites.ts";
 import { type Sentinels, startSentinels } from "../security/helpers/net_guard.ts";
 import { startScanEnv } from "./scan_env.ts";

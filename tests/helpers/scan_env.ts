@@ -2,14 +2,14 @@
  * A complete offline scan environment for tests: the fixture sites and the fake off-site services
  * on loopback, and a Config whose SCAN_RESOLVE sends every test host name to them.
  */
-import { type Config, loadConfig } from "../../lib/config.ts";
+import { type Config, loadConfig } from "../../lib/kit/config.ts";
 import { type FixtureSites, startFixtureSites } from "../fixtures/site_server.ts";
 import {
   type FakeOffSite,
   type OffSiteScenario,
   startFakeOffSite,
 } from "../fixtures/offsite_server.ts";
-import { OffSiteCache } from "../../lib/offsite/cache.ts";
+import { OffSiteCache } from "../../lib/engines/offsite/cache.ts";
 
 /** Running fixtures and the config that points at them. */
 export interface ScanEnv {
@@ -86,9 +86,9 @@ export async function startScanEnv(
   };
 }
 
-const CLI = new URL("../../lib/cli.ts", import.meta.url).pathname;
+const CLI = new URL("../../lib/app/cli.ts", import.meta.url).pathname;
 
-/** Runs `lib/cli.ts` with the permissions of `deno task scan` (deno.json); returns its output. */
+/** Runs `lib/app/cli.ts` with the permissions of `deno task scan` (deno.json); returns its output. */
 export async function runCli(
   args: string[],
   env: Record<string, string>,

@@ -4,8 +4,8 @@
  * whose content the generator has to use. Each is analysed as if served at
  * `https://schema.test/<name>`.
  */
-import { analysePage } from "../../lib/schema/scan.ts";
-import type { Result } from "../../lib/structured/record.ts";
+import { analysePage } from "../../lib/engines/schema/scan.ts";
+import type { Result } from "../../lib/engines/structured/record.ts";
 
 const DIR = new URL("../fixtures/schema/", import.meta.url);
 

@@ -4,19 +4,19 @@
  * site audit's sample built from a few page rows, so a test runs `signal.check(ctx)` and
  * `signal.fix(ctx, finding)` with no network. The clock is fixed.
  */
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
-import type { ScanContext } from "../../lib/visibility/check.ts";
-import type { FetchOutcome } from "../../lib/visibility/snapshot_types.ts";
-import type { OffSite } from "../../lib/visibility/record.ts";
-import type { AuditResult, PageReport } from "../../lib/visibility/audit/types.ts";
-import { analyseRobots } from "../../lib/visibility/robots.ts";
-import { probedCrawlers } from "../../lib/visibility/edge_probe.ts";
-import { flattenJsonLd } from "../../lib/structured/page_graph.ts";
-import { chooseSiteName } from "../../lib/structured/site_name.ts";
-import { readRendering } from "../../lib/visibility/client_rendering.ts";
-import { evaluate, type Finding, type SignalDef } from "../../lib/visibility/signal.ts";
-import type { Fix } from "../../lib/visibility/record.ts";
-import { FetchError } from "../../lib/net/types.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
+import type { ScanContext } from "../../lib/engines/visibility/check.ts";
+import type { FetchOutcome } from "../../lib/engines/visibility/snapshot_types.ts";
+import type { OffSite } from "../../lib/engines/visibility/record.ts";
+import type { AuditResult, PageReport } from "../../lib/engines/visibility/audit/types.ts";
+import { analyseRobots } from "../../lib/engines/visibility/robots.ts";
+import { probedCrawlers } from "../../lib/engines/visibility/edge_probe.ts";
+import { flattenJsonLd } from "../../lib/engines/structured/page_graph.ts";
+import { chooseSiteName } from "../../lib/engines/structured/site_name.ts";
+import { readRendering } from "../../lib/engines/visibility/client_rendering.ts";
+import { evaluate, type Finding, type SignalDef } from "../../lib/engines/visibility/signal.ts";
+import type { Fix } from "../../lib/engines/visibility/record.ts";
+import { FetchError } from "../../lib/kit/net/types.ts";
 
 /** The fixed clock of signal tests. */
 export const NOW = new Date("2026-11-26T12:00:00Z");

@@ -1,14 +1,14 @@
 /**
  * A child program for tests/scan_threads_test.ts: a pool of two stand-in scan threads
  * (tests/fixtures/greedy_thread.ts) given work that never returns to its event loop. Deno 2.9.6
- * cannot stop such a thread (lib/isolate/scan_threads.ts), so this runs in a process of its own
+ * cannot stop such a thread (lib/kit/isolate/scan_threads.ts), so this runs in a process of its own
  * that exits when done: in the test runner's process the threads would spin on for the rest of
  * the suite. Prints one JSON line of what happened.
  */
-import { ScanIsolationError, startScanThreads } from "../../lib/isolate/scan_threads.ts";
-import type { LostThread } from "../../lib/isolate/scan_threads.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { normaliseTarget } from "../../lib/net/target.ts";
+import { ScanIsolationError, startScanThreads } from "../../lib/kit/isolate/scan_threads.ts";
+import type { LostThread } from "../../lib/kit/isolate/scan_threads.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { normaliseTarget } from "../../lib/kit/net/target.ts";
 
 const config = loadConfig({});
 const threadUrl = new URL("../fixtures/greedy_thread.ts", import.meta.url);

@@ -1,9 +1,9 @@
 /** Builds a scan result from a home page, robots.txt and headers given in memory (no network). */
 import assert from "node:assert/strict";
-import { analyseSnapshot } from "../../lib/visibility/scan.ts";
-import type { FetchOutcome, Snapshot } from "../../lib/visibility/snapshot_types.ts";
-import type { Result, Signal } from "../../lib/visibility/record.ts";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
+import { analyseSnapshot } from "../../lib/engines/visibility/scan.ts";
+import type { FetchOutcome, Snapshot } from "../../lib/engines/visibility/snapshot_types.ts";
+import type { Result, Signal } from "../../lib/engines/visibility/record.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 const ORIGIN = "https://news.example";
@@ -82,4 +82,23 @@ export function signal(r: Result, id: string): Signal {
   const s = r.pillars.flatMap((p) => p.signals).find((x) => x.id === id);
   assert.ok(s, `signal ${id}`);
   return s;
+}
+
+/** A valid llms.txt of the test site, as the fetcher returns it. */
+export function validLlms() {
+  const body =
+    "# News Example\n\n> Local news.\n\n## Pages\n\n- [About](https://news.example/about): who we are\n";
+  return {
+    url: "https://news.example/llms.txt",
+    finalUrl: "https://news.example/llms.txt",
+    status: 200,
+    headers: { "content-type": "text/plain" },
+    body,
+    bytes: body.length,
+    truncated: false,
+    redirects: [],
+    ttfbMs: 1,
+    totalMs: 1,
+    remoteAddress: "127.0.0.1",
+  };
 }

@@ -13,13 +13,13 @@
  * from scanned content in the report page: injection_test.ts.)
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../lib/accounts/crypto.ts";
-import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
+import { sha256Hex } from "../../lib/kit/auth/crypto.ts";
+import { createApiKey, revokeApiKey } from "../../lib/kit/auth/keys.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { decentSite, startSiteServer } from "./helpers/sites.ts";
 import { poll200, startServer } from "./helpers/server_process.ts";
-import { createStore } from "../../lib/server.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

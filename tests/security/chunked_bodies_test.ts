@@ -7,12 +7,12 @@
  * memory outside the JS heap (eight 64 KiB bodies to /mcp took the server from 162 to 325 MB), so
  * a flood of small capped bodies sent a byte per chunk got past the memory plan's request-body
  * share, which counts bytes. Bodies are now read with a BYOB reader and may come in at most one
- * chunk per 64 bytes of their cap (lib/web/http_body.ts maxChunks): past it, a 400.
+ * chunk per 64 bytes of their cap (lib/kit/web/http_body.ts maxChunks): past it, a 400.
  */
 import assert from "node:assert/strict";
 import { startLikeStartTask } from "../helpers/start_task_server.ts";
 import { probeHealth } from "./helpers/health_probe.ts";
-import { MAX_SCAN_BODY } from "../../lib/scan/scan_request.ts";
+import { MAX_SCAN_BODY } from "../../lib/engines/scan/scan_request.ts";
 import { MAX_MCP_BODY } from "../../routes/mcp.ts";
 
 const encoder = new TextEncoder();

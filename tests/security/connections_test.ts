@@ -1,5 +1,5 @@
 /**
- * Connections are bounded (lib/net/conn_guard.ts in front of Deno.serve): caps in total and per
+ * Connections are bounded (lib/kit/net/conn_guard.ts in front of Deno.serve): caps in total and per
  * client address with a clear refusal, a request-header timeout (408, then closed), idle
  * keep-alive connections closed, a 408 for a slow body closes its connection, and running out of
  * file descriptors (EMFILE) never stops the server. The guard's own tests use an injected clock;
@@ -9,9 +9,9 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { errorAnswer } from "../../lib/web/errors.ts";
-import { readCappedBody } from "../../lib/web/http_body.ts";
-import { startConnGuard } from "../../lib/net/conn_guard.ts";
+import { errorAnswer } from "../../lib/kit/web/errors.ts";
+import { readCappedBody } from "../../lib/kit/web/http_body.ts";
+import { startConnGuard } from "../../lib/kit/net/conn_guard.ts";
 import { startLikeStartTask, startTaskArgs } from "../helpers/start_task_server.ts";
 
 const FLOOD = new URL("./helpers/conn_flood.ts", import.meta.url).pathname;

@@ -7,7 +7,7 @@
  *   probed every 50 ms;
  * - five planted 5.9 MB records (stored before records had a budget) and 20 concurrent
  *   comparisons of them: the server stays up, /healthz answers, each comparison is answered or
- *   asked to retry (429: the views of one caller queue, lib/web/record_views.ts), and a planted
+ *   asked to retry (429: the views of one caller queue, lib/kit/web/record_views.ts), and a planted
  *   record is read as its summary, which says so.
  *
  * The bounds: a view of this record takes 5-60 ms on a quiet machine; VIEW_BOUND_MS (5 s) is
@@ -17,7 +17,7 @@
  * stays under 50 ms.
  */
 import assert from "node:assert/strict";
-import { Store } from "../../lib/storage/store.ts";
+import { Store } from "../../lib/kit/storage/store.ts";
 import { type StartedServer, startLikeStartTask } from "../helpers/start_task_server.ts";
 import { visibilityRecord } from "../helpers/records.ts";
 import { type HealthReport, probeHealth } from "./helpers/health_probe.ts";

@@ -12,15 +12,15 @@
  * revocation and use, the admin page's key revocation under load.
  */
 import assert from "node:assert/strict";
-import { createApiKey, revokeApiKey } from "../../lib/accounts/keys.ts";
-import { LIMITS } from "../../lib/limits/limits.ts";
-import { ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { type InflightMark, type ScanJob, type StoredScan } from "../../lib/storage/store.ts";
+import { createApiKey, revokeApiKey } from "../../lib/kit/auth/keys.ts";
+import { LIMITS } from "../../lib/kit/limits/limits.ts";
+import { ScanRecordSchema } from "../../lib/engines/visibility/record.ts";
+import { type InflightMark, type ScanJob, type StoredScan } from "../../lib/kit/storage/store.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, startSecurityEnv } from "./helpers/security_env.ts";
 import { startServer } from "./helpers/server_process.ts";
 import { decentSite, startSiteServer } from "./helpers/sites.ts";
-import { createStore } from "../../lib/server.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 const SCANS = 100;
 

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ScanRecord } from "../../lib/visibility/record.ts";
+import { type ScanRecord } from "../../lib/engines/visibility/record.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import {
   dumpKv,

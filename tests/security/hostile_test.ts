@@ -10,11 +10,11 @@
  */
 import assert from "node:assert/strict";
 import { constants, createBrotliCompress } from "node:zlib";
-import { loadConfig } from "../../lib/config.ts";
-import { createGuardedFetcher } from "../../lib/net/guarded_fetch.ts";
-import { OffSiteCache } from "../../lib/offsite/cache.ts";
-import { type ScanRecord, ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { createGuardedFetcher } from "../../lib/kit/net/guarded_fetch.ts";
+import { OffSiteCache } from "../../lib/engines/offsite/cache.ts";
+import { type ScanRecord, ScanRecordSchema } from "../../lib/engines/visibility/record.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { installConnectSpy } from "./helpers/net_guard.ts";
 import {

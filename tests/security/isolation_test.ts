@@ -10,12 +10,12 @@
  * - one key's 40-scan backlog does not hold another caller's scan back beyond its turn.
  */
 import assert from "node:assert/strict";
-import { createApiKey } from "../../lib/accounts/keys.ts";
-import { TOO_COMPLEX } from "../../lib/isolate/scan_threads.ts";
-import { ScanRecordSchema } from "../../lib/visibility/record.ts";
-import { SchemaScanRecordSchema } from "../../lib/structured/record.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
+import { TOO_COMPLEX } from "../../lib/kit/isolate/scan_threads.ts";
+import { ScanRecordSchema } from "../../lib/engines/visibility/record.ts";
+import { SchemaScanRecordSchema } from "../../lib/engines/structured/record.ts";
 import { type StartedServer, startLikeStartTask } from "../helpers/start_task_server.ts";
-import { createStore } from "../../lib/server.ts";
+import { createStore } from "../../lib/app/server.ts";
 import { probeHealth } from "./helpers/health_probe.ts";
 
 const PIPELINE = "pipeline-token-for-isolation-tests-0123456789";

@@ -1,7 +1,7 @@
 /**
  * One guarded fetcher makes every outbound request (docs/security.md, "Outbound requests"): no
- * server module other than lib/net/guarded_fetch.ts (with its resolver, lib/net/resolve.ts) holds
- * a way to reach the network on its own. The connection guard (lib/net/conn_guard.ts) connects
+ * server module other than lib/kit/net/guarded_fetch.ts (with its resolver, lib/kit/net/resolve.ts) holds
+ * a way to reach the network on its own. The connection guard (lib/kit/net/conn_guard.ts) connects
  * only to the inner server it fronts. Browser code (islands/) calls our own server and is left out.
  *
  * A module that needs a request takes the fetcher (a `Fetcher`) it is given; one that imports
@@ -13,11 +13,13 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Where each network primitive may appear (relative paths). */
 const ALLOWED: Record<string, string[]> = {
-  "undici": ["lib/net/guarded_fetch.ts"],
-  "node:tls": ["lib/net/guarded_fetch.ts"],
-  "node:net (sockets)": ["lib/net/guarded_fetch.ts", "lib/net/resolve.ts"],
-  "DNS": ["lib/net/resolve.ts"],
-  "Deno.connect": ["lib/net/conn_guard.ts"],
+  "undici": ["lib/kit/net/guarded_fetch.ts"],
+  "node:tls": ["lib/kit/net/guarded_fetch.ts"],
+  "node:net (sockets)": ["lib/kit/net/guarded_fetch.ts", "lib/kit/net/resolve.ts"],
+  // lib/kit/net/crawler_dns.ts: reverse and forward lookups that check a logged crawler's address
+  // (lib/features/logs/); it sends no request and opens no socket.
+  "DNS": ["lib/kit/net/resolve.ts", "lib/kit/net/crawler_dns.ts"],
+  "Deno.connect": ["lib/kit/net/conn_guard.ts"],
 };
 
 /** A module specifier in an import, a dynamic import or a require: `spec` is its pattern. */

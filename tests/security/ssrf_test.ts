@@ -19,8 +19,8 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { createGuardedFetcher } from "../../lib/net/guarded_fetch.ts";
-import { ScanRecordSchema } from "../../lib/visibility/record.ts";
+import { createGuardedFetcher } from "../../lib/kit/net/guarded_fetch.ts";
+import { ScanRecordSchema } from "../../lib/engines/visibility/record.ts";
 import { installConnectSpy, isLoopbackHost, startSentinels } from "./helpers/net_guard.ts";
 import { lookupSpy, PIPELINE, type SecurityEnv, startSecurityEnv } from "./helpers/security_env.ts";
 import { decentPage, html, redirect, robotsTxt, startSiteServer, text } from "./helpers/sites.ts";

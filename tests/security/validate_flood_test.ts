@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { startLikeStartTask } from "../helpers/start_task_server.ts";
 import { probeHealth } from "./helpers/health_probe.ts";
-import { MAX_CODE_BYTES } from "../../lib/schema/validate_code.ts";
-import { MAX_JSON_DEPTH, maxAnswerBytes } from "../../lib/schema/validate_job.ts";
+import { MAX_CODE_BYTES } from "../../lib/features/validate/validate_code.ts";
+import { MAX_JSON_DEPTH, maxAnswerBytes } from "../../lib/features/validate/validate_job.ts";
 
 /** `[{},{},...]` of about `bytes` bytes. */
 function emptyObjects(bytes: number): string {

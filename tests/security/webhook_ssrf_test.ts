@@ -1,6 +1,6 @@
 /**
- * Server-side request forgery through a watch's webhook URL (lib/watch/webhook_url.ts, delivered by
- * lib/watch/delivery.ts through the guarded fetcher): the same canaries as ssrf_test.ts. Counting
+ * Server-side request forgery through a watch's webhook URL (lib/features/watch/webhook_url.ts, delivered by
+ * lib/features/watch/delivery.ts through the guarded fetcher): the same canaries as ssrf_test.ts. Counting
  * listeners wait at 127.0.0.1, 127.0.0.2 and [::1] (and 80/443 when the process may bind them);
  * a connect spy refuses and records any socket to a non-loopback address. Every webhook URL that
  * is, or resolves to, a loopback, private or metadata address is refused when the watch is
@@ -12,10 +12,10 @@
 import assert from "node:assert/strict";
 import { installConnectSpy, startSentinels } from "./helpers/net_guard.ts";
 import { lookupSpy, startSecurityEnv } from "./helpers/security_env.ts";
-import { createApiKey } from "../../lib/accounts/keys.ts";
-import { accountStoreOf } from "../../lib/server.ts";
-import { watchOf } from "../../lib/watch/context.ts";
-import { deliverDue } from "../../lib/watch/delivery.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
+import { accountStoreOf } from "../../lib/app/server.ts";
+import { watchOf } from "../../lib/features/watch/context.ts";
+import { deliverDue } from "../../lib/features/watch/delivery.ts";
 
 Deno.test({
   name: "[security/webhook] no webhook URL reaches loopback, private or metadata addresses",

@@ -11,11 +11,11 @@
  * 127.0.0.1, every scanned name is in SCAN_RESOLVE, and the load loop stops at its deadline (with
  * a hard cap on the number of requests).
  */
-import { createApiKey } from "../../lib/accounts/keys.ts";
+import { createApiKey } from "../../lib/kit/auth/keys.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { poll200, startServer, startTaskV8Flags } from "../security/helpers/server_process.ts";
 import { decentSite, startSiteServer } from "../security/helpers/sites.ts";
-import { createStore } from "../../lib/server.ts";
+import { createStore } from "../../lib/app/server.ts";
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {

@@ -30,9 +30,9 @@ function mask(record: unknown): unknown {
 async function scanAll(root: string, out: string): Promise<void> {
   const base = pathToFileURL(resolve(root) + "/").href;
   const load = (p: string) => import(new URL(p, base).href);
-  const { loadConfig } = await load("lib/config.ts");
-  const { scanSite } = await load("lib/visibility/scan.ts");
-  const { OffSiteCache } = await load("lib/offsite/cache.ts");
+  const { loadConfig } = await load("lib/kit/config.ts");
+  const { scanSite } = await load("lib/engines/visibility/scan.ts");
+  const { OffSiteCache } = await load("lib/engines/offsite/cache.ts");
   const { FIXTURE_HOSTS, startFixtureSites } = await load("tests/fixtures/site_server.ts");
   const audit = await load("tests/fixtures/audit_sites.ts");
   const { startFakeOffSite } = await load("tests/fixtures/offsite_server.ts");

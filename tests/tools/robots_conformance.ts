@@ -6,8 +6,12 @@
  *
  *   deno run -A --config deno.json tests/tools/robots_conformance.ts [../shared/corpus/visibility]
  */
-import { analyseRobots, parseRobotsTxt, robotsVerdict } from "../../lib/visibility/robots.ts";
-import { outcomeOf } from "../../lib/visibility/robots_fix.ts";
+import {
+  analyseRobots,
+  parseRobotsTxt,
+  robotsVerdict,
+} from "../../lib/engines/visibility/robots.ts";
+import { outcomeOf } from "../../lib/engines/visibility/robots_fix.ts";
 
 const dir = Deno.args[0] ?? "../shared/corpus/visibility";
 

@@ -1,5 +1,5 @@
 /**
- * The JavaScript-shell rule (lib/visibility/client_rendering.ts), one rule for the home page and
+ * The JavaScript-shell rule (lib/engines/visibility/client_rendering.ts), one rule for the home page and
  * the sampled pages: little text AND signs of client rendering make a shell; a short page without
  * them is thin, a warning with its own words and never a gate. Then two fixture sites scanned end
  * to end (tests/fixtures/rendering_pages.ts): a short static business site gets no gate and no
@@ -7,16 +7,16 @@
  * report says what lifts them.
  */
 import assert from "node:assert/strict";
-import { extractPageFacts } from "../../lib/html/page_facts.ts";
-import { LITTLE_TEXT_WORDS, readRendering } from "../../lib/visibility/client_rendering.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { scanSite } from "../../lib/visibility/scan.ts";
-import type { Result, Signal } from "../../lib/visibility/record.ts";
-import { capOf } from "../../lib/visibility/score.ts";
-import { gateText } from "../../lib/visibility/learn.ts";
-import { formatReport } from "../../lib/visibility/format.ts";
-import { summarise } from "../../lib/services/visibility/mcp.ts";
-import { sampledPages } from "../../lib/visibility/audit/format_pages.ts";
+import { extractPageFacts } from "../../lib/engines/html/page_facts.ts";
+import { LITTLE_TEXT_WORDS, readRendering } from "../../lib/engines/visibility/client_rendering.ts";
+import { loadConfig } from "../../lib/kit/config.ts";
+import { scanSite } from "../../lib/engines/visibility/scan.ts";
+import type { Result, Signal } from "../../lib/engines/visibility/record.ts";
+import { capOf } from "../../lib/engines/visibility/score.ts";
+import { gateText } from "../../lib/engines/visibility/learn.ts";
+import { formatReport } from "../../lib/engines/visibility/format.ts";
+import { summarise } from "../../lib/features/visibility/mcp.ts";
+import { sampledPages } from "../../lib/engines/visibility/audit/format_pages.ts";
 import { startAuditSites } from "../fixtures/audit_sites.ts";
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 

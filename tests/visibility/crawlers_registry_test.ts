@@ -4,9 +4,13 @@
  * on their vendors' pages are there.
  */
 import assert from "node:assert/strict";
-import { REGISTRY } from "../../lib/visibility/crawlers_registry.ts";
-import { CRAWLERS, crawlersByRole, mayIgnoreRobots } from "../../lib/visibility/crawlers.ts";
-import { sourceProblems } from "../../lib/visibility/sources.ts";
+import { REGISTRY } from "../../lib/engines/visibility/crawlers_registry.ts";
+import {
+  CRAWLERS,
+  crawlersByRole,
+  mayIgnoreRobots,
+} from "../../lib/engines/visibility/crawlers.ts";
+import { sourceProblems } from "../../lib/engines/visibility/sources.ts";
 
 Deno.test("crawler registry - every entry has its vendor's page and the day it was checked", () => {
   for (const c of REGISTRY) {

@@ -15,8 +15,8 @@ import {
   pasteInMain,
   readSteps,
   rootTag,
-} from "../../lib/visibility/fix_steps.ts";
-import { codeBlock, howText } from "../../lib/visibility/fix_text.ts";
+} from "../../lib/engines/visibility/fix_steps.ts";
+import { codeBlock, howText } from "../../lib/engines/visibility/fix_text.ts";
 
 const A = "https://a.test/";
 const B = "https://a.test/blog/b";

@@ -1,6 +1,10 @@
 /** llms.txt v2 link relations from a Link header, and which llms.txt covers a page. */
 import assert from "node:assert/strict";
-import { coveringLlms, llmsScope, readLinkHeader } from "../../lib/visibility/link_header.ts";
+import {
+  coveringLlms,
+  llmsScope,
+  readLinkHeader,
+} from "../../lib/engines/visibility/link_header.ts";
 
 const BASE = "https://shop.example/docs/intro";
 

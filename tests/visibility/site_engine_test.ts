@@ -5,11 +5,11 @@
  * What a rendered scan read counts as said: no FILL-IN for a description the page shows.
  */
 import assert from "node:assert/strict";
-import { siteEngine } from "../../lib/visibility/site_engine.ts";
-import { authorDates } from "../../lib/visibility/signals/trust/author_dates.ts";
-import { description } from "../../lib/visibility/signals/technical/description.ts";
-import { readSteps } from "../../lib/visibility/fix_steps.ts";
-import type { RenderView } from "../../lib/render/view.ts";
+import { siteEngine } from "../../lib/engines/visibility/site_engine.ts";
+import { authorDates } from "../../lib/engines/visibility/signals/trust/author_dates.ts";
+import { description } from "../../lib/engines/visibility/signals/technical/description.ts";
+import { readSteps } from "../../lib/engines/visibility/fix_steps.ts";
+import type { RenderView } from "../../lib/engines/render/view.ts";
 import { fixOf, ORIGIN, page, pageCtx } from "../helpers/signal_ctx.ts";
 
 Deno.test("site engine - none seen: a static page gets plain HTML to paste, no template language", () => {

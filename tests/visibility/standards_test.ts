@@ -3,9 +3,9 @@
  * drafts we read (standards.ts), the shared sources (sources.ts) and every signal's learn sources.
  */
 import assert from "node:assert/strict";
-import { STANDARDS, standards } from "../../lib/visibility/standards.ts";
-import { sourceProblems, SOURCES } from "../../lib/visibility/sources.ts";
-import { registeredSignals } from "../../lib/visibility/learn.ts";
+import { STANDARDS, standards } from "../../lib/engines/visibility/standards.ts";
+import { sourceProblems, SOURCES } from "../../lib/engines/visibility/sources.ts";
+import { registeredSignals } from "../../lib/engines/visibility/learn.ts";
 
 Deno.test("standards - every format and draft we read names its version, source and date", () => {
   for (const s of standards()) {

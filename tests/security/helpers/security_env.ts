@@ -11,21 +11,21 @@
  * MCP, the web form, accounts and sessions are not wired yet; when they arrive, their entry points
  * are added to {@link SecurityEnv} (e.g. `mcp(...)`, `form(...)`) and the suites gain cases.
  */
-import { turnstileVerifier } from "../../../lib/accounts/challenge.ts";
-import { type Config, loadConfig } from "../../../lib/config.ts";
-import { createApiKey } from "../../../lib/accounts/keys.ts";
+import { turnstileVerifier } from "../../../lib/kit/auth/challenge.ts";
+import { type Config, loadConfig } from "../../../lib/kit/config.ts";
+import { createApiKey } from "../../../lib/kit/auth/keys.ts";
 import {
   createGuardedFetcher,
   type LookupAddress,
   type LookupFunction,
-} from "../../../lib/net/guarded_fetch.ts";
-import { OffSiteCache } from "../../../lib/offsite/cache.ts";
+} from "../../../lib/kit/net/guarded_fetch.ts";
+import { OffSiteCache } from "../../../lib/engines/offsite/cache.ts";
 import { type ServiceDef } from "../../../lib/service.ts";
-import type { Store } from "../../../lib/storage/store.ts";
-import { createServer, type Server } from "../../../lib/server.ts";
-import { ScanRecordSchema } from "../../../lib/visibility/record.ts";
-import { scanSite } from "../../../lib/visibility/scan.ts";
-import type { Worker } from "../../../lib/scan/worker.ts";
+import type { Store } from "../../../lib/kit/storage/store.ts";
+import { createServer, type Server } from "../../../lib/app/server.ts";
+import { ScanRecordSchema } from "../../../lib/engines/visibility/record.ts";
+import { scanSite } from "../../../lib/engines/visibility/scan.ts";
+import type { Worker } from "../../../lib/engines/scan/worker.ts";
 import {
   type FakeOffSite,
   type OffSiteScenario,
@@ -36,7 +36,7 @@ import {
   startFakeTurnstile,
   TURNSTILE_SECRET,
 } from "../../fixtures/turnstile_server.ts";
-import { visibilityService } from "../../../lib/services/visibility/service.ts";
+import { visibilityService } from "../../../lib/features/visibility/service.ts";
 
 export const PIPELINE = "pipeline-token-for-security-tests-0123456789abcdef";
 
@@ -176,7 +176,7 @@ export async function startSecurityEnv(options: SecurityEnvOptions): Promise<Sec
   const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
   const nowMs = () => (options.realClock ? Date.now() : clock.now);
   const logs: Record<string, unknown>[] = [];
-  // Built as main.ts builds it (lib/server.ts); the server's own fetcher (the Turnstile verifier)
+  // Built as main.ts builds it (lib/app/server.ts); the server's own fetcher (the Turnstile verifier)
   // uses the same injected resolver.
   const server = await createServer(config, {
     kv,

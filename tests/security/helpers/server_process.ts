@@ -25,7 +25,7 @@ const DENO_JSON = new URL("../../../deno.json", import.meta.url);
 
 /**
  * The V8 flags of deno.json's `start` task ("" when it has none: the heap limits are then the
- * memory plan's, lib/config_memory.ts), so a test runs the server with the flags it has in
+ * memory plan's, lib/kit/config_memory.ts), so a test runs the server with the flags it has in
  * production.
  */
 export function startTaskV8Flags(): string {

@@ -1,14 +1,14 @@
 /**
  * The signals' layout, checked: every registered signal `<pillar>.<name>` is the one signal its
- * module `lib/visibility/signals/<pillar>/<name>.ts` exports, is listed under the pillar it names,
+ * module `lib/engines/visibility/signals/<pillar>/<name>.ts` exports, is listed under the pillar it names,
  * and has its test at `tests/visibility/signals/<pillar>/<name>_test.ts`; no module or test in those
  * folders is left without a registered signal.
  */
 import assert from "node:assert/strict";
-import { PILLARS } from "../../../lib/visibility/signals/registry.ts";
-import type { SignalDef } from "../../../lib/visibility/signal.ts";
+import { PILLARS } from "../../../lib/engines/visibility/signals/registry.ts";
+import type { SignalDef } from "../../../lib/engines/visibility/signal.ts";
 
-const LIB = new URL("../../../lib/visibility/signals/", import.meta.url);
+const LIB = new URL("../../../lib/engines/visibility/signals/", import.meta.url);
 const TESTS = new URL("./", import.meta.url);
 
 async function files(dir: URL): Promise<string[]> {
@@ -46,7 +46,7 @@ Deno.test("signals layout - every signal has its test in the mirrored path, and 
     assert.deepEqual(
       await files(new URL(`${pillar.id}/`, LIB)),
       names.map((n) => `${n}.ts`).sort(),
-      `lib/visibility/signals/${pillar.id}/ holds exactly the registered signals`,
+      `lib/engines/visibility/signals/${pillar.id}/ holds exactly the registered signals`,
     );
     assert.deepEqual(
       await files(new URL(`${pillar.id}/`, TESTS)),

@@ -4,15 +4,15 @@
  * the generated scoring documentation, and has its page on /learn through the app's handler.
  */
 import assert from "node:assert/strict";
-import { PILLARS } from "../../../lib/visibility/signals/registry.ts";
-import type { GateDef, SignalDef } from "../../../lib/visibility/signal.ts";
-import { scoreSite } from "../../../lib/visibility/score.ts";
-import { capOf } from "../../../lib/visibility/score.ts";
-import { gateText, learnEntry } from "../../../lib/visibility/learn.ts";
-import { scoringDocs } from "../../../lib/visibility/scoring_docs.ts";
-import { formatReport } from "../../../lib/visibility/format.ts";
-import { LEARN_INDEX_PATH, learnPath } from "../../../lib/report_urls.ts";
-import type { ScanRecord } from "../../../lib/visibility/record.ts";
+import { PILLARS } from "../../../lib/engines/visibility/signals/registry.ts";
+import type { GateDef, SignalDef } from "../../../lib/engines/visibility/signal.ts";
+import { scoreSite } from "../../../lib/engines/visibility/score.ts";
+import { capOf } from "../../../lib/engines/visibility/score.ts";
+import { gateText, learnEntry } from "../../../lib/engines/visibility/learn.ts";
+import { scoringDocs } from "../../../lib/engines/visibility/scoring_docs.ts";
+import { formatReport } from "../../../lib/engines/visibility/format.ts";
+import { LEARN_INDEX_PATH, learnPath } from "../../../lib/kit/report_urls.ts";
+import type { ScanRecord } from "../../../lib/engines/visibility/record.ts";
 import { startAppEnv } from "../../helpers/app_env.ts";
 import { pageCtx } from "../../helpers/signal_ctx.ts";
 

@@ -3,7 +3,7 @@
  * header, per purpose, with their contradictions against robots.txt; never scored.
  */
 import assert from "node:assert/strict";
-import { aiPreferences } from "../../../../lib/visibility/signals/access/ai_preferences.ts";
+import { aiPreferences } from "../../../../lib/engines/visibility/signals/access/ai_preferences.ts";
 import { pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 /** A Cloudflare managed robots.txt, in the shape its documentation shows (our own lines). */

@@ -1,6 +1,6 @@
 /** access.blanket_disallow: `User-agent: *` with `Disallow: /`, judged by the per-crawler verdicts. */
 import assert from "node:assert/strict";
-import { blanketDisallow } from "../../../../lib/visibility/signals/access/blanket_disallow.ts";
+import { blanketDisallow } from "../../../../lib/engines/visibility/signals/access/blanket_disallow.ts";
 import { answer, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.blanket_disallow - no robots.txt, or a * group that allows the home page, passes", () => {

@@ -1,7 +1,7 @@
 /** access.edge: what the CDN or firewall answers each AI crawler's User-Agent, next to a browser's. */
 import assert from "node:assert/strict";
-import { edge } from "../../../../lib/visibility/signals/access/edge.ts";
-import { probedCrawlers } from "../../../../lib/visibility/edge_probe.ts";
+import { edge } from "../../../../lib/engines/visibility/signals/access/edge.ts";
+import { probedCrawlers } from "../../../../lib/engines/visibility/edge_probe.ts";
 import { answer, failed, fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const CHALLENGE = "<!doctype html><title>Just a moment...</title><p>Checking your browser</p>";

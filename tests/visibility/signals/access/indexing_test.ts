@@ -1,6 +1,6 @@
 /** access.indexing: robots meta tags and X-Robots-Tag, for all robots or named crawlers. */
 import assert from "node:assert/strict";
-import { indexing } from "../../../../lib/visibility/signals/access/indexing.ts";
+import { indexing } from "../../../../lib/engines/visibility/signals/access/indexing.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.indexing - no directive passes", () => {

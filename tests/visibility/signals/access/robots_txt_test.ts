@@ -1,6 +1,6 @@
 /** access.robots_txt: each answer /robots.txt can give, its verdict and its fix. */
 import assert from "node:assert/strict";
-import { robotsTxt } from "../../../../lib/visibility/signals/access/robots_txt.ts";
+import { robotsTxt } from "../../../../lib/engines/visibility/signals/access/robots_txt.ts";
 import { answer, failed, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.robots_txt - a readable file passes and names its address", () => {

@@ -1,8 +1,8 @@
 /** access.search_crawlers: robots.txt verdicts for the AI search crawlers, weighted by reach. */
 import assert from "node:assert/strict";
-import { searchCrawlers } from "../../../../lib/visibility/signals/access/search_crawlers.ts";
-import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { searchCrawlers } from "../../../../lib/engines/visibility/signals/access/search_crawlers.ts";
+import { crawlersByRole } from "../../../../lib/engines/visibility/crawlers.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.search_crawlers - every search crawler allowed passes with all 20 points", () => {

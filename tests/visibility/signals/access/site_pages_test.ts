@@ -1,12 +1,12 @@
 /** access.site_pages: the share of sampled pages each AI search crawler may read. */
 import assert from "node:assert/strict";
-import { sitePages } from "../../../../lib/visibility/signals/access/site_pages.ts";
-import { crawlersByRole } from "../../../../lib/visibility/crawlers.ts";
+import { sitePages } from "../../../../lib/engines/visibility/signals/access/site_pages.ts";
+import { crawlersByRole } from "../../../../lib/engines/visibility/crawlers.ts";
 import { audit, fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
-import { codeBlocksOf } from "../../../../lib/visibility/fix_text.ts";
-import { robotsVerdicts } from "../../../../lib/visibility/robots_fix.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
-import { readSteps } from "../../../../lib/visibility/fix_steps.ts";
+import { codeBlocksOf } from "../../../../lib/engines/visibility/fix_text.ts";
+import { robotsVerdicts } from "../../../../lib/engines/visibility/robots_fix.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
+import { readSteps } from "../../../../lib/engines/visibility/fix_steps.ts";
 
 const ALL = crawlersByRole("search").map((c) => c.token);
 

@@ -1,6 +1,6 @@
 /** access.training_crawlers: reported, never scored (blocking training is the owner's choice). */
 import assert from "node:assert/strict";
-import { trainingCrawlers } from "../../../../lib/visibility/signals/access/training_crawlers.ts";
+import { trainingCrawlers } from "../../../../lib/engines/visibility/signals/access/training_crawlers.ts";
 import { failed, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.training_crawlers - blocked training crawlers are info with no points and no fix", () => {

@@ -1,6 +1,6 @@
 /** access.user_fetchers: robots.txt verdicts for assistants fetching a page for a person. */
 import assert from "node:assert/strict";
-import { userFetchers } from "../../../../lib/visibility/signals/access/user_fetchers.ts";
+import { userFetchers } from "../../../../lib/engines/visibility/signals/access/user_fetchers.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("access.user_fetchers - all allowed passes", () => {

@@ -1,6 +1,6 @@
 /** content.answer_shaped: questions answered, lists and tables. */
 import assert from "node:assert/strict";
-import { answerShaped } from "../../../../lib/visibility/signals/content/answer_shaped.ts";
+import { answerShaped } from "../../../../lib/engines/visibility/signals/content/answer_shaped.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("content.answer_shaped - questions with lists and paragraphs pass", () => {

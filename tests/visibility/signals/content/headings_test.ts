@@ -1,6 +1,6 @@
 /** content.headings: one h1 and sections. */
 import assert from "node:assert/strict";
-import { headings } from "../../../../lib/visibility/signals/content/headings.ts";
+import { headings } from "../../../../lib/engines/visibility/signals/content/headings.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const html = (body: string) =>

@@ -1,6 +1,6 @@
 /** content.image_alt: images described in words. */
 import assert from "node:assert/strict";
-import { imageAlt } from "../../../../lib/visibility/signals/content/image_alt.ts";
+import { imageAlt } from "../../../../lib/engines/visibility/signals/content/image_alt.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("content.image_alt - no images is not applicable", () => {

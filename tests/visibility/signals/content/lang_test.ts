@@ -1,6 +1,6 @@
 /** content.lang: the language on <html lang>. */
 import assert from "node:assert/strict";
-import { lang } from "../../../../lib/visibility/signals/content/lang.ts";
+import { lang } from "../../../../lib/engines/visibility/signals/content/lang.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const html = (attr: string) =>

@@ -1,6 +1,6 @@
 /** content.semantic_html: landmarks tell content from boilerplate. */
 import assert from "node:assert/strict";
-import { semanticHtml } from "../../../../lib/visibility/signals/content/semantic_html.ts";
+import { semanticHtml } from "../../../../lib/engines/visibility/signals/content/semantic_html.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const html = (body: string) =>

@@ -3,11 +3,11 @@
  * little text AND signs of client rendering (the shared rule), each sign named as evidence.
  */
 import assert from "node:assert/strict";
-import { serverText } from "../../../../lib/visibility/signals/content/server_text.ts";
-import { gateText } from "../../../../lib/visibility/learn.ts";
+import { serverText } from "../../../../lib/engines/visibility/signals/content/server_text.ts";
+import { gateText } from "../../../../lib/engines/visibility/learn.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
-import type { RenderedPage, RenderView } from "../../../../lib/render/view.ts";
-import type { ScanContext } from "../../../../lib/visibility/check.ts";
+import type { RenderedPage, RenderView } from "../../../../lib/engines/render/view.ts";
+import type { ScanContext } from "../../../../lib/engines/visibility/check.ts";
 
 const html = (body: string, head = "") =>
   `<!doctype html><html lang="en"><head><title>App</title>${head}</head><body>${body}</body></html>`;

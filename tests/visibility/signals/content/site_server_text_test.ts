@@ -3,9 +3,9 @@
  * page; thin pages are a warning of their own, never a shell, never a gate.
  */
 import assert from "node:assert/strict";
-import { siteServerText } from "../../../../lib/visibility/signals/content/site_server_text.ts";
-import type { Rendering } from "../../../../lib/visibility/client_rendering.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteServerText } from "../../../../lib/engines/visibility/signals/content/site_server_text.ts";
+import type { Rendering } from "../../../../lib/engines/visibility/client_rendering.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 const shell: Rendering = {

@@ -1,6 +1,6 @@
 /** discovery.llms_full: optional; a point when present, info when absent. */
 import assert from "node:assert/strict";
-import { llmsFull } from "../../../../lib/visibility/signals/discovery/llms_full.ts";
+import { llmsFull } from "../../../../lib/engines/visibility/signals/discovery/llms_full.ts";
 import { answer, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("discovery.llms_full - present passes, absent is info with no fix", () => {

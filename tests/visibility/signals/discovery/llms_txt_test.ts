@@ -1,7 +1,7 @@
 /** discovery.llms_txt: present and in the llmstxt.org format (1 point: optional). */
 import assert from "node:assert/strict";
-import { llmsTxt } from "../../../../lib/visibility/signals/discovery/llms_txt.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { llmsTxt } from "../../../../lib/engines/visibility/signals/discovery/llms_txt.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import {
   answer,
   failed,

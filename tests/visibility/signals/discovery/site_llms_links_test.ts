@@ -1,7 +1,7 @@
 /** discovery.site_llms_links: llms.txt's links answer 2xx (worth no more than llms.txt). */
 import assert from "node:assert/strict";
-import { siteLlmsLinks } from "../../../../lib/visibility/signals/discovery/site_llms_links.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteLlmsLinks } from "../../../../lib/engines/visibility/signals/discovery/site_llms_links.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 const pages = [pageReport("/"), pageReport("/a")];

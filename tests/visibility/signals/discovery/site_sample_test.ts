@@ -1,7 +1,7 @@
 /** discovery.site_sample: how the sample was read, with the page table (not scored). */
 import assert from "node:assert/strict";
-import { siteSample } from "../../../../lib/visibility/signals/discovery/site_sample.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteSample } from "../../../../lib/engines/visibility/signals/discovery/site_sample.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageCtx, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("discovery.site_sample - the table rows and the reading notes, as info", () => {

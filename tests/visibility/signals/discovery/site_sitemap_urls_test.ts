@@ -1,7 +1,7 @@
 /** discovery.site_sitemap_urls: the sitemap's sampled URLs are live, indexable, open. */
 import assert from "node:assert/strict";
-import { siteSitemapUrls } from "../../../../lib/visibility/signals/discovery/site_sitemap_urls.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteSitemapUrls } from "../../../../lib/engines/visibility/signals/discovery/site_sitemap_urls.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("discovery.site_sitemap_urls - errors and noindex pages in the sitemap warn; time-outs are not counted", () => {

@@ -1,6 +1,6 @@
 /** discovery.sitemap_in_robots: a Sitemap line in robots.txt. */
 import assert from "node:assert/strict";
-import { sitemapInRobots } from "../../../../lib/visibility/signals/discovery/sitemap_in_robots.ts";
+import { sitemapInRobots } from "../../../../lib/engines/visibility/signals/discovery/sitemap_in_robots.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("discovery.sitemap_in_robots - a Sitemap line passes; none warns with the line to add", () => {

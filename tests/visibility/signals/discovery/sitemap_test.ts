@@ -1,6 +1,6 @@
 /** discovery.sitemap: a sitemap with URLs and honest dates. */
 import assert from "node:assert/strict";
-import { sitemap } from "../../../../lib/visibility/signals/discovery/sitemap.ts";
+import { sitemap } from "../../../../lib/engines/visibility/signals/discovery/sitemap.ts";
 import { answer, fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const xml = (entries: string) =>

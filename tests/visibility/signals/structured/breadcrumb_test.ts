@@ -1,7 +1,7 @@
 /** structured.breadcrumb: a BreadcrumbList, low impact. */
 import assert from "node:assert/strict";
-import { breadcrumb } from "../../../../lib/visibility/signals/structured/breadcrumb.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { breadcrumb } from "../../../../lib/engines/visibility/signals/structured/breadcrumb.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("structured.breadcrumb - present passes; absent warns (low) with a trail to paste", () => {

@@ -1,6 +1,6 @@
 /** structured.jsonld: JSON-LD present and parsing. */
 import assert from "node:assert/strict";
-import { jsonLd } from "../../../../lib/visibility/signals/structured/jsonld.ts";
+import { jsonLd } from "../../../../lib/engines/visibility/signals/structured/jsonld.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const ORG = `<script type="application/ld+json">${

@@ -1,6 +1,6 @@
 /** structured.organization: who is behind the site, with name, url and logo. */
 import assert from "node:assert/strict";
-import { organization } from "../../../../lib/visibility/signals/structured/organization.ts";
+import { organization } from "../../../../lib/engines/visibility/signals/structured/organization.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const ld = (data: unknown) =>

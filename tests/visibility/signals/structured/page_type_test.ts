@@ -1,6 +1,6 @@
 /** structured.page_type: a node says what the page is. */
 import assert from "node:assert/strict";
-import { pageType } from "../../../../lib/visibility/signals/structured/page_type.ts";
+import { pageType } from "../../../../lib/engines/visibility/signals/structured/page_type.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("structured.page_type - a WebPage node passes; none fails with the JSON-LD fix", () => {

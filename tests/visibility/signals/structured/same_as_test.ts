@@ -1,6 +1,6 @@
 /** structured.same_as: the organisation's profiles, and a fix that never lists other people's. */
 import assert from "node:assert/strict";
-import { sameAs } from "../../../../lib/visibility/signals/structured/same_as.ts";
+import { sameAs } from "../../../../lib/engines/visibility/signals/structured/same_as.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const org = (links: string[]) =>

@@ -1,7 +1,7 @@
 /** structured.site_coverage: the sampled pages' structured data, validated. */
 import assert from "node:assert/strict";
-import { siteCoverage } from "../../../../lib/visibility/signals/structured/site_coverage.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteCoverage } from "../../../../lib/engines/visibility/signals/structured/site_coverage.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { fixOf, pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("structured.site_coverage - valid everywhere passes", () => {

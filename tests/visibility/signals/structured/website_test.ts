@@ -1,6 +1,6 @@
 /** structured.website: a WebSite node names the site. */
 import assert from "node:assert/strict";
-import { website } from "../../../../lib/visibility/signals/structured/website.ts";
+import { website } from "../../../../lib/engines/visibility/signals/structured/website.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const ld = (data: unknown) =>

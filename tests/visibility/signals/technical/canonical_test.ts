@@ -1,6 +1,6 @@
 /** technical.canonical: one canonical, on this site. */
 import assert from "node:assert/strict";
-import { canonical } from "../../../../lib/visibility/signals/technical/canonical.ts";
+import { canonical } from "../../../../lib/engines/visibility/signals/technical/canonical.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.canonical - self passes; another site warns and the fix explains syndication", () => {

@@ -1,6 +1,6 @@
 /** technical.description: a meta description of 50-170 characters. */
 import assert from "node:assert/strict";
-import { description } from "../../../../lib/visibility/signals/technical/description.ts";
+import { description } from "../../../../lib/engines/visibility/signals/technical/description.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.description - none fails; a good one passes with its text as evidence", () => {

@@ -1,6 +1,6 @@
 /** technical.https: the page ends up on https. */
 import assert from "node:assert/strict";
-import { https } from "../../../../lib/visibility/signals/technical/https.ts";
+import { https } from "../../../../lib/engines/visibility/signals/technical/https.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.https - https passes; plain http fails with the redirect fix", () => {

@@ -1,6 +1,6 @@
 /** technical.open_graph: og:title, og:description, og:image. */
 import assert from "node:assert/strict";
-import { openGraph } from "../../../../lib/visibility/signals/technical/open_graph.ts";
+import { openGraph } from "../../../../lib/engines/visibility/signals/technical/open_graph.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.open_graph - points per tag; the fix fills what the page already says", () => {

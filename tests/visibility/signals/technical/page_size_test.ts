@@ -1,6 +1,6 @@
 /** technical.page_size: HTML crawlers read in full. */
 import assert from "node:assert/strict";
-import { pageSize } from "../../../../lib/visibility/signals/technical/page_size.ts";
+import { pageSize } from "../../../../lib/engines/visibility/signals/technical/page_size.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.page_size - small passes; over 2 MB warns; cut at the cap fails", () => {

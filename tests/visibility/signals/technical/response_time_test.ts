@@ -1,6 +1,6 @@
 /** technical.response_time: time to first byte. */
 import assert from "node:assert/strict";
-import { responseTime } from "../../../../lib/visibility/signals/technical/response_time.ts";
+import { responseTime } from "../../../../lib/engines/visibility/signals/technical/response_time.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.response_time - under 800 ms passes, under 2 s warns, slower fails", () => {

@@ -1,7 +1,7 @@
 /** technical.site_canonicals: canonicals to the home page hide pages; missing ones are noted. */
 import assert from "node:assert/strict";
-import { siteCanonicals } from "../../../../lib/visibility/signals/technical/site_canonicals.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteCanonicals } from "../../../../lib/engines/visibility/signals/technical/site_canonicals.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.site_canonicals - canonicals to the home page fail with high impact", () => {

@@ -1,7 +1,7 @@
 /** technical.site_titles: each sampled page its own title and description. */
 import assert from "node:assert/strict";
-import { siteTitles } from "../../../../lib/visibility/signals/technical/site_titles.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteTitles } from "../../../../lib/engines/visibility/signals/technical/site_titles.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.site_titles - shared titles (marked by the site view) and missing descriptions are named", () => {

@@ -1,6 +1,6 @@
 /** technical.status: 200, after at most one redirect. */
 import assert from "node:assert/strict";
-import { status } from "../../../../lib/visibility/signals/technical/status.ts";
+import { status } from "../../../../lib/engines/visibility/signals/technical/status.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.status - direct 200 passes; two redirects warn with a one-hop fix", () => {

@@ -1,6 +1,6 @@
 /** technical.title: a title of 10-70 characters. */
 import assert from "node:assert/strict";
-import { title } from "../../../../lib/visibility/signals/technical/title.ts";
+import { title } from "../../../../lib/engines/visibility/signals/technical/title.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const html = (t: string) => `<!doctype html><html><head>${t}</head><body></body></html>`;

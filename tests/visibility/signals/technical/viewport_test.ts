@@ -1,7 +1,7 @@
 /** technical.viewport: a mobile viewport (low impact). */
 import assert from "node:assert/strict";
-import { viewport } from "../../../../lib/visibility/signals/technical/viewport.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { viewport } from "../../../../lib/engines/visibility/signals/technical/viewport.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("technical.viewport - set passes; missing warns with low impact and the tag", () => {

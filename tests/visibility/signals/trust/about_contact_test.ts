@@ -1,6 +1,6 @@
 /** trust.about_contact: About and Contact pages linked from the home page. */
 import assert from "node:assert/strict";
-import { aboutContact } from "../../../../lib/visibility/signals/trust/about_contact.ts";
+import { aboutContact } from "../../../../lib/engines/visibility/signals/trust/about_contact.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("trust.about_contact - both linked pass, naming the links", () => {

@@ -1,6 +1,9 @@
 /** trust.author_dates: who wrote the page and when, in any form it states them. */
 import assert from "node:assert/strict";
-import { authorDates, splitPeople } from "../../../../lib/visibility/signals/trust/author_dates.ts";
+import {
+  authorDates,
+  splitPeople,
+} from "../../../../lib/engines/visibility/signals/trust/author_dates.ts";
 import { fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("trust.author_dates - a byline meta and a time element pass; each person counted once", () => {

@@ -1,6 +1,6 @@
 /** trust.brand: one name in the title, og:site_name and structured data. */
 import assert from "node:assert/strict";
-import { brand } from "../../../../lib/visibility/signals/trust/brand.ts";
+import { brand } from "../../../../lib/engines/visibility/signals/trust/brand.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const html = (title: string, site: string) =>

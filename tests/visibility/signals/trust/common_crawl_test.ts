@@ -1,7 +1,7 @@
 /** trust.common_crawl: the off-site lookup's result (low impact; blocking CCBot is a choice). */
 import assert from "node:assert/strict";
-import { commonCrawl } from "../../../../lib/visibility/signals/trust/common_crawl.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { commonCrawl } from "../../../../lib/engines/visibility/signals/trust/common_crawl.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("trust.common_crawl - found passes; not found warns (low) and the fix leaves the choice to the owner", () => {

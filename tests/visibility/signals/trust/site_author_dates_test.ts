@@ -1,7 +1,7 @@
 /** trust.site_author_dates: the sampled article pages name an author and a date. */
 import assert from "node:assert/strict";
-import { siteAuthorDates } from "../../../../lib/visibility/signals/trust/site_author_dates.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { siteAuthorDates } from "../../../../lib/engines/visibility/signals/trust/site_author_dates.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageReport, siteCtx } from "../../../helpers/signal_ctx.ts";
 
 const article = (path: string, author: boolean, date: boolean) =>

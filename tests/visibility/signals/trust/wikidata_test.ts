@@ -1,7 +1,7 @@
 /** trust.wikidata: the off-site lookup's result, unknown when it could not run. */
 import assert from "node:assert/strict";
-import { wikidata } from "../../../../lib/visibility/signals/trust/wikidata.ts";
-import type { OffSite } from "../../../../lib/visibility/record.ts";
+import { wikidata } from "../../../../lib/engines/visibility/signals/trust/wikidata.ts";
+import type { OffSite } from "../../../../lib/engines/visibility/record.ts";
 import { fixOf, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
 
 const off = (status: "found" | "not_found" | "unknown"): OffSite => {

@@ -1,7 +1,7 @@
 /** trust.wikipedia: the off-site lookup's result (low impact). */
 import assert from "node:assert/strict";
-import { wikipedia } from "../../../../lib/visibility/signals/trust/wikipedia.ts";
-import { evaluate } from "../../../../lib/visibility/signal.ts";
+import { wikipedia } from "../../../../lib/engines/visibility/signals/trust/wikipedia.ts";
+import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
 import { pageCtx } from "../../../helpers/signal_ctx.ts";
 
 Deno.test("trust.wikipedia - not found warns with low impact; the fix warns against writing your own article", () => {

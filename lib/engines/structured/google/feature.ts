@@ -1,0 +1,67 @@
+/**
+ * What one of Google's rich-result features is, as one module states it (lib/engines/structured/google/
+ * features/*.ts): its status as Google's own page gives it (with that page's URL and the day we
+ * read it), the nodes its rules apply to, its required and recommended properties (the rules, built
+ * with rule_kit.ts, which also says which value forms each property accepts), the markup that aims
+ * at it once it is retired, and what the generator may produce for it. The registry
+ * (registry.ts) lists the modules; the feature table, the rules, eligibility, the deprecation
+ * notes, the generator and docs/schema.md all read them from there.
+ */
+import type { Check, RuleNode } from "./rule_kit.ts";
+
+/** Whether Google shows the feature. */
+export type FeatureStatus = "supported" | "limited" | "deprecated";
+
+/** Where a feature's rules apply, and what they check there. */
+export interface FeatureRule {
+  /** The nodes the rules apply to, in words (docs/schema.md prints them). */
+  nodes: string;
+  /** Whether the rules apply to this node. */
+  applies(n: RuleNode): boolean;
+  /** Required and recommended properties and the value forms they accept. */
+  checks: Check[];
+}
+
+/** What the generator may produce for a feature. */
+export interface FeatureGenerator {
+  /**
+   * Types the generator may make the page's primary entity (the page's own node, merged with what
+   * the page states), in order of preference. Read only while the feature is not deprecated.
+   */
+  primary?: string[];
+  /**
+   * A WebPage subtype the generator may give the page (FAQPage), when the page shows what the
+   * type describes. Read whatever the status: the module says why the markup is still worth it.
+   */
+  pageType?: string;
+}
+
+/** One of Google's rich-result features. */
+export interface GoogleFeature {
+  /** The feature's name, as findings' `rule` carries it after "google:". */
+  name: string;
+  status: FeatureStatus;
+  /** For limited or deprecated features: since when (YYYY-MM or YYYY-MM-DD). */
+  since: string | null;
+  /** Google's page that documents the feature and states its status. */
+  source: string;
+  /** The day that page was last read for this entry (YYYY-MM-DD). */
+  checkedOn: string;
+  /** What the status means, for limited and deprecated features. */
+  note?: string;
+  /** How deprecation notes name the result (default: "<name> rich results"). */
+  resultName?: string;
+  /**
+   * What the markup may still do once Google no longer shows the feature (other consumers), with
+   * its sources; the deprecation note says it after {@link note}.
+   */
+  afterlife?: string;
+  /** Where the rules apply; empty for a feature without rules of its own. Not read once deprecated. */
+  rules: FeatureRule[];
+  /** For a limited or deprecated feature: whether a node's markup aims at it. */
+  aimedAt?(n: RuleNode): boolean;
+  generator?: FeatureGenerator;
+}
+
+/** Google Search Central's structured-data documentation, where most features have a page. */
+export const SD_DOCS = "https://developers.google.com/search/docs/appearance/structured-data/";

@@ -1,0 +1,432 @@
+/**
+ * The crawler registry as data: one entry per crawler, each with the vendor's own page it was
+ * checked against and the day it was last checked (crawlers.ts derives the roles and lookups;
+ * tests/visibility/crawlers_registry_test.ts fails when an entry lacks a source or a date).
+ *
+ * `checked` is the day the entry was last compared with its `docs` page: 2026-11-26 where a
+ * stored copy of the vendor's page was read through the project's search tool for this change
+ * (Google's user-triggered fetchers and Google-Agent pages, its documentation changelog, Mistral's
+ * crawler page, Amazon's Amazonbot page), the day the shared source was last read where the entry
+ * rests on one of `SOURCES` (sources.ts), else the day the entry was written and checked by its
+ * author (the commit that added it: 2026-11-21 or 2026-11-24).
+ *
+ * `ipRanges` is a list of addresses the vendor's page names for that crawler; absent where the
+ * page names none for it. Googlebot's (Google's "Verify requests from Google crawlers and
+ * fetchers" page names common-crawlers.json), Bingbot's, Applebot's and Anthropic's crawlers'
+ * (one list, bots.json, for the three) were added on 2026-12-06 for the server-log reader
+ * (lib/features/logs/), as issue 43 names them; Google's was read on its page that day.
+ *
+ * OpenAI's OAI-AdsBot (ad landing-page checks) rests on OpenAI's own help article for advertisers
+ * (read 2026-11-26 through the search tool: what it is for, "You must allow OAI-AdsBot", "OpenAI
+ * crawlers respect these rules" of robots.txt); its User-Agent string is the one OpenAI's crawler
+ * page lists (developers.openai.com/api/docs/bots, as copies of that page dated 2026-04 to 2026-06
+ * quote it). Amazon's AMZN-User was verified on Amazon's crawler page
+ * (developer.amazon.com/support/amazonbot, read 2026-11-26).
+ */
+import { SOURCES } from "./sources.ts";
+
+/** What the vendor says the crawler is for. */
+export type CrawlerPurpose = "search" | "user" | "agent" | "training" | "ads";
+
+/** One registry entry: what its vendor documents about it, and when that was last checked. */
+export interface CrawlerEntry {
+  /** Product token, matched case-insensitively and exactly against robots.txt User-agent lines. */
+  token: string;
+  /** Who runs it. */
+  vendor: string;
+  /** What it does, in the vendor's terms. */
+  operator: string;
+  purpose: CrawlerPurpose;
+  /**
+   * Whether its vendor says it follows robots.txt: `yes`; `may_ignore` for user-initiated
+   * fetchers whose vendor says robots.txt may not apply to them; `not_stated` when the vendor
+   * says nothing.
+   */
+  robotsTxt: "yes" | "may_ignore" | "not_stated";
+  /** A User-Agent string the crawler really sends (used to probe the edge); "" for a token only. */
+  userAgent: string;
+  /** The vendor's page documenting the crawler (the source of this entry). */
+  docs: string;
+  /** The list of addresses the vendor's page names for it; absent when it names none. */
+  ipRanges?: string;
+  /** The day the entry was last checked against `docs` (YYYY-MM-DD). */
+  checked: string;
+  /**
+   * A crawler of a major engine or assistant (most of the AI answers people get): blocking all the
+   * major ones of a role hides the site from that role; minor ones weigh half as much in points.
+   */
+  major?: boolean;
+}
+
+const TODAY = "2026-11-26";
+
+const openai = { vendor: "OpenAI", docs: SOURCES.openai.url, checked: SOURCES.openai.checked };
+const anthropic = {
+  vendor: "Anthropic",
+  docs: SOURCES.anthropic.url,
+  checked: SOURCES.anthropic.checked,
+};
+const perplexity = {
+  vendor: "Perplexity",
+  docs: SOURCES.perplexity.url,
+  checked: SOURCES.perplexity.checked,
+};
+const googleCommon = {
+  vendor: "Google",
+  docs: SOURCES.googleCrawlers.url,
+  checked: SOURCES.googleCrawlers.checked,
+};
+const googleUser = {
+  vendor: "Google",
+  docs:
+    "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
+  checked: TODAY,
+  // Google: "Because the fetch was requested by a user, these fetchers generally ignore
+  // robots.txt rules."
+  robotsTxt: "may_ignore",
+} as const;
+const mistral = { vendor: "Mistral AI", docs: "https://docs.mistral.ai/robots", checked: TODAY };
+const meta = {
+  vendor: "Meta",
+  docs: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers",
+  checked: "2026-11-24",
+};
+const amazon = {
+  vendor: "Amazon",
+  docs: "https://developer.amazon.com/amazonbot",
+  checked: "2026-11-24",
+};
+
+/** Every crawler considered, in the order reports list them. */
+export const REGISTRY: readonly CrawlerEntry[] = [
+  {
+    ...openai,
+    token: "OAI-SearchBot",
+    major: true,
+    purpose: "search",
+    operator: "OpenAI (ChatGPT search)",
+    robotsTxt: "yes",
+    ipRanges: "https://openai.com/searchbot.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.3; +https://openai.com/searchbot",
+  },
+  {
+    ...anthropic,
+    token: "Claude-SearchBot",
+    ipRanges: "https://claude.com/crawling/bots.json",
+    major: true,
+    purpose: "search",
+    operator: "Anthropic (Claude search)",
+    robotsTxt: "yes",
+    userAgent: "Mozilla/5.0 (compatible; Claude-SearchBot/1.0; +https://www.anthropic.com)",
+  },
+  {
+    ...perplexity,
+    token: "PerplexityBot",
+    major: true,
+    purpose: "search",
+    operator: "Perplexity",
+    robotsTxt: "yes",
+    ipRanges: "https://www.perplexity.com/perplexitybot.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+  },
+  {
+    ...googleCommon,
+    token: "Googlebot",
+    ipRanges: "https://developers.google.com/static/crawling/ipranges/common-crawlers.json",
+    major: true,
+    purpose: "search",
+    operator: "Google (Search, AI Overviews and AI Mode)",
+    robotsTxt: "yes",
+    userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  },
+  {
+    vendor: "Microsoft",
+    docs: "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0",
+    checked: "2026-11-21",
+    token: "Bingbot",
+    ipRanges: "https://www.bing.com/toolbox/bingbot.json",
+    major: true,
+    purpose: "search",
+    operator: "Microsoft (Bing, Copilot)",
+    robotsTxt: "yes",
+    userAgent: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+  },
+  {
+    vendor: "Apple",
+    docs: "https://support.apple.com/en-us/119829",
+    checked: "2026-11-21",
+    token: "Applebot",
+    ipRanges: "https://search.developer.apple.com/applebot.json",
+    major: true,
+    purpose: "search",
+    operator:
+      "Apple (Siri, Spotlight, Safari suggestions; follows the Googlebot group when it has none)",
+    robotsTxt: "yes",
+    userAgent:
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+  },
+  {
+    ...meta,
+    token: "meta-webindexer",
+    purpose: "search",
+    operator: "Meta (Meta AI search: pages it cites and links in answers)",
+    robotsTxt: "yes",
+    userAgent:
+      "meta-webindexer/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/web-crawlers)",
+  },
+  {
+    vendor: "DuckDuckGo",
+    docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
+    checked: "2026-11-24",
+    token: "DuckAssistBot",
+    purpose: "search",
+    operator: "DuckDuckGo (DuckAssist AI answers)",
+    robotsTxt: "yes",
+    userAgent: "DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)",
+  },
+  {
+    ...mistral,
+    token: "MistralAI-Index",
+    purpose: "search",
+    operator:
+      "Mistral AI (indexes pages for its search engine, which answers questions in Vibe; not used for training)",
+    robotsTxt: "yes",
+    ipRanges: "https://mistral.ai/mistralai-index-ips.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-Index/1.0; +https://docs.mistral.ai/robots)",
+  },
+  {
+    vendor: "Amazon",
+    // Amazon's crawler page lists AMZN-User beside Amazonbot: "supports user actions, such as
+    // responding to Alexa queries that require up-to-date information ... does not crawl content for
+    // generative AI model training"; "Amazon respects the Robots Exclusion Protocol".
+    docs: "https://developer.amazon.com/support/amazonbot",
+    checked: TODAY,
+    token: "AMZN-User",
+    purpose: "user",
+    operator: "Amazon (fetches pages live to answer Alexa users; not used for training)",
+    robotsTxt: "yes",
+    ipRanges: "https://developer.amazon.com/amazonbot/live-ip-addresses/",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AMZN-User/0.1) Chrome/119.0.6045.214 Safari/537.36",
+  },
+  {
+    ...amazon,
+    token: "Amzn-SearchBot",
+    purpose: "search",
+    operator: "Amazon (search and AI answers in Alexa and Rufus)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    vendor: "You.com",
+    // You.com publishes no crawler page we could find; the token comes from the ai.robots.txt list.
+    docs: "https://github.com/ai-robots-txt/ai.robots.txt",
+    checked: "2026-11-24",
+    token: "YouBot",
+    purpose: "search",
+    operator: "You.com (AI search)",
+    robotsTxt: "not_stated",
+    userAgent: "",
+  },
+  {
+    ...openai,
+    token: "ChatGPT-User",
+    major: true,
+    purpose: "user",
+    operator: "OpenAI (ChatGPT fetching a page a user asked about)",
+    robotsTxt: "may_ignore",
+    ipRanges: "https://openai.com/chatgpt-user.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+  },
+  {
+    ...anthropic,
+    token: "Claude-User",
+    ipRanges: "https://claude.com/crawling/bots.json",
+    major: true,
+    purpose: "user",
+    operator: "Anthropic (Claude fetching for a user)",
+    robotsTxt: "yes",
+    userAgent: "Mozilla/5.0 (compatible; Claude-User/1.0; +https://www.anthropic.com)",
+  },
+  {
+    ...perplexity,
+    token: "Perplexity-User",
+    major: true,
+    purpose: "user",
+    operator: "Perplexity (fetching a page for a user's question)",
+    robotsTxt: "may_ignore",
+    ipRanges: "https://www.perplexity.com/perplexity-user.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)",
+  },
+  {
+    ...mistral,
+    token: "MistralAI-User",
+    purpose: "user",
+    operator: "Mistral AI (Vibe fetching a page for a user's question)",
+    robotsTxt: "yes",
+    ipRanges: "https://mistral.ai/mistralai-user-ips.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)",
+  },
+  {
+    ...meta,
+    token: "Meta-ExternalFetcher",
+    purpose: "user",
+    operator: "Meta (Meta AI fetching a link a user gave it)",
+    robotsTxt: "may_ignore",
+    userAgent:
+      "meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+  },
+  {
+    ...googleUser,
+    token: "Google-Agent",
+    purpose: "agent",
+    operator:
+      "Google (agents on Google's infrastructure that browse and act on a user's request, such as Project Mariner)",
+    ipRanges: "https://developers.google.com/static/crawling/ipranges/user-triggered-agents.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent) Chrome/138.0.0.0 Safari/537.36",
+  },
+  {
+    ...googleUser,
+    token: "Google-GeminiNotebook",
+    purpose: "user",
+    operator: "Google (Gemini Notebook, formerly NotebookLM, fetching the sources a user adds)",
+    // Google names three address files for its user-triggered fetchers without saying which
+    // holds this one's addresses.
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36 (compatible; Google-GeminiNotebook; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-gemininotebook)",
+  },
+  {
+    ...googleUser,
+    token: "Google-NotebookLM",
+    purpose: "user",
+    operator:
+      "Google (NotebookLM's fetcher, listed by Google on 2025-10-09; many robots.txt files still name it)",
+    userAgent: "",
+  },
+  {
+    ...openai,
+    token: "GPTBot",
+    purpose: "training",
+    operator: "OpenAI (model training)",
+    robotsTxt: "yes",
+    ipRanges: "https://openai.com/gptbot.json",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot",
+  },
+  {
+    ...anthropic,
+    token: "ClaudeBot",
+    ipRanges: "https://claude.com/crawling/bots.json",
+    purpose: "training",
+    operator: "Anthropic (model training)",
+    robotsTxt: "yes",
+    userAgent: "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+  },
+  {
+    ...anthropic,
+    checked: "2026-11-24",
+    token: "anthropic-ai",
+    purpose: "training",
+    operator: "Anthropic (older training token; ClaudeBot replaced it)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    ...anthropic,
+    checked: "2026-11-24",
+    token: "Claude-Web",
+    purpose: "training",
+    operator:
+      "Anthropic (retired token: Anthropic's crawlers no longer use it; many files still name it)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    ...mistral,
+    token: "MistralAI-Training",
+    purpose: "training",
+    operator: "Mistral AI (builds datasets to train its generative models)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    ...amazon,
+    checked: TODAY,
+    token: "Amazonbot",
+    purpose: "training",
+    operator: "Amazon (improves its services and may train Amazon's AI models)",
+    robotsTxt: "yes",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36",
+  },
+  {
+    ...googleCommon,
+    token: "Google-Extended",
+    purpose: "training",
+    operator:
+      "Google (Gemini model training and grounding of answers in Gemini Apps and Vertex AI; not Search or AI Overviews; a robots.txt token only)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    vendor: "Apple",
+    docs: "https://support.apple.com/en-us/119829",
+    checked: "2026-11-21",
+    token: "Applebot-Extended",
+    purpose: "training",
+    operator: "Apple (model training; a robots.txt token only)",
+    robotsTxt: "yes",
+    userAgent: "",
+  },
+  {
+    vendor: "Common Crawl",
+    docs: SOURCES.commonCrawl.url,
+    checked: SOURCES.commonCrawl.checked,
+    token: "CCBot",
+    purpose: "training",
+    operator: "Common Crawl (open dataset used by many models)",
+    robotsTxt: "yes",
+    userAgent: "CCBot/2.0 (https://commoncrawl.org/faq/)",
+  },
+  {
+    vendor: "ByteDance",
+    // ByteDance publishes no crawler page; the token and its use come from the ai.robots.txt list.
+    docs: "https://github.com/ai-robots-txt/ai.robots.txt",
+    checked: "2026-11-21",
+    token: "Bytespider",
+    purpose: "training",
+    operator: "ByteDance (model training)",
+    robotsTxt: "not_stated",
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)",
+  },
+  {
+    ...meta,
+    token: "meta-externalagent",
+    purpose: "training",
+    operator: "Meta (model training)",
+    robotsTxt: "yes",
+    userAgent:
+      "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+  },
+  {
+    vendor: "OpenAI",
+    docs:
+      "https://help.openai.com/en/articles/20001243-advertiser-guidance-for-allowing-openai-web-crawlers",
+    checked: TODAY,
+    token: "OAI-AdsBot",
+    purpose: "ads",
+    operator:
+      "OpenAI (checks the landing pages of ads submitted to ChatGPT; visits only those pages)",
+    robotsTxt: "yes",
+    userAgent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot",
+  },
+];

@@ -1,0 +1,98 @@
+/**
+ * The words of the AI visibility report: what grades, pillars, statuses, impacts, efforts, caps
+ * and a fix's worth mean in plain language. Shared by the report's components, the home page and
+ * the exports (Markdown, HTML), so a download reads like the page.
+ */
+import type { Issue, Result, Signal } from "./record.ts";
+import { capOf, gradeFor, worthOf } from "./score.ts";
+
+/** What each grade means, for someone who has never heard of robots.txt. */
+export const GRADE_MEANING: Record<string, string> = {
+  A: "AI search engines and assistants can find, read and understand this site, and are likely to cite it. Keep it that way.",
+  B: "AI systems can find and read this site. A few gaps make it less likely to be quoted or recommended.",
+  C: "AI systems can reach this site but miss a lot of it. The fixes below are the quickest ways to be understood and cited.",
+  D: "Many of the signals AI systems rely on are missing, so assistants are less likely to understand or cite this site.",
+  F: "Most of the signals AI systems rely on are missing or blocked, so AI assistants are unlikely to find or cite this site.",
+};
+
+/** Plain-language purpose of each pillar. */
+export const PILLAR_PURPOSE: Record<string, string> = {
+  access:
+    "Can AI crawlers get in? robots.txt and page directives decide whether ChatGPT, Perplexity, Claude and Google may read the site.",
+  content:
+    "Can they read it? The text must be in the page the server sends, with clear headings and structure.",
+  structured:
+    "Do they understand what it is? Structured data (JSON-LD) tells machines who you are and what each page is about.",
+  discovery:
+    "Can they find everything? llms.txt and the sitemap point AI systems to your important pages.",
+  trust:
+    "Do they trust it? Clear ownership, About and Contact pages, authors and dates, and a presence on Wikidata and Wikipedia.",
+  technical:
+    "Are the basics right? HTTPS, a quick answer, a title, a description and a canonical address.",
+};
+
+/** The grade's one word ("Weak"), shown beside the grade; the sentence below says the rest. */
+export function gradeWord(score: number): string {
+  const label = gradeFor(score).label;
+  const colon = label.indexOf(":");
+  return colon > 0 ? label.slice(0, colon) : label;
+}
+
+/** A signal's status in words. */
+export const STATUS_TEXT: Record<Signal["status"], string> = {
+  pass: "Passed",
+  warn: "Needs work",
+  fail: "Failed",
+  info: "For information",
+  na: "Does not apply",
+  unknown: "Could not check",
+};
+
+/** An issue's impact in words (the order the issues are listed in). */
+export const IMPACT_TEXT: Record<Issue["impact"], string> = {
+  critical: "Critical",
+  high: "High impact",
+  medium: "Medium impact",
+  low: "Low impact",
+};
+
+/** A fix's effort in words. */
+export const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
+  S: "Quick fix: minutes",
+  M: "Some work: an hour or so",
+  L: "Bigger job: a day or more",
+};
+
+/** "1 point", "6.5 points". */
+export function pointsText(n: number): string {
+  const r = Math.round(n * 10) / 10;
+  return `${r} point${r === 1 ? "" : "s"}`;
+}
+
+/**
+ * What a fix is worth, in words, from the score recomputed with its checks fixed (the issue's
+ * `worth`, or computed for records made before it was stored): "+6.2 points"; under a cap it does
+ * not lift, "+6.2 points once the cap is lifted" (the cap lifts first); for the fix that lifts the
+ * cap, "Lifts the cap: 35 → 58".
+ */
+export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score">): string {
+  const w = issue.worth ??
+    worthOf(result.pillars, (issue.resolves ?? [{ id: issue.id }]).map((r) => ({ id: r.id })));
+  const score = Math.round(result.score);
+  if (w.lifts.length) {
+    return w.score > score ? `Lifts the cap: ${score} → ${w.score}` : "Lifts a cap";
+  }
+  const cap = capOf(result);
+  const plus = `+${pointsText(w.points)}`;
+  return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
+}
+
+/** The grade letter a 0-100 score would get (for colouring pillar scores). */
+export function gradeOf(score: number): string {
+  return gradeFor(score).grade;
+}
+
+/** Rounds to one decimal place, as text. */
+export function round1(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}

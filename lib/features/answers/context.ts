@@ -1,0 +1,46 @@
+/**
+ * What answer presence needs, built once in the composition root (lib/app/server.ts through
+ * lib/features/answers/service.ts) and handed to the API, MCP, the report's section and the CLI.
+ */
+import type { Config } from "../../kit/config.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
+import type { ServiceDef } from "../../service.ts";
+import type { AnswersStore } from "./store.ts";
+import type { Store } from "../../kit/storage/store.ts";
+import type { WatchStore } from "../watch/store.ts";
+import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
+import type { SecretBox } from "../watch/secret_box.ts";
+
+/** Answer presence's dependencies. */
+export interface AnswersDeps {
+  config: Config;
+  service: ServiceDef;
+  /** The service's scan store: the latest record of a site (its crawler verdicts), API keys. */
+  store: Store;
+  answers: AnswersStore<AnswerRun, Sample, QuestionSet>;
+  /** The watch list: an account runs answer presence for the sites it watches. */
+  watches: WatchStore;
+  /** Seals users' own vendor keys (the watch feature's box: WATCH_SECRET_KEY, else kept in KV). */
+  box(): Promise<SecretBox>;
+  /** Calls the vendors (ANSWERS_RESOLVE, never SCAN_RESOLVE; no redirects; 2 MB answers). */
+  vendorFetcher: GuardedFetcher;
+  /** Reads a site's home page for its facts (as a scan does: SCAN_RESOLVE applies). */
+  siteFetcher: GuardedFetcher;
+  now: () => number;
+  /** Waits before a vendor retry (tests record the waits instead). */
+  sleep: (ms: number) => Promise<void>;
+  log: (entry: Record<string, unknown>) => void;
+  /** Runs in progress in this process (their promises), so tests and shutdown can wait. */
+  running: Set<Promise<unknown>>;
+}
+
+/** Answer presence of an app's dependencies (createServer always builds it). */
+export function answersOf(deps: { answers?: AnswersDeps }): AnswersDeps {
+  if (!deps.answers) throw new Error("answer presence was not built (lib/app/server.ts)");
+  return deps.answers;
+}
+
+/** Resolves once every run in progress has ended. */
+export async function idle(deps: AnswersDeps): Promise<void> {
+  while (deps.running.size) await Promise.allSettled([...deps.running]);
+}

@@ -1,0 +1,113 @@
+/**
+ * A signed-in user's own vendor keys, where the operator allows them (ANSWERS_USER_KEYS=1): sealed
+ * at rest with the watch feature's box (AES-256-GCM, lib/features/watch/secret_box.ts), each bound to its
+ * account and vendor so a sealed key copied elsewhere does not open; opened only to make a call;
+ * never logged, never returned: the API says only whether a key is set and since when.
+ */
+import { BadRequestError, HttpError } from "../../kit/errors.ts";
+import type { AnswersDeps } from "./context.ts";
+import type { ProviderId } from "./provider.ts";
+import { providerOf, PROVIDERS } from "./providers.ts";
+
+/** A key's length bounds (printable ASCII, no spaces), as the forms and the API accept it. */
+export const USER_KEY_CHARS = { min: 8, max: 512 } as const;
+const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{${USER_KEY_CHARS.min},${USER_KEY_CHARS.max}}$`);
+
+/** 403: the operator does not let users bring their own keys. */
+export class UserKeysOffError extends HttpError {
+  override name = "UserKeysOffError";
+  constructor() {
+    super(403, "This instance does not accept users' own vendor keys (ANSWERS_USER_KEYS).");
+  }
+}
+
+/** What is shown of a user's keys. */
+export interface UserKeyView {
+  provider: ProviderId;
+  set: boolean;
+  addedAt: string | null;
+}
+
+function context(accountId: string, provider: ProviderId): string {
+  return `answers-key:${accountId}:${provider}`;
+}
+
+/** Stores (or replaces) a user's key. @throws UserKeysOffError, BadRequestError. */
+export async function setUserKey(
+  deps: AnswersDeps,
+  accountId: string,
+  provider: ProviderId,
+  apiKey: unknown,
+): Promise<UserKeyView> {
+  if (!deps.config.answers.userKeys) throw new UserKeysOffError();
+  const key = typeof apiKey === "string" ? apiKey.trim() : "";
+  if (!KEY_PATTERN.test(key)) {
+    throw new BadRequestError(
+      `apiKey must be the vendor's key: ${USER_KEY_CHARS.min} to ${USER_KEY_CHARS.max} ` +
+        "printable characters",
+    );
+  }
+  const sealed = await (await deps.box()).seal(key, context(accountId, provider));
+  const addedAt = deps.now();
+  await deps.answers.putKey(accountId, provider, { sealed, addedAt });
+  deps.log({ event: "answers.key_set", accountId, provider });
+  return { provider, set: true, addedAt: new Date(addedAt).toISOString() };
+}
+
+/** Removes a user's key; false when none was set. */
+export async function deleteUserKey(
+  deps: AnswersDeps,
+  accountId: string,
+  provider: ProviderId,
+): Promise<boolean> {
+  const had = await deps.answers.deleteKey(accountId, provider);
+  if (had) deps.log({ event: "answers.key_removed", accountId, provider });
+  return had;
+}
+
+/** Which of a user's keys are set. */
+export async function userKeyViews(deps: AnswersDeps, accountId: string): Promise<UserKeyView[]> {
+  return await Promise.all(PROVIDERS.map(async (p) => {
+    const k = await deps.answers.getKey(accountId, p.id);
+    return {
+      provider: p.id,
+      set: !!k,
+      addedAt: k ? new Date(k.addedAt).toISOString() : null,
+    };
+  }));
+}
+
+/** What the account page shows of a user's keys (lib/features/answers/views/answer_keys_section.tsx renders it). */
+export interface UserKeyPanel {
+  /** Every provider, in the order reports list them, with its name. */
+  keys: (UserKeyView & { label: string })[];
+  /** A refused key form: its provider and why (what was typed is never shown again). */
+  form?: { provider: ProviderId; error: string };
+}
+
+/** The panel of an account, or null when the operator does not let users bring keys. */
+export async function userKeyPanel(
+  deps: AnswersDeps,
+  accountId: string,
+  form?: UserKeyPanel["form"],
+): Promise<UserKeyPanel | null> {
+  if (!deps.config.answers.userKeys) return null;
+  const keys = (await userKeyViews(deps, accountId))
+    .map((k) => ({ ...k, label: providerOf(k.provider).label }));
+  return { keys, ...(form ? { form } : {}) };
+}
+
+/**
+ * A user's key in clear, to make a call; null when none is set, users' keys are off, or it no
+ * longer opens (the sealing key changed).
+ */
+export async function openUserKey(
+  deps: AnswersDeps,
+  accountId: string,
+  provider: ProviderId,
+): Promise<string | null> {
+  if (!deps.config.answers.userKeys) return null;
+  const k = await deps.answers.getKey(accountId, provider);
+  if (!k) return null;
+  return await (await deps.box()).open(k.sealed, context(accountId, provider));
+}

@@ -1,0 +1,47 @@
+/**
+ * The server-log reader's settings, read from the environment by lib/kit/config.ts (the only reader of
+ * the environment) through {@link logsFromEnv}: LOG_IP_RANGES_DIR (a directory of the vendors'
+ * address lists under their published names, used before any fetch), LOG_UPLOAD_MAX_MB (the
+ * largest upload, compressed as sent), LOG_MAX_READ_MB (the most a log is read to, decompressed)
+ * LOG_RETENTION_DAYS (how long daily aggregates are kept) LOG_REVERSE_DNS (off: ask no DNS) and LOG_IP_RANGES_FETCH (off: never fetch the lists).
+ */
+
+/** The feature's settings. */
+export interface LogsSettings {
+  ipRangesDir: string | undefined;
+  maxUploadBytes: number;
+  maxReadBytes: number;
+  retentionDays: number;
+  /** LOG_REVERSE_DNS=off: no DNS query (hits only DNS could decide stay unverifiable). */
+  reverseDns: boolean;
+  /** LOG_IP_RANGES_FETCH=off: the vendors' lists are never fetched (directory and snapshot only). */
+  fetchRanges: boolean;
+}
+
+function intSetting(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/** The settings from the environment; throws with a message naming the bad variable. */
+export function logsFromEnv(env: Record<string, string | undefined>): LogsSettings {
+  return {
+    ipRangesDir: env.LOG_IP_RANGES_DIR?.trim() || undefined,
+    maxUploadBytes: intSetting(env, "LOG_UPLOAD_MAX_MB", 200, 1, 10_240) * 1024 * 1024,
+    maxReadBytes: intSetting(env, "LOG_MAX_READ_MB", 4096, 1, 1_048_576) * 1024 * 1024,
+    retentionDays: intSetting(env, "LOG_RETENTION_DAYS", 400, 1, 3650),
+    reverseDns: !/^(off|0|false)$/i.test(env.LOG_REVERSE_DNS?.trim() ?? ""),
+    fetchRanges: !/^(off|0|false)$/i.test(env.LOG_IP_RANGES_FETCH?.trim() ?? ""),
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * The access-log formats read, as one list: each with its id (what `--format` and the API's
+ * `format` take), its name, the documentation its reader follows with the day it was read, the
+ * cheap shape test every line of it passes, and its reader. detect.ts picks one from a log's
+ * first lines; the caller may override the pick.
+ */
+import type { HitSink, LineOutcome } from "./hit.ts";
+import { looksLikeClf, readClf } from "./formats/clf.ts";
+import { JSON_READERS, looksLikeJson, readJsonLine } from "./formats/json_formats.ts";
+import { W3cReader } from "./formats/w3c.ts";
+import { looksLikeAlb, readAlb } from "./formats/alb.ts";
+
+/** A format's reader for one log (some carry state, such as W3C's columns). */
+export interface LineReader {
+  /** Cheap: whether the line is of this format ("skip" for a line holding no request). */
+  check(line: string): LineOutcome;
+  /** Full: emits the hits of a line that passed `check`. */
+  read(line: string, emit: HitSink): LineOutcome;
+  /**
+   * The part of a line that holds the User-Agent, found without parsing (the last quoted field of
+   * a combined line), so the crawler test scans only it; absent: the whole line is scanned.
+   */
+  agent?(line: string): string;
+}
+
+/** One log format. */
+export interface LogFormat {
+  id: LogFormatId;
+  name: string;
+  /** The documentation its reader follows. */
+  source: string;
+  /** The day `source` was read (YYYY-MM-DD). */
+  checked: string;
+  /** False for formats that have no User-Agent field: crawlers cannot be told apart in them. */
+  hasUserAgent: boolean;
+  reader(): LineReader;
+}
+
+/** The id of a format. */
+export type LogFormatId =
+  | "combined"
+  | "common"
+  | "fastly"
+  | "nginx_json"
+  | "caddy"
+  | "w3c"
+  | "cloudfront"
+  | "alb"
+  | "cloudflare"
+  | "vercel"
+  | "netlify";
+
+const CHECKED = "2026-12-06";
+
+const clf = (combined: boolean): () => LineReader => () => ({
+  check: (line) =>
+    line.trim() === ""
+      ? "skip"
+      : looksLikeClf(line)
+      ? "ok"
+      : { bad: "not a Common Log Format line" },
+  read: (line, emit) => readClf(line, emit, combined),
+  agent: combined
+    ? (line) => {
+      const end = line.lastIndexOf('"');
+      return line.slice(line.lastIndexOf('"', end - 1) + 1, end);
+    }
+    : undefined,
+});
+
+const json = (id: keyof typeof JSON_READERS): () => LineReader => () => ({
+  check: (line) =>
+    line.trim() === "" ? "skip" : looksLikeJson(line) ? "ok" : { bad: "not a JSON line" },
+  read: (line, emit) => readJsonLine(line, emit, JSON_READERS[id]),
+});
+
+const w3c = (): LineReader => {
+  const r = new W3cReader();
+  return {
+    check: (line) => line.trim() === "" ? "skip" : r.check(line),
+    read: (line, emit) => r.read(line, emit),
+  };
+};
+
+/** Every format read, in the order the docs list them. */
+export const FORMATS: readonly LogFormat[] = [
+  {
+    id: "combined",
+    name: "Combined Log Format (Apache, nginx's default)",
+    source: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: clf(true),
+  },
+  {
+    id: "common",
+    name: "Common Log Format (no User-Agent: crawlers cannot be told apart)",
+    source: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
+    checked: CHECKED,
+    hasUserAgent: false,
+    reader: clf(false),
+  },
+  {
+    id: "fastly",
+    name: "Fastly (its NCSA combined format)",
+    source:
+      "https://www.fastly.com/documentation/guides/integrations/streaming-logs/useful-log-formats",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: clf(true),
+  },
+  {
+    id: "nginx_json",
+    name: "nginx JSON (log_format escape=json with nginx's variable names)",
+    source: "https://nginx.org/en/docs/http/ngx_http_log_module.html",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: json("nginx_json"),
+  },
+  {
+    id: "caddy",
+    name: "Caddy JSON access log",
+    source: "https://caddyserver.com/docs/caddyfile/directives/log",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: json("caddy"),
+  },
+  {
+    id: "w3c",
+    name: "W3C extended (IIS)",
+    source: "https://learn.microsoft.com/en-us/windows/win32/http/w3c-logging",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: w3c,
+  },
+  {
+    id: "cloudfront",
+    name: "AWS CloudFront standard log",
+    source:
+      "https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/standard-logs-reference.html",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: w3c,
+  },
+  {
+    id: "alb",
+    name: "AWS Application Load Balancer",
+    source:
+      "https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-access-logs.html",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: () => ({
+      check: (line) =>
+        line.trim() === "" ? "skip" : looksLikeAlb(line) ? "ok" : { bad: "not an ALB log line" },
+      read: readAlb,
+    }),
+  },
+  {
+    id: "cloudflare",
+    name: "Cloudflare Logpush HTTP requests (NDJSON)",
+    source: "https://developers.cloudflare.com/logs/reference/log-fields/zone/http_requests/",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: json("cloudflare"),
+  },
+  {
+    id: "vercel",
+    name: "Vercel log drain (JSON or NDJSON)",
+    source: "https://vercel.com/docs/drains/reference/logs",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: json("vercel"),
+  },
+  {
+    id: "netlify",
+    name: "Netlify log drain, traffic logs (JSON or NDJSON)",
+    source: "https://docs.netlify.com/manage/monitoring/log-drains/",
+    checked: CHECKED,
+    hasUserAgent: true,
+    reader: json("netlify"),
+  },
+];
+
+/** The format with this id. */
+export function formatById(id: string): LogFormat | undefined {
+  return FORMATS.find((f) => f.id === id);
+}
+
+/** The ids, for messages and schemas. */
+export const FORMAT_IDS = FORMATS.map((f) => f.id) as [LogFormatId, ...LogFormatId[]];

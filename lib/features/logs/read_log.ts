@@ -1,0 +1,320 @@
+/**
+ * Reads an access log as a stream: plain or gzip (told by its first bytes), split into lines
+ * with a cap on a line's length, the format detected from the first lines (or the one asked for),
+ * each line checked for its format's shape, and only lines naming a registry crawler parsed,
+ * judged and added to the aggregates. Every other line is dropped as it is read. Memory stays
+ * flat in the log's size: one chunk, one partial line (at most `maxLineBytes`), the first lines
+ * until the format is known, and the aggregates (capped per day and crawler).
+ *
+ * Bad input is counted, never fatal: a line that cannot be read is counted with its number and
+ * why (never its text: it may be a person's), a line over the cap is counted as too long, binary
+ * content, a truncated gzip stream and a log of another format than chosen each get a message,
+ * and what could be read is kept.
+ */
+import { addHit, type Aggregates, emptyAggregates } from "./aggregate.ts";
+import { crawlerOf, mayNameCrawler } from "./crawler_match.ts";
+import { detectFormat } from "./detect.ts";
+import { formatById, type LineReader, type LogFormatId } from "./formats.ts";
+import type { LogHit } from "./hit.ts";
+import { createJudge, type JudgeDeps } from "./judge.ts";
+
+/** Options of {@link readAccessLog}. */
+export interface ReadOptions extends JudgeDeps {
+  /** The format to read as (detected when absent). */
+  format?: LogFormatId;
+  /** Decompressed bytes read at most (the rest is not read, and the summary says so). */
+  maxBytes?: number;
+  /** The longest line read; longer lines are counted and skipped. Default 64 KiB. */
+  maxLineBytes?: number;
+  signal?: AbortSignal;
+}
+
+/** A line that could not be read: its number and why. */
+export interface UnreadableLine {
+  line: number;
+  why: string;
+}
+
+/** What a read found besides the aggregates (shown to the owner, never stored with a line). */
+export interface ReadSummary {
+  format: LogFormatId | null;
+  /** What detection picked, and whether the caller's choice replaced it. */
+  detected: LogFormatId | null;
+  overridden: boolean;
+  gzip: boolean;
+  /** Bytes read (after decompression). */
+  bytes: number;
+  lines: number;
+  /** Lines naming a registry crawler (judged and counted). */
+  crawlerLines: number;
+  /** Lines read and dropped: they named no crawler. */
+  otherLines: number;
+  /** Blank lines and directives. */
+  skipped: number;
+  unreadable: number;
+  /** The first unreadable lines (at most 20). */
+  unreadableLines: UnreadableLine[];
+  /** Lines longer than the cap (counted among the unreadable). */
+  tooLong: number;
+  /** The gzip stream ended early; what came before it was read. */
+  truncated: boolean;
+  /** The size cap was reached; the rest was not read. */
+  cut: boolean;
+  /** The content is not text. */
+  binary: boolean;
+  signatures: { valid: number; invalid: number; unchecked: number };
+  /** One sentence for the owner when something was wrong with the input. */
+  messages: string[];
+}
+
+const DETECT_LINES = 64;
+const SAMPLES = 20;
+
+/** Reads a log from a byte stream into aggregates and a summary. */
+export async function readAccessLog(
+  input: ReadableStream<Uint8Array>,
+  options: ReadOptions,
+): Promise<{ aggregates: Aggregates; summary: ReadSummary }> {
+  const maxLine = options.maxLineBytes ?? 65_536;
+  const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const aggregates = emptyAggregates();
+  const judge = createJudge(options);
+  const s: ReadSummary = {
+    format: options.format ?? null,
+    detected: null,
+    overridden: false,
+    gzip: false,
+    bytes: 0,
+    lines: 0,
+    crawlerLines: 0,
+    otherLines: 0,
+    skipped: 0,
+    unreadable: 0,
+    unreadableLines: [],
+    tooLong: 0,
+    truncated: false,
+    cut: false,
+    binary: false,
+    signatures: { valid: 0, invalid: 0, unchecked: 0 },
+    messages: [],
+  };
+  let reader: LineReader | null = null;
+  const pending: string[] = [];
+  let pendingBytes = 0;
+
+  const bad = (n: number, why: string) => {
+    s.unreadable++;
+    if (s.unreadableLines.length < SAMPLES) s.unreadableLines.push({ line: n, why });
+  };
+
+  const hits: LogHit[] = [];
+  const collect = (h: LogHit) => hits.push(h);
+
+  /** Handles one line; returns a promise only when judging has to wait (DNS, signatures). */
+  const handle = (line: string, n: number): Promise<void> | void => {
+    if (!reader) return bad(n, "no known log format");
+    const shape = reader.check(line);
+    if (shape === "skip") {
+      s.skipped++;
+      return;
+    }
+    if (shape !== "ok") return bad(n, shape.bad);
+    if (!mayNameCrawler(reader.agent ? reader.agent(line) : line)) {
+      s.otherLines++;
+      return;
+    }
+    hits.length = 0;
+    const out = reader.read(line, collect);
+    if (out !== "ok") {
+      if (out === "skip") s.skipped++;
+      else bad(n, out.bad);
+      return;
+    }
+    const waits: Promise<void>[] = [];
+    let named = false;
+    for (const hit of hits) {
+      const crawler = crawlerOf(hit.userAgent);
+      if (!crawler) continue;
+      named = true;
+      const j = judge(hit, crawler);
+      const add = (v: Awaited<typeof j>) => {
+        if (v.signature) s.signatures[v.signature]++;
+        addHit(aggregates, {
+          token: crawler.token,
+          time: hit.time,
+          ip: hit.ip,
+          target: hit.target,
+          status: hit.status,
+          bytes: hit.bytes,
+          verdict: v.verdict,
+          basis: v.basis,
+          why: v.why,
+        });
+      };
+      if (j instanceof Promise) waits.push(j.then(add));
+      else add(j);
+    }
+    if (named) s.crawlerLines++;
+    else s.otherLines++;
+    if (waits.length) return Promise.all(waits).then(() => {});
+  };
+
+  const startReading = () => {
+    const detection = detectFormat(pending);
+    s.detected = detection.format;
+    if (!s.format) s.format = detection.format;
+    s.overridden = Boolean(
+      options.format && detection.format && options.format !== detection.format,
+    );
+    const format = s.format ? formatById(s.format) : undefined;
+    reader = format ? format.reader() : null;
+    if (format && !format.hasUserAgent) {
+      s.messages.push(
+        `A ${format.id} log has no User-Agent field: no crawler can be told apart in it.`,
+      );
+    }
+  };
+
+  let lineNo = 0;
+  let detecting = true;
+  /** One line; a promise only when it has to wait (detection's end, DNS, a signature). */
+  const line = (text: string): Promise<void> | void => {
+    lineNo++;
+    s.lines++;
+    const t = text.endsWith("\r") ? text.slice(0, -1) : text;
+    if (detecting) {
+      pending.push(t);
+      pendingBytes += t.length;
+      if (pending.length < DETECT_LINES && pendingBytes < 262_144) return;
+      return flushPending();
+    }
+    return handle(t, lineNo);
+  };
+  const flushPending = async () => {
+    detecting = false;
+    startReading();
+    const first = lineNo - pending.length + 1;
+    for (let i = 0; i < pending.length; i++) {
+      const p = handle(pending[i], first + i);
+      if (p) await p;
+    }
+    pending.length = 0;
+  };
+
+  // Bytes: gzip is told by its magic number, then the stream is decoded chunk by chunk.
+  const raw = input.getReader();
+  const firstChunk = await raw.read();
+  let bytes: ReadableStreamDefaultReader<Uint8Array>;
+  const replay = new ReadableStream<Uint8Array>({
+    start(c) {
+      if (!firstChunk.done) c.enqueue(firstChunk.value);
+    },
+    async pull(c) {
+      const r = await raw.read();
+      if (r.done) c.close();
+      else c.enqueue(r.value);
+    },
+    cancel: (why) => raw.cancel(why),
+  });
+  const head = firstChunk.done ? new Uint8Array() : firstChunk.value;
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+    s.gzip = true;
+    bytes = replay.pipeThrough(
+      new DecompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>,
+    )
+      .getReader();
+  } else bytes = replay.getReader();
+
+  const decoder = new TextDecoder("utf-8");
+  let carry = "";
+  let discarding = false;
+  let sawBinary = false;
+  try {
+    while (true) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const r = await bytes.read();
+      if (r.done) break;
+      let chunk = r.value;
+      if (s.bytes + chunk.length > maxBytes) {
+        chunk = chunk.subarray(0, Math.max(0, maxBytes - s.bytes));
+        s.cut = true;
+      }
+      s.bytes += chunk.length;
+      if (!sawBinary && chunk.indexOf(0) >= 0) sawBinary = true;
+      const text = decoder.decode(chunk, { stream: true });
+      let start = 0;
+      while (true) {
+        const nl = text.indexOf("\n", start);
+        if (nl < 0) break;
+        if (discarding) {
+          discarding = false;
+          start = nl + 1;
+          continue;
+        }
+        const piece = start === 0 && carry ? carry + text.slice(0, nl) : text.slice(start, nl);
+        carry = "";
+        start = nl + 1;
+        if (piece.length > maxLine) {
+          lineNo++;
+          s.lines++;
+          s.tooLong++;
+          bad(lineNo, `longer than ${maxLine} characters`);
+          continue;
+        }
+        // Most lines return at once: awaiting only a promise keeps the loop synchronous.
+        const wait = line(piece);
+        if (wait) await wait;
+      }
+      if (!discarding) {
+        carry += text.slice(start);
+        if (carry.length > maxLine) {
+          // Counted now, and the rest of the line is skipped without being kept.
+          lineNo++;
+          s.lines++;
+          s.tooLong++;
+          bad(lineNo, `longer than ${maxLine} characters`);
+          carry = "";
+          discarding = true;
+        }
+      }
+      if (s.cut) {
+        await bytes.cancel().catch(() => {});
+        break;
+      }
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    if (s.gzip) {
+      s.truncated = true;
+      s.messages.push(
+        "The gzip stream ends before its end marker (a truncated or damaged file): the lines before the break were read.",
+      );
+    } else throw error;
+  }
+  if (!discarding && carry) await line(carry);
+  if (detecting) await flushPending();
+
+  if (sawBinary) {
+    s.binary = true;
+    s.messages.push(
+      "This is not a text log: it holds binary bytes. Lines that could be read were counted.",
+    );
+  }
+  if (s.cut) s.messages.push(`Only the first ${maxBytes} bytes were read (the size limit).`);
+  if (s.tooLong) {
+    s.messages.push(
+      `${s.tooLong} line(s) were longer than ${maxLine} characters and were skipped.`,
+    );
+  }
+  if (!s.format) {
+    s.messages.push("No known log format was found in the first lines; nothing could be read.");
+  } else if (s.unreadable > 0 && s.unreadable >= (s.lines - s.skipped) / 2) {
+    const looks = s.detected && s.detected !== s.format
+      ? ` The content looks like ${s.detected}.`
+      : "";
+    s.messages.push(
+      `${s.unreadable} of ${s.lines} lines are not ${s.format} lines.${looks}`,
+    );
+  }
+  return { aggregates, summary: s };
+}

@@ -1,0 +1,286 @@
+/**
+ * GET /report/:domain: the shareable, server-rendered report of a domain's stored record (the
+ * visibility report, or the schema service's result page), the live progress while a scan of it
+ * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
+ * redirects to the report of that site.
+ */
+import type { VNode } from "preact";
+import type { Context } from "hono";
+import { type AppDeps, type AppEnv, siteOrigin } from "../../../../kit/web/context.ts";
+import type { ReportHistoryData } from "../../../../service.ts";
+import { param, type RouteDef } from "../../../../kit/web/route.ts";
+import { normaliseTarget } from "../../../../kit/net/target.ts";
+import type { InflightMark, StoredScan } from "../../../../kit/storage/store.ts";
+import { LocalTime } from "../../../../kit/ui/local_time.tsx";
+import { Island, type PageMeta } from "../../../../kit/ui/layout.tsx";
+import { renderPage } from "../../../../kit/web/render.tsx";
+import { ScanFormBlock } from "../../../../kit/ui/scan_form.tsx";
+import { shellFor } from "../../../../kit/web/shell.ts";
+import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
+import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
+import {
+  PATHS,
+  reportPagePath,
+  scanPagePath,
+  scanStatusPath,
+} from "../../../../kit/report_urls.ts";
+import { changesOf, historyOf, scanOf } from "../../../../engines/history/service.ts";
+import { NotFoundError } from "../../../../kit/errors.ts";
+import { formatUtc } from "../../../../kit/ui/format.ts";
+import { answersPanel } from "../../../answers/panel.ts";
+import { AnswerPresenceSection } from "../../../answers/views/answer_presence_section.tsx";
+
+/** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
+export const reportFormRoute: RouteDef = {
+  path: "/report",
+  handlers: (deps) => ({
+    GET: (c) => {
+      const domain = domainOf(c.req.query("url") ?? "");
+      if (!domain) return notFound(c, deps, null);
+      return c.redirect(reportPagePath(domain), 303);
+    },
+  }),
+};
+
+/** GET /report/:domain: the report of a domain's latest record (or its scan's progress). */
+export const reportPageRoute: RouteDef = {
+  path: PATHS.reportPage,
+  viewsRecords: true,
+  handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
+};
+
+/** GET /report/:domain/scans/:id: one kept scan, forever (lib/kit/storage/history.ts). */
+export const keptScanPageRoute: RouteDef = {
+  path: PATHS.keptScanPage,
+  viewsRecords: true,
+  handlers: (deps) => ({ GET: (c) => keptScanReport(c, deps) }),
+};
+
+async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  if (domain !== raw) return c.redirect(reportPagePath(domain), 301);
+  const [stored, inflight] = await Promise.all([
+    deps.store.getScan(domain),
+    deps.store.getInflight(domain),
+  ]);
+  if (!stored && !inflight) return notFound(c, deps, domain);
+  // Answer presence: only for the signed-in account that watches the site (lib/features/answers/).
+  const session = c.get("session");
+  const answers = stored && session?.accountId && deps.answers
+    ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
+    : null;
+  const history = await historyParts(deps, domain, stored);
+  const page = reportPage(c, deps, domain, stored, inflight, history, {
+    extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
+  });
+  if (answers) page.headers.set("Cache-Control", "private, no-store");
+  return page;
+}
+
+// One kept scan, forever (lib/kit/storage/history.ts): the same report, as it was then.
+async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  const id = param(c, "id");
+  if (domain !== raw) return c.redirect(scanPagePath(domain, id), 301);
+  let kept;
+  try {
+    kept = await scanOf(deps.store, domain, id);
+  } catch (e) {
+    if (e instanceof NotFoundError) return notFound(c, deps, domain, id);
+    throw e;
+  }
+  const stored: StoredScan = {
+    record: kept.record,
+    failure: kept.entry.failure ?? null,
+    credential: "pipeline",
+    durationMs: 0,
+    jobId: id,
+  };
+  return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
+    kept: true,
+  });
+}
+
+/**
+ * The kept scans of a report and what changed against the scan before it (none before a second
+ * scan): the service's report view places them (after a rescan, the change leads the page).
+ */
+async function historyParts(
+  deps: AppDeps,
+  domain: string,
+  stored: StoredScan | null,
+): Promise<ReportHistoryData | undefined> {
+  if (!stored) return undefined;
+  const scans = await historyOf(deps.store, domain);
+  if (!scans.some((s) => s.id === stored.jobId)) return undefined;
+  const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
+  return { diff, scans, currentId: stored.jobId };
+}
+
+function domainOf(input: string): string | null {
+  try {
+    return normaliseTarget(input).domain;
+  } catch {
+    return null;
+  }
+}
+
+function reportPage(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  domain: string,
+  stored: StoredScan | null,
+  inflight: InflightMark | null,
+  history: ReportHistoryData | undefined = undefined,
+  options: { kept?: boolean; extra?: VNode } = {},
+): Response {
+  const service = deps.service.name;
+  const origin = siteOrigin(c, deps.config.trustProxy);
+  const now = deps.now();
+  const progress = inflight && (
+    <Island
+      name="ScanProgress"
+      component={ScanProgress}
+      props={{
+        domain,
+        statusUrl: scanStatusPath(inflight.jobId),
+        knownScannedAt: stored?.record.scannedAt ?? null,
+        elapsedMs: Math.max(0, now - inflight.since),
+        // The rendering row only for a scan that renders (the mark says so).
+        steps: deps.service.progress.filter((row) => !row.rendering || inflight.render),
+      }}
+    />
+  );
+  const shell = shellFor(c, deps, {
+    islands: true,
+    challenge: deps.challenge.widget,
+    challengeScript: "lazy",
+    styles: ["/static/report.css"],
+  });
+  const eyebrow = deps.service.words.reportKind;
+  if (!stored) {
+    return renderPage(
+      c,
+      {
+        title: `Scanning ${domain}`,
+        description: `A scan of ${domain} is running.`,
+        noindex: true,
+      },
+      shell,
+      <article class="report">
+        <header class="report-head">
+          <p class="eyebrow">{eyebrow}</p>
+          <h1>{domain}</h1>
+        </header>
+        {progress}
+      </article>,
+    );
+  }
+  const rescanUrl = deps.service.rescanTarget?.(stored.record) ?? domain;
+  const rescan = (
+    <ScanFormBlock
+      widget={deps.challenge.widget}
+      form={deps.service.words.form}
+      rescanUrl={rescanUrl}
+    />
+  );
+  const meta: PageMeta = {
+    title: "",
+    description: "",
+    canonical: `${origin}${
+      options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
+    }`,
+    image: `${origin}/static/og-${service}.png`,
+  };
+  const scanId = options.kept ? stored.jobId : undefined;
+  const spec = badgeFor(deps.service, stored.record);
+  const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
+  const view = deps.service.report(stored, {
+    now,
+    rescan,
+    origin,
+    scanId,
+    badge,
+    history,
+    extra: options.extra,
+  });
+  meta.title = view.title;
+  meta.description = view.description;
+  const body = view.body;
+  // A failed scan is not worth indexing; a report is.
+  if (stored.record.status !== "ok") meta.noindex = true;
+  if (options.kept) {
+    meta.noindex = true;
+    meta.title = `${meta.title} (scan of ${formatUtc(stored.record.scannedAt)})`;
+  }
+  return renderPage(
+    c,
+    meta,
+    shell,
+    <>
+      {options.kept && (
+        <p class="notice kept-scan">
+          This is the scan of <LocalTime iso={stored.record.scannedAt} />, kept as it was.{" "}
+          <a href={reportPagePath(domain)}>See the latest report of {domain}</a>.
+        </p>
+      )}
+      {progress}
+      {body}
+    </>,
+  );
+}
+
+function notFound(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  domain: string | null,
+  scanId?: string,
+): Response {
+  if (domain && scanId !== undefined) {
+    return renderPage(
+      c,
+      { title: `No such scan of ${domain}`, description: "No such scan.", noindex: true },
+      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      <>
+        <h1>No such scan of {domain}</h1>
+        <p class="lead">
+          This scan does not exist, or it is older than the scans this service keeps.{" "}
+          <a href={reportPagePath(domain)}>See the latest report of {domain}</a>.
+        </p>
+      </>,
+      404,
+    );
+  }
+  return renderPage(
+    c,
+    {
+      title: domain ? `No report for ${domain} yet` : "Not a domain name",
+      description: "This site has not been scanned yet.",
+      noindex: true,
+    },
+    shellFor(c, deps, {
+      islands: true,
+      challenge: deps.challenge.widget,
+      challengeScript: "lazy",
+      styles: ["/static/report.css"],
+    }),
+    <>
+      <h1>{domain ? `No report for ${domain} yet` : "That is not a domain name we can look up"}</h1>
+      <p class="lead">
+        {domain
+          ? "Nobody has scanned this site yet. Scan it now: it takes a few seconds."
+          : "Enter a domain such as example.com, or a full address such as https://www.example.com/."}
+      </p>
+      <ScanFormBlock
+        widget={deps.challenge.widget}
+        form={deps.service.words.form}
+        value={domain ?? undefined}
+      />
+    </>,
+    404,
+  );
+}

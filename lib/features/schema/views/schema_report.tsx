@@ -1,0 +1,350 @@
+/**
+ * The Schema Markup Generator's result page body: what structured data the page has, what is
+ * wrong with it (per item, with severity and path), and the generated JSON-LD, highlighted on
+ * the server and copyable. Everything from the record is rendered as text (escaped by Preact).
+ */
+import { FindingExcerpt, unreadableSummary } from "./finding_excerpt.tsx";
+import { BudgetNote } from "../../../kit/ui/budget_note.tsx";
+import type { VNode } from "preact";
+import { CopyButton } from "../../../kit/ui/copy_button.tsx";
+import type {
+  DetectedItem,
+  Eligibility,
+  Finding,
+  Result,
+  SchemaScanRecord,
+} from "../../../engines/structured/record.ts";
+import { safeHttpUrl, timeAgo } from "../../../kit/ui/format.ts";
+import { LocalTime } from "../../../kit/ui/local_time.tsx";
+import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
+import { FailedReportBody } from "../../visibility/views/visibility_report.tsx";
+import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
+import type { ReportProps } from "../../../service.ts";
+import { ExportLinks } from "../../../kit/ui/export_links.tsx";
+import { RenderedStructureSection } from "../../../kit/ui/render_view.tsx";
+import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
+import { moreLikeThis } from "../../../engines/structured/finding_log.ts";
+
+const SOURCE_NAME: Record<string, string> = {
+  "json-ld": "JSON-LD",
+  microdata: "Microdata",
+  rdfa: "RDFa",
+};
+
+/** A one-line summary for meta descriptions and previews. */
+export function describeSchemaRecord(record: SchemaScanRecord): string {
+  const r = record.result;
+  if (!r) return `The scan of ${record.url} failed: the page could not be read.`;
+  const s = r.summary;
+  const found = s.items
+    ? `${s.items} structured-data item${s.items === 1 ? "" : "s"}`
+    : "no structured data";
+  if (!s.items && !s.errors) {
+    return `${record.domain}: no structured data to validate yet, and ready-to-paste JSON-LD.`;
+  }
+  return `${record.domain}: ${found}, ${s.errors} error${s.errors === 1 ? "" : "s"}, ` +
+    `${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.eligible ?? 0} eligible for ` +
+    `rich results, and ready-to-paste JSON-LD.`;
+}
+
+/** The result page body for an "ok" schema record. */
+export function SchemaReport(
+  props: {
+    record: SchemaScanRecord;
+    now: number;
+    rescan: VNode;
+    origin: string;
+    scanId?: string;
+    badge: ReportProps["badge"];
+    history?: ReportProps["history"];
+    extra?: ReportProps["extra"];
+  },
+): VNode {
+  const { record } = props;
+  const h = props.history;
+  return (
+    <article class="report">
+      <SchemaHead record={record} now={props.now} />
+      {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
+      {props.extra}
+      <SchemaResultSections
+        result={record.result!}
+        actions={
+          <div class="report-actions">
+            <ExportLinks domain={record.domain} scanId={props.scanId} />
+            {props.rescan}
+          </div>
+        }
+      />
+      <BadgeSection record={record} origin={props.origin} badge={props.badge} />
+      {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
+    </article>
+  );
+}
+
+/**
+ * The sections of a schema result (summary, rich-result eligibility, findings, markup to paste,
+ * items found): the scan report and "validate code" show the same.
+ */
+export function SchemaResultSections(props: { result: Result; actions?: VNode }): VNode {
+  const r = props.result;
+  const s = r.summary;
+  const eligibleCount = s.eligible ?? 0;
+  const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
+  return (
+    <>
+      <section class="card summary" aria-labelledby="summary-title">
+        <h2 id="summary-title">Summary</h2>
+        <ul class="stats">
+          <li>
+            <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
+          </li>
+          {s.items || s.errors
+            ? (
+              <>
+                <li class={s.errors ? "status-fail" : "status-pass"}>
+                  <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
+                </li>
+                <li class={s.warnings ? "status-warn" : "status-pass"}>
+                  <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
+                </li>
+              </>
+            )
+            // Nothing to validate is not "valid": no green for a page without markup.
+            : <li class="status-info">No markup to validate: the page has no structured data</li>}
+          <li class={eligibleCount ? "status-pass" : "status-info"}>
+            <strong>{eligibleCount}</strong> item{eligibleCount === 1 ? "" : "s"}{" "}
+            eligible for rich results
+          </li>
+          <li>
+            <strong>{s.deprecated}</strong> retired feature{s.deprecated === 1 ? "" : "s"}
+          </li>
+        </ul>
+        <p>
+          {s.types.length
+            ? <>Types on the page: {s.types.join(", ")}.{" "}</>
+            : unreadableSummary(r.findings) ?? "The page has no structured data yet. "}
+          Structured data tells search engines and AI assistants what a page is: a product, an
+          article, a business. Errors keep a page out of rich results; warnings are missed chances.
+        </p>
+        {props.actions}
+      </section>
+
+      <EligibilitySection eligibility={r.eligibility ?? []} />
+
+      <section aria-labelledby="findings-title">
+        <h2 id="findings-title">Findings</h2>
+        {r.findings.length
+          ? <FindingGroups findings={r.findings} items={items} />
+          : items.length
+          ? <p>No errors or warnings in the page's structured data.</p>
+          : <p>No findings: there is no structured data to check.</p>}
+        {r.deprecated.length > 0 && (
+          <>
+            <h3>Retired search features</h3>
+            <ul class="findings">
+              {r.deprecated.map((d) => (
+                <li class="finding">
+                  <span class="badge status-info">Since {d.since}</span>{" "}
+                  <strong>{d.feature}</strong> ({d.type}): {d.message}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <RenderedStructureSection rendered={r.rendered} />
+      <section aria-labelledby="generated-title">
+        <h2 id="generated-title">Markup to paste</h2>
+        <p>
+          This JSON-LD describes the page with what it already says ({r.generated.nodes.length}{" "}
+          node{r.generated.nodes.length === 1 ? "" : "s"}). Paste it into the page's{" "}
+          <code>&lt;head&gt;</code>, replacing any JSON-LD block it repeats.
+        </p>
+        {r.generated.graph["@graph"].length
+          ? (
+            <>
+              <div class="how-head">
+                <h3>JSON-LD</h3>
+                <CopyButton target="generated-jsonld" what="the generated JSON-LD" />
+              </div>
+              <CodeBlock id="generated-jsonld" tall>
+                {highlightJsonLdScript(r.generated.script)}
+              </CodeBlock>
+            </>
+          )
+          : <p>No markup is offered yet: fix what could not be read first (below).</p>}
+        {r.generated.fillIn.length > 0 && (
+          <>
+            <h3>Fill in by hand</h3>
+            <p class="muted">The page does not state these; add them before publishing.</p>
+            <ul>
+              {r.generated.fillIn.map((f) => (
+                <li>
+                  <code>{f.path}</code>: {f.why}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="detected-title">
+        <h2 id="detected-title">Structured data on the page</h2>
+        {items.length
+          ? (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Items found on the page</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Format</th>
+                    <th scope="col">Types</th>
+                    <th scope="col">Where</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((item) => (
+                    <tr>
+                      <td>{SOURCE_NAME[item.source] ?? item.source}</td>
+                      <td>{item.types.join(", ") || "(no type)"}</td>
+                      <td>{item.location}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+          : <p>None: no JSON-LD, microdata or RDFa was found.</p>}
+      </section>
+    </>
+  );
+}
+
+const STATUS_CLASS: Record<Eligibility["status"], string> = {
+  "eligible": "status-pass",
+  "eligible with warnings": "status-warn",
+  "not eligible": "status-fail",
+};
+
+/** Rich-result eligibility per item and feature, as Google's Rich Results Test words it. */
+function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
+  return (
+    <section aria-labelledby="eligibility-title">
+      <h2 id="eligibility-title">Rich results</h2>
+      {props.eligibility.length
+        ? (
+          <ul class="findings">
+            {props.eligibility.map((e) => (
+              <li class="finding">
+                <span class={`badge ${STATUS_CLASS[e.status]}`}>
+                  {e.status[0].toUpperCase() + e.status.slice(1)}
+                </span>{" "}
+                <strong>{e.feature}</strong> ({SOURCE_NAME[e.source] ?? e.source} item{" "}
+                {e.itemIndex + 1}: {e.type})
+                {e.reasons.length > 0 && (
+                  <p>
+                    {e.status === "not eligible" ? "Because: " : "To improve: "}
+                    {e.reasons.slice(0, 3).join(" ")}
+                  </p>
+                )}
+                {e.docs && safeHttpUrl(e.docs) && (
+                  <p class="muted rule">
+                    <a href={safeHttpUrl(e.docs)!} rel="noopener noreferrer">
+                      Google's documentation
+                    </a>
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+        : (
+          <p>
+            No item on this page is read for any of Google's rich results, so none can show.
+          </p>
+        )}
+    </section>
+  );
+}
+
+function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
+  // Linear in the findings and items (a copy per finding was quadratic: issue 26).
+  const groups = new Map<string, Finding[]>();
+  for (const f of props.findings) {
+    const key = `${f.source}:${f.itemIndex ?? "block"}`;
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
+  }
+  const items = new Map(props.items.map((i) => [`${i.source}:${i.index}`, i]));
+  return (
+    <>
+      {[...groups.entries()].map(([key, list]) => {
+        const f = list[0];
+        const item = items.get(key);
+        const title = item
+          ? `${SOURCE_NAME[item.source] ?? item.source} item ${item.index + 1}: ${
+            item.types.join(", ") || "(no type)"
+          }`
+          : `${SOURCE_NAME[f.source] ?? f.source} block that could not be read`;
+        return (
+          <section class="card finding-group" aria-label={title} key={key}>
+            <h3>{title}</h3>
+            {item && <p class="muted">{item.location}</p>}
+            <ul class="findings">
+              {list.map((x) => (
+                <li class="finding">
+                  <span class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}>
+                    {x.severity === "error" ? "Error" : "Warning"}
+                  </span>{" "}
+                  <code>{x.path}</code>
+                  <p>{x.message}{moreLikeThis(x)}</p>
+                  {x.excerpt && <FindingExcerpt excerpt={x.excerpt} />}
+                  <p class="muted rule">Rule: {x.rule}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boolean }): VNode {
+  const { record } = props;
+  const href = safeHttpUrl(record.url);
+  return (
+    <header class="report-head">
+      <p class="eyebrow">Structured data report</p>
+      <h1>{props.failed ? `We could not scan ${record.domain}` : record.domain}</h1>
+      <p class="muted">
+        Page:{" "}
+        {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
+        Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
+      </p>
+      <BudgetNote budget={record.budget} />
+    </header>
+  );
+}
+
+/** The result page body for a failed schema scan. */
+export function FailedSchemaReport(
+  props: { record: SchemaScanRecord; failure: string | null; now: number; rescan: VNode },
+): VNode {
+  return (
+    <FailedReportBody
+      head={<SchemaHead record={props.record} now={props.now} failed />}
+      heading="The scan could not read this page"
+      failure={props.failure ?? "The page could not be fetched."}
+      rescan={props.rescan}
+    >
+      <p>
+        The site may be down, block automated visitors, or answer with something other than an HTML
+        page. Check the address and scan again.
+      </p>
+    </FailedReportBody>
+  );
+}

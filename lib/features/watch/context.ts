@@ -1,0 +1,38 @@
+/**
+ * What the watch feature needs, built once in the composition root (lib/app/server.ts) and handed to
+ * the routes, MCP and the scheduler: the service's scan store (records, history, admission), the
+ * watch store, the clock, the webhook fetcher and the key that seals webhook secrets.
+ */
+import type { Config } from "../../kit/config.ts";
+import type { LookupFunction } from "../../kit/net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
+import type { ServiceDef } from "../../service.ts";
+import type { Store } from "../../kit/storage/store.ts";
+import type { WatchStore } from "./store.ts";
+import type { SecretBox } from "./secret_box.ts";
+
+/** The watch feature's dependencies. */
+export interface WatchDeps {
+  config: Config;
+  service: ServiceDef;
+  /** The scan store of the service (records, history, pools, queue). */
+  store: Store;
+  watches: WatchStore;
+  /** Milliseconds since the epoch (tests drive it). */
+  now: () => number;
+  /** DNS of the webhook URL check (tests inject one). */
+  lookup?: LookupFunction;
+  /** The guarded fetcher of webhook deliveries (its own: WEBHOOK_RESOLVE, small bodies). */
+  fetcher: GuardedFetcher;
+  /** The key that seals webhook URLs and secrets (from WATCH_SECRET_KEY, else kept in KV). */
+  box(): Promise<SecretBox>;
+  /** Where this instance is reached, for the links in alerts ("https://checker.example.org"). */
+  origin: string;
+  log: (entry: Record<string, unknown>) => void;
+}
+
+/** The watch feature of an app's dependencies (createServer always builds it). */
+export function watchOf(deps: { watch?: WatchDeps }): WatchDeps {
+  if (!deps.watch) throw new Error("the watch feature was not built (lib/app/server.ts)");
+  return deps.watch;
+}

@@ -1,0 +1,81 @@
+/**
+ * The watch forms of the dashboard, for a signed-in client account (lib/features/watch/watches.ts):
+ * - POST /account/watches (`url`, `schedule`, `webhookUrl`, `webhookFormat`, `csrf`): adds a watch;
+ *   a form post is redirected 303 to /account, where the webhook's signing secret is shown once
+ *   (through the session's encrypted one-time flash, never in a URL); a fetch with
+ *   `Accept: application/json` gets 201 `{watch, webhookSecret}`.
+ * - POST /account/watches/:id/delete (`csrf`): removes one of the account's watches at once.
+ */
+import type { Context } from "hono";
+import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import { param, type RouteDef } from "../../../../kit/web/route.ts";
+import { HttpError } from "../../../../kit/errors.ts";
+import { signedInForm } from "../../../../kit/web/csrf.ts";
+import { field, wantsJson } from "../../../../kit/web/http_form.ts";
+import { putFlash } from "../../../../kit/web/sessions.ts";
+import { type DashboardFlash, dashboardFor } from "../../../accounts/account_dashboard.ts";
+import { watchOf } from "../../context.ts";
+import { addWatch, removeWatch, watchView } from "../../watches.ts";
+
+/** POST /account/watches: adds a watch. */
+export const accountWatchesRoute: RouteDef = {
+  path: "/account/watches",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => createWatch(c, deps) }),
+};
+
+/** POST /account/watches/:id/delete: removes one of the account's watches. */
+export const accountWatchDeleteRoute: RouteDef = {
+  path: "/account/watches/{id}/delete",
+  signedIn: ["POST"],
+  handlers: (deps) => ({ POST: (c) => deleteWatch(c, deps) }),
+};
+
+async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const w = watchOf(deps);
+  const { session, form } = await signedInForm(c);
+  c.header("Cache-Control", "no-store");
+  const input = {
+    url: field(form, "url"),
+    schedule: field(form, "schedule") || undefined,
+    webhookUrl: field(form, "webhookUrl") || null,
+    webhookFormat: field(form, "webhookFormat") || undefined,
+  };
+  try {
+    const { watch, webhookSecret } = await addWatch(w, session.accountId!, input, "dashboard");
+    if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
+    await putFlash(
+      deps,
+      session,
+      {
+        watchCreated: { target: watch.target, secret: webhookSecret },
+      } satisfies DashboardFlash,
+    );
+    return c.redirect("/account", 303);
+  } catch (error) {
+    if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
+    return await dashboardFor(c, deps, session, {
+      watchForm: {
+        url: input.url,
+        webhookUrl: input.webhookUrl ?? "",
+        error: error.message,
+      },
+    }, error.status);
+  }
+}
+
+async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const w = watchOf(deps);
+  const { session } = await signedInForm(c);
+  c.header("Cache-Control", "no-store");
+  const removed = await removeWatch(w, session.accountId!, param(c, "id"));
+  if (wantsJson(c)) return c.json({ deleted: true, watch: watchView(removed, w.origin) });
+  await putFlash(
+    deps,
+    session,
+    {
+      notice: { kind: "success", text: `No longer watching ${removed.target}.` },
+    } satisfies DashboardFlash,
+  );
+  return c.redirect("/account", 303);
+}

@@ -1,0 +1,64 @@
+/**
+ * The webhook's URL and signing secret, encrypted at rest (AES-256-GCM). The signing secret must
+ * be kept, not hashed: the server needs it to sign every delivery. And a Slack or Discord incoming
+ * webhook URL is itself a credential (anyone holding it may post to the channel). So both are
+ * sealed with a key that is not in the same record: WATCH_SECRET_KEY when the operator sets it
+ * (then a copy of KV alone reveals neither), else a random key generated once and kept in KV
+ * (lib/kit/storage/store_secrets.ts; that protects against a record leaking through a log or an
+ * export, not against a copy of the whole store: docs/watch.md says so).
+ *
+ * Each sealed value is bound to its watch (the watch id is the additional authenticated data), so
+ * a sealed secret copied onto another watch does not open.
+ */
+import { createHash } from "node:crypto";
+import type { Sealed } from "./store_types.ts";
+
+export type { Sealed };
+
+/** Seals and opens values with one key. */
+export class SecretBox {
+  readonly #key: Promise<CryptoKey>;
+
+  /** `keyMaterial`: any secret text; the AES key is its SHA-256 (with a purpose label). */
+  constructor(keyMaterial: string) {
+    const raw = new Uint8Array(
+      createHash("sha256").update(`watch-secret-box\0${keyMaterial}`).digest(),
+    );
+    this.#key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  }
+
+  /** Encrypts `plain`, bound to `context` (the watch id). */
+  async seal(plain: string, context: string): Promise<Sealed> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const data = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(context) },
+      await this.#key,
+      new TextEncoder().encode(plain),
+    );
+    return `v1.${b64(iv)}.${b64(new Uint8Array(data))}`;
+  }
+
+  /** Decrypts a sealed value; null when it is not ours, or not for `context`. */
+  async open(sealed: Sealed, context: string): Promise<string | null> {
+    const [v, iv, data] = sealed.split(".");
+    if (v !== "v1" || !iv || !data) return null;
+    try {
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: unb64(iv), additionalData: new TextEncoder().encode(context) },
+        await this.#key,
+        unb64(data),
+      );
+      return new TextDecoder().decode(plain);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function b64(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes));
+}
+
+function unb64(text: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}

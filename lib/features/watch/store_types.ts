@@ -1,0 +1,91 @@
+/**
+ * The shapes the watch store keeps (lib/features/watch/store.ts): a watch and a webhook delivery.
+ * Types only; the key layout is at the top of the store.
+ */
+
+/** A value sealed with AES-GCM (lib/features/watch/secret_box.ts): base64url of iv + ciphertext + tag. */
+export type Sealed = string;
+/** How often a watch is rescanned (lib/features/watch/schedule.ts SCHEDULES). */
+export type Schedule = "daily" | "weekly";
+/** The body shape of a watch's webhook (lib/features/watch/payload.ts WEBHOOK_FORMATS). */
+export type WebhookFormat = "json" | "slack" | "discord";
+
+/** How the last scheduled run of a watch went. */
+export type WatchRunOutcome =
+  /** A new scan was queued (or one in flight joined). */
+  | "scanned"
+  /** A record younger than the cache age was there: no new scan. */
+  | "fresh"
+  /** The account's or the domain's pool was full: tried again later. */
+  | "limited"
+  /** Something else went wrong (said in `detail`). */
+  | "error";
+
+/** A watch: a target rescanned on a schedule, compared with the scan it saw last. */
+export interface Watch {
+  id: string;
+  accountId: string;
+  /** What the user asked to watch, normalised: the domain (visibility) or the page URL (schema). */
+  target: string;
+  /** The record key (lib/kit/net/target.ts). */
+  domain: string;
+  /** The page watched (schema service), else null. */
+  pageUrl: string | null;
+  /** Where a scan starts, and the host it connects to (from normaliseTarget). */
+  url: string;
+  host: string;
+  schedule: Schedule;
+  createdAt: number;
+  /** Where it was created. */
+  via: "dashboard" | "api" | "mcp";
+  /** Where alerts go, sealed (lib/features/watch/secret_box.ts); null: the feed and the dashboard only. */
+  webhook: {
+    url: Sealed;
+    secret: Sealed;
+    format: WebhookFormat;
+    /** The URL's origin, for pages ("https://hooks.slack.com/…"). */
+    display: string;
+  } | null;
+  /** A score drop of fewer points is not an alert by itself. */
+  minScoreDrop: number;
+  /** When it runs next (ms); its due entry is keyed by it. */
+  nextRunAt: number;
+  /** The scan this watch waits for (queued by its last run). */
+  pending: { scanId: string; since: number } | null;
+  /** The last successful scan it saw: what the next one is compared with. */
+  baseline: { scanId: string; scannedAt: string } | null;
+  /** The status of the last scan it saw (a failure alerts once, not on every failed scan). */
+  lastStatus: "ok" | "failed" | null;
+  /** The last scan it evaluated (never twice). */
+  lastSeenScanId: string | null;
+  lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
+  lastAlert: { at: number; scanId: string; texts: string[] } | null;
+}
+
+/** One attempt to deliver an alert. */
+export interface DeliveryAttempt {
+  at: number;
+  /** The receiver's HTTP status, or null when no answer came. */
+  status: number | null;
+  /** The first bytes of the answer, or why there was none. */
+  answer: string;
+  ms: number;
+}
+
+/** An alert on its way to a webhook, and what the receiver answered. */
+export interface Delivery {
+  /** Also the webhook-id header: the same on every retry. */
+  id: string;
+  watchId: string;
+  accountId: string;
+  target: string;
+  event: "watch.regression" | "watch.ping";
+  createdAt: number;
+  format: WebhookFormat;
+  /** The exact body sent on each attempt (public facts only, at most 16 KB). */
+  body: string;
+  state: "pending" | "delivered" | "failed" | "cancelled";
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: number | null;
+}

@@ -1,0 +1,157 @@
+/**
+ * The messages between the server, the spawner thread and a scan thread (lib/kit/isolate/
+ * scan_threads.ts, thread_spawner.ts, spawner_thread.ts, scan_thread.ts).
+ */
+import { parentPort, resourceLimits } from "node:worker_threads";
+import { getHeapStatistics } from "node:v8";
+import type { Config } from "../config.ts";
+import type { Target } from "../net/target.ts";
+import type { RunOutcome, ScanStep } from "../../service.ts";
+
+/** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
+export const SCAN_THREAD_NICE = 15;
+
+/** What a thread is sent. */
+export interface ScanRequestMessage {
+  id: number;
+  service: string;
+  target: Target;
+  config: Config;
+  /** The caller's clock at the request (the thread's clock runs from it). */
+  nowMs: number;
+}
+
+/** What a thread says once it has loaded, before any scan. */
+export const THREAD_READY = "scan-thread-ready";
+
+/** How often a busy thread says it is alive (lib/kit/isolate/scan_threads.ts reads the silences). */
+export const BEAT_MS = 250;
+
+/** What a thread answers. */
+export type ScanReplyMessage =
+  | { id: number; ok: true; outcome: RunOutcome }
+  /** A step the scan started (not the end: a reply with `ok` follows). */
+  | { id: number; progress: ScanStep }
+  | { id: number; ok: false; error: string };
+
+/**
+ * Work other than a scan that a thread runs: whatever touches bytes a stranger sends or a large
+ * stored record (code validation, lib/features/validate/validate_job.ts; the summary of a stored record over
+ * its budget, lib/kit/limits/record_budget.ts). Each kind is a module the server names by URL
+ * ({@link ThreadJobModules}, lib/app/server.ts), loaded by each thread before it is ready, like the
+ * scanners: this folder knows no job's code.
+ *
+ * Jobs carry text, never bytes: Deno 2.9.6's worker_threads take about a second to pass 1 MB as a
+ * Uint8Array, and about 40 ms as a string.
+ */
+export interface ThreadJob {
+  /** Which job module runs it. */
+  kind: string;
+}
+
+/**
+ * A job module: `runJob` takes a job of its kind and returns its answer (structured-cloneable;
+ * text for anything large). It throws only for a bug: a client's bad input is an answer.
+ */
+export interface ThreadJobModule {
+  runJob(job: ThreadJob): unknown;
+}
+
+/** The job modules a thread loads, by kind: the URL of each module. */
+export type ThreadJobModules = Record<string, string>;
+
+/** A job for a thread (sent on the same channel as a scan; told apart by `job`). */
+export interface JobRequestMessage {
+  id: number;
+  job: ThreadJob;
+}
+
+/** What a thread answers to a job. */
+export type JobReplyMessage =
+  | { id: number; ok: true; answer: unknown }
+  | { id: number; ok: false; error: string };
+
+/**
+ * A busy thread's heartbeat: the share of its old-generation limit in use, in percent, or 100
+ * once V8 has raised its heap limit (which Deno does when a thread reaches it, to end the code
+ * running there). A thread stopped at its heap limit in the middle of a scan goes on beating so
+ * (Deno 2.9.6 ends the scan's code but neither the thread nor reports it; the heap stays full).
+ */
+export interface ThreadBeat {
+  beat: number;
+}
+
+/** The heap limit this thread started with. */
+let startLimit = 0;
+
+/** A thread's heartbeat now (see {@link ThreadBeat}). */
+export function heartbeat(): ThreadBeat {
+  const h = getHeapStatistics();
+  startLimit ||= h.heap_size_limit;
+  if (h.heap_size_limit > startLimit) return { beat: 100 };
+  const old = (resourceLimits.maxOldGenerationSizeMb ?? 0) * 1048576 || h.heap_size_limit;
+  return { beat: Math.min(100, Math.round((100 * h.used_heap_size) / old)) };
+}
+
+/** The first message a scan thread gets: its end of the channel to the server. */
+export interface ThreadHello {
+  port: MessagePort;
+  /**
+   * Its end of a channel whose other end the server's thread holds only to learn when this thread
+   * has really ended: that end's `close` event comes when the thread's runtime is gone, which a
+   * thread stuck in code that never returns does not reach (lib/kit/isolate/scan_threads.ts).
+   */
+  life?: MessagePort;
+}
+
+/** What the server asks the spawner thread. */
+export type SpawnerRequest =
+  | {
+    op: "spawn";
+    id: number;
+    url: string;
+    heapMb: number;
+    youngMb: number;
+    /** What the thread reads as `workerData` (the scanner and job modules it loads). */
+    workerData?: unknown;
+    /** Handed on to the thread in its hello ({@link ThreadHello.life}); transferred. */
+    life?: MessagePort;
+  }
+  | { op: "end"; id: number };
+
+/** What the spawner thread answers. */
+export type SpawnerReply =
+  | { op: "spawned"; id: number; port: MessagePort }
+  /** The thread ended (`memory`: at its heap limit, as far as its error says). */
+  | { op: "exit"; id: number; code: number; error?: string; memory: boolean };
+
+/** What the spawner thread says once it has loaded. */
+export const SPAWNER_READY = "spawner-ready";
+
+/**
+ * In a scan thread: its channel to the server, with the server's messages as they come. The
+ * channel arrives as the thread's first message (from the spawner thread).
+ */
+export function serverChannel(): Promise<ServerChannel> {
+  if (!parentPort) throw new Error("a scan thread runs only as a worker thread");
+  startLimit = getHeapStatistics().heap_size_limit;
+  const parent = parentPort;
+  return new Promise((resolve) => {
+    parent.once("message", ({ port, life }: ThreadHello) => {
+      // One word on it puts the port in use: its other end then hears when this runtime ends.
+      life?.postMessage("alive");
+      resolve({
+        post: (m) => port.postMessage(m),
+        onMessage: (f) => {
+          port.onmessage = (e: MessageEvent) => f(e.data);
+        },
+      });
+    });
+  });
+}
+
+/** A scan thread's channel to the server. */
+export interface ServerChannel {
+  post(m: ScanReplyMessage | JobReplyMessage | ThreadBeat | typeof THREAD_READY): void;
+  onMessage(f: (m: ScanRequestMessage | JobRequestMessage) => void): void;
+}

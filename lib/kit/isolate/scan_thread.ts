@@ -1,0 +1,92 @@
+/**
+ * The body of a scan thread (lib/kit/isolate/scan_threads.ts): runs the scans it is sent, one at a
+ * time, with the same scanners the server would run, and answers each with its outcome. Its heap
+ * is limited by the pool; whatever a page does to it ends here. While a scan runs it says every
+ * BEAT_MS how full its heap is: lib/kit/isolate/scan_threads.ts ends a thread stopped at its limit.
+ * Which scanners it has is the server's registry (lib/app/server.ts SERVICES): each service's scanner
+ * module (lib/service.ts ScannerModule), named in the thread's workerData and loaded before the
+ * thread says it is ready. The jobs it runs besides scans (code validation, summaries of oversized
+ * records: lib/kit/isolate/protocol.ts ThreadJob) come the same way, a module per kind, and run under
+ * the same heartbeats.
+ */
+import { workerData } from "node:worker_threads";
+import { setPriority } from "node:os";
+import type { ScannerModule } from "../../service.ts";
+import {
+  BEAT_MS,
+  heartbeat,
+  type JobReplyMessage,
+  type JobRequestMessage,
+  SCAN_THREAD_NICE,
+  type ScanReplyMessage,
+  serverChannel,
+  THREAD_READY,
+  type ThreadJobModule,
+  type ThreadJobModules,
+} from "./protocol.ts";
+
+// On Linux, setpriority(PRIO_PROCESS, 0) applies to the calling thread only: this thread yields
+// the CPU to the server's own thread, so requests are answered while a page is analysed on a
+// busy machine. Elsewhere (or without the permission) it may not apply; nothing depends on it.
+try {
+  setPriority(0, SCAN_THREAD_NICE);
+} catch { /* not permitted or not supported */ }
+
+// Listen first: the spawner's hello (the server's channel) may arrive while the scanners load.
+const channel = serverChannel();
+
+// The scanners, by service name, and the job modules, by kind: loaded once, before the first
+// scan (THREAD_READY waits for them).
+const data = workerData as { scanners?: Record<string, string>; jobs?: ThreadJobModules } | null;
+const load = async <M>(urls: Record<string, string> = {}): Promise<Record<string, M>> =>
+  Object.fromEntries(
+    await Promise.all(Object.entries(urls).map(async ([k, url]) => [k, await import(url) as M])),
+  );
+const [scanners, jobs] = await Promise.all([
+  load<ScannerModule>(data?.scanners),
+  load<ThreadJobModule>(data?.jobs),
+]);
+
+const server = await channel;
+
+server.onMessage(async (m) => {
+  // Cleared when the work ends; work stopped at the heap limit never gets there, and its beats
+  // say so (lib/kit/isolate/protocol.ts ThreadBeat).
+  const beat = setInterval(() => server.post(heartbeat()), BEAT_MS);
+  if ("job" in m) {
+    server.post(runJob(m));
+    clearInterval(beat);
+    return;
+  }
+  let reply: ScanReplyMessage;
+  try {
+    const service = scanners[m.service];
+    if (!service) throw new Error(`no ${m.service} service`);
+    // The caller's clock, advancing with this thread's (tests inject fixed clocks).
+    const offset = m.nowMs - Date.now();
+    const outcome = await service.run(m.target, {
+      config: m.config,
+      now: () => new Date(Date.now() + offset),
+      onProgress: (step) => server.post({ id: m.id, progress: step }),
+    });
+    reply = { id: m.id, ok: true, outcome };
+  } catch (error) {
+    reply = { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearInterval(beat);
+  }
+  server.post(reply);
+});
+
+server.post(THREAD_READY);
+
+/** One job, run synchronously (its module's code), answered or failed. */
+function runJob(m: JobRequestMessage): JobReplyMessage {
+  try {
+    const module = jobs[m.job.kind];
+    if (!module) throw new Error(`no ${m.job.kind} job`);
+    return { id: m.id, ok: true, answer: module.runJob(m.job) };
+  } catch (error) {
+    return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

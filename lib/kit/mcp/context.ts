@@ -1,0 +1,154 @@
+/**
+ * What every MCP tool, resource and prompt receives, and the helpers they share: tool errors an
+ * agent can act on, domain arguments normalised like the API does, and one guard that turns our
+ * typed errors into tool errors without ever leaking an internal one.
+ */
+import type { ScanRunner } from "../isolate/scan_threads.ts";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
+import { BadRequestError, RateLimitedError } from "../errors.ts";
+import type { ScanServiceDeps } from "../../engines/scan/scan_service.ts";
+import type { ServiceMcp } from "../../service.ts";
+import type { McpOriginPolicy } from "./http.ts";
+import { reportJsonPath } from "../report_urls.ts";
+import type { WatchDeps } from "../../features/watch/context.ts";
+import type { AnswersDeps } from "../../features/answers/context.ts";
+import type { RecordViewGate } from "../web/record_views.ts";
+
+/** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
+export interface McpDeps extends ScanServiceDeps {
+  /** Structured log sink (one JSON object per event). */
+  log?: (entry: Record<string, unknown>) => void;
+  /** The watch feature (lib/features/watch/): the watch tools act for the account of the request's key. */
+  watch?: WatchDeps;
+  /** The scan threads, which also run code validation (lib/features/validate/validate_request.ts). */
+  threads?: Pick<ScanRunner, "runJob"> | null;
+  /** Answer presence (lib/features/answers/): its tools act for the request's key, like the watch tools. */
+  answers?: AnswersDeps;
+}
+
+/** Tunables of POST /mcp (tests shorten the wait). */
+export interface McpOptions {
+  /** How long scan_site waits for a new scan before answering that it is still running. */
+  scanWaitMs?: number;
+  /** How often scan_site looks for the finished record while it waits. */
+  pollIntervalMs?: number;
+  /** Requests one IP may have in progress at once (scan_site can hold one for `scanWaitMs`). */
+  maxConcurrentPerIp?: number;
+  /** Requests one IPv6 /48 may have in progress at once (default CAPS.mcpConcurrentPer48). */
+  maxConcurrentPer48?: number;
+  /** Accepted Host names and origins; default from the configuration (lib/kit/mcp/http.ts). */
+  originPolicy?: McpOriginPolicy;
+  /** The app's queue of record views (lib/kit/web/record_views.ts): tools reading records wait in it. */
+  recordViews?: RecordViewGate;
+}
+
+/** Default of {@link McpOptions.maxConcurrentPerIp}. */
+export const DEFAULT_MCP_CONCURRENT_PER_IP = 4;
+
+/** Default of {@link McpOptions.scanWaitMs}: long enough for most scans, short for an agent. */
+export const DEFAULT_SCAN_WAIT_MS = 20_000;
+/** Default of {@link McpOptions.pollIntervalMs}. */
+export const DEFAULT_POLL_INTERVAL_MS = 250;
+
+/** One MCP request's view of the service: who calls (anonymous, by IP) and what they can use. */
+export interface McpContext {
+  deps: McpDeps;
+  /** The caller's IP (set by the app's middleware): the identity of every tool but the watch tools. */
+  ip: string;
+  /** The request's Authorization header: only the watch tools read it (lib/features/watch/mcp_tools.ts). */
+  authorization: string | null;
+  scanWaitMs: number;
+  pollIntervalMs: number;
+  /** The app's queue of record views, when the tools run inside the app. */
+  views?: RecordViewGate;
+}
+
+/**
+ * Runs a tool's read of stored records in the app's queue of record views, as the caller's turn
+ * (per address, /48 counted): the same budget as the report pages and exports.
+ */
+export function viewing<T>(ctx: McpContext, read: () => Promise<T>): Promise<T> {
+  return ctx.views ? ctx.views.run(ctx.ip, read) : read();
+}
+
+/**
+ * What differs between the services over MCP (lib/service.ts ServiceMcp, with this module's
+ * request context): the server's name, how a record reads as text, the extra tools and prompts
+ * only that service has, and a paragraph for the server's instructions. Each service's adapter is
+ * its folder's mcp.ts (lib/features/<name>/mcp.ts).
+ */
+export type McpServiceAdapter = ServiceMcp<McpContext>;
+
+/** Where the HTTP API serves a domain's record. */
+export function reportPath(domain: string): string {
+  return reportJsonPath(domain);
+}
+
+/** The MCP resource URI of a domain's record. */
+export function reportUri(domain: string): string {
+  return `report://${domain}`;
+}
+
+/** A tool result that tells the agent what went wrong (`isError: true`, not a protocol error). */
+export function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/**
+ * A successful tool result. Its first text part is the serialized structured content, as the
+ * MCP specification recommends for clients that do not read `structuredContent`; a readable
+ * summary of the same facts follows as a second text part.
+ */
+export function toolResult(
+  text: string,
+  structuredContent: Record<string, unknown>,
+): CallToolResult {
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(structuredContent) },
+      { type: "text", text },
+    ],
+    structuredContent,
+  };
+}
+
+/** The record key of a domain or URL argument, exactly as POST /api/scan computes it. */
+export function domainOf(input: string): string {
+  return normaliseTarget(input).domain;
+}
+
+/**
+ * Runs a tool body and maps our typed errors to tool errors: a bad target or a name that does not
+ * resolve says why, a limit says when to retry (seconds and time); anything else is logged and
+ * answered with a generic message, so no internal detail reaches the caller.
+ */
+export async function guarded(
+  ctx: McpContext,
+  tool: string,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof InvalidTargetError) return toolError(`Invalid url: ${error.message}.`);
+    if (error instanceof RateLimitedError) {
+      const at = new Date(ctx.deps.now() + error.retryAfterSeconds * 1000).toISOString();
+      return toolError(
+        `${error.message.replace(/\s*Retry in \d+ seconds\.?$/, "")} ` +
+          `Retry after ${error.retryAfterSeconds} seconds (at ${at}).` +
+          (tool === "scan_site"
+            ? " Reading a report that already exists (get_report) never counts against the limits."
+            : ""),
+      );
+    }
+    if (error instanceof BadRequestError) return toolError(error.message);
+    (ctx.deps.log ?? ((e) => console.error(JSON.stringify(e))))({
+      event: "mcp.tool_error",
+      tool,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return toolError("Internal error while running the tool; please retry later.");
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The AI's-eye view on the report pages (docs/rendering.md): for a scan that asked to render, each
+ * page's server HTML beside its rendered DOM, in plain words what GPTBot, ClaudeBot and
+ * PerplexityBot miss, and which crawlers render (with the registry's sources); for the Schema
+ * Markup Generator, the structured data scripts add. Everything from the page is text (escaped).
+ */
+import type { VNode } from "preact";
+import type { RenderedPage, RenderView } from "../../engines/render/view.ts";
+import type { RenderedStructured } from "../../engines/structured/record.ts";
+import { pagePath } from "../../engines/visibility/audit/format_pages.ts";
+
+const VERDICT_WORDS: Record<RenderedPage["verdict"], string> = {
+  server: "in the server HTML",
+  partly_js: "partly added by scripts",
+  js_only: "only after scripts",
+  thin: "thin in both views",
+  unknown: "not rendered",
+};
+
+/** Which crawlers render, in one sentence per side, with the sources. */
+function CrawlerFacts(props: { view: RenderView }): VNode {
+  const renders = props.view.crawlers.filter((c) => c.renders);
+  const not = props.view.crawlers.filter((c) => !c.renders);
+  const links = (list: RenderView["crawlers"]) =>
+    list.map((c, i) => (
+      <>
+        {i > 0 && ", "}
+        <a href={c.source} rel="noopener noreferrer">{c.token}</a>
+      </>
+    ));
+  return (
+    <p class="muted">
+      Run JavaScript: {links(renders)} (their vendors say so). Do not: {links(not)}{" "}
+      (a published measurement of their traffic; their vendors are silent). Other crawlers are
+      documented neither way. Checked {props.view.crawlers[0]?.checked ?? "–"}.
+    </p>
+  );
+}
+
+/** The rendered view of a visibility record; nothing for a scan that did not ask to render. */
+export function RenderViewSection(props: { view: RenderView | undefined }): VNode | null {
+  const view = props.view;
+  if (!view) return null;
+  const rendered = view.status === "rendered" || view.status === "partial";
+  return (
+    <section aria-labelledby="render-title">
+      <h2 id="render-title">What AI crawlers see: server HTML and rendered page</h2>
+      <div class="card">
+        {rendered
+          ? (
+            <p>
+              Rendered by {view.browser} in {Math.round(view.elapsedMs / 100) / 10} s (budget{" "}
+              {Math.round(view.budgetMs / 1000)} s).{" "}
+              {view.reason ? `Not every page: ${view.reason}.` : ""}
+            </p>
+          )
+          : (
+            <p>
+              <strong>Not rendered</strong>:{" "}
+              {view.reason}. Nothing is concluded from that: the JavaScript verdicts in this report
+              are judged from the server HTML alone.
+            </p>
+          )}
+        <CrawlerFacts view={view} />
+      </div>
+      {view.pages.length > 0 && (
+        <div class="card table-wrap">
+          <table class="pages-table">
+            <thead>
+              <tr>
+                <th scope="col">Page</th>
+                <th scope="col">Text</th>
+                <th scope="col">Words (server → rendered)</th>
+                <th scope="col">What GPTBot, ClaudeBot and PerplexityBot miss</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.pages.map((p) => (
+                <tr>
+                  <th scope="row">{pagePath(p.url)}</th>
+                  <td>{VERDICT_WORDS[p.verdict]}</td>
+                  <td>{p.raw && p.rendered ? `${p.raw.words} → ${p.rendered.words}` : "–"}</td>
+                  <td>{p.missed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The schema report's "added by JavaScript" section; nothing when the scan did not render. */
+export function RenderedStructureSection(
+  props: { rendered: RenderedStructured | undefined },
+): VNode | null {
+  const r = props.rendered;
+  if (!r) return null;
+  const added = [...r.added.jsonLd, ...r.added.microdata, ...r.added.rdfa];
+  return (
+    <section aria-labelledby="rendered-title">
+      <h2 id="rendered-title">Structured data added by JavaScript</h2>
+      <div class="card">
+        <p>{r.note}</p>
+        {r.browser && <p class="muted">Rendered by {r.browser}.</p>}
+        {added.length > 0 && (
+          <ul>
+            {added.map((item) => (
+              <li>
+                {item.types.join(", ") || "untyped"} ({item.location}): {r.findings.filter((f) =>
+                  f.source === item.source && f.itemIndex === item.index &&
+                  f.severity === "error"
+                ).length} errors, {r.eligibility.filter((e) =>
+                  e.source === item.source && e.itemIndex === item.index &&
+                  e.status !== "not eligible"
+                ).map((e) => e.feature).join(", ") || "no rich result"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

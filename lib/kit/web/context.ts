@@ -1,0 +1,97 @@
+/**
+ * The web layer's context: what every route is built with (AppDeps), Hono's context variables
+ * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
+ */
+import type { Context } from "hono";
+import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ChallengeProvider } from "../auth/challenge.ts";
+import { clientIp } from "../net/client_ip.ts";
+import type { Config } from "../config.ts";
+import type { LookupFunction } from "../net/guarded_fetch.ts";
+import type { ReportCache } from "../storage/report_cache.ts";
+import type { ServiceDef } from "../../service.ts";
+import type { Store } from "../storage/store.ts";
+import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
+import type { WatchDeps } from "../../features/watch/context.ts";
+import type { AnswersDeps } from "../../features/answers/context.ts";
+
+/** A valid session of the current request. */
+export interface ActiveSession {
+  kind: SessionKind;
+  /** The token from the cookie (never stored). */
+  token: string;
+  /** Its SHA-256: the KV key. */
+  hash: string;
+  /** The client account; null for the administrator. */
+  accountId: string | null;
+  /** The synchronizer token forms of this session carry (lib/kit/web/csrf.ts). */
+  csrf: string;
+  expiresAt: number;
+}
+
+/** Everything the routes need, injected so tests control time, DNS and the challenge. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
+  accounts: AccountStore;
+  service: ServiceDef;
+  /** Every service of this program, by name (the registry of lib/app/server.ts: the sister's words). */
+  services: Record<string, ServiceDef>;
+  /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
+  challenge: ChallengeProvider;
+  /** Milliseconds since the epoch (tests inject a clock). */
+  now: () => number;
+  /** DNS resolver for the "resolves to a public address" check. */
+  lookup?: LookupFunction;
+  /** Structured log sink (one JSON object per event). */
+  log?: (entry: Record<string, unknown>) => void;
+  /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
+  reportCache?: ReportCache;
+  /** The watch list, alerts and feeds (lib/features/watch/), built in createServer. */
+  watch?: WatchDeps;
+  /**
+   * The scan threads (set by createServer once started), which also run code validation
+   * (lib/features/validate/validate_request.ts); without them validation runs in this isolate.
+   */
+  threads?: Pick<ScanRunner, "runJob" | "stats"> | null;
+  /** Answer presence (lib/features/answers/), built in createServer. */
+  answers?: AnswersDeps;
+}
+
+/** Hono's context variables set by our middleware. */
+export type AppEnv = {
+  Variables: {
+    clientIp: string;
+    /** Set by the session middleware when a client account is signed in. */
+    signedIn?: boolean;
+    /** The signed-in client session (lib/kit/web/sessions.ts), set with `signedIn`. */
+    session?: ActiveSession;
+    /** The administrator session, set by the admin group's session requirement (lib/kit/web/groups.ts). */
+    adminSession?: ActiveSession;
+  };
+};
+
+export /**
+ * The client IP of a request (lib/kit/net/client_ip.ts): the connection's address, or with TRUST_PROXY
+ * the right-most X-Forwarded-For entry. Without a connection (app.request() in tests) only the
+ * header can say, else "unknown".
+ */
+function requestIp(req: Request, info: unknown, trustProxy: boolean): string {
+  const addr = (info as Partial<Deno.ServeHandlerInfo> | undefined)?.remoteAddr;
+  const remote = addr && "hostname" in addr ? addr.hostname : undefined;
+  return clientIp(remote, req.headers.get("x-forwarded-for") ?? undefined, trustProxy);
+}
+
+/**
+ * The public origin of this site, for absolute URLs. Behind a proxy (TRUST_PROXY=1) the
+ * forwarded scheme is honoured, so canonical links say https when TLS ends at the proxy.
+ */
+export function siteOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  if (trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
+}
