@@ -1,6 +1,6 @@
 /**
  * Applying a report's fix as a site owner would, by reading its instructions
- * (lib/visibility/fix_steps.ts readSteps): paste into the `<head>` of a page (a tag of the same
+ * (lib/engines/visibility/fix_steps.ts readSteps): paste into the `<head>` of a page (a tag of the same
  * name replaced, the page's JSON-LD replaced when the step says so), near the top of its main
  * text, into its footer, as its `<html>` tag; create a file; add, replace or delete lines of
  * robots.txt. Each FILL-IN is replaced first with a plausible value of its kind (a URL, a date,

@@ -1,6 +1,6 @@
 /**
  * A fix's instructions are written in a few sentence forms and read back from its text
- * (lib/visibility/fix_steps.ts): every code block belongs to the sentence before it, so a tool
+ * (lib/engines/visibility/fix_steps.ts): every code block belongs to the sentence before it, so a tool
  * applies a fix exactly as an owner reads it (tests/fix_verified_test.ts does).
  */
 import assert from "node:assert/strict";

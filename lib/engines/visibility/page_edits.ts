@@ -1,7 +1,7 @@
 /**
  * A change to several pages of the site, written in the site's own terms (issue 42): on a static
  * site (no engine in sight), pasted page by page as plain HTML, one step per page when each page
- * gets its own code; on a site whose engine the home page shows (lib/visibility/site_engine.ts),
+ * gets its own code; on a site whose engine the home page shows (lib/engines/visibility/site_engine.ts),
  * made once by hand in the template that renders them, saying which engine was seen and why,
  * with what one page should print and what to check afterwards. Never an API call: the steps are
  * for the site's owner.
