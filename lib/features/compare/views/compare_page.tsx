@@ -8,6 +8,7 @@ import type { VNode } from "preact";
 import type { CompareSite, Comparison } from "../compare.ts";
 import { COMPARE_MAX_SITES } from "../compare.ts";
 import { compareJsonPath } from "../../../kit/report_urls.ts";
+import { IMPACT_TEXT } from "../../../engines/visibility/severity.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { gradeOf } from "../../visibility/views/visibility_report.tsx";
 
@@ -203,15 +204,17 @@ function IssueTable(
         </thead>
         <tbody>
           {props.issues.map((i) => (
-            <tr key={i.id}>
-              <th scope="row">
-                {i.title} <span class="badge">{i.impact}</span>
-              </th>
+            <tr key={i.id} data-issue={i.id}>
+              <th scope="row">{i.title}</th>
               {props.sites.map((s) =>
                 i.has.includes(s.domain)
                   ? (
                     <td key={s.domain}>
                       <span class="badge status-fail">Has it</span>{" "}
+                      {/* The impact this site's own report gives it: one value in every view. */}
+                      <span class={`badge impact-${i.impacts[s.domain] ?? i.impact}`}>
+                        {IMPACT_TEXT[i.impacts[s.domain] ?? i.impact]}
+                      </span>{" "}
                       <a href={`${s.reportPath}#top-fixes`}>see the fix</a>
                     </td>
                   )

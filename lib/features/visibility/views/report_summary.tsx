@@ -7,12 +7,13 @@
  */
 import type { VNode } from "preact";
 import type { Issue, Result, ScanRecord } from "../../../engines/visibility/record.ts";
-import { type CapInfo, capOf, gradeFor } from "../../../engines/visibility/score.ts";
+import { type CapInfo, capOf } from "../../../engines/visibility/score.ts";
 import { gateText } from "../../../engines/visibility/learn.ts";
 import { learnPath } from "../../../kit/report_urls.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
 import {
+  capLiftText,
   EFFORT_TEXT,
   GRADE_MEANING,
   gradeWord,
@@ -56,7 +57,7 @@ export function ReportSummary(
             <p class="plain">{GRADE_MEANING[r.grade] ?? ""}</p>
           </div>
         </div>
-        {cap && <CapNotice cap={cap} issues={r.topIssues} />}
+        {cap && <CapNotice cap={cap} result={r} />}
       </section>
       <section id="top-fixes" class="card top-fixes" aria-labelledby="top-title">
         <h2 id="top-title">What to do first</h2>
@@ -87,10 +88,13 @@ export function ReportSummary(
 }
 
 /** What caps the score, in plain words: which gate, why it matters, and that it comes first. */
-function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
+function CapNotice(props: { cap: CapInfo; result: Result }): VNode {
   const { cap } = props;
   const gate = gateText(cap.gateId);
-  const n = props.issues.findIndex((i) => i.id === cap.signalId) + 1;
+  const n =
+    props.result.topIssues.findIndex((i) =>
+      i.id === cap.signalId || (i.resolves ?? []).some((r) => r.id === cap.signalId)
+    ) + 1;
   return (
     <div class="cap-notice" id="cap-notice" role="note">
       <h3>What holds it back most</h3>
@@ -103,11 +107,8 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
       {cap.evidence.length > 0 && <p class="cap-evidence">Evidence: {cap.evidence.join("; ")}.</p>}
       {gate && <p class="cap-lift">It lifts when: {gate.lift}</p>}
       <p>
-        {cap.binding
-          ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped} (grade ${
-            gradeFor(cap.uncapped).grade
-          }).`
-          : "Fix this first: the other scores are low too, but nothing else counts while it stands."}
+        {capLiftText(props.result) ??
+          "Fix this first: the other scores are low too, but nothing else counts while it stands."}
       </p>
       <p class="cap-links">
         {n > 0 && <a href={`#issue-${n}`}>How to fix it</a>}

@@ -29,9 +29,12 @@ export const jsonLd: SignalDef<Data> = {
     const broken = blocks.filter((b) => b.error !== null);
     const evidence = [
       `${blocks.length} JSON-LD blocks, ${broken.length} invalid`,
-      `${ctx.nodes.length} typed nodes: ${
-        [...new Set(ctx.nodes.flatMap((n) => n.types))].slice(0, 12).join(", ")
-      }`,
+      // "3 typed nodes: Organization, WebSite, WebPage"; no list to follow "0 typed nodes".
+      ctx.nodes.length
+        ? `${ctx.nodes.length} typed nodes: ${
+          [...new Set(ctx.nodes.flatMap((n) => n.types))].slice(0, 12).join(", ")
+        }`
+        : "0 typed nodes",
       ...(ctx.facts.microdataItems ? [`${ctx.facts.microdataItems} microdata items`] : []),
       ...(ctx.facts.rdfaItems ? [`${ctx.facts.rdfaItems} RDFa items`] : []),
       ...broken.slice(0, 3).map((b) => `invalid JSON-LD: ${b.error}`),
