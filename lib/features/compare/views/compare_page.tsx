@@ -11,6 +11,7 @@ import { compareJsonPath } from "../../../kit/report_urls.ts";
 import { IMPACT_TEXT } from "../../../engines/visibility/severity.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { gradeOf } from "../../visibility/views/visibility_report.tsx";
+import { gradeWord } from "../../../engines/visibility/report_texts.ts";
 
 /** The compare page: the form, an error when the request was not understood, the comparison. */
 export function ComparePage(
@@ -90,7 +91,14 @@ function ScoreCell(props: { site: CompareSite }): VNode {
     <td>
       <strong class={`grade-${s.grade}`}>{Math.round(s.score)}/100</strong> grade {s.grade}
       <br />
-      <span class="muted">{s.label}</span>
+      {
+        /* The grade's word and the cap only: a label's full sentence in a narrow column made the
+        row hundreds of pixels tall; the site's report says the rest. */
+      }
+      <span class="muted">
+        {gradeWord(s.score)}
+        {s.label?.match(/\(capped at \d+/) ? `, ${s.label.match(/capped at \d+/)![0]}` : ""}
+      </span>
     </td>
   );
 }

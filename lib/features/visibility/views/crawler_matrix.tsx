@@ -51,7 +51,13 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
           let through, or refused, where our probe was not. "Checked on" is the day we last checked
           the crawler against its vendor's documentation.
         </p>
-        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="crawlers-title">
+        {/* Its own name, not the section's (axe: landmark-unique). */}
+        <div
+          class="table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label="Table of what each AI crawler is told and gets, scrolls sideways"
+        >
           <table class="pages-table">
             <thead>
               <tr>
