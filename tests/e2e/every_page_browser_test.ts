@@ -174,6 +174,7 @@ browserTest(
       const problems: string[] = [];
       const skipped: string[] = [];
       let pages = 0;
+      let wrapped = 0;
       // One context per viewport and colour scheme; the user's cookies, then the admin's.
       const contexts: {
         page: Page;
@@ -216,6 +217,17 @@ browserTest(
           if (viewport === DESKTOP) {
             for (const v of await axe(page)) problems.push(`${path} (${colorScheme}) axe ${v}`);
           }
+          // The sampled pages' paths wrap at their separators, at every width.
+          for (const { path: p, lines } of await pathLines(page)) {
+            for (let i = 0; i + 1 < lines.length; i++) {
+              if (!/[/\-_.?=&#]$/.test(lines[i]) && !/^[/\-_.?=&#]/.test(lines[i + 1])) {
+                problems.push(
+                  `${path} at ${viewport.width} px: "${p}" breaks mid-word (${lines.join(" | ")})`,
+                );
+              }
+              wrapped++;
+            }
+          }
         }
       };
       for (const path of pathsToVisit(s, ids)) await visit(path);
@@ -227,6 +239,31 @@ browserTest(
       for (const path of pathsToVisit(s, ids).filter((p) => p.startsWith("/admin"))) {
         await visit(path);
       }
+      // The report's feed is discoverable from the report itself; it answers as Atom.
+      const report = contexts[0].page;
+      await report.goto(`${s.url}/report/${BAKERY_HOST}`);
+      const feed = await report.locator('link[rel="alternate"][type="application/atom+xml"]')
+        .getAttribute("href");
+      assert.ok(feed?.endsWith(`/api/report/${BAKERY_HOST}/changes.atom`), `feed link: ${feed}`);
+      const atom = await report.request.get(feed!);
+      assert.equal(atom.status(), 200);
+      assert.match(atom.headers()["content-type"], /^application\/atom\+xml/);
+      // The account page's watch table shows the reader's local time, as every other time.
+      const tokyo = await b.newContext({ viewport: DESKTOP, timezoneId: "Asia/Tokyo" });
+      await tokyo.addCookies(cookies(user));
+      const account = await tokyo.newPage();
+      await account.goto(`${s.url}/account`);
+      const times = await account.locator("section.watches table time").evaluateAll((els) =>
+        els.map((e) => ({ text: e.textContent ?? "", local: e.hasAttribute("data-local") }))
+      );
+      assert.ok(times.length >= 1, "the watch table shows its times as <time>");
+      for (const t of times) {
+        assert.ok(t.local, `a local time: ${t.text}`);
+        assert.doesNotMatch(t.text, /UTC/, `rewritten to the reader's zone: ${t.text}`);
+      }
+      await tokyo.close();
+      // A long path was wrapped somewhere (the 320 px table), so the check above had work to do.
+      assert.ok(wrapped > 0, "a sampled path wrapped");
       console.log(
         `info ${pages} pages checked at 3 widths in light and dark; not pages: ${
           skipped.join(", ")
