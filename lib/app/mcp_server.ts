@@ -67,7 +67,7 @@ export function createMcpServer(
   adapter.registerTools(server, ctx);
   if (deps.watch) registerWatchTools(server, ctx);
   if (deps.answers) registerAnswerTools(server, ctx);
-  registerLogTools(server, ctx);
+  if (service.readsServerLogs) registerLogTools(server, ctx);
   registerReportResource(server, ctx);
   adapter.registerPrompts?.(server, ctx);
   withoutListChanged(server);
@@ -106,7 +106,7 @@ export function mcpTools(deps: McpDeps): McpToolInfo[] {
   adapter.registerTools(recorder, ctx);
   if (deps.watch) registerWatchTools(recorder, ctx);
   if (deps.answers) registerAnswerTools(recorder, ctx);
-  registerLogTools(recorder, ctx);
+  if (deps.service.readsServerLogs) registerLogTools(recorder, ctx);
   return tools;
 }
 

@@ -40,6 +40,10 @@ export const PATHS = {
   learnIndex: "/learn",
   /** The explanation of one check. */
   learn: "/learn/{id}",
+  /** The account's server logs: the sites with logs and the upload form. */
+  accountLogs: "/account/logs",
+  /** The report of one site's server logs, for the account whose logs they are. */
+  accountSiteLogs: "/account/logs/{domain}",
 } as const;
 
 /** A template with its parameters filled in, each percent-encoded. */
@@ -134,4 +138,9 @@ export const LEARN_INDEX_PATH: string = PATHS.learnIndex;
 /** GET this path for the explanation of one check (`/learn/access.edge`). */
 export function learnPath(signalId: string): string {
   return fillPath(PATHS.learn, { id: signalId });
+}
+
+/** GET this path for the account's report of a site's server logs (`/account/logs/example.com`). */
+export function accountSiteLogsPath(domain: string): string {
+  return fillPath(PATHS.accountSiteLogs, { domain });
 }

@@ -11,6 +11,7 @@ import { expectedOrigin } from "../../kit/web/csrf.ts";
 import { pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
+import { PATHS } from "../../kit/report_urls.ts";
 
 /** What a form post leaves for the next dashboard view. */
 export type DashboardFlash = Pick<
@@ -42,6 +43,7 @@ export async function dashboardFor(
     ? await userKeyPanel(deps.answers, account.id, answerKeyForm) ?? undefined
     : undefined;
   const state: DashboardState = { account, csrf: session.csrf, keys, watch, answerKeys, ...shown };
+  if (deps.service.readsServerLogs) state.logsHref = PATHS.accountLogs;
   const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>

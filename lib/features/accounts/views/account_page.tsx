@@ -36,6 +36,8 @@ export interface DashboardState {
   answerKeys?: UserKeyPanel;
   /** What the last vendor-key form did (shown in that section). */
   answerKeyNotice?: Notice | null;
+  /** Where the account's server logs are read (absent where the service reads none). */
+  logsHref?: string;
 }
 
 /**
@@ -70,6 +72,12 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
         </div>
         <PostButton action="/account/logout" csrf={state.csrf} label="Sign out" />
       </div>
+      {state.logsHref && (
+        <p>
+          <a href={state.logsHref}>Server logs</a>: read your access logs to see which AI crawlers
+          really come, what they get, and which are impostors.
+        </p>
+      )}
       <Island
         name="KeyManager"
         component={KeyManager}

@@ -7,7 +7,7 @@
 import type { VNode } from "preact";
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../../kit/web/context.ts";
-import type { ReportHistoryData } from "../../../../service.ts";
+import type { ObservedColumn, ReportHistoryData } from "../../../../service.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { normaliseTarget } from "../../../../kit/net/target.ts";
 import type { InflightMark, StoredScan } from "../../../../kit/storage/store.ts";
@@ -72,11 +72,16 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   const answers = stored && session?.accountId && deps.answers
     ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
     : null;
+  // The observed column: only for the account whose server logs of the site are stored.
+  const observed = stored && session?.accountId && deps.observedOf
+    ? await deps.observedOf(session.accountId, domain)
+    : null;
   const history = await historyParts(deps, domain, stored);
   const page = reportPage(c, deps, domain, stored, inflight, history, {
     extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
+    observed: observed ?? undefined,
   });
-  if (answers) page.headers.set("Cache-Control", "private, no-store");
+  if (answers || observed) page.headers.set("Cache-Control", "private, no-store");
   return page;
 }
 
@@ -137,7 +142,7 @@ function reportPage(
   stored: StoredScan | null,
   inflight: InflightMark | null,
   history: ReportHistoryData | undefined = undefined,
-  options: { kept?: boolean; extra?: VNode } = {},
+  options: { kept?: boolean; extra?: VNode; observed?: ObservedColumn } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -214,6 +219,7 @@ function reportPage(
     badge,
     history,
     extra: options.extra,
+    observed: options.observed,
   });
   meta.title = view.title;
   meta.description = view.description;
