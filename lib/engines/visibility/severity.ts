@@ -8,9 +8,6 @@
 import type { Impact } from "./check.ts";
 import type { Issue, Result } from "./record.ts";
 
-/** Severities, most severe first (the order the report lists its issues in). */
-export const IMPACTS: readonly Impact[] = ["critical", "high", "medium", "low"];
-
 /** An issue's severity in words, the same in every view. */
 export const IMPACT_TEXT: Record<Impact, string> = {
   critical: "Critical",
