@@ -107,9 +107,7 @@ Deno.test("render view - report section, HTML and Markdown exports escape the pa
     );
     // No link to a javascript: URL: in Markdown every "]" before one is escaped (no link starts).
     assert.ok(
-      format === "md"
-        ? !/(^|[^\\])\]\(javascript:/.test(out)
-        : !out.includes('href="javascript:'),
+      format === "md" ? !/(^|[^\\])\]\(javascript:/.test(out) : !out.includes('href="javascript:'),
       format,
     );
   }

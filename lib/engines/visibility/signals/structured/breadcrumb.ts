@@ -16,7 +16,8 @@ export const breadcrumb: SignalDef = {
   learn: {
     what: "A BreadcrumbList states where a page sits in the site (Home > Blog > Post).",
     why: "It shows machines how the site is organised.",
-    how: "We look for a BreadcrumbList node.",
+    how:
+      "We look for a BreadcrumbList node. A home page at the root of its site is not asked for one: a trail needs two entries or more, and the root is where every trail starts.",
     sources: [SOURCES.breadcrumb],
   },
   check(ctx) {

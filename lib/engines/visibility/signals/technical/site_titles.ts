@@ -32,7 +32,7 @@ export const siteTitles: SignalDef<Data> = {
     why:
       "Titles and descriptions are what search engines and assistants show and match first; duplicates make pages look alike.",
     how:
-      `${SAMPLE_HOW}, and report pages with no title or description and titles or descriptions shared by several pages.`,
+      `${SAMPLE_HOW}, and report pages with no title or description (the home page's own checks judge its), and titles or descriptions shared by several pages (two addresses of one path count as one page).`,
     sources: [SOURCES.titleLink, SOURCES.snippet],
   },
   check(ctx) {

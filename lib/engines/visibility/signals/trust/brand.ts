@@ -23,7 +23,8 @@ export const brand: SignalDef<Data> = {
   learn: {
     what: "The name the site gives itself in its title, structured data and Open Graph tags.",
     why: "One name everywhere lets AI systems recognise the entity and credit it.",
-    how: "We compare the names stated in the title, og:site_name and the JSON-LD.",
+    how:
+      "We compare the names stated in the title, og:site_name and the JSON-LD. A site whose title is its only statement of its name is consistent: nothing contradicts it.",
     sources: [SOURCES.siteNames],
   },
   check(ctx) {
