@@ -189,6 +189,9 @@ export interface SarifOptions {
   pathPrefix?: string;
 }
 
+/** A SARIF 2.1.0 level: `error` fails a code-scanning gate, `warning` warns, `note` informs. */
+export type SarifLevel = "error" | "warning" | "note";
+
 /** A SARIF 2.1.0 reportingDescriptor: one check, with its help text. */
 export interface SarifRule {
   id: string;
@@ -197,7 +200,7 @@ export interface SarifRule {
   fullDescription: { text: string };
   help: { text: string; markdown: string };
   helpUri?: string;
-  defaultConfiguration: { level: "error" | "warning" };
+  defaultConfiguration: { level: SarifLevel };
   properties: Record<string, unknown>;
 }
 
@@ -205,7 +208,7 @@ export interface SarifRule {
 export interface SarifResult {
   ruleId: string;
   ruleIndex: number;
-  level: "error" | "warning";
+  level: SarifLevel;
   message: { text: string };
   locations: unknown[];
   partialFingerprints: Record<string, string>;

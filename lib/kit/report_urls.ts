@@ -115,6 +115,11 @@ export function changesJsonPath(domain: string, from?: string, to?: string): str
   return `${base}?${q}`;
 }
 
+/** GET this path for a domain's Atom feed of changes (`/api/report/example.com/changes.atom`). */
+export function changesFeedPath(domain: string): string {
+  return fillPath(PATHS.changesFeed, { domain });
+}
+
 /** GET this path to follow a scan (`/api/scans/<id>`): queued, running, done or failed. */
 export function scanStatusPath(id: string): string {
   return fillPath(PATHS.scanStatus, { id });

@@ -50,13 +50,8 @@ export const STATUS_TEXT: Record<Signal["status"], string> = {
   unknown: "Could not check",
 };
 
-/** An issue's impact in words (the order the issues are listed in). */
-export const IMPACT_TEXT: Record<Issue["impact"], string> = {
-  critical: "Critical",
-  high: "High impact",
-  medium: "Medium impact",
-  low: "Low impact",
-};
+/** An issue's impact in words (one value in every view: lib/engines/visibility/severity.ts). */
+export { IMPACT_TEXT } from "./severity.ts";
 
 /** A fix's effort in words. */
 export const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
@@ -87,6 +82,33 @@ export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score"
   const cap = capOf(result);
   const plus = `+${pointsText(w.points)}`;
   return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
+}
+
+/**
+ * What the report says of the cap's figure, one sentence everywhere it is spoken of (the report's
+ * cap notice, the exports, MCP), from the same value as the badge of the fix that lifts it ("Lifts
+ * the cap: 40 → 51", {@link worthText}): the score once that fix is done. Without a fix that
+ * lifts it, the score the other checks would give without the cap. Null when no cap binds.
+ */
+export function capLiftText(
+  result: Pick<Result, "pillars" | "score" | "topIssues">,
+): string | null {
+  const cap = capOf(result);
+  if (!cap?.binding) return null;
+  const score = Math.round(result.score);
+  const worth = (i: Issue) =>
+    i.worth ?? worthOf(result.pillars, (i.resolves ?? [{ id: i.id }]).map((r) => ({ id: r.id })));
+  const lifting = result.topIssues.find((i) => worth(i).lifts.includes(cap.gateId));
+  const first = "Fix this first: everything else counts only once it is fixed.";
+  if (lifting) {
+    const to = worth(lifting).score;
+    return to > score
+      ? `${first} Its fix takes the score from ${score} to ${to} (grade ${gradeFor(to).grade}).`
+      : `${first} Another cap still holds the score once it is lifted.`;
+  }
+  return `${first} Without the cap, the site would score ${cap.uncapped} (grade ${
+    gradeFor(cap.uncapped).grade
+  }).`;
 }
 
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */

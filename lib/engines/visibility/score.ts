@@ -4,7 +4,8 @@
  */
 import type { Check, Impact, ScanContext } from "./check.ts";
 import type { Fix, Grade, Issue, Pillar, Result, Signal, Worth } from "./record.ts";
-import { howText } from "./fix_text.ts";
+import { codeBlock, howText, parseHow } from "./fix_text.ts";
+import { readSteps } from "./fix_steps.ts";
 import { evaluate, round1 } from "./signal.ts";
 import { type PillarDef, PILLARS } from "./signals/registry.ts";
 import { accessSentence, productsOf } from "./access_model.ts";
@@ -305,18 +306,26 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
  * One fix for the checks of one cause: theirs when they offer the same change (the same `how`,
  * e.g. the JSON-LD graph several structured-data checks ask for; named after the cause when they
  * call it differently), else one fix whose steps are each check's own, in order, under the
- * cause's name, with the largest effort of them.
+ * cause's name, with the largest effort of them. A fix never ships another's text: a member that
+ * offers the same `how` as an earlier one adds nothing, and a code block an earlier step ships is
+ * left out of a later one with the sentence that places it.
  */
 function mergedFix(ordered: Check[]): Fix {
   const lead = ordered[0].fix!;
-  const fixes = ordered.map((c) => c.fix!);
-  if (fixes.every((f) => f.how === lead.how)) {
-    return fixes.every((f) => f.what === lead.what) || !lead.cause
+  const all = ordered.map((c) => c.fix!);
+  const fixes = all.filter((f, i) => all.findIndex((g) => g.how === f.how) === i);
+  if (fixes.length === 1) {
+    return all.every((f) => f.what === lead.what) || !lead.cause
       ? lead
       : { ...lead, what: lead.cause.title };
   }
   const effort = fixes.map((f) => f.effort).sort((a, b) => EFFORT_COST[b] - EFFORT_COST[a])[0];
-  const steps = fixes.flatMap((f, i) => [`Step ${i + 1}: ${f.what}.`, f.how]);
+  const shipped = new Set<string>();
+  const steps: string[] = [];
+  for (const f of fixes) {
+    const own = withoutShipped(f.how, shipped);
+    if (own) steps.push(`Step ${steps.length / 2 + 1}: ${f.what}.`, own);
+  }
   return {
     what: lead.cause?.title ?? lead.what,
     why: lead.why,
@@ -324,6 +333,27 @@ function mergedFix(ordered: Check[]): Fix {
     effort,
     ...(lead.cause ? { cause: lead.cause } : {}),
   };
+}
+
+/**
+ * A `how` without the code blocks already `shipped` (and the instruction that places each), the
+ * rest kept in order; records its own blocks as shipped. Empty when nothing new is left.
+ */
+function withoutShipped(how: string, shipped: Set<string>): string {
+  const parts = parseHow(how);
+  const keep = parts.map(() => true);
+  parts.forEach((p, i) => {
+    if (p.kind !== "code") return;
+    if (shipped.has(p.code)) {
+      keep[i] = false;
+      const before = parts[i - 1];
+      if (before?.kind === "prose" && readSteps(before.text).length) keep[i - 1] = false;
+    }
+  });
+  for (const p of parts) if (p.kind === "code") shipped.add(p.code);
+  const left = parts.filter((_, i) => keep[i]);
+  if (!left.some((p) => p.kind === "code") && left.length < parts.length) return "";
+  return howText(...left.map((p) => p.kind === "code" ? codeBlock(p.code, p.lang) : p.text));
 }
 
 const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };
@@ -385,5 +415,9 @@ export function capIssueIndex(
   cap: Pick<CapInfo, "gateId" | "signalId">,
 ): number {
   const lifting = issues.findIndex((i) => i.worth?.lifts.includes(cap.gateId));
-  return lifting >= 0 ? lifting : issues.findIndex((i) => i.id === cap.signalId);
+  return lifting >= 0
+    ? lifting
+    : issues.findIndex((i) =>
+      i.id === cap.signalId || (i.resolves ?? []).some((r) => r.id === cap.signalId)
+    );
 }

@@ -220,6 +220,7 @@ export function analysePage(
     httpStatus: r.status,
     fails,
     title: facts.title ? facts.title.slice(0, 200) : null,
+    heading: facts.headings.find((h) => h.level === 1)?.text.slice(0, 200) || null,
     description: facts.metaDescription ? facts.metaDescription.slice(0, 300) : null,
     canonical: canonicalState,
     blockedFor,

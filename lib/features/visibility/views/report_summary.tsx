@@ -10,12 +10,13 @@
 import type { ObservedColumn } from "../../../service.ts";
 import type { VNode } from "preact";
 import type { Issue, Result, ScanRecord } from "../../../engines/visibility/record.ts";
-import { type CapInfo, capIssueIndex, capOf, gradeFor } from "../../../engines/visibility/score.ts";
+import { type CapInfo, capIssueIndex, capOf } from "../../../engines/visibility/score.ts";
 import { gateText } from "../../../engines/visibility/learn.ts";
 import { learnPath } from "../../../kit/report_urls.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
 import {
+  capLiftText,
   EFFORT_TEXT,
   gradeWord,
   IMPACT_TEXT,
@@ -74,7 +75,7 @@ export function ReportSummary(
             </p>
           </div>
         </div>
-        {cap && <CapNotice cap={cap} issues={r.topIssues} />}
+        {cap && <CapNotice cap={cap} result={r} />}
       </section>
       {!props.example && <ProductsSection record={props.record} observed={props.observed} />}
       <section id="top-fixes" class="card top-fixes" aria-labelledby="top-title">
@@ -106,10 +107,10 @@ export function ReportSummary(
 }
 
 /** What caps the score, in plain words: which gate, why it matters, and that it comes first. */
-function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
+function CapNotice(props: { cap: CapInfo; result: Result }): VNode {
   const { cap } = props;
   const gate = gateText(cap.gateId);
-  const n = capIssueIndex(props.issues, cap) + 1;
+  const n = capIssueIndex(props.result.topIssues, cap) + 1;
   return (
     <div class="cap-notice" id="cap-notice" role="note">
       <h3>What holds it back most</h3>
@@ -129,11 +130,8 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
       )}
       {gate && <p class="cap-lift">It lifts when: {gate.lift}</p>}
       <p>
-        {cap.binding
-          ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped} (grade ${
-            gradeFor(cap.uncapped).grade
-          }).`
-          : "Fix this first: the other scores are low too, but nothing else counts while it stands."}
+        {capLiftText(props.result) ??
+          "Fix this first: the other scores are low too, but nothing else counts while it stands."}
       </p>
       <p class="cap-links">
         {n > 0 && <a href={`#issue-${n}`}>How to fix it</a>}

@@ -6,11 +6,15 @@
  * answered is text, escaped by the renderer.
  */
 import type { CreatedWatch, WatchPanel } from "../panel.ts";
-import { formatWhen } from "../../../kit/ui/key_view.ts";
+import { LocalTimeMs } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
 
-function when(iso: string | null): string {
-  return iso ? formatWhen(Date.parse(iso)) : "never";
+/**
+ * A moment in the reader's own time zone, as every other time of the site (the page's script
+ * rewrites the UTC text; without JavaScript, and in the tooltip, UTC stays), or "never".
+ */
+function When(props: { iso: string | null }) {
+  return <LocalTimeMs ms={props.iso ? Date.parse(props.iso) : null} />;
 }
 
 /** The section. */
@@ -70,19 +74,34 @@ export function WatchSection(
                         <span class="muted">
                           {"; the assistants asked "}
                           {w.answers.schedule}
-                          {w.answers.last
-                            ? ` (last: ${w.answers.last.outcome}, ${when(w.answers.last.at)})`
-                            : ""}
+                          {w.answers.last && (
+                            <>
+                              {` (last: ${w.answers.last.outcome}, `}
+                              <When iso={w.answers.last.at} />)
+                            </>
+                          )}
                         </span>
                       )}
                     </td>
-                    <td data-label="Next run">{when(w.nextRunAt)}</td>
+                    <td data-label="Next run">
+                      <When iso={w.nextRunAt} />
+                    </td>
                     <td data-label="Last run">
-                      {w.lastRun ? `${when(w.lastRun.at)}: ${w.lastRun.detail}` : "not yet"}
+                      {w.lastRun
+                        ? (
+                          <>
+                            <When iso={w.lastRun.at} />: {w.lastRun.detail}
+                          </>
+                        )
+                        : "not yet"}
                     </td>
                     <td data-label="Last alert">
                       {w.lastAlert
-                        ? `${when(w.lastAlert.at)}: ${w.lastAlert.texts.join(" ")}`
+                        ? (
+                          <>
+                            <When iso={w.lastAlert.at} />: {w.lastAlert.texts.join(" ")}
+                          </>
+                        )
                         : "none"}
                     </td>
                     <td data-label="Alerts to">
@@ -189,20 +208,28 @@ export function WatchSection(
               <tbody>
                 {panel.deliveries.map((d) => (
                   <tr key={d.id}>
-                    <td data-label="Created">{when(d.createdAt)}</td>
+                    <td data-label="Created">
+                      <When iso={d.createdAt} />
+                    </td>
                     <td data-label="Target" class="domain">{d.target}</td>
                     <td data-label="Event">{d.event}</td>
                     <td data-label="State">
                       <span class={`badge delivery-${d.state}`}>
                         {d.state === "failed" ? "failing: gave up" : d.state}
                       </span>
-                      {d.nextAttemptAt && ` (next attempt ${when(d.nextAttemptAt)})`}
+                      {d.nextAttemptAt && (
+                        <>
+                          {" (next attempt "}
+                          <When iso={d.nextAttemptAt} />)
+                        </>
+                      )}
                     </td>
                     <td data-label="Attempts">
                       <ol class="attempts">
                         {d.attempts.map((a, i) => (
                           <li key={i}>
-                            {when(a.at)}: {a.status === null ? "no answer" : `HTTP ${a.status}`}
+                            <When iso={a.at} />:{" "}
+                            {a.status === null ? "no answer" : `HTTP ${a.status}`}
                             {a.answer && (
                               <>
                                 {" "}

@@ -14,6 +14,7 @@ import { edgeStateOf } from "../../edge_probe.ts";
 import { productsOf } from "../../access_model.ts";
 import { joinNames } from "../../products.ts";
 import { STANDARDS } from "../../standards.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import { CRAWLERS } from "../../crawlers.ts";
 import { crawlerMatrix } from "../../crawlers_matrix.ts";
 import { isRefusal } from "../../edge_probe.ts";
@@ -182,13 +183,17 @@ export const edge: SignalDef<Data> = {
         products.length ? joinNames(products.slice(0, 6)) : "These AI products"
       } cannot read the site: your CDN or firewall ${how} before robots.txt is even read, so they never see your page.`,
       how: howText(
-        `In your CDN or firewall, let these AI search and assistant crawlers through instead of turning them away: ${
-          refused.join(", ")
-        }.`,
+        byHand(
+          `in your CDN or firewall, let these AI search and assistant crawlers through instead of turning them away: ${
+            refused.join(", ")
+          }.`,
+        ),
         `How depends on your setup, and the choice is yours: a rule that allows by User-Agent alone also lets in anyone who fakes it, so prefer your CDN's verified-bot list, signed agents (Web Bot Auth) where your CDN verifies them, or the addresses the vendors publish${
           ranges.length ? ` (${ranges.join("; ")})` : ""
         }. On Cloudflare, Security > Bots and AI Crawl Control allow crawlers one by one; keep training crawlers blocked there if that is your choice.`,
-        "Then check that the crawler gets your page (HTTP 200); our check sends the same unsigned request from its own address, so a rule that trusts only verified addresses or signatures may still refuse it:",
+        checkAfterwards(
+          "that the crawler gets your page (HTTP 200); our check sends the same unsigned request from its own address, so a rule that trusts only verified addresses or signatures may still refuse it:",
+        ),
         codeBlock(`curl -A '${token}' -I '${ctx.pageUrl.replace(/'/g, "%27")}'`, "sh"),
       ),
       effort: "M",

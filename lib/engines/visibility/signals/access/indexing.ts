@@ -17,7 +17,8 @@ import {
   whoIsForbidden,
   xRobotsTagLines,
 } from "../../directives.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards, pasteInHead } from "../../fix_steps.ts";
 import type { ScanContext } from "../../check.ts";
 import type { Fix } from "../../record.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
@@ -132,40 +133,85 @@ export const indexing: SignalDef<Data> = {
       evidence: sources,
     };
   },
-  fix(_ctx: ScanContext, found) {
+  fix(ctx: ScanContext, found) {
     const data = found.data!;
     if (data.kind === "nosnippet") {
-      return {
+      const home = ctx.snapshot.home;
+      const lines = home.ok ? xRobotsTagLines(home.result) : [];
+      const directives = readDirectives(ctx.facts.metaRobots, lines);
+      const snippet = directives.filter((d) =>
+        d.name === "nosnippet" || (d.name === "max-snippet" && d.value === "0")
+      );
+      return directivesFix(ctx, {
         what: "Allow snippets",
         why:
           "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
-        how: howText(
-          "Remove nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header (to keep a passage out of snippets, put data-nosnippet on its element instead). The tag then reads:",
-          codeBlock('<meta name="robots" content="index, follow, max-snippet:-1">', "html"),
-        ),
-        effort: "S",
-      };
+        directives: snippet,
+        content: "index, follow, max-snippet:-1",
+        word: "nosnippet and max-snippet:0",
+        note: "To keep one passage out of snippets, put data-nosnippet on its element instead.",
+      });
     }
-    return data.kind === "noindex"
-      ? noindexFix("Remove noindex from the home page", data.directives)
-      : {
-        ...noindexFix(`Remove noindex for ${data.who.join(", ")}`, data.directives),
-        cause: NOINDEX_AGENTS_CAUSE,
-      };
+    const fix = directivesFix(ctx, {
+      what: data.kind === "noindex"
+        ? "Remove noindex from the home page"
+        : `Remove noindex for ${data.who.join(", ")}`,
+      why:
+        "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+      directives: data.directives,
+      content: "index, follow",
+      word: "noindex",
+      note: 'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+    });
+    return data.kind === "noindex" ? fix : { ...fix, cause: NOINDEX_AGENTS_CAUSE };
   },
 };
 
-function noindexFix(what: string, directives: RobotsDirective[]): Fix {
+/**
+ * The fix of robots directives: each robots meta tag that carries them, replaced in the `<head>`
+ * (by the same name), and the X-Robots-Tag header, which only the server's configuration sends,
+ * changed by hand with the command that shows it afterwards.
+ */
+function directivesFix(
+  ctx: ScanContext,
+  o: {
+    what: string;
+    why: string;
+    directives: RobotsDirective[];
+    content: string;
+    word: string;
+    note: string;
+  },
+): Fix {
+  const metas = [
+    ...new Set(
+      o.directives.map((d) => d.source.match(/^<meta name="([^"]+)">$/)?.[1] ?? null)
+        .filter((n): n is string => n !== null),
+    ),
+  ];
+  const header = o.directives.some((d) => !d.source.startsWith("<meta"));
+  const url = ctx.pageUrl.replace(/'/g, "%27");
   return {
-    what,
-    why:
-      "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+    what: o.what,
+    why: o.why,
     how: howText(
-      `Remove ${
-        [...new Set(directives.map((d) => d.source))].join(" and ")
-      } noindex (for the header: stop sending X-Robots-Tag: noindex), or let the page be indexed explicitly:`,
-      codeBlock('<meta name="robots" content="index, follow">', "html"),
-      'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+      metas.length > 0 &&
+        pasteInHead(
+          [ctx.pageUrl],
+          ` (each replaces the robots meta tag of the same name that says ${o.word}):`,
+        ),
+      metas.length > 0 &&
+        codeBlock(
+          metas.map((n) => `<meta name="${escapeHtml(n)}" content="${o.content}">`).join("\n"),
+          "html",
+        ),
+      header &&
+        byHand(
+          `stop sending the X-Robots-Tag header that says ${o.word} (your web server's, framework's or CDN's configuration adds it).`,
+        ),
+      header && checkAfterwards(`that this command prints no ${o.word}:`),
+      header && codeBlock(`curl -sI '${url}' | grep -i x-robots-tag`, "sh"),
+      o.note,
     ),
     effort: "S",
   };

@@ -5,10 +5,11 @@
  */
 import { crawlersByRole } from "../../crawlers.ts";
 import { searchOpenOnHome } from "../../crawlers_matrix.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { howText } from "../../fix_text.ts";
 import {
   aiAccessFix,
   noindexPages,
+  noindexSteps,
   openedByAccessFix,
   robotsClosesSearch,
 } from "../../robots_fixes.ts";
@@ -145,8 +146,11 @@ export const sitePages: SignalDef<Data> = {
     // Pages robots.txt closes: the one robots.txt change for the AI crawlers' access (one cause
     // with the home page's crawler signals), which also names the noindex pages.
     if (robotsClosesSearch(ctx)) return aiAccessFix(ctx);
-    const pages = noindexPages(ctx);
-    const closed = pages.length ? pages : found.data!.worst;
+    // What robots.txt's User-agent: * group closes to every crawler without a group of its own,
+    // among open pages, reads as deliberate (the robots.txt fix leaves it too): no fix asks to
+    // open it, and no noindex fix is offered for a page that carries none.
+    const closed = noindexPages(ctx);
+    if (!closed.length) return null;
     return {
       what: `Remove the noindex from ${pagesInWords(closed)}`,
       why:
@@ -154,13 +158,11 @@ export const sitePages: SignalDef<Data> = {
       how: howText(
         `The pages carry a robots directive that keeps them out of search and AI answers (${
           examples(closed)
-        }). Remove noindex from their template's <meta name="robots"> tag (and from the X-Robots-Tag header if your server sends one), for every crawler and for ${
-          found.data!.tokens.join(", ")
-        }:`,
-        codeBlock('<meta name="robots" content="index, follow">', "html"),
+        }), for every crawler and for ${found.data!.tokens.join(", ")}.`,
+        ...noindexSteps(ctx, closed),
       ),
       effort: "S",
-      cause: templateCause(closed),
+      cause: templateCause(ctx, closed),
     };
   },
 };

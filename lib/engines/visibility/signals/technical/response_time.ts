@@ -6,6 +6,8 @@
  * ({@link MARGIN}): a scanner busy enough to delay a few answers moves neither the median nor,
  * near a threshold, the verdict.
  */
+import { codeBlock, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { homeAnswer } from "../home_answer.ts";
@@ -78,12 +80,20 @@ export const responseTime: SignalDef = {
       ],
     };
   },
-  fix: () => ({
+  fix: (ctx) => ({
     what: "Answer faster",
     why:
       "AI crawlers and user-fetch agents work on tight time budgets; slow pages are skipped or cut.",
-    how:
-      "Cache the HTML at a CDN or in the application, and aim for a time to first byte under 800 ms.",
+    how: howText(
+      byHand(
+        "cache the HTML at a CDN or in the application, and aim for a time to first byte under 800 ms.",
+      ),
+      checkAfterwards("that the first byte of the home page arrives within 800 ms:"),
+      codeBlock(
+        `curl -so /dev/null -w '%{time_starttransfer}\\n' '${ctx.pageUrl.replace(/'/g, "%27")}'`,
+        "sh",
+      ),
+    ),
     effort: "M",
   }),
 };

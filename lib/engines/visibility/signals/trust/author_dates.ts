@@ -4,7 +4,7 @@
  * the same check on article pages (site_author_dates.ts reads its evidence).
  */
 import { allNodes } from "../../check.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { bylineFix, bylinePages } from "../../byline_fix.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import {
@@ -86,24 +86,8 @@ export const authorDates: SignalDef = {
       impact: "low",
     };
   },
-  fix: () => ({
-    what: "State who wrote the content and when it was updated",
-    why:
-      "AI answers prefer fresh, attributable sources; a visible date and author make recency and expertise checkable.",
-    how: howText(
-      "Show a byline and a date in the page, replacing the FILL-INs (the datetime is the ISO date):",
-      codeBlock(
-        '<p>By <a href="/about#FILL-IN">FILL-IN: author</a>, updated <time datetime="FILL-IN: YYYY-MM-DD">FILL-IN: date</time></p>',
-        "html",
-      ),
-      "and state the same in the page's JSON-LD (Article, BlogPosting or WebPage node):",
-      codeBlock(
-        '"author": { "@type": "Person", "name": "FILL-IN: author" },\n"datePublished": "FILL-IN: YYYY-MM-DD",\n"dateModified": "FILL-IN: YYYY-MM-DD"',
-        "json",
-      ),
-    ),
-    effort: "S",
-  }),
+  // One fix with the article pages' byline check: the same line on every page that lacks it.
+  fix: (ctx) => bylineFix(ctx, bylinePages(ctx, true)),
 };
 
 /** Splits a byline such as "Jane Doe, Bob Roe and Ann Poe" into people. */

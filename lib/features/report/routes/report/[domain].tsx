@@ -19,6 +19,7 @@ import { shellFor } from "../../../../kit/web/shell.ts";
 import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
 import {
+  changesFeedPath,
   pageReportPath,
   PATHS,
   reportPagePath,
@@ -308,6 +309,12 @@ function reportPage(
         : reportPagePath(domain)
     }`,
     image: `${origin}/static/og-${service}.png`,
+    // The domain's feed of changes, where a feed reader (or a browser) finds it from the report.
+    alternates: [{
+      type: "application/atom+xml",
+      href: `${origin}${changesFeedPath(domain)}`,
+      title: `What changed on ${domain}`,
+    }],
   };
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
