@@ -116,7 +116,7 @@ function ProductRow(
           </ul>
         </details>
       </th>
-      {COUNTS.map(({ key }) => {
+      {COUNTS.map(({ key, label }) => {
         const c = p[key];
         const training = key === "training";
         return (
@@ -124,6 +124,7 @@ function ProductRow(
             class={`product-count ${tone(c, training)}`}
             data-count={key}
             data-state={c.state}
+            data-label={label}
           >
             {capabilityWords(c, training)}
           </td>
