@@ -122,9 +122,9 @@ function ProductRow(
         return (
           <td
             class={`product-count ${tone(c, training)}`}
+            data-label={label}
             data-count={key}
             data-state={c.state}
-            data-label={label}
           >
             {capabilityWords(c, training)}
           </td>
