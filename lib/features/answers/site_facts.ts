@@ -8,7 +8,7 @@
  * says where it came from, so the questions built from them can show their basis.
  */
 import { extractPageFacts } from "../../engines/html/page_facts.ts";
-import { looksLikeHtml } from "../../engines/html/decode.ts";
+import { looksLikeHtml } from "../../kit/net/decode.ts";
 import type { PageFacts } from "../../engines/html/types.ts";
 import { FetchError, type GuardedFetcher } from "../../kit/net/types.ts";
 import {

@@ -3,7 +3,7 @@ import type { VNode } from "preact";
 import type { ExportInput } from "../../service.ts";
 import type { SchemaScanRecord } from "../../engines/structured/record.ts";
 import { Failed, Link } from "../../engines/export/html.tsx";
-import { RenderedStructureSection } from "../../kit/ui/render_view.tsx";
+import { RenderedStructureSection } from "./views/rendered_structure.tsx";
 import { moreLikeThis } from "../../engines/structured/finding_log.ts";
 
 /** The body of a schema record's HTML report. */

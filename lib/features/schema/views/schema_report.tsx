@@ -21,7 +21,7 @@ import { FailedReportBody } from "../../visibility/views/visibility_report.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import type { ReportProps } from "../../../service.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
-import { RenderedStructureSection } from "../../../kit/ui/render_view.tsx";
+import { RenderedStructureSection } from "./rendered_structure.tsx";
 import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
 import { moreLikeThis } from "../../../engines/structured/finding_log.ts";
 

@@ -22,7 +22,7 @@ import { PillarsSection } from "./report_pillars.tsx";
 import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
-import { RenderViewSection } from "../../../kit/ui/render_view.tsx";
+import { RenderViewSection } from "./render_view.tsx";
 import { ChangeLead } from "../../history/views/report_change_lead.tsx";
 import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
 import { CrawlerMatrix } from "./crawler_matrix.tsx";

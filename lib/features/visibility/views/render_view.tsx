@@ -1,13 +1,13 @@
 /**
  * The AI's-eye view on the report pages (docs/rendering.md): for a scan that asked to render, each
  * page's server HTML beside its rendered DOM, in plain words what GPTBot, ClaudeBot and
- * PerplexityBot miss, and which crawlers render (with the registry's sources); for the Schema
- * Markup Generator, the structured data scripts add. Everything from the page is text (escaped).
+ * PerplexityBot miss, and which crawlers render (with the registry's sources). The Schema Markup
+ * Generator's counterpart is lib/features/schema/views/rendered_structure.tsx. Everything from the
+ * page is text (escaped).
  */
 import type { VNode } from "preact";
-import type { RenderedPage, RenderView } from "../../engines/render/view.ts";
-import type { RenderedStructured } from "../../engines/structured/record.ts";
-import { pagePath } from "../../engines/visibility/audit/format_pages.ts";
+import type { RenderedPage, RenderView } from "../../../engines/render/view.ts";
+import { pagePath } from "../../../engines/visibility/audit/format_pages.ts";
 
 const VERDICT_WORDS: Record<RenderedPage["verdict"], string> = {
   server: "in the server HTML",
@@ -87,39 +87,6 @@ export function RenderViewSection(props: { view: RenderView | undefined }): VNod
           </table>
         </div>
       )}
-    </section>
-  );
-}
-
-/** The schema report's "added by JavaScript" section; nothing when the scan did not render. */
-export function RenderedStructureSection(
-  props: { rendered: RenderedStructured | undefined },
-): VNode | null {
-  const r = props.rendered;
-  if (!r) return null;
-  const added = [...r.added.jsonLd, ...r.added.microdata, ...r.added.rdfa];
-  return (
-    <section aria-labelledby="rendered-title">
-      <h2 id="rendered-title">Structured data added by JavaScript</h2>
-      <div class="card">
-        <p>{r.note}</p>
-        {r.browser && <p class="muted">Rendered by {r.browser}.</p>}
-        {added.length > 0 && (
-          <ul>
-            {added.map((item) => (
-              <li>
-                {item.types.join(", ") || "untyped"} ({item.location}): {r.findings.filter((f) =>
-                  f.source === item.source && f.itemIndex === item.index &&
-                  f.severity === "error"
-                ).length} errors, {r.eligibility.filter((e) =>
-                  e.source === item.source && e.itemIndex === item.index &&
-                  e.status !== "not eligible"
-                ).map((e) => e.feature).join(", ") || "no rich result"}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
     </section>
   );
 }
