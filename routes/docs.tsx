@@ -3,7 +3,8 @@
  * own address. The machine-readable version is /openapi.json.
  */
 import type { ComponentChildren, VNode } from "preact";
-import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
+import { siteOrigin } from "../lib/kit/web/context.ts";
+import type { ServerDeps } from "../lib/app/deps.ts";
 import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import { LIMITS } from "../lib/kit/limits/limits.ts";
 import { reportJsonPath } from "../lib/kit/report_urls.ts";
@@ -14,12 +15,12 @@ import { shellFor } from "../lib/kit/web/shell.ts";
 import { CopyButton } from "../lib/kit/ui/copy_button.tsx";
 
 /** GET /docs. */
-export const docsRoute: RouteDef = {
+export const docsRoute: RouteDef<ServerDeps> = {
   path: "/docs",
   handlers: (deps) => handlers(deps),
 };
 
-function handlers(deps: AppDeps): RouteHandlers {
+function handlers(deps: ServerDeps): RouteHandlers {
   const app: RouteHandlers = {};
   app.GET = (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);

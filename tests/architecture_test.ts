@@ -149,24 +149,6 @@ const CONFIG_MODULES = /^lib\/kit\/config(?:_[a-z]+)?\.ts$/;
  * fails when one is no longer in the graph: remove it then, so the list only shrinks.
  */
 const FEATURE_EXCEPTIONS: Record<string, string> = {
-  // The account page shows the watch and answer-key sections, and their forms re-render it with
-  // the error in place: the sections should be registered by their features with the page.
-  "lib/features/accounts/account_dashboard.ts -> lib/features/answers/user_keys.ts":
-    "the account page's answer-key section",
-  "lib/features/accounts/account_dashboard.ts -> lib/features/watch/panel.ts":
-    "the account page's watch section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/answers/user_keys.ts":
-    "the account page's answer-key section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/answers/views/answer_keys_section.tsx":
-    "the account page's answer-key section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/watch/panel.ts":
-    "the account page's watch section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/watch/views/watch_section.tsx":
-    "the account page's watch section",
-  "lib/features/answers/routes/account/answer_keys.ts -> lib/features/accounts/account_dashboard.ts":
-    "a vendor-key form re-renders the account page with its error",
-  "lib/features/watch/routes/account/watches.ts -> lib/features/accounts/account_dashboard.ts":
-    "a watch form re-renders the account page with its error",
   // Answer presence runs for the sites an account watches, and seals a user's vendor keys with
   // the watch secrets' box: a shared secret box and watch list reader belong in the kit.
   "lib/features/answers/cli.ts -> lib/features/watch/secret_box.ts": "vendor keys sealed",
@@ -177,37 +159,11 @@ const FEATURE_EXCEPTIONS: Record<string, string> = {
   "lib/features/answers/service.ts -> lib/features/watch/store.ts": "runs for watched sites",
   // The answers CLI (deno task answers) is an entry point: it takes the service registry.
   "lib/features/answers/cli.ts -> lib/app/server.ts": "an entry point of its own",
-  // The report page shows the answer-presence panel: a section the feature should register.
-  "lib/features/report/routes/report/[domain].tsx -> lib/features/answers/panel.ts":
-    "the report page's answer-presence section",
-  "lib/features/report/routes/report/[domain].tsx -> lib/features/answers/views/answer_presence_section.tsx":
-    "the report page's answer-presence section",
-  // Both services' reports show what changed since the last scan (the history feature's views).
-  "lib/features/schema/views/schema_report.tsx -> lib/features/history/views/report_changes.tsx":
-    "the report's changes section",
-  "lib/features/visibility/views/visibility_report.tsx -> lib/features/history/views/report_change_lead.tsx":
-    "the report's changes section",
-  "lib/features/visibility/views/visibility_report.tsx -> lib/features/history/views/report_changes.tsx":
-    "the report's changes section",
-  // Views one service's report shares with another feature: shared report pieces for the kit.
-  "lib/features/compare/views/compare_page.tsx -> lib/features/visibility/views/visibility_report.tsx":
-    "compare shows each site's grade as the report does (gradeOf)",
-  "lib/features/schema/views/schema_report.tsx -> lib/features/visibility/views/visibility_report.tsx":
-    "a failed scan's body is the same in both reports (FailedReportBody)",
   "lib/features/validate/views/validate_result_job.tsx -> lib/features/schema/views/schema_report.tsx":
     "code in hand is shown as the schema report shows a page",
-  // The schema service offers validate on its home page and as an MCP tool.
+  // The schema service offers validate on its home page.
   "lib/features/schema/home.tsx -> lib/features/validate/views/validate_code_form.tsx":
     "the schema home page's validate form",
-  "lib/features/schema/mcp.ts -> lib/features/validate/validate_code.ts": "the validate_code tool",
-  "lib/features/schema/mcp.ts -> lib/features/validate/validate_request.ts":
-    "the validate_code tool",
-  // The request context and the MCP context carry each feature's deps (watch, answers): the
-  // app should hand them in rather than the kit naming them.
-  "lib/kit/mcp/context.ts -> lib/features/answers/context.ts": "McpContext holds AnswersDeps",
-  "lib/kit/mcp/context.ts -> lib/features/watch/context.ts": "McpContext holds WatchDeps",
-  "lib/kit/web/context.ts -> lib/features/answers/context.ts": "AppDeps holds AnswersDeps",
-  "lib/kit/web/context.ts -> lib/features/watch/context.ts": "AppDeps holds WatchDeps",
 };
 
 /** The imports that break the feature rule (see {@link FEATURE_EXCEPTIONS}), as "from -> to". */

@@ -13,7 +13,8 @@ import {
 import type { ThreadJobModules } from "../kit/isolate/protocol.ts";
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
-import type { AppDeps, AppEnv } from "../kit/web/context.ts";
+import type { AppEnv } from "../kit/web/context.ts";
+import type { ServerDeps } from "./deps.ts";
 import type { RouteDef } from "../kit/web/route.ts";
 import { Altcha, sharedSecret } from "../kit/auth/altcha.ts";
 import {
@@ -44,6 +45,7 @@ import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
+import { accountSections, reportSections } from "./sections.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -98,7 +100,7 @@ export interface ServerOverrides {
   /** The service this server answers for (default: the config's SERVICE). */
   service?: ServiceDef;
   /** The routes to mount (default: lib/app/routes.ts ROUTES). */
-  routes?: readonly RouteDef[];
+  routes?: readonly RouteDef<ServerDeps>[];
   /** The structured log sink (default: JSON lines on stdout). */
   log?: Logger;
   /** The job transport (default: the config's JOB_QUEUE). */
@@ -119,7 +121,7 @@ export interface Server {
   config: Config;
   app: Hono<AppEnv>;
   /** What the routes were built with. */
-  deps: AppDeps;
+  deps: ServerDeps;
   /** The request handler (report-cache and scan fast paths in front of the app). */
   handler: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** {@link handler}, with one log line per request when the config asks (LOG_REQUESTS). */
@@ -269,9 +271,12 @@ export async function createServer(
     lookup: overrides.lookup,
     log,
   });
-  const deps: AppDeps = {
+  const sectionParts = { store: stores[service.name], watch, answers };
+  const deps: ServerDeps = {
     watch,
     answers,
+    accountSections: accountSections(sectionParts),
+    reportSections: reportSections(sectionParts),
     reportCache,
     config,
     store: stores[service.name],

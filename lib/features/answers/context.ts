@@ -3,6 +3,7 @@
  * lib/features/answers/service.ts) and handed to the API, MCP, the report's section and the CLI.
  */
 import type { Config } from "../../kit/config.ts";
+import type { AppDeps } from "../../kit/web/context.ts";
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { AnswersStore } from "./store.ts";
@@ -34,8 +35,19 @@ export interface AnswersDeps {
   running: Set<Promise<unknown>>;
 }
 
+/**
+ * The part of the app's dependencies answer presence's routes, tools and sections read
+ * (lib/app/deps.ts puts it in the app's; createServer always builds it).
+ */
+export interface WithAnswers {
+  answers?: AnswersDeps;
+}
+
+/** The app's dependencies as the feature's routes read them: the kit's, and the feature's part. */
+export type AnswersAppDeps = AppDeps & WithAnswers;
+
 /** Answer presence of an app's dependencies (createServer always builds it). */
-export function answersOf(deps: { answers?: AnswersDeps }): AnswersDeps {
+export function answersOf(deps: WithAnswers): AnswersDeps {
   if (!deps.answers) throw new Error("answer presence was not built (lib/app/server.ts)");
   return deps.answers;
 }

@@ -35,7 +35,7 @@ import { formatPagesTable, sampledPages } from "../../engines/visibility/audit/f
 export const visibilityMcp: McpServiceAdapter = {
   serverName: "ai-visibility-checker",
   summarise: (record) => summarise(record as ScanRecord),
-  registerTools: (server, ctx) => registerExplainIssue(server, ctx),
+  tools: [{ name: "explain_issue", register: registerExplainIssue }],
   registerPrompts: (server) => registerPrompts(server),
   instructions: "A report has a 0-100 score, an A-F grade, six weighted pillars of signals, " +
     "topIssues ordered by what to fix first (each with a concrete fix for that site) and off-site " +
@@ -121,7 +121,7 @@ const LearnSchema = z.object({
 });
 
 /** Registers explain_issue. */
-export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
+function registerExplainIssue(server: McpServer, ctx: McpContext): void {
   server.registerTool("explain_issue", {
     title: "Explain one issue and its fix",
     description: "Explains one issue of a site's stored report in depth: what to change, why it " +

@@ -12,8 +12,8 @@ import type { ReportCache } from "../storage/report_cache.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
-import type { WatchDeps } from "../../features/watch/context.ts";
-import type { AnswersDeps } from "../../features/answers/context.ts";
+import type { AccountSection } from "./account_sections.ts";
+import type { ReportSection } from "./report_sections.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -29,7 +29,12 @@ export interface ActiveSession {
   expiresAt: number;
 }
 
-/** Everything the routes need, injected so tests control time, DNS and the challenge. */
+/**
+ * Everything the routes need, injected so tests control time, DNS and the challenge. A feature's
+ * own dependencies (its store, its fetchers) are its part of the app's: it types them in its
+ * context.ts and its routes ask for them (`RouteDef<AppDeps & WithWatch>`); lib/app/deps.ts
+ * assembles the whole.
+ */
 export interface AppDeps {
   config: Config;
   store: Store;
@@ -48,15 +53,15 @@ export interface AppDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
   reportCache?: ReportCache;
-  /** The watch list, alerts and feeds (lib/features/watch/), built in createServer. */
-  watch?: WatchDeps;
   /**
    * The scan threads (set by createServer once started), which also run code validation
    * (lib/features/validate/validate_request.ts); without them validation runs in this isolate.
    */
   threads?: Pick<ScanRunner, "runJob" | "stats"> | null;
-  /** Answer presence (lib/features/answers/), built in createServer. */
-  answers?: AnswersDeps;
+  /** What other features add to the account page, in order (lib/app/sections.ts). */
+  accountSections?: readonly AccountSection[];
+  /** What other features add to the report pages, in order (lib/app/sections.ts). */
+  reportSections?: readonly ReportSection[];
 }
 
 /** Hono's context variables set by our middleware. */

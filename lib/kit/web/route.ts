@@ -23,9 +23,9 @@ export type RouteChain = Handler<AppEnv> | [...MiddlewareHandler<AppEnv>[], Hand
 export type RouteHandlers = Partial<Record<RouteMethod, RouteChain>>;
 
 /** What a route's OpenAPI entry is built from. */
-export interface OpenApiContext {
+export interface OpenApiContext<D extends AppDeps = AppDeps> {
   /** The app's dependencies (the service, its key prefix; the MCP tools it registers). */
-  deps: AppDeps;
+  deps: D;
 }
 
 /**
@@ -52,21 +52,25 @@ export interface MountedApp {
   viewGate?: RecordViewGate;
 }
 
-/** One path of a route module: where, what, and what the API document says of it. */
-export interface RouteDef {
+/**
+ * One path of a route module: where, what, and what the API document says of it. `D`: what its
+ * handlers read of the app's dependencies: the kit's AppDeps, and a feature's own part where they
+ * need it (`RouteDef<AppDeps & WithWatch>`; the app hands in the whole, lib/app/deps.ts).
+ */
+export interface RouteDef<D extends AppDeps = AppDeps> {
   /**
    * The URL path as OpenAPI writes it: literal segments, `{name}` for a parameter, a parameter
    * with a literal suffix (`{domain}.json`), or a final `*` for everything below (`/static/*`).
    */
   path: string;
   /** The handlers per method, built once from the app's dependencies. */
-  handlers(deps: AppDeps, app: MountedApp): RouteHandlers;
+  handlers(deps: D, app: MountedApp): RouteHandlers;
   /** Middleware run before every answer on the path, the 405s included (CORS headers). */
   use?: MiddlewareHandler<AppEnv>[];
   /** Its OpenAPI operations by lower-case method, when the path is part of the documented API. */
-  openapi?(ctx: OpenApiContext): Record<string, unknown>;
+  openapi?(ctx: OpenApiContext<D>): Record<string, unknown>;
   /** The component schemas its operations reference, by name. */
-  schemas?(ctx: OpenApiContext): Record<string, OpenApiSchema>;
+  schemas?(ctx: OpenApiContext<D>): Record<string, OpenApiSchema>;
   /** Served only when this says yes of the app's service (default: every service). */
   servedBy?(service: ServiceDef): boolean;
   /** Inside a route group (lib/kit/web/groups.ts): the methods that need a signed-in session. */
@@ -127,9 +131,9 @@ export function suffixed(value: string, suffix: string): string | null {
  * with a 405 for every other method on its path, whose Allow lists the methods it has handlers for
  * (lib/kit/web/methods.ts). A route with an ALL handler answers every method itself.
  */
-export function routeApp(
-  route: RouteDef,
-  deps: AppDeps,
+export function routeApp<D extends AppDeps>(
+  route: RouteDef<D>,
+  deps: D,
   app: MountedApp,
   base = "",
 ): Hono<AppEnv> {

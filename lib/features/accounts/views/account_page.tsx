@@ -1,6 +1,7 @@
 /**
  * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke), the
- * watched sites, the account's own AI vendor keys (where allowed) and how to use a key with curl.
+ * sections other features add (the watched sites, the account's own AI vendor keys where allowed)
+ * and how to use a key with curl.
  * Server-rendered in full, so it works without JavaScript.
  */
 import type { VNode } from "preact";
@@ -13,10 +14,6 @@ import { KeyManager, type NewKey, type Notice } from "../../../../islands/KeyMan
 import type { KeyView } from "../../../kit/ui/key_view.ts";
 import { Island } from "../../../kit/ui/layout.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
-import type { CreatedWatch, WatchForm, WatchPanel } from "../../watch/panel.ts";
-import { WatchSection } from "../../watch/views/watch_section.tsx";
-import type { UserKeyPanel } from "../../answers/user_keys.ts";
-import { AnswerKeysSection } from "../../answers/views/answer_keys_section.tsx";
 
 /** What the dashboard shows. */
 export interface DashboardState {
@@ -28,14 +25,11 @@ export interface DashboardState {
   notice?: Notice | null;
   nameValue?: string;
   nameError?: string | null;
-  /** The account's watches (lib/features/watch/panel.ts). */
-  watch?: WatchPanel;
-  watchCreated?: CreatedWatch | null;
-  watchForm?: WatchForm;
-  /** The account's own AI vendor keys; absent where the operator does not allow them. */
-  answerKeys?: UserKeyPanel;
-  /** What the last vendor-key form did (shown in that section). */
-  answerKeyNotice?: Notice | null;
+  /**
+   * What other features show (the watched sites, the account's own AI vendor keys: AppDeps'
+   * accountSections, lib/kit/web/account_sections.ts), in order, after the keys.
+   */
+  sections: VNode[];
 }
 
 /**
@@ -85,20 +79,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
           nameError: state.nameError ?? null,
         }}
       />
-      {state.watch && (
-        <WatchSection
-          panel={state.watch}
-          csrf={state.csrf}
-          created={state.watchCreated ?? null}
-        />
-      )}
-      {state.answerKeys && (
-        <AnswerKeysSection
-          panel={state.answerKeys}
-          csrf={state.csrf}
-          notice={state.answerKeyNotice ?? null}
-        />
-      )}
+      {state.sections}
       <section aria-labelledby="use-heading">
         <h2 id="use-heading">Using a key</h2>
         <p>

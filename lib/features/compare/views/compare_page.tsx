@@ -9,7 +9,7 @@ import type { CompareSite, Comparison } from "../compare.ts";
 import { COMPARE_MAX_SITES } from "../compare.ts";
 import { compareJsonPath } from "../../../kit/report_urls.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
-import { gradeOf } from "../../visibility/views/visibility_report.tsx";
+import { gradeOf } from "../../../engines/visibility/report_texts.ts";
 
 /** The compare page: the form, an error when the request was not understood, the comparison. */
 export function ComparePage(

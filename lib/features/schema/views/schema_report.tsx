@@ -17,12 +17,11 @@ import type {
 import { safeHttpUrl, timeAgo } from "../../../kit/ui/format.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { FailedReportBody } from "../../visibility/views/visibility_report.tsx";
+import { FailedReportBody } from "../../../kit/ui/failed_report.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import type { ReportProps } from "../../../service.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
 import { RenderedStructureSection } from "./rendered_structure.tsx";
-import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
 import { moreLikeThis } from "../../../engines/structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -56,17 +55,15 @@ export function SchemaReport(
     origin: string;
     scanId?: string;
     badge: ReportProps["badge"];
-    history?: ReportProps["history"];
-    extra?: ReportProps["extra"];
+    /** What other features show on this page, by place (lib/kit/web/report_sections.ts). */
+    inserts?: ReportProps["inserts"];
   },
 ): VNode {
   const { record } = props;
-  const h = props.history;
   return (
     <article class="report">
       <SchemaHead record={record} now={props.now} />
-      {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
-      {props.extra}
+      {props.inserts?.top}
       <SchemaResultSections
         result={record.result!}
         actions={
@@ -77,7 +74,7 @@ export function SchemaReport(
         }
       />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
-      {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
+      {props.inserts?.end}
     </article>
   );
 }

@@ -24,8 +24,7 @@ function handlers(deps: AppDeps): RouteHandlers {
     return await dashboardFor(c, deps, session, {
       created: flash?.created ?? null,
       notice: flash?.notice ?? null,
-      watchCreated: flash?.watchCreated ?? null,
-      answerKeyNotice: flash?.answerKeyNotice ?? null,
+      sections: flash?.sections,
     });
   };
   return app;

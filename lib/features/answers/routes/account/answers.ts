@@ -12,7 +12,7 @@ import type { AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { signedInForm } from "../../../../kit/web/csrf.ts";
 import { field, wantsJson } from "../../../../kit/web/http_form.ts";
-import { answersOf } from "../../context.ts";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { startRun } from "../../run.ts";
 import { setSiteQuestions } from "../../site_answers.ts";
 import { runView } from "../../view.ts";
@@ -29,7 +29,7 @@ function back(domain: string): string {
 }
 
 /** POST /account/answers/:domain/run: starts a run. */
-export const accountAnswerRunRoute: RouteDef = {
+export const accountAnswerRunRoute: RouteDef<AnswersAppDeps> = {
   path: "/account/answers/{domain}/run",
   signedIn: ["POST"],
   handlers: (deps) => ({
@@ -44,7 +44,7 @@ export const accountAnswerRunRoute: RouteDef = {
 };
 
 /** POST /account/answers/:domain/questions: saves the questions and competitors. */
-export const accountAnswerQuestionsRoute: RouteDef = {
+export const accountAnswerQuestionsRoute: RouteDef<AnswersAppDeps> = {
   path: "/account/answers/{domain}/questions",
   signedIn: ["POST"],
   handlers: (deps) => ({

@@ -12,7 +12,7 @@
  * A JSON API: a body of another type is 415.
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import type { AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import {
   BadRequestError,
@@ -23,7 +23,7 @@ import { OperatorKeysError } from "../../errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { KeyBodySchema, QuestionsBodySchema } from "../../requests.ts";
-import { answersOf } from "../../context.ts";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { ownerOfBearer } from "../../access.ts";
 import { requireProviderId } from "../../providers.ts";
 import { startRun } from "../../run.ts";
@@ -45,19 +45,19 @@ const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** Who the bearer is: an account (its watched sites) or the operator. */
-function ownerOf(deps: AppDeps, authorization: string | undefined) {
+function ownerOf(deps: AnswersAppDeps, authorization: string | undefined) {
   return ownerOfBearer(authorization, answersOf(deps));
 }
 
 /** The account of the bearer; the operator's token has no keys of its own to keep. */
-async function accountOf(deps: AppDeps, authorization: string | undefined): Promise<string> {
+async function accountOf(deps: AnswersAppDeps, authorization: string | undefined): Promise<string> {
   const o = await ownerOf(deps, authorization);
   if (o.kind !== "account") throw new OperatorKeysError();
   return o.accountId;
 }
 
 /** GET /api/answers/keys. */
-export const answerKeysRoute: RouteDef = {
+export const answerKeysRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/keys",
   use: [jsonApi],
   handlers: (deps) => ({
@@ -78,7 +78,7 @@ export const answerKeysRoute: RouteDef = {
 };
 
 /** PUT and DELETE /api/answers/keys/:provider. */
-export const answerKeyRoute: RouteDef = {
+export const answerKeyRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/keys/{provider}",
   use: [jsonApi],
   handlers: (deps) => ({
@@ -134,7 +134,7 @@ export const answerKeyRoute: RouteDef = {
 };
 
 /** GET /api/answers/:domain: the plan and the runs. */
-export const siteAnswersRoute: RouteDef = {
+export const siteAnswersRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/{domain}",
   use: [jsonApi],
   handlers: (deps) => ({
@@ -155,7 +155,7 @@ export const siteAnswersRoute: RouteDef = {
 };
 
 /** PUT /api/answers/:domain/questions. */
-export const answerQuestionsRoute: RouteDef = {
+export const answerQuestionsRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/{domain}/questions",
   use: [jsonApi],
   handlers: (deps) => ({
@@ -185,7 +185,7 @@ export const answerQuestionsRoute: RouteDef = {
 };
 
 /** POST /api/answers/:domain/runs: starts a run. */
-export const answerRunsRoute: RouteDef = {
+export const answerRunsRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/{domain}/runs",
   use: [jsonApi],
   handlers: (deps) => ({
@@ -220,7 +220,7 @@ export const answerRunsRoute: RouteDef = {
 };
 
 /** GET /api/answers/:domain/runs/:id: one run. */
-export const answerRunRoute: RouteDef = {
+export const answerRunRoute: RouteDef<AnswersAppDeps> = {
   path: "/api/answers/{domain}/runs/{id}",
   use: [jsonApi],
   handlers: (deps) => ({

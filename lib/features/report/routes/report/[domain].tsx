@@ -4,10 +4,9 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
-import type { VNode } from "preact";
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../../kit/web/context.ts";
-import type { ReportHistoryData } from "../../../../service.ts";
+import type { ReportInserts } from "../../../../service.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { normaliseTarget } from "../../../../kit/net/target.ts";
 import type { InflightMark, StoredScan } from "../../../../kit/storage/store.ts";
@@ -24,11 +23,10 @@ import {
   scanPagePath,
   scanStatusPath,
 } from "../../../../kit/report_urls.ts";
-import { changesOf, historyOf, scanOf } from "../../../../engines/history/service.ts";
+import { scanOf } from "../../../../engines/history/service.ts";
+import { loadSections, type ReportPage } from "../../../../kit/web/report_sections.ts";
 import { NotFoundError } from "../../../../kit/errors.ts";
 import { formatUtc } from "../../../../kit/ui/format.ts";
-import { answersPanel } from "../../../answers/panel.ts";
-import { AnswerPresenceSection } from "../../../answers/views/answer_presence_section.tsx";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
@@ -66,16 +64,17 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     deps.store.getInflight(domain),
   ]);
   if (!stored && !inflight) return notFound(c, deps, domain);
-  // Answer presence: only for the signed-in account that watches the site (lib/features/answers/).
-  const session = c.get("session");
-  const answers = stored && session?.accountId && deps.answers
-    ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
+  // What other features show (what changed, answer presence for the signed-in account).
+  const sections = stored
+    ? await loadSections(deps.reportSections ?? [], {
+      domain,
+      stored,
+      kept: false,
+      reader: readerOf(c),
+    })
     : null;
-  const history = await historyParts(deps, domain, stored);
-  const page = reportPage(c, deps, domain, stored, inflight, history, {
-    extra: answers ? <AnswerPresenceSection panel={answers} /> : undefined,
-  });
-  if (answers) page.headers.set("Cache-Control", "private, no-store");
+  const page = reportPage(c, deps, domain, stored, inflight, sections?.inserts);
+  if (sections?.private) page.headers.set("Cache-Control", "private, no-store");
   return page;
 }
 
@@ -100,25 +99,21 @@ async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Respon
     durationMs: 0,
     jobId: id,
   };
-  return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
+  const sections = await loadSections(deps.reportSections ?? [], {
+    domain,
+    stored,
     kept: true,
+    reader: readerOf(c),
   });
+  const page = reportPage(c, deps, domain, stored, null, sections.inserts, { kept: true });
+  if (sections.private) page.headers.set("Cache-Control", "private, no-store");
+  return page;
 }
 
-/**
- * The kept scans of a report and what changed against the scan before it (none before a second
- * scan): the service's report view places them (after a rescan, the change leads the page).
- */
-async function historyParts(
-  deps: AppDeps,
-  domain: string,
-  stored: StoredScan | null,
-): Promise<ReportHistoryData | undefined> {
-  if (!stored) return undefined;
-  const scans = await historyOf(deps.store, domain);
-  if (!scans.some((s) => s.id === stored.jobId)) return undefined;
-  const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
-  return { diff, scans, currentId: stored.jobId };
+/** The signed-in account reading the page, if any (the sections of its own). */
+function readerOf(c: Context<AppEnv>): ReportPage["reader"] {
+  const session = c.get("session");
+  return session?.accountId ? { accountId: session.accountId, csrf: session.csrf } : null;
 }
 
 function domainOf(input: string): string | null {
@@ -135,8 +130,8 @@ function reportPage(
   domain: string,
   stored: StoredScan | null,
   inflight: InflightMark | null,
-  history: ReportHistoryData | undefined = undefined,
-  options: { kept?: boolean; extra?: VNode } = {},
+  inserts: ReportInserts | undefined = undefined,
+  options: { kept?: boolean } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -205,8 +200,7 @@ function reportPage(
     origin,
     scanId,
     badge,
-    history,
-    extra: options.extra,
+    inserts,
   });
   meta.title = view.title;
   meta.description = view.description;

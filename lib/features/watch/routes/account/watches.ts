@@ -7,31 +7,32 @@
  * - POST /account/watches/:id/delete (`csrf`): removes one of the account's watches at once.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import type { AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { HttpError } from "../../../../kit/errors.ts";
 import { signedInForm } from "../../../../kit/web/csrf.ts";
 import { field, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
-import { type DashboardFlash, dashboardFor } from "../../../accounts/account_dashboard.ts";
-import { watchOf } from "../../context.ts";
+import { type AccountFlash, RefusedAccountForm } from "../../../../kit/web/account_sections.ts";
+import { WATCH_SECTION, type WatchSectionLeft } from "../../account_section.tsx";
+import { type WatchAppDeps, watchOf } from "../../context.ts";
 import { addWatch, removeWatch, watchView } from "../../watches.ts";
 
 /** POST /account/watches: adds a watch. */
-export const accountWatchesRoute: RouteDef = {
+export const accountWatchesRoute: RouteDef<WatchAppDeps> = {
   path: "/account/watches",
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => createWatch(c, deps) }),
 };
 
 /** POST /account/watches/:id/delete: removes one of the account's watches. */
-export const accountWatchDeleteRoute: RouteDef = {
+export const accountWatchDeleteRoute: RouteDef<WatchAppDeps> = {
   path: "/account/watches/{id}/delete",
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => deleteWatch(c, deps) }),
 };
 
-async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function createWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Response> {
   const w = watchOf(deps);
   const { session, form } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
@@ -44,27 +45,20 @@ async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response>
   try {
     const { watch, webhookSecret } = await addWatch(w, session.accountId!, input, "dashboard");
     if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
-    await putFlash(
-      deps,
-      session,
-      {
-        watchCreated: { target: watch.target, secret: webhookSecret },
-      } satisfies DashboardFlash,
-    );
+    const left: WatchSectionLeft = { created: { target: watch.target, secret: webhookSecret } };
+    await putFlash(deps, session, { sections: { [WATCH_SECTION]: left } } satisfies AccountFlash);
     return c.redirect("/account", 303);
   } catch (error) {
     if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
-    return await dashboardFor(c, deps, session, {
-      watchForm: {
-        url: input.url,
-        webhookUrl: input.webhookUrl ?? "",
-        error: error.message,
-      },
-    }, error.status);
+    // The account page again, with the form as typed and why it was refused.
+    const left: WatchSectionLeft = {
+      form: { url: input.url, webhookUrl: input.webhookUrl ?? "", error: error.message },
+    };
+    throw new RefusedAccountForm(WATCH_SECTION, left, error);
   }
 }
 
-async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function deleteWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Response> {
   const w = watchOf(deps);
   const { session } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
@@ -75,7 +69,7 @@ async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response>
     session,
     {
       notice: { kind: "success", text: `No longer watching ${removed.target}.` },
-    } satisfies DashboardFlash,
+    } satisfies AccountFlash,
   );
   return c.redirect("/account", 303);
 }

@@ -9,7 +9,7 @@
  * A JSON API: a body of another type is 415 (so a cross-site form post is never served).
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import type { AppEnv } from "../../../../kit/web/context.ts";
 import { type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
 import {
   BadRequestError,
@@ -19,7 +19,7 @@ import {
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { accountOfBearer } from "../../../../kit/auth/caller.ts";
-import { watchOf } from "../../context.ts";
+import { type WatchAppDeps, watchOf } from "../../context.ts";
 import {
   addWatch,
   allowedSchedules,
@@ -46,7 +46,7 @@ const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The account whose key the request carries (401/403 otherwise). */
-function callerOf(deps: AppDeps, authorization: string | undefined) {
+function callerOf(deps: WatchAppDeps, authorization: string | undefined) {
   return accountOfBearer(authorization, {
     store: deps.store,
     keyPrefix: deps.service.keyPrefix,
@@ -55,7 +55,7 @@ function callerOf(deps: AppDeps, authorization: string | undefined) {
 }
 
 /** GET and POST /api/watches: the list, and a new watch. */
-export const watchesRoute: RouteDef = {
+export const watchesRoute: RouteDef<WatchAppDeps> = {
   path: "/api/watches",
   use: [jsonApi],
   handlers: (deps) => {
@@ -120,7 +120,7 @@ export const watchesRoute: RouteDef = {
 };
 
 /** GET and DELETE /api/watches/:id: one watch, and stopping it. */
-export const watchRoute: RouteDef = {
+export const watchRoute: RouteDef<WatchAppDeps> = {
   path: "/api/watches/{id}",
   use: [jsonApi],
   handlers: (deps) => {
@@ -173,7 +173,7 @@ export const watchRoute: RouteDef = {
 };
 
 /** POST /api/watches/:id/test: a signed test delivery to the watch's webhook. */
-export const watchTestRoute: RouteDef = {
+export const watchTestRoute: RouteDef<WatchAppDeps> = {
   path: "/api/watches/{id}/test",
   use: [jsonApi],
   handlers: (deps) => {
