@@ -173,18 +173,16 @@ function pathOf(url: string): string {
 function reportDomainOf(url: string): string | null {
   const q = url.indexOf("?");
   if (q >= 0 && url.includes("download", q)) return null;
-  const m = pathOf(url).match(REPORT_PATH);
-  return m ? fastDomain(m[1]) : null;
+  const path = pathOf(url);
+  if (!path.startsWith(REPORT_HEAD) || !path.endsWith(REPORT_TAIL)) return null;
+  const name = path.slice(REPORT_HEAD.length, path.length - REPORT_TAIL.length);
+  return name.length <= 253 && NORMAL_DOMAIN.test(name) ? fastDomain(name) : null;
 }
 
-/** {@link PATHS}.reportJson with a domain in its normal spelling (at most 253 characters). */
-const REPORT_PATH = new RegExp(
-  `^${PATHS.reportJson.split("{domain}").map(escapeRegExp).join("([a-z0-9.-]{1,253})")}$`,
-);
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
+/** {@link PATHS}.reportJson around its `{domain}`. */
+const [REPORT_HEAD, REPORT_TAIL] = PATHS.reportJson.split("{domain}");
+/** A domain in its normal spelling (at most 253 characters, checked beside it). */
+const NORMAL_DOMAIN = /^[a-z0-9.-]+$/;
 
 /** Only already-normal domains take the fast path; any other spelling goes through the app. */
 function fastDomain(name: string): string | null {

@@ -13,6 +13,7 @@ import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "../features/answers/config.ts";
 import { logsFromEnv } from "../features/logs/config.ts";
 import { SERVICE_DEFAULTS, SERVICE_NAMES } from "./service_defaults.ts";
+import { charsOf, trimEnd } from "./text/trim.ts";
 export type {
   Config,
   IsolationSettings,
@@ -132,6 +133,9 @@ const EnvSchema = z.object({
   ),
   WATCH_MAX_PER_ACCOUNT: int(10, 0, 1000),
   WATCH_SECRET_KEY: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  ),
+  WATCH_SECRET_KEY_PREVIOUS: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
   WEBHOOK_RESOLVE: z.string().optional(),
@@ -335,7 +339,7 @@ export function loadConfig(
     scanResolve: parseScanResolve(e.SCAN_RESOLVE),
     wikidataApiUrl: e.WIKIDATA_API_URL,
     wikipediaApiUrl: e.WIKIPEDIA_API_URL,
-    commonCrawlIndexUrl: e.COMMONCRAWL_INDEX_URL.replace(/\/+$/, ""),
+    commonCrawlIndexUrl: trimEnd(e.COMMONCRAWL_INDEX_URL, charsOf("/")),
     publicUrl: e.PUBLIC_URL,
     contact: e.CONTACT,
     sisterUrl: e.SISTER_URL ??
@@ -385,7 +389,7 @@ export function loadConfig(
     onDeploy,
     kvAccessTokenSet: !!e.DENO_KV_ACCESS_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
-      ? { url: e.UPSTASH_REDIS_REST_URL.replace(/\/+$/, ""), token: e.UPSTASH_REDIS_REST_TOKEN }
+      ? { url: trimEnd(e.UPSTASH_REDIS_REST_URL, charsOf("/")), token: e.UPSTASH_REDIS_REST_TOKEN }
       : undefined,
     logRequests: e.LOG_REQUESTS === "1" || e.LOG_REQUESTS === "true",
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
@@ -395,6 +399,7 @@ export function loadConfig(
       schedules: [...new Set(list(e.WATCH_SCHEDULES))] as ("daily" | "weekly")[],
       maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
       secretKey: e.WATCH_SECRET_KEY,
+      previousSecretKeys: e.WATCH_SECRET_KEY_PREVIOUS ? [e.WATCH_SECRET_KEY_PREVIOUS] : [],
       webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
     answers,

@@ -173,13 +173,16 @@ export interface Config {
   /**
    * Watches (docs/watch.md): the schedules users may pick (WATCH_SCHEDULES, default
    * "daily,weekly"), the most watches per account (WATCH_MAX_PER_ACCOUNT, default 10; 0 turns
-   * watches off), the key that seals webhook URLs and secrets (WATCH_SECRET_KEY; unset: a key kept
-   * in KV), and WEBHOOK_RESOLVE (tests only: webhook hosts reached at a loopback address).
+   * watches off), the key that seals webhook URLs and secrets and users' vendor keys
+   * (WATCH_SECRET_KEY; unset: a key kept in KV, and users' vendor keys stay off), the key it
+   * replaced (WATCH_SECRET_KEY_PREVIOUS: opens, never seals; docs/security.md, rotation), and
+   * WEBHOOK_RESOLVE (tests only: webhook hosts reached at a loopback address).
    */
   watch: {
     schedules: ("daily" | "weekly")[];
     maxPerAccount: number;
     secretKey: string | undefined;
+    previousSecretKeys: string[];
     webhookResolve: Map<string, ResolveTarget>;
   };
   /** Answer presence (docs/answer-presence.md; lib/features/answers/config.ts reads it). */

@@ -15,13 +15,35 @@ export type LogSink = (line: string) => void;
 /** Logs one event. */
 export type Logger = (entry: Record<string, unknown>) => void;
 
-const SECRET_FIELD =
-  /^(authorization|cookie|set-cookie|token|.*_token|password|.*password.*|secret|.*secret.*|key|api_?key|.*_key|csrf|session)$/i;
+/** Field names that are a credential whole ("cookie"), lower-cased. */
+const SECRET_FIELDS = new Set([
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "token",
+  "key",
+  "apikey",
+  "api_key",
+  "csrf",
+  "session",
+]);
+
+/**
+ * Whether a field's name says credential: one of {@link SECRET_FIELDS}, any name ending in `_token`
+ * or `_key`, or holding "password" or "secret". Plain string tests: the expression this replaces
+ * (`.*password.*` beside `.*secret.*`) was quadratic in a long field name.
+ */
+function isSecretField(name: string): boolean {
+  const k = name.toLowerCase();
+  return SECRET_FIELDS.has(k) || k.endsWith("_token") || k.endsWith("_key") ||
+    k.includes("password") || k.includes("secret");
+}
 const SECRET_VALUE: [RegExp, string][] = [
   [/\bu[vs]k_[A-Za-z0-9_-]{8,}/g, "u?k_[redacted]"],
   [/\bBearer\s+[^\s,;"]+/gi, "Bearer [redacted]"],
   [/\$argon2(id|i|d)\$[^\s"]+/g, "$argon2[redacted]"],
-  [/(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g, "$1[redacted]@"],
+  // `\b`: a scheme starts a word, so a long word is not retried from each of its characters.
+  [/\b(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g, "$1[redacted]@"],
 ];
 /** What every pattern of SECRET_VALUE needs to contain: most strings are passed over by this test. */
 const MAY_HOLD_SECRET = /u[vs]k_|bearer|\$argon2|@/i;
@@ -37,7 +59,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return redact(value.message, depth + 1);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SECRET_FIELD.test(k) ? "[redacted]" : redact(v, depth + 1);
+    out[k] = isSecretField(k) ? "[redacted]" : redact(v, depth + 1);
   }
   return out;
 }

@@ -20,6 +20,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { startAppEnv } from "../helpers/app_env.ts";
 import { formToken } from "../helpers/web_client.ts";
 import { hasChromium, launchBrowser, SCREENSHOTS } from "./browser.ts";
+import { TEST_SEALING_KEY } from "../helpers/answers_env.ts";
 
 const ADMIN_PASSWORD = "owner passphrase for the browser test";
 const PASSWORD = "a browser-typed passphrase";
@@ -29,7 +30,7 @@ const DESKTOP = { width: 1280, height: 900 };
 async function startServer() {
   const env = await startAppEnv({
     challenge: "altcha",
-    env: { ADMIN_PASSWORD, ANSWERS_USER_KEYS: "1" },
+    env: { ADMIN_PASSWORD, ANSWERS_USER_KEYS: "1", WATCH_SECRET_KEY: TEST_SEALING_KEY },
   });
   // Browsers and ALTCHA's expiry live in real time.
   Object.defineProperty(env.clock, "now", { get: () => Date.now(), set: () => {} });

@@ -12,6 +12,8 @@ import { createApiKey } from "../../lib/kit/auth/keys.ts";
 import { answersOf, idle } from "../../lib/features/answers/context.ts";
 
 export const DOMAIN = "good.test";
+/** The sealing key of users' vendor keys in tests (WATCH_SECRET_KEY: 32 characters or more). */
+export const TEST_SEALING_KEY = "test-sealing-key-0123456789abcdef-0001";
 export const OPERATOR_KEYS = {
   OPENAI_API_KEY: "sk-operator-openai-0001",
   PERPLEXITY_API_KEY: "pplx-operator-0002",
@@ -42,6 +44,7 @@ export async function world(env: Record<string, string> = {}): Promise<World> {
       ANSWERS_ACCOUNT_CALLS_PER_DAY: "20",
       ANSWERS_GLOBAL_CALLS_PER_DAY: "30",
       ANSWERS_USER_KEYS: "1",
+      WATCH_SECRET_KEY: TEST_SEALING_KEY,
       ...env,
     },
   });

@@ -24,6 +24,7 @@ import type {
   SarifResult,
   SarifRule,
 } from "../../service.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 export type { SarifOptions, SarifParts, SarifResult, SarifRule };
 
@@ -119,7 +120,7 @@ export function placeOf(
   if (file === "" || file.endsWith("/")) file += "index.html";
   // Only characters safe in a relative URI reference; anything else is percent-encoded.
   const safe = file.split("/").map((s) => encodeURIComponent(s)).join("/");
-  const p = (prefix ?? "").replace(/^\/+/, "").replace(/\/*$/, prefix ? "/" : "");
+  const p = trimEnd((prefix ?? "").replace(/^\/+/, ""), charsOf("/")) + (prefix ? "/" : "");
   return { uri: `${p}${safe}`, url: live };
 }
 

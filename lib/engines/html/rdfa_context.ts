@@ -88,9 +88,17 @@ export function parsePrefixAttribute(a: Record<string, string>): Record<string, 
     if (name.startsWith("xmlns:")) set(name.slice(6), a[name].trim());
   }
   if (a.prefix !== undefined) {
-    const re = /([^\s:]+):\s+(\S+)/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(a.prefix)) !== null) set(m[1], m[2]);
+    // "prefix: IRI" pairs, as `/([^\s:]+):\s+(\S+)/g` reads them, over the white-space separated
+    // words once: that expression retried every long word without a colon from each character.
+    const words = a.prefix.split(/\s+/);
+    for (let i = 0; i < words.length - 1; i++) {
+      const word = words[i];
+      if (!word.endsWith(":")) continue;
+      const name = word.slice(word.lastIndexOf(":", word.length - 2) + 1, -1);
+      if (!name || !words[i + 1]) continue;
+      set(name, words[i + 1]);
+      i++;
+    }
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { OffSiteCheck } from "./types.ts";
 import { CRAWL_LIST_TTL_MS, type OffSiteCache } from "./cache.ts";
 import { failed, getJson, type Lookup, type LookupContext, ok, request } from "./lookup.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** Captures asked for: enough to show presence, small enough to be cheap for the index. */
 export const CAPTURE_LIMIT = 50;
@@ -41,7 +42,7 @@ export async function lookupCommonCrawl(
   cache: OffSiteCache,
   at: number | undefined,
 ): Promise<OffSiteCheck> {
-  const root = base.replace(/\/+$/, "");
+  const root = trimEnd(base, charsOf("/"));
   const crawl = await latestCrawl(ctx, root, cache, at);
   if (!crawl.ok) {
     return {

@@ -7,6 +7,7 @@
  */
 import { collapseWhitespace } from "../html/text_tools.ts";
 import { isQuestionHeading } from "../html/text_tools.ts";
+import { charsOf, trimBoth } from "../../kit/text/trim.ts";
 import { cleanAuthorName } from "./bylines.ts";
 import {
   absoluteUrl,
@@ -72,6 +73,9 @@ export function availabilityUrl(value: string | null | undefined): string | null
   return null;
 }
 
+/** What the texts of one extraction may still visit (see {@link DOM_TEXT_BUDGET}). */
+type TextBudget = { nodes: number };
+
 /** Currency symbols that name exactly one currency ("$" and "¥" do not). */
 const SYMBOLS: Record<string, string> = {
   "€": "EUR",
@@ -84,7 +88,15 @@ const PRICE_RE =
   /(?:([€£₹₩₺$¥])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?))|(?:(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?([€£₹₩₺]|[A-Z]{3})\b)/;
 
 /** Reads what only the tree shows. `baseUrl` resolves relative URLs. */
+/**
+ * Nodes the texts of one page's DOM facts may visit in all: each element with a price, a heading
+ * or a byline wants its text, and elements nested in each other would each walk the same subtree
+ * (quadratic in a page of 100,000 nested `<div class="price">`). Past it, texts come out empty.
+ */
+export const DOM_TEXT_BUDGET = 1_000_000;
+
 export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
+  const budget = { nodes: DOM_TEXT_BUDGET };
   const out: DomFacts = {
     ...EMPTY_DOM,
     authors: [],
@@ -110,9 +122,9 @@ export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
       if (/^tel:/i.test(href)) tel.add(decodeSafe(href.slice(4)).trim());
       else if (/^mailto:/i.test(href)) {
         const addr = decodeSafe(href.slice(7).split("?")[0]).trim();
-        if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(addr)) mail.add(addr);
+        if (looksLikeEmail(addr)) mail.add(addr);
       } else if (out.authors.length < 20 && tokens(el, "rel").includes("author")) {
-        const name = cleanAuthorName(textOf(el, 200));
+        const name = cleanAuthorName(textOf(el, 200, budget));
         const url = absoluteUrl(href, baseUrl);
         if (name && !out.authors.some((a) => a.name === name || (url && a.url === url))) {
           out.authors.push({ name, url });
@@ -130,7 +142,7 @@ export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
       const src = absoluteUrl(attr(el, "src"), baseUrl);
       if (src) out.mainImage = { url: src, alt: attr(el, "alt") };
     } else if (el.name === "address" && !out.address) {
-      out.address = textOf(el, 300) || null;
+      out.address = textOf(el, 300, budget) || null;
     } else if (
       el.name === "time" && !out.articleTime && attr(el, "datetime") &&
       closest(el, (e) => e.name === "article")
@@ -139,11 +151,11 @@ export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
     } else if (el.name === "summary") {
       questions.push(el);
     } else if (/^h[2-6]$/.test(el.name)) {
-      if (isQuestionHeading(textOf(el, 300))) questions.push(el);
+      if (isQuestionHeading(textOf(el, 300, budget))) questions.push(el);
     }
     if (!trail && isBreadcrumbContainer(el, cls)) trail = el;
     if (/(^|[\s_-])price([\s_-]|$)/.test(cls) && !/old|was|regular|compare/.test(cls)) {
-      const m = PRICE_RE.exec(textOf(el, 100));
+      const m = PRICE_RE.exec(textOf(el, 100, budget));
       if (m) {
         const symbol = m[1] ?? m[4];
         const amount = (m[2] ?? m[3]).replace(/\s/g, "");
@@ -152,14 +164,16 @@ export function domFacts(doc: DomDocument, baseUrl: string): DomFacts {
       }
     }
     if (!out.visibleAvailability && /(^|[\s_-])(availability|stock)([\s_-]|$)/.test(cls)) {
-      out.visibleAvailability = availabilityUrl(textOf(el, 60)) ? textOf(el, 60) : null;
+      out.visibleAvailability = availabilityUrl(textOf(el, 60, budget))
+        ? textOf(el, 60, budget)
+        : null;
     }
   }
   out.telephones = [...tel].filter(Boolean).slice(0, 5);
   out.emails = [...mail].slice(0, 5);
   if (prices.size === 1) out.visiblePrice = [...prices.values()][0];
-  if (trail) out.breadcrumbs = breadcrumbItems(trail, baseUrl);
-  out.faq = questionAnswers(questions);
+  if (trail) out.breadcrumbs = breadcrumbItems(trail, baseUrl, budget);
+  out.faq = questionAnswers(questions, budget);
   return out;
 }
 
@@ -169,7 +183,7 @@ function linksAway(el: DomElement): boolean {
 }
 
 /** The share of the text after a heading (up to the next heading) that is link text. */
-function linkShare(q: DomElement): number {
+function linkShare(q: DomElement, budget: TextBudget): number {
   let all = 0;
   let linked = 0;
   for (let sib = q.next; sib && all < 2000; sib = sib.next) {
@@ -178,9 +192,9 @@ function linkShare(q: DomElement): number {
       continue;
     }
     if (/^h[1-6]$/.test(sib.name) || sib.name === "section" || sib.name === "details") break;
-    all += textOf(sib, 1000).length;
+    all += textOf(sib, 1000, budget).length;
     const links = sib.name === "a" ? [sib] : [...elements(sib, 200)].filter((e) => e.name === "a");
-    for (const a of links) linked += textOf(a, 1000).length;
+    for (const a of links) linked += textOf(a, 1000, budget).length;
   }
   return all ? linked / all : 0;
 }
@@ -212,35 +226,52 @@ function isBreadcrumbContainer(el: DomElement, cls: string): boolean {
 function breadcrumbItems(
   trail: DomElement,
   baseUrl: string,
+  budget: TextBudget,
 ): { name: string; url: string | null }[] {
   const lis = [...elements(trail, 500)].filter((e) => e.name === "li");
   const entries = lis.length
     ? lis.map((li) => {
       const a = [...elements(li, 50)].find((e) => e.name === "a" && e.attribs.href);
       return {
-        name: cleanCrumb(textOf(li, 200)),
+        name: cleanCrumb(textOf(li, 200, budget)),
         url: a ? absoluteUrl(a.attribs.href, baseUrl) : null,
       };
     })
     : [...elements(trail, 500)].filter((e) => e.name === "a" || e.attribs["aria-current"]).map((
       a,
     ) => ({
-      name: cleanCrumb(textOf(a, 200)),
+      name: cleanCrumb(textOf(a, 200, budget)),
       url: a.name === "a" ? absoluteUrl(a.attribs.href ?? null, baseUrl) : null,
     }));
   const kept = entries.filter((e) => e.name);
   return kept.length >= 2 ? kept.slice(0, 20) : [];
 }
 
+/** Separators a breadcrumb's text may start or end with. */
+const CRUMB_EDGE = charsOf("/›»>|·-", true);
+
 function cleanCrumb(s: string): string {
-  return collapseWhitespace(s.replace(/^[\s/›»>|·-]+|[\s/›»>|·-]+$/g, ""));
+  return collapseWhitespace(trimBoth(s, CRUMB_EDGE));
+}
+
+/**
+ * "a@b.c": one "@", no white space, and a dot inside the domain part, as
+ * `/^[^@\s]+@[^@\s]+\.[^@\s]+$/` says; that expression tried every split of the domain at a dot
+ * (quadratic in a mailto: of many dots).
+ */
+function looksLikeEmail(addr: string): boolean {
+  if (!/^[^@\s]+@[^@\s]+$/.test(addr)) return false;
+  return addr.slice(addr.indexOf("@") + 2, -1).includes(".");
 }
 
 /**
  * Question + answer pairs: a `<summary>` and the rest of its `<details>`, or a question heading
  * and the text of the siblings that follow it up to the next heading.
  */
-function questionAnswers(questions: DomElement[]): { question: string; answer: string }[] {
+function questionAnswers(
+  questions: DomElement[],
+  budget: TextBudget,
+): { question: string; answer: string }[] {
   const out: { question: string; answer: string }[] = [];
   for (const q of questions) {
     if (out.length >= 20) break;
@@ -248,7 +279,7 @@ function questionAnswers(questions: DomElement[]): { question: string; answer: s
     // A heading that links elsewhere is a teaser for another page ("Quiz: ...?"), not a question
     // this page answers.
     if (q.name !== "summary" && (closest(q, (e) => e.name === "a") || linksAway(q))) continue;
-    const question = textOf(q, 300);
+    const question = textOf(q, 300, budget);
     let answer = "";
     if (q.name === "summary") {
       const details = q.parent && isElement(q.parent) && q.parent.name === "details"
@@ -256,7 +287,7 @@ function questionAnswers(questions: DomElement[]): { question: string; answer: s
         : null;
       if (!details) continue;
       const parts = details.children.filter((c) => c !== q).map((c) =>
-        isElement(c) ? textOf(c, 1000) : c.type === "text" ? c.data : ""
+        isElement(c) ? textOf(c, 1000, budget) : c.type === "text" ? c.data : ""
       );
       answer = collapseWhitespace(parts.join(" "));
     } else {
@@ -264,12 +295,12 @@ function questionAnswers(questions: DomElement[]): { question: string; answer: s
       for (let sib = q.next; sib && parts.join(" ").length < 1000; sib = sib.next) {
         if (isElement(sib)) {
           if (/^h[1-6]$/.test(sib.name) || sib.name === "section" || sib.name === "details") break;
-          parts.push(textOf(sib, 1000));
+          parts.push(textOf(sib, 1000, budget));
         } else if (sib.type === "text") parts.push(sib.data);
       }
       answer = collapseWhitespace(parts.join(" "));
       // The text after a teaser heading is the teaser's own link (or a link list), not an answer.
-      if (answer && linkShare(q) > 0.6) continue;
+      if (answer && linkShare(q, budget) > 0.6) continue;
     }
     if (question && answer) out.push({ question, answer: answer.slice(0, 1000) });
   }

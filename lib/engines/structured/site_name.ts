@@ -3,6 +3,7 @@
  * ({@link chooseSiteName}) for the generator, the visibility report and the off-site lookups.
  */
 import type { PageFacts } from "../html/types.ts";
+import { charsOf, isSpace } from "../../kit/text/trim.ts";
 import { type JsonLdNode, nodesOfType, ORGANIZATION_TYPES, stringValues } from "./page_graph.ts";
 
 /** Where each candidate name came from. */
@@ -20,16 +21,22 @@ export function nameKey(s: string): string {
   return s.toLowerCase().normalize("NFKD").replace(/[^\p{L}\p{N}]/gu, "");
 }
 
-const MONTHS =
-  "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december";
+/** Month names and their abbreviations, as a title's date writes them. */
+const MONTHS = new Set(
+  ("jan,feb,mar,apr,may,jun,jul,aug,sep,sept,oct,nov,dec,january,february,march,april,june,july," +
+    "august,september,october,november,december").split(","),
+);
+
+/** "Feb. 1, 2016", "March 2024": the month word is captured and looked up in {@link MONTHS}. */
+const MONTH_FIRST = /^([a-z]{3,9})\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}$/;
+/** "1 March 2024", "1st Feb., 2016". */
+const DAY_FIRST = /^\d{1,2}(?:st|nd|rd|th)?\.?\s+([a-z]{3,9})\.?,?\s+\d{4}$/;
 
 /** True for a title segment that is a date: "Feb. 1, 2016", "1 March 2024", "2024-03-01", "03/01/2024". */
 export function isDateLike(s: string): boolean {
   const t = s.trim().toLowerCase().replace(/^(updated|published|posted)\s*:?\s*/, "");
-  return new RegExp(
-    `^(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}(?:st|nd|rd|th)?\\.?\\s+(?:${MONTHS})\\.?,?\\s+\\d{4}|(?:${MONTHS})\\.?\\s+\\d{4})$`,
-  )
-    .test(t) ||
+  const month = t.match(MONTH_FIRST)?.[1] ?? t.match(DAY_FIRST)?.[1];
+  return (month !== undefined && MONTHS.has(month)) ||
     /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$/.test(t) || /^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$/.test(t) ||
     /^\d{4}$/.test(t);
 }
@@ -52,19 +59,85 @@ export function isSectionName(s: string): boolean {
 }
 
 /** Legal-form words that do not change who a brand is ("Spiceworks Inc" is "Spiceworks"). */
-const LEGAL_FORMS =
-  /(?:\s*,?\s+(?:inc|incorporated|ltd|limited|llc|llp|plc|corp|corporation|co|company|gmbh|ag|sa|sas|sarl|srl|spa|bv|nv|oy|ab|as|asa|pty|pvt|kg|kk|se)\.?)+$/i;
+const LEGAL_FORMS = new Set(
+  ("inc,incorporated,ltd,limited,llc,llp,plc,corp,corporation,co,company,gmbh,ag,sa,sas,sarl,srl," +
+    "spa,bv,nv,oy,ab,as,asa,pty,pvt,kg,kk,se").split(","),
+);
+
+/**
+ * `name` without the legal forms that end it ("Acme Co., Ltd." is "Acme"): each a word after
+ * white space, with an optional "." after it and an optional comma before the space. Read from
+ * the end in one pass: the regular expression this replaces backtracked exponentially on runs
+ * of spaced short words ("a   co   co   co ...").
+ */
+export function withoutLegalForms(name: string): string {
+  let end = name.length;
+  for (;;) {
+    let wordEnd = end;
+    if (wordEnd > 0 && name.charCodeAt(wordEnd - 1) === 0x2e) wordEnd--; // "."
+    let wordStart = wordEnd;
+    while (wordStart > 0 && isAsciiLetter(name.charCodeAt(wordStart - 1))) wordStart--;
+    if (wordStart === wordEnd || !LEGAL_FORMS.has(name.slice(wordStart, wordEnd).toLowerCase())) {
+      return name.slice(0, end);
+    }
+    let cut = wordStart;
+    while (cut > 0 && isSpace(name.charCodeAt(cut - 1))) cut--;
+    if (cut === wordStart) return name.slice(0, end);
+    if (cut > 0 && name.charCodeAt(cut - 1) === 0x2c) { // ","
+      cut--;
+      while (cut > 0 && isSpace(name.charCodeAt(cut - 1))) cut--;
+    }
+    end = cut;
+  }
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
 
 /** A name's key for telling brands apart: {@link nameKey} without a legal form or leading "The". */
 export function brandKey(s: string): string {
-  return nameKey(s.trim().replace(LEGAL_FORMS, "").replace(/^the\s+/i, "")) || nameKey(s);
+  return nameKey(withoutLegalForms(s.trim()).replace(/^the\s+/i, "")) || nameKey(s);
+}
+
+/** The title's separators, each written between spaces ("Shop | News", "Shop - News"). */
+const TITLE_SEPARATORS = charsOf("|-–—:·");
+
+/**
+ * A title's segments, split where white space, a separator and white space meet (as
+ * `split(/\s+[|\-–—:·]\s+/)` does, in one pass: that expression retries each white-space run
+ * from every space in it).
+ */
+export function titleSegments(title: string): string[] {
+  const out: string[] = [];
+  let piece = 0;
+  let i = 0;
+  while (i < title.length) {
+    if (!isSpace(title.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < title.length && isSpace(title.charCodeAt(j))) j++;
+    if (
+      j + 1 < title.length && TITLE_SEPARATORS(title.charCodeAt(j)) &&
+      isSpace(title.charCodeAt(j + 1))
+    ) {
+      let k = j + 1;
+      while (k < title.length && isSpace(title.charCodeAt(k))) k++;
+      out.push(title.slice(piece, i));
+      piece = i = k;
+    } else i = j;
+  }
+  out.push(title.slice(piece));
+  return out;
 }
 
 /** Collects the names a page gives itself. */
 export function nameSources(facts: PageFacts, nodes: JsonLdNode[], domain: string): NameSources {
   const first = (v: unknown) => stringValues(v)[0] ?? null;
   const label = nameKey(domain.split(".")[0]);
-  const segments = (facts.title ?? "").split(/\s+[|\-–—:·]\s+/).map((s) => s.trim()).filter(
+  const segments = titleSegments(facts.title ?? "").map((s) => s.trim()).filter(
     Boolean,
   );
   // A date ("Feb. 1, 2016") or a section name ("News", "Politics") is never the brand.

@@ -1,4 +1,5 @@
 /** Small helpers shared by the extractors, the validator and the generator. */
+import { charsOf, trimBoth } from "../../kit/text/trim.ts";
 
 /** A JSON value, as records carry them. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
@@ -13,7 +14,7 @@ const SCHEMA_IRI = /^(?:https?:\/\/)?(?:www\.)?schema\.org\//i;
  */
 export function shortTerm(term: string): string {
   const t = term.trim();
-  if (SCHEMA_IRI.test(t)) return t.replace(SCHEMA_IRI, "").replace(/^\/+|\/+$/g, "");
+  if (SCHEMA_IRI.test(t)) return trimBoth(t.replace(SCHEMA_IRI, ""), charsOf("/"));
   if (t.startsWith("schema:")) return t.slice(7);
   return t;
 }

@@ -67,11 +67,48 @@ function isChallenge(o: Extract<FetchOutcome, { ok: true }>): boolean {
 
 /** The distinct words of a page's visible text (scripts, styles and tags dropped), bounded. */
 function words(html: string): Set<string> {
-  const text = html.slice(0, PROBE_BYTES)
-    .replace(/<(script|style|noscript)\b[\s\S]*?<\/\1>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .toLowerCase();
+  const text = withoutTags(withoutScripts(html.slice(0, PROBE_BYTES).toLowerCase()));
   return new Set(text.match(/[\p{L}\p{N}]{3,}/gu)?.slice(0, 5000) ?? []);
+}
+
+/**
+ * Lower-cased HTML without its script, style and noscript elements, as
+ * `/<(script|style|noscript)\b[\s\S]*?<\/\1>/gi` removed them, in one pass: each element's end
+ * tag is looked for once, and a name whose end tag is missing is not looked for again (the
+ * expression scanned to the end of the page again from every such start tag).
+ */
+function withoutScripts(html: string): string {
+  const parts: string[] = [];
+  const missing = new Set<string>();
+  let last = 0;
+  const starts = /<(script|style|noscript)\b/g;
+  for (let m = starts.exec(html); m; m = starts.exec(html)) {
+    const name = m[1];
+    if (missing.has(name)) continue;
+    const close = html.indexOf(`</${name}>`, m.index + m[0].length);
+    if (close < 0) {
+      missing.add(name);
+      continue;
+    }
+    parts.push(html.slice(last, m.index), " ");
+    last = starts.lastIndex = close + name.length + 3;
+  }
+  parts.push(html.slice(last));
+  return parts.join("");
+}
+
+/** Tags replaced by a space, as `/<[^>]*>/g` did, in one pass (a `<` never closed stays text). */
+function withoutTags(html: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (let open = html.indexOf("<"); open >= 0; open = html.indexOf("<", last)) {
+    const close = html.indexOf(">", open + 1);
+    if (close < 0) break;
+    parts.push(html.slice(last, open), " ");
+    last = close + 1;
+  }
+  parts.push(html.slice(last));
+  return parts.join("");
 }
 
 /** The share of the browser's words a probe's page holds too (0-1). */

@@ -5,6 +5,7 @@
  * report can give each block its own Copy button, the CLI can print code apart from prose and an
  * agent reading the JSON or MCP text can tell them apart.
  */
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** One piece of a `how` text: a prose step or a block of code to paste as it is. */
 export type HowPart =
@@ -21,9 +22,10 @@ export type HowPart =
  * ```
  */
 export function codeBlock(code: string, lang = ""): string {
-  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 0;
+  for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${code.replace(/\n+$/, "")}\n${fence}`;
+  return `${fence}${lang}\n${trimEnd(code, charsOf("\n"))}\n${fence}`;
 }
 
 /** Joins prose steps and code blocks into one `how` text, one blank line apart. */
@@ -84,30 +86,40 @@ export interface InlinePart {
  * ```
  */
 export function inlineParts(text: string): InlinePart[] {
+  // Every run of backticks, found once; for each length, a cursor over the runs of that length
+  // only moves forward, so finding each closer costs nothing past it (searching the rest of the
+  // text again from each opener was quadratic in a text of unclosed runs).
+  const runs = [...text.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+  const byLength = new Map<number, { at: number[]; next: number }>();
+  for (const r of runs) {
+    const list = byLength.get(r.length);
+    if (list) list.at.push(r.at);
+    else byLength.set(r.length, { at: [r.at], next: 0 });
+  }
+  const closerAfter = (length: number, from: number): number => {
+    const list = byLength.get(length)!;
+    while (list.next < list.at.length && list.at[list.next] < from) list.next++;
+    return list.next < list.at.length ? list.at[list.next] : -1;
+  };
   const out: InlinePart[] = [];
   let plain = "";
   let i = 0;
-  while (i < text.length) {
-    const open = text.slice(i).match(/^`+/);
-    if (!open) {
-      plain += text[i++];
-      continue;
+  for (const run of runs) {
+    if (run.at < i) continue; // inside a code span already read
+    const close = closerAfter(run.length, run.at + run.length);
+    if (close < 0) continue; // no closer: the run stays plain text
+    plain += text.slice(i, run.at);
+    let code = text.slice(run.at + run.length, close).replace(/\n/g, " ");
+    // One space of padding on both sides is dropped unless the span is only spaces (CommonMark).
+    if (code.length >= 2 && code[0] === " " && code.at(-1) === " " && /[^ ]/.test(code)) {
+      code = code.slice(1, -1);
     }
-    const run = open[0];
-    const rest = text.slice(i + run.length);
-    const close = [...rest.matchAll(/`+/g)].find((m) => m[0].length === run.length);
-    if (!close || close.index === undefined) {
-      plain += run;
-      i += run.length;
-      continue;
-    }
-    let code = rest.slice(0, close.index).replace(/\n/g, " ");
-    if (/^ .*[^ ].* $/.test(code)) code = code.slice(1, -1);
     if (plain) out.push({ code: false, text: plain });
     out.push({ code: true, text: code });
     plain = "";
-    i += run.length + close.index + run.length;
+    i = close + run.length;
   }
+  plain += text.slice(i);
   if (plain) out.push({ code: false, text: plain });
   return out;
 }

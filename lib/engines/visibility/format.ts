@@ -4,6 +4,7 @@ import type { ScanRecord, SignalStatus } from "./record.ts";
 import { gateText, learnEntry } from "./learn.ts";
 import { capOf, gradeFor } from "./score.ts";
 import { learnPath } from "../../kit/report_urls.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 const MARK: Record<SignalStatus, string> = {
   pass: "✓",
@@ -111,7 +112,9 @@ export function formatReport(
     if (learn) {
       out.push(`     About this check: ${learn.what}`);
       if (options.learnBase) {
-        out.push(`     Learn more: ${options.learnBase.replace(/\/+$/, "")}${learnPath(issue.id)}`);
+        out.push(
+          `     Learn more: ${trimEnd(options.learnBase, charsOf("/"))}${learnPath(issue.id)}`,
+        );
       }
     }
   });

@@ -17,25 +17,24 @@ export interface LlmsTxtReport {
   problems: string[];
 }
 
-const LINK_ITEM = /^\s*[-*]\s+\[([^\]]+)\]\(([^)\s]+)\)(?::\s*(.*))?$/;
+const LINK_ITEM = /^\s*[-*]\s+\[([^\]]+)\]\(([^)\s]+)\)(?::\s*([^]*))?$/;
 
 /** The http(s) URLs of an llms.txt's `- [name](url)` link items, in file order, deduplicated. */
 export function llmsTxtLinks(body: string, baseUrl: string): string[] {
-  const out: string[] = [];
+  // A set, not a scan of the list so far: 90,000 links cost 36 s of array scans.
+  const out = new Set<string>();
   for (const line of body.split(/\r\n|\r|\n/)) {
     const m = line.match(LINK_ITEM);
     if (!m) continue;
     try {
       const u = new URL(m[2], baseUrl);
       u.hash = "";
-      if ((u.protocol === "http:" || u.protocol === "https:") && !out.includes(u.href)) {
-        out.push(u.href);
-      }
+      if (u.protocol === "http:" || u.protocol === "https:") out.add(u.href);
     } catch {
       // Not a URL: validateLlmsTxt reports it.
     }
   }
-  return out;
+  return [...out];
 }
 
 /**
@@ -53,7 +52,7 @@ export function validateLlmsTxt(body: string, baseUrl: string): LlmsTxtReport {
   const problems: string[] = [];
   const firstIndex = lines.findIndex((l) => l.trim() !== "");
   const first = firstIndex >= 0 ? lines[firstIndex].trim() : "";
-  const h1 = first.match(/^#\s+(.+)$/);
+  const h1 = first.match(/^#\s+([^]+)$/);
   if (/^<(!doctype|html|head|body)/i.test(first)) {
     return {
       valid: false,

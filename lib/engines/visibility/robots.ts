@@ -9,6 +9,7 @@
  */
 import { type CrawlerRole, CRAWLERS } from "./crawlers.ts";
 import type { FetchOutcome } from "./snapshot_types.ts";
+import { occurrences } from "../../kit/text/occurrences.ts";
 
 /** One Allow or Disallow rule of a parsed robots.txt. */
 export interface RobotsRule {
@@ -36,19 +37,38 @@ export interface RobotsPreferenceLine {
   line: number;
 }
 
+/**
+ * One group of a robots.txt file: its product tokens, its rules, and its preference lines (each
+ * applying to the tokens named before it: a User-agent line after a preference line still joins
+ * the group, but not that line).
+ */
+export interface RobotsGroupPart {
+  /** Lower-cased product tokens, each once; none for the lines before any User-agent line. */
+  tokens: string[];
+  rules: RobotsRule[];
+  preferences: { line: RobotsPreferenceLine; tokens: number }[];
+}
+
 /** A robots.txt file parsed into groups. */
 export interface ParsedRobotsTxt {
-  /** Rules per lower-cased product token (`*` for the wildcard group); duplicate groups merged. */
-  groups: Map<string, RobotsRule[]>;
+  /**
+   * Rules per lower-cased product token (`*` for the wildcard group); duplicate groups merged.
+   * Built when first read (the matcher reads {@link parts}): merged copies cost tokens x rules.
+   */
+  readonly groups: Map<string, RobotsRule[]>;
   /** Sitemap URLs in file order, as written. */
   sitemaps: string[];
   /** The file's lines (for quoting a deciding rule). */
   lines: string[];
   /**
    * Preference lines per lower-cased product token, merged like the rules; lines before any
-   * User-agent line are kept under "" (they belong to no group).
+   * User-agent line are kept under "" (they belong to no group). Built when first read.
    */
-  preferences: Map<string, RobotsPreferenceLine[]>;
+  readonly preferences: Map<string, RobotsPreferenceLine[]>;
+  /** The groups in file order; the first holds the lines before any User-agent line. */
+  parts: RobotsGroupPart[];
+  /** For each lower-cased product token, the groups naming it (indexes into {@link parts}). */
+  tokenParts: Map<string, number[]>;
 }
 
 /** The verdict of the matcher for one product token and one URL. */
@@ -67,13 +87,18 @@ export function productToken(value: string): string {
   return (v.match(/^[A-Za-z_-]+/)?.[0] ?? "").toLowerCase();
 }
 
-/** Parses robots.txt text. Linear in the input; never throws. */
+/**
+ * Parses robots.txt text. Linear in the input; never throws. A group's tokens share its one list
+ * of rules (a file naming thousands of tokens above thousands of rules costs their sum, not their
+ * product); the merged maps {@link ParsedRobotsTxt.groups} and `preferences` are built on demand.
+ */
 export function parseRobotsTxt(text: string): ParsedRobotsTxt {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
-  const groups = new Map<string, RobotsRule[]>();
-  const preferences = new Map<string, RobotsPreferenceLine[]>();
+  const parts: RobotsGroupPart[] = [{ tokens: [], rules: [], preferences: [] }];
+  const tokenParts = new Map<string, number[]>();
   const sitemaps: string[] = [];
-  let current: string[] = [];
+  let current = parts[0];
+  let inCurrent = new Set<string>();
   let collectingAgents = false;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
@@ -84,40 +109,106 @@ export function parseRobotsTxt(text: string): ParsedRobotsTxt {
     const key = line.slice(0, colon).trim().toLowerCase().replace(/[\s_]+/g, "-");
     const value = line.slice(colon + 1).trim();
     if (key === "user-agent" || key === "useragent") {
-      if (!collectingAgents) current = [];
+      if (!collectingAgents) {
+        current = { tokens: [], rules: [], preferences: [] };
+        parts.push(current);
+        inCurrent = new Set();
+      }
       collectingAgents = true;
       const token = productToken(value);
-      if (token && !current.includes(token)) current.push(token);
-      if (token && !groups.has(token)) groups.set(token, []);
+      if (!token || inCurrent.has(token)) continue;
+      inCurrent.add(token);
+      current.tokens.push(token);
+      const list = tokenParts.get(token);
+      if (list) list.push(parts.length - 1);
+      else tokenParts.set(token, [parts.length - 1]);
     } else if (key === "allow" || key === "disallow") {
       collectingAgents = false;
-      // An empty Disallow matches nothing; an empty Allow neither (RFC 9309 2.2.2).
-      if (!value) continue;
+      // An empty Disallow matches nothing; an empty Allow neither (RFC 9309 2.2.2). Rules before
+      // any User-agent line belong to no group.
+      if (!value || current === parts[0]) continue;
       const normalised = normaliseEncoding(value);
-      const rule: RobotsRule = {
+      current.rules.push({
         allow: key === "allow",
         pattern: value,
         line: i + 1,
         normalised,
         prefix: normalised.split("*")[0].replace(/\$$/, ""),
-      };
-      for (const t of current) groups.get(t)!.push(rule);
+      });
     } else if (key === "sitemap") {
       // Sitemap lines stand outside groups and do not end one.
       if (value) sitemaps.push(value);
     } else if ((key === "content-signal" || key === "content-usage") && value) {
       // Preference lines belong to the group they stand in but, like Crawl-delay, do not end its
       // User-agent lines: Google's matcher (the corpus reference) groups them that way.
-      const pref: RobotsPreferenceLine = { key, value, line: i + 1 };
-      for (const t of current.length ? current : [""]) {
-        const list = preferences.get(t);
-        if (list) list.push(pref);
-        else preferences.set(t, [pref]);
-      }
+      current.preferences.push({
+        line: { key, value, line: i + 1 },
+        tokens: current.tokens.length,
+      });
     }
     // Other lines (Crawl-delay, Host, ...) neither end nor split a group.
   }
-  return { groups, sitemaps, lines, preferences };
+  let groups: Map<string, RobotsRule[]> | undefined;
+  let preferences: Map<string, RobotsPreferenceLine[]> | undefined;
+  return {
+    sitemaps,
+    lines,
+    parts,
+    tokenParts,
+    get groups() {
+      return groups ??= mergedRules(parts, tokenParts);
+    },
+    get preferences() {
+      return preferences ??= mergedPreferences(parts);
+    },
+  };
+}
+
+/** Each token's rules, its groups' merged in file order. */
+function mergedRules(
+  parts: RobotsGroupPart[],
+  tokenParts: Map<string, number[]>,
+): Map<string, RobotsRule[]> {
+  const out = new Map<string, RobotsRule[]>();
+  for (const [token, list] of tokenParts) out.set(token, list.flatMap((i) => parts[i].rules));
+  return out;
+}
+
+/** Each token's preference lines in file order ("" for those before any User-agent line). */
+function mergedPreferences(parts: RobotsGroupPart[]): Map<string, RobotsPreferenceLine[]> {
+  const out = new Map<string, RobotsPreferenceLine[]>();
+  for (const part of parts) {
+    for (const { line, tokens } of part.preferences) {
+      for (const t of tokens ? part.tokens.slice(0, tokens) : [""]) {
+        const list = out.get(t);
+        if (list) list.push(line);
+        else out.set(t, [line]);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The groups a crawler obeys (RFC 9309 2.2.1): those naming its product token (Applebot reads
+ * Googlebot's when it has none, as Apple documents), else the `*` groups; and which kind that is.
+ */
+export function groupsFor(
+  parsed: ParsedRobotsTxt,
+  token: string,
+): { parts: RobotsGroupPart[]; group: RobotsVerdict["group"]; key: string | null } {
+  const key = productToken(token) || token.toLowerCase();
+  const own = parsed.tokenParts.get(key) ??
+    (key === "applebot" ? parsed.tokenParts.get("googlebot") : undefined);
+  const group: RobotsVerdict["group"] = key === "*" ? "wildcard" : "specific";
+  if (own) {
+    const ownKey = parsed.tokenParts.has(key) ? key : "googlebot";
+    return { parts: own.map((i) => parsed.parts[i]), group, key: ownKey };
+  }
+  const star = parsed.tokenParts.get("*");
+  return star
+    ? { parts: star.map((i) => parsed.parts[i]), group: "wildcard", key: "*" }
+    : { parts: [], group: "none", key: null };
 }
 
 /**
@@ -161,29 +252,36 @@ export function patternMatches(pattern: string, path: string): boolean {
   return normalisedMatches(normaliseEncoding(pattern), path);
 }
 
-/** {@link patternMatches} for a pattern already percent-encoded the crawler's way. */
+/**
+ * {@link patternMatches} for a pattern already percent-encoded the crawler's way, in time linear
+ * in pattern and path (no regular expression built from the file): the pattern's first piece must
+ * start the path, each piece after a `*` is found at its first place after the one before (taking
+ * the first place leaves the most room for the rest, so nothing is ever retried), and with a
+ * final `$` the last piece must end the path.
+ */
 function normalisedMatches(p: string, path: string): boolean {
   const anchored = p.endsWith("$");
-  const body = anchored ? p.slice(0, -1) : p;
-  // Greedy wildcard matching that backtracks to the last `*` only: at most pattern x path steps,
-  // no regular expression built from the file.
-  let pi = 0, si = 0, star = -1, mark = 0;
-  while (si < path.length) {
-    if (pi < body.length && body[pi] === "*") {
-      star = pi++;
-      mark = si;
-    } else if (pi < body.length && body[pi] === path[si]) {
-      pi++;
-      si++;
-    } else if (pi >= body.length && !anchored) {
-      return true;
-    } else if (star >= 0) {
-      pi = star + 1;
-      si = ++mark;
-    } else return false;
+  const pieces = (anchored ? p.slice(0, -1) : p).split("*");
+  const first = pieces[0];
+  if (!path.startsWith(first)) return false;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let at = first.length;
+  const last = pieces.length - 1;
+  for (let i = 1; i < last; i++) {
+    const found = firstAt(path, pieces[i], at);
+    if (found < 0) return false;
+    at = found + pieces[i].length;
   }
-  while (pi < body.length && body[pi] === "*") pi++;
-  return pi >= body.length;
+  const tail = pieces[last];
+  if (anchored) return path.length - tail.length >= at && path.endsWith(tail);
+  return tail === "" || firstAt(path, tail, at) >= 0;
+}
+
+/** The first place of `piece` in `text` at or after `from`, or -1 (linear: a KMP search). */
+function firstAt(text: string, piece: string, from: number): number {
+  if (piece === "") return from;
+  for (const at of occurrences(text.slice(from), piece)) return from + at;
+  return -1;
 }
 
 /** The path and query a crawler requests for a URL, e.g. `/a/b?c=d` (`//x` stays a path). */
@@ -206,23 +304,18 @@ export function robotsVerdict(
   url: string,
 ): RobotsVerdict {
   const target = url.startsWith("/") ? normaliseEncoding(url) : requestTarget(url);
-  const key = productToken(token) || token.toLowerCase();
-  let rules = parsed.groups.get(key);
-  let group: RobotsVerdict["group"] = key === "*" ? "wildcard" : "specific";
-  if (!rules && key === "applebot") rules = parsed.groups.get("googlebot");
-  if (!rules) {
-    rules = parsed.groups.get("*");
-    group = rules ? "wildcard" : "none";
-  }
-  if (!rules) return { allowed: true, group, rule: null };
+  const { parts, group } = groupsFor(parsed, token);
+  if (group === "none") return { allowed: true, group, rule: null };
   let best: RobotsRule | null = null;
   let bestLen = -1;
-  for (const r of rules) {
-    if (!target.startsWith(r.prefix) || !normalisedMatches(r.normalised, target)) continue;
-    const len = r.normalised.length;
-    if (len > bestLen || (len === bestLen && r.allow && !best!.allow)) {
-      best = r;
-      bestLen = len;
+  for (const part of parts) {
+    for (const r of part.rules) {
+      if (!target.startsWith(r.prefix) || !normalisedMatches(r.normalised, target)) continue;
+      const len = r.normalised.length;
+      if (len > bestLen || (len === bestLen && r.allow && !best!.allow)) {
+        best = r;
+        bestLen = len;
+      }
     }
   }
   // "/robots.txt" is always allowed (RFC 9309 2.2.2).

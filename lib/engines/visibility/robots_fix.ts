@@ -14,9 +14,9 @@
  * its exact verdict everywhere (training opt-outs included).
  */
 import { codeBlock } from "./fix_text.ts";
+import { patternMatches } from "./robots.ts";
 import {
   pathsToCheck,
-  patternMatches,
   type RobotsGroup,
   robotsGroups,
   robotsLines,
@@ -121,6 +121,12 @@ export function checkRobotsChange(
   };
 }
 
+/**
+ * Whether a rule's pattern matches a path, by the one matcher of robots.ts (linear in pattern and
+ * path, no RegExp built from the file); an empty pattern matches nothing (RFC 9309 2.2.2).
+ */
+const ruleMatches = (r: Rule, path: string) => r.path !== "" && patternMatches(r.path, path);
+
 const ruleText = (r: { allow: boolean; path: string }) =>
   `${r.allow ? "Allow" : "Disallow"}: ${r.path}`;
 
@@ -129,7 +135,7 @@ const ruleText = (r: { allow: boolean; path: string }) =>
  * then `Allow: /`.
  */
 function rulesOpening(rules: Rule[], targets: string[]): string[] {
-  const kept = rules.filter((r) => r.allow || !targets.some((t) => patternMatches(r.path, t)))
+  const kept = rules.filter((r) => r.allow || !targets.some((t) => ruleMatches(r, t)))
     .map(ruleText);
   return [...new Set([...kept.filter((r) => r !== "Allow: /"), "Allow: /"])];
 }
@@ -142,7 +148,7 @@ function rulesOpening(rules: Rule[], targets: string[]): string[] {
  */
 function allowsOver(rules: Rule[], targets: string[]): string[] {
   const pages = targets.filter((t) => t !== "/");
-  const over = rules.filter((r) => !r.allow && pages.some((t) => patternMatches(r.path, t)))
+  const over = rules.filter((r) => !r.allow && pages.some((t) => ruleMatches(r, t)))
     .map((r) => `Allow: ${r.path.endsWith("$") ? r.path : `${r.path}*`}`);
   return [...new Set(["Allow: /", ...over])];
 }

@@ -13,6 +13,7 @@ import {
   robotsVerdict,
 } from "./robots.ts";
 import type { FetchOutcome } from "./snapshot_types.ts";
+import { cutAt } from "../../kit/text/trim.ts";
 
 /** A rule line of a group. */
 export interface Rule {
@@ -31,7 +32,7 @@ export interface RobotsGroup {
   end: number;
 }
 
-const LINE = /^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$/;
+const LINE = /^\s*([A-Za-z-]+)\s*:([^]*)$/;
 
 /** Splits robots.txt text into lines as the matcher does. */
 export function robotsLines(text: string): string[] {
@@ -60,10 +61,10 @@ function readGroups(text: string): RobotsGroup[] {
   const groups: RobotsGroup[] = [];
   let current: RobotsGroup | null = null;
   robotsLines(text).forEach((raw, i) => {
-    const m = raw.replace(/#.*$/, "").match(LINE);
+    const m = cutAt(raw, "#").match(LINE);
     if (!m) return;
     const key = m[1].toLowerCase();
-    const value = m[2];
+    const value = m[2].trim();
     if (key === "user-agent") {
       if (!current || current.rules.length) {
         current = { agents: [], rules: [], start: i + 1, end: i + 1 };
@@ -79,15 +80,6 @@ function readGroups(text: string): RobotsGroup[] {
     }
   });
   return groups;
-}
-
-/** Whether a rule's path pattern (with `*` and a final `$`) matches `path`. */
-export function patternMatches(pattern: string, path: string): boolean {
-  if (!pattern) return false;
-  const anchored = pattern.endsWith("$");
-  const body = (anchored ? pattern.slice(0, -1) : pattern).split("*")
-    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  return new RegExp(`^${body}${anchored ? "$" : ""}`).test(path);
 }
 
 /** A path the rule's pattern matches, to test the rule with (wildcards filled in). */

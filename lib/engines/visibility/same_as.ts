@@ -64,13 +64,19 @@ export function profileHandle(url: URL): string | null {
       return seg.length === 2 && seg[0] === "organization" ? seg[1] : null;
     default:
       if (host.endsWith("wikipedia.org")) {
-        return seg.length === 2 && seg[0] === "wiki" ? seg[1].replace(/_\(.*\)$/, "") : null;
+        return seg.length === 2 && seg[0] === "wiki" ? withoutDisambiguation(seg[1]) : null;
       }
       if (host === "mastodon.social" && seg.length === 1 && seg[0].startsWith("@")) {
         return seg[0].slice(1);
       }
       return null;
   }
+}
+
+/** A Wikipedia title without its disambiguation ("Mercury_(planet)" is "Mercury"). */
+function withoutDisambiguation(title: string): string {
+  const at = title.indexOf("_(");
+  return at >= 0 && title.endsWith(")") ? title.slice(0, at) : title;
 }
 
 function decodeSafe(s: string): string {

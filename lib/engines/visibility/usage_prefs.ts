@@ -13,9 +13,9 @@
  */
 import { type CrawlerRole, CRAWLERS } from "./crawlers.ts";
 import {
+  groupsFor,
   type ParsedRobotsTxt,
   patternMatches,
-  productToken,
   type RobotsAnalysis,
   type RobotsPreferenceLine,
 } from "./robots.ts";
@@ -107,7 +107,7 @@ const MAX_DECLARATIONS = 200;
 
 /** Splits a robots.txt preference line into its path (when it starts with one) and its value. */
 function scoped(line: RobotsPreferenceLine): { path: string; value: string } {
-  const m = line.value.match(/^(\/\S*)\s+(.*)$/);
+  const m = line.value.match(/^(\/\S*)\s+([^]*)$/);
   if (m) return { path: m[1], value: m[2] };
   // Content-Usage requires a path (attach-05); earlier drafts and some files write none: the
   // whole site, as the draft's own example `/ train-ai=n` says.
@@ -132,23 +132,11 @@ export function readUsagePreferences(
       }
     }
   };
-  const seen = new Set<number>();
-  for (const [scope, lines] of parsed?.preferences ?? []) {
-    for (const line of lines) {
-      const { path, value } = scoped(line);
-      const label = line.key === "content-signal" ? "Content-Signal" : "Content-Usage";
-      // A line shared by a group of several tokens is one statement per token; its other
-      // keys are reported once.
-      const read = line.key === "content-signal"
-        ? readContentSignal(value)
-        : readContentUsage(value);
-      add(seen.has(line.line) ? { prefs: read.prefs, other: [] } : read, {
-        source: `robots.txt line ${line.line} (${label})`,
-        scope,
-        path,
-      });
-      seen.add(line.line);
+  if (parsed) {
+    for (const d of robotsDeclarations(parsed, MAX_DECLARATIONS)) {
+      if (declarations.length < MAX_DECLARATIONS) declarations.push(d);
     }
+    for (const o of robotsOther(parsed, 20)) other.add(o);
   }
   if (headers["content-usage"]) {
     add(readContentUsage(headers["content-usage"]), {
@@ -167,16 +155,126 @@ export function readUsagePreferences(
   return { declarations, other: [...other].slice(0, 20) };
 }
 
+/** One preference line read once: its scope path and what it says. */
+interface ReadLine {
+  line: RobotsPreferenceLine;
+  path: string;
+  label: string;
+  prefs: [UsagePurpose, boolean][];
+  other: string[];
+}
+
+function readLine(line: RobotsPreferenceLine): ReadLine {
+  const { path, value } = scoped(line);
+  const read = line.key === "content-signal" ? readContentSignal(value) : readContentUsage(value);
+  const label = line.key === "content-signal" ? "Content-Signal" : "Content-Usage";
+  return { line, path, label, ...read };
+}
+
+/**
+ * The (scope, line) pairs of robots.txt's preference lines in the order a merged map per token
+ * gives them: tokens by the first line that applies to each ("" for lines outside any group),
+ * each token's lines in file order. Each line is read once, and only lines passing `keep` are
+ * visited: the pairs are tokens x lines, so callers stop after the first few they need.
+ */
+function* preferencePairs(
+  parsed: ParsedRobotsTxt,
+  keep: (r: ReadLine) => boolean,
+): Generator<{ scope: string; read: ReadLine }> {
+  // Per group: its kept lines, each with how many of the group's tokens it applies to (that
+  // count never falls along a group, so a token's lines are a suffix and "" 's a prefix).
+  const kept = parsed.parts.map((part) =>
+    part.preferences.map((p) => ({ read: readLine(p.line), tokens: p.tokens }))
+      .filter((p) => keep(p.read))
+  );
+  const scopes: string[] = [];
+  const known = new Set<string>();
+  const add = (scope: string) => {
+    if (known.has(scope)) return;
+    known.add(scope);
+    scopes.push(scope);
+  };
+  for (const part of parsed.parts) {
+    let counted = 0;
+    for (const { tokens } of part.preferences) {
+      if (!tokens) add("");
+      for (; counted < tokens; counted++) add(part.tokens[counted]);
+    }
+  }
+  for (const scope of scopes) {
+    if (scope === "") {
+      for (const lines of kept) {
+        for (let k = 0; k < lines.length && lines[k].tokens === 0; k++) {
+          yield { scope, read: lines[k].read };
+        }
+      }
+      continue;
+    }
+    for (const g of parsed.tokenParts.get(scope) ?? []) {
+      const lines = kept[g];
+      const index = positionIn(parsed, g, scope);
+      let lo = 0, hi = lines.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (lines[mid].tokens > index) hi = mid;
+        else lo = mid + 1;
+      }
+      for (let k = lo; k < lines.length; k++) yield { scope, read: lines[k].read };
+    }
+  }
+}
+
+/** Where each group lists each token, computed once per parsed file. */
+const positions = new WeakMap<ParsedRobotsTxt, Map<string, number>[]>();
+
+function positionIn(parsed: ParsedRobotsTxt, group: number, token: string): number {
+  let all = positions.get(parsed);
+  if (!all) {
+    all = parsed.parts.map((p) => new Map(p.tokens.map((t, i) => [t, i])));
+    positions.set(parsed, all);
+  }
+  return all[group].get(token) ?? -1;
+}
+
+/** The first `max` statements of robots.txt's preference lines, one per scope, line and purpose. */
+function robotsDeclarations(parsed: ParsedRobotsTxt, max: number): Declaration[] {
+  const out: Declaration[] = [];
+  for (const { scope, read } of preferencePairs(parsed, (r) => r.prefs.length > 0)) {
+    for (const [purpose, allowed] of read.prefs) {
+      if (out.length >= max) return out;
+      out.push({
+        source: `robots.txt line ${read.line.line} (${read.label})`,
+        scope,
+        path: read.path,
+        purpose,
+        allowed,
+      });
+    }
+  }
+  return out;
+}
+
+/** The first `max` keys and values outside the vocabularies, each line's reported once. */
+function robotsOther(parsed: ParsedRobotsTxt, max: number): string[] {
+  const out = new Set<string>();
+  const seen = new Set<number>();
+  for (const { read } of preferencePairs(parsed, (r) => r.other.length > 0)) {
+    if (seen.has(read.line.line)) continue;
+    seen.add(read.line.line);
+    for (const o of read.other) {
+      out.add(`robots.txt line ${read.line.line} (${read.label}): ${o}`);
+      if (out.size >= max) return [...out];
+    }
+  }
+  return [...out];
+}
+
 /**
  * The robots.txt group a crawler reads its preference lines from: its own token's lines, else
  * (Applebot) Googlebot's, else the `*` group's, as robots.txt groups are chosen (RFC 9309).
  */
 function groupFor(parsed: ParsedRobotsTxt | null, token: string): string | null {
-  if (!parsed) return null;
-  const key = productToken(token) || token.toLowerCase();
-  if (parsed.groups.has(key)) return key;
-  if (key === "applebot" && parsed.groups.has("googlebot")) return "googlebot";
-  return parsed.groups.has("*") ? "*" : null;
+  return parsed ? groupsFor(parsed, token).key : null;
 }
 
 /** What one crawler is told for one purpose on one path: allowed, disallowed or nothing (null). */

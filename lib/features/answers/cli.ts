@@ -92,6 +92,7 @@ export async function main(
     box: async () =>
       new SecretBox(
         config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
+        config.watch.previousSecretKeys,
       ),
     now: Date.now,
     log: () => {},

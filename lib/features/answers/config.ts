@@ -50,6 +50,8 @@ export interface AnswersSettings {
   globalCallsPerDay: number;
   /** Signed-in users may store their own vendor keys (ANSWERS_USER_KEYS=1; default off). */
   userKeys: boolean;
+  /** ANSWERS_USER_KEYS was set without WATCH_SECRET_KEY: users' keys stay off (start-up says so). */
+  userKeysRefused: boolean;
   /** Time given to one vendor call, retries not included (ANSWERS_TIMEOUT_MS, default 60 s). */
   timeoutMs: number;
   /** Tests only: vendor hosts reached at a loopback address over HTTP (ANSWERS_RESOLVE). */
@@ -85,7 +87,7 @@ export function answersFromEnv(
   const providers = Object.fromEntries(PROVIDER_IDS.map((id) => {
     const names = ENV_NAMES[id];
     const model = text(`${names.prefix}_MODEL`);
-    if (model && !/^[A-Za-z0-9._:-]{1,100}$/.test(model)) {
+    if (model && (model.length > 100 || !/^[A-Za-z0-9._:-]+$/.test(model))) {
       throw new Error(`${names.prefix}_MODEL must be a model name such as "sonar"`);
     }
     return [id, {
@@ -94,13 +96,18 @@ export function answersFromEnv(
       price: parsePrice(`${names.prefix}_PRICE`, text(`${names.prefix}_PRICE`)),
     }];
   })) as Record<ProviderId, ProviderSettings>;
+  const userKeysAsked = ["1", "true"].includes(text("ANSWERS_USER_KEYS") ?? "0");
+  const sealingKey = (text("WATCH_SECRET_KEY")?.length ?? 0) >= 32;
   return {
     providers,
     samples: int(env, "ANSWERS_SAMPLES", 3, 1, 10),
     maxQuestions: int(env, "ANSWERS_MAX_QUESTIONS", 5, 1, 10),
     accountCallsPerDay: int(env, "ANSWERS_ACCOUNT_CALLS_PER_DAY", 60, 0, 100_000),
     globalCallsPerDay: int(env, "ANSWERS_GLOBAL_CALLS_PER_DAY", 500, 0, 1_000_000),
-    userKeys: ["1", "true"].includes(text("ANSWERS_USER_KEYS") ?? "0"),
+    // Users' keys are sealed with WATCH_SECRET_KEY, a key kept outside the store: without it
+    // they stay off (a key kept in KV beside them would open them for anyone with a copy).
+    userKeys: userKeysAsked && sealingKey,
+    userKeysRefused: userKeysAsked && !sealingKey,
     timeoutMs: int(env, "ANSWERS_TIMEOUT_MS", 60_000, 1_000, 300_000),
     resolve: parseResolve("ANSWERS_RESOLVE", env.ANSWERS_RESOLVE),
   };
@@ -144,7 +151,12 @@ export function describeAnswers(s: AnswersSettings): string {
   const keyed = PROVIDER_IDS.filter((id) => s.providers[id].key);
   return `Answer presence: ${
     keyed.length ? `operator keys for ${keyed.join(", ")}` : "no operator key"
-  }${s.userKeys ? "; users may add their own keys" : ""}; ${s.samples} answers per question; ` +
+  }${s.userKeys ? "; users may add their own keys" : ""}${
+    s.userKeysRefused
+      ? "; users' own keys are OFF: ANSWERS_USER_KEYS needs WATCH_SECRET_KEY (the key that seals " +
+        "them, kept outside the store; docs/security.md)"
+      : ""
+  }; ${s.samples} answers per question; ` +
     `budgets ${s.accountCallsPerDay} calls per account and ${s.globalCallsPerDay} on the ` +
     `operator's keys per UTC day${s.resolve.size ? "; ANSWERS_RESOLVE is set (tests only)" : ""}`;
 }

@@ -23,6 +23,7 @@ import {
   nameKey,
   type NameSource,
   siteNameChoice,
+  titleSegments,
 } from "../../engines/structured/site_name.ts";
 import { isA } from "../../engines/structured/vocabulary.ts";
 
@@ -127,7 +128,7 @@ function offersOf(page: PageFacts, nodes: JsonLdNode[], brand: string): Stated[]
   }
   // The title's parts that are neither the brand, a date nor a section ("Fresh Small-Batch
   // Coffee" in "Good Coffee Roasters | Fresh Small-Batch Coffee").
-  for (const part of (page.title ?? "").split(/\s+[|\-–—:·]\s+/)) {
+  for (const part of titleSegments(page.title ?? "")) {
     const t = part.trim();
     if (t && !isDateLike(t) && !isSectionName(t)) add(t, "the page title");
   }

@@ -11,13 +11,17 @@ import { providerOf, PROVIDERS } from "./providers.ts";
 
 /** A key's length bounds (printable ASCII, no spaces), as the forms and the API accept it. */
 export const USER_KEY_CHARS = { min: 8, max: 512 } as const;
-const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{${USER_KEY_CHARS.min},${USER_KEY_CHARS.max}}$`);
+/** Printable ASCII without spaces, as vendors' keys are (the length is checked on its own). */
+const KEY_CHARS = /^[\x21-\x7e]+$/;
 
 /** 403: the operator does not let users bring their own keys. */
 export class UserKeysOffError extends HttpError {
   override name = "UserKeysOffError";
   constructor() {
-    super(403, "This instance does not accept users' own vendor keys (ANSWERS_USER_KEYS).");
+    super(
+      403,
+      "This instance does not accept users' own vendor keys (ANSWERS_USER_KEYS, sealed with WATCH_SECRET_KEY).",
+    );
   }
 }
 
@@ -41,7 +45,7 @@ export async function setUserKey(
 ): Promise<UserKeyView> {
   if (!deps.config.answers.userKeys) throw new UserKeysOffError();
   const key = typeof apiKey === "string" ? apiKey.trim() : "";
-  if (!KEY_PATTERN.test(key)) {
+  if (key.length < USER_KEY_CHARS.min || key.length > USER_KEY_CHARS.max || !KEY_CHARS.test(key)) {
     throw new BadRequestError(
       `apiKey must be the vendor's key: ${USER_KEY_CHARS.min} to ${USER_KEY_CHARS.max} ` +
         "printable characters",
@@ -109,5 +113,13 @@ export async function openUserKey(
   if (!deps.config.answers.userKeys) return null;
   const k = await deps.answers.getKey(accountId, provider);
   if (!k) return null;
-  return await (await deps.box()).open(k.sealed, context(accountId, provider));
+  const box = await deps.box();
+  const opened = await box.openWith(k.sealed, context(accountId, provider));
+  if (opened && !opened.current) {
+    // Sealed with the key WATCH_SECRET_KEY replaced: sealed again with the new one, so the old
+    // key can be dropped once every key has been used (docs/security.md, rotation).
+    const sealed = await box.seal(opened.plain, context(accountId, provider));
+    await deps.answers.putKey(accountId, provider, { sealed, addedAt: k.addedAt });
+  }
+  return opened?.plain ?? null;
 }

@@ -11,6 +11,7 @@
  * guess.
  */
 import type { LogHit } from "./hit.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** A public key of a key directory (JWK, Ed25519). */
 export interface DirectoryKey {
@@ -74,7 +75,10 @@ function innerList(v: string): { components: string[]; params: Map<string, strin
 const b64 = (s: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const b64url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  trimEnd(
+    btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_"),
+    charsOf("="),
+  );
 
 /** The RFC 7638 thumbprint of an Ed25519 JWK (what Web Bot Auth uses as `keyid`). */
 export async function jwkThumbprint(k: DirectoryKey): Promise<string> {

@@ -1,5 +1,6 @@
 /**
- * The webhook's URL and signing secret, encrypted at rest (AES-256-GCM). The signing secret must
+ * The webhook's URL and signing secret, and users' own vendor keys, encrypted at rest
+ * (AES-256-GCM). The signing secret must
  * be kept, not hashed: the server needs it to sign every delivery. And a Slack or Discord incoming
  * webhook URL is itself a credential (anyone holding it may post to the channel). So both are
  * sealed with a key that is not in the same record: WATCH_SECRET_KEY when the operator sets it
@@ -15,16 +16,22 @@ import type { Sealed } from "./store_types.ts";
 
 export type { Sealed };
 
-/** Seals and opens values with one key. */
+/**
+ * Seals with one key and opens with it or with the keys it replaced (rotation: WATCH_SECRET_KEY
+ * is the new key, WATCH_SECRET_KEY_PREVIOUS the old one, until every value sealed with the old
+ * key has been sealed again: {@link reseal}).
+ */
 export class SecretBox {
   readonly #key: Promise<CryptoKey>;
+  readonly #previous: Promise<CryptoKey>[];
 
-  /** `keyMaterial`: any secret text; the AES key is its SHA-256 (with a purpose label). */
-  constructor(keyMaterial: string) {
-    const raw = new Uint8Array(
-      createHash("sha256").update(`watch-secret-box\0${keyMaterial}`).digest(),
-    );
-    this.#key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  /**
+   * `keyMaterial`: any secret text; the AES key is its SHA-256 (with a purpose label).
+   * `previous`: keys that only open (values sealed before a rotation).
+   */
+  constructor(keyMaterial: string, previous: readonly string[] = []) {
+    this.#key = aesKey(keyMaterial);
+    this.#previous = previous.filter((p) => p !== keyMaterial).map(aesKey);
   }
 
   /** Encrypts `plain`, bound to `context` (the watch id). */
@@ -40,19 +47,47 @@ export class SecretBox {
 
   /** Decrypts a sealed value; null when it is not ours, or not for `context`. */
   async open(sealed: Sealed, context: string): Promise<string | null> {
+    return (await this.openWith(sealed, context))?.plain ?? null;
+  }
+
+  /**
+   * Opens a value sealed with a previous key and seals it again with the current one; null when
+   * it is already sealed with the current key or opens with no key (rotation: stores write the
+   * new value back when they read one).
+   */
+  async reseal(sealed: Sealed, context: string): Promise<Sealed | null> {
+    const opened = await this.openWith(sealed, context);
+    return opened && !opened.current ? await this.seal(opened.plain, context) : null;
+  }
+
+  async openWith(
+    sealed: Sealed,
+    context: string,
+  ): Promise<{ plain: string; current: boolean } | null> {
     const [v, iv, data] = sealed.split(".");
     if (v !== "v1" || !iv || !data) return null;
-    try {
-      const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: unb64(iv), additionalData: new TextEncoder().encode(context) },
-        await this.#key,
-        unb64(data),
-      );
-      return new TextDecoder().decode(plain);
-    } catch {
-      return null;
+    const keys = [this.#key, ...this.#previous];
+    for (let i = 0; i < keys.length; i++) {
+      try {
+        const plain = await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: unb64(iv), additionalData: new TextEncoder().encode(context) },
+          await keys[i],
+          unb64(data),
+        );
+        return { plain: new TextDecoder().decode(plain), current: i === 0 };
+      } catch {
+        // Not this key: the next (older) one.
+      }
     }
+    return null;
   }
+}
+
+function aesKey(keyMaterial: string): Promise<CryptoKey> {
+  const raw = new Uint8Array(
+    createHash("sha256").update(`watch-secret-box\0${keyMaterial}`).digest(),
+  );
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
 function b64(bytes: Uint8Array): string {

@@ -13,6 +13,7 @@ import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
 import { SecretBox } from "./secret_box.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** The parts the watch feature is built from. */
 export interface WatchParts {
@@ -48,8 +49,9 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
       box ??= (async () =>
         new SecretBox(
           config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
+          config.watch.previousSecretKeys,
         ))(),
-    origin: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ""),
+    origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     log: parts.log,
   };
 }

@@ -1,5 +1,6 @@
 /** Small cryptographic helpers: hashing secrets for storage, random tokens, constant-time compare. */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { charsOf, trimEnd } from "../text/trim.ts";
 
 /**
  * Lowercase hex SHA-256 of a string (how keys and session tokens are stored). Synchronous
@@ -23,9 +24,9 @@ export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** A URL-safe random token of `bytes` random bytes (base64url, no padding). */
 export function randomToken(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
+  return trimEnd(
+    btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_"),
+    charsOf("="),
   );
 }
 

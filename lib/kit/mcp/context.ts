@@ -182,7 +182,7 @@ export async function guarded(
     if (error instanceof RateLimitedError) {
       const at = new Date(ctx.deps.now() + error.retryAfterSeconds * 1000).toISOString();
       return toolError(
-        `${error.message.replace(/\s*Retry in \d+ seconds\.?$/, "")} ` +
+        `${error.message.replace(/Retry in \d+ seconds\.?$/, "").trimEnd()} ` +
           `Retry after ${error.retryAfterSeconds} seconds (at ${at}).` +
           (tool === "scan_site"
             ? " Reading a report that already exists (get_report) never counts against the limits."

@@ -4,6 +4,7 @@
  * per-address share well below the total, so no one address can take every slot.
  */
 import ipaddr from "ipaddr.js";
+import { cutAt } from "../text/trim.ts";
 
 /** Descriptors one guarded connection can hold: the client's, the guard's upstream socket, and
  * the HTTP server's end of it. */
@@ -82,7 +83,7 @@ export function addressKey(hostname: string): string {
   if (!hostname.includes(":")) return hostname;
   let addr: ipaddr.IPv6;
   try {
-    addr = ipaddr.IPv6.parse(hostname.replace(/%.*$/, ""));
+    addr = ipaddr.IPv6.parse(cutAt(hostname, "%"));
   } catch {
     return hostname;
   }

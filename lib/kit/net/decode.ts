@@ -60,8 +60,8 @@ export function prescanMetaCharset(data: Uint8Array): string | null {
   const noComments = head.replace(/<!--[\s\S]*?(-->|$)/g, "");
   for (const m of noComments.matchAll(/<meta\b([^>]*)>?/gi)) {
     const attrs = m[1];
-    const charset = attrs.match(/\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i)?.[1];
-    const equiv = /\bhttp-equiv\s*=\s*["']?\s*content-type/i.test(attrs);
+    const charset = attrs.match(/\bcharset\s*=\s*(?:["']\s*)?([^"'\s/>;]+)/i)?.[1];
+    const equiv = /\bhttp-equiv\s*=\s*(?:["']\s*)?content-type/i.test(attrs);
     const content = attrs.match(/\bcontent\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/i);
     if (equiv && content) {
       const value = content[2] ?? content[3] ?? content[4] ?? "";

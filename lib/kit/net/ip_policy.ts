@@ -92,7 +92,7 @@ function stripBrackets(text: string): string {
  * inet_ntop, which prints IPv4-compatible addresses that way) means "::a.b.c.d".
  */
 function dottedTailToHex(text: string): string {
-  const m = text.match(/^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%.*)?$/);
+  const m = text.match(/^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%[^]*)?$/);
   if (!m) return text;
   const [a, b, c, d] = [m[2], m[3], m[4], m[5]].map(Number);
   if ([a, b, c, d].some((n) => n > 255)) return text;

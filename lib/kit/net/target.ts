@@ -3,6 +3,7 @@
  * One function, so the same site always lands on the same record.
  */
 import { domainToASCII } from "node:url";
+import { charsOf, trimEnd } from "../text/trim.ts";
 
 /** A user's input that cannot name a public web site. */
 export class InvalidTargetError extends Error {
@@ -78,7 +79,7 @@ export function normaliseTarget(input: string): Target {
   if (host.startsWith("[") || host.includes(":")) {
     throw new InvalidTargetError("IP addresses cannot be scanned; use the site's domain name");
   }
-  host = host.replace(/\.+$/, "");
+  host = trimEnd(host, charsOf("."));
   const ascii = domainToASCII(host);
   if (!ascii) throw new InvalidTargetError(`"${host}" is not a valid domain name`);
   host = ascii;

@@ -11,6 +11,7 @@ import { startAppEnv, type TestEnv } from "../../helpers/app_env.ts";
 import { formToken, WebClient } from "../../helpers/web_client.ts";
 import { answersOf } from "../../../lib/features/answers/context.ts";
 import { openUserKey, setUserKey } from "../../../lib/features/answers/user_keys.ts";
+import { TEST_SEALING_KEY } from "../../helpers/answers_env.ts";
 
 const PASSWORD = "correct horse battery staple";
 const FIRST_KEY = "AIza-first-account-page-key-Qz7Wx9";
@@ -69,7 +70,9 @@ function assertNoKey(text: string, where: string) {
 }
 
 Deno.test("account answer keys - set, replace and remove from the page; the key is never shown, logged or stored in clear", async () => {
-  const env = await startAppEnv({ env: { ANSWERS_USER_KEYS: "1" } });
+  const env = await startAppEnv({
+    env: { ANSWERS_USER_KEYS: "1", WATCH_SECRET_KEY: TEST_SEALING_KEY },
+  });
   try {
     const { w, accountId } = await signedIn(env);
     const answers = answersOf(env.deps);
@@ -159,7 +162,9 @@ Deno.test("account answer keys - set, replace and remove from the page; the key 
 });
 
 Deno.test("account answer keys - refused: no form token, signed out, an unknown vendor, not a key; nothing stored", async (t) => {
-  const env = await startAppEnv({ env: { ANSWERS_USER_KEYS: "1" } });
+  const env = await startAppEnv({
+    env: { ANSWERS_USER_KEYS: "1", WATCH_SECRET_KEY: TEST_SEALING_KEY },
+  });
   try {
     const { w } = await signedIn(env);
     const html = (await w.page("/account")).html;

@@ -114,9 +114,42 @@ function ruleGaps(graph: JsonObject[]): Generated["fillIn"] {
   }));
 }
 
-/** A value our validator rejects as of the wrong form: the text it quotes after "found". */
-const WRONG_FORM =
-  /(?:expects .*?, found|should be .*?; found) "?(.*?)(?:\.\.\.|")?(?: \(use [^)]*\))?\.$/;
+/**
+ * A value our validator rejects as of the wrong form: the text it quotes after "found", as in
+ * `expects Date, found "yesterday" (use ISO 8601, e.g. "2024-05-01").` and
+ * `"price" should be a number; found "89.OO".`, or null for any other message. Read with string
+ * searches from both ends (the expression it replaces, three lazy `.*?` in a row, was polynomial
+ * of high degree in the message).
+ */
+export function wrongFormValue(message: string): string | null {
+  // Only the last line can hold it: the value ends the message, and no part of it crosses a line
+  // (the hints in brackets are ours and one line too).
+  const lastLine = message.split(/[\n\r\u2028\u2029]/).at(-1)!;
+  const rest = afterFound(lastLine);
+  if (rest === null || !rest.endsWith(".")) return null;
+  let value = rest.slice(0, -1);
+  // The hint in brackets at the end: from the first " (use " after the last ")" before it.
+  if (value.endsWith(")")) {
+    const hint = value.indexOf(" (use ", value.lastIndexOf(")", value.length - 2) + 1);
+    if (hint >= 0 && hint + 6 <= value.length - 1) value = value.slice(0, hint);
+  }
+  if (value.endsWith("...")) value = value.slice(0, -3);
+  else if (value.endsWith('"')) value = value.slice(0, -1);
+  return value.startsWith('"') ? value.slice(1) : value;
+}
+
+/** What follows the first "expects ..., found " or "should be ...; found ", or null. */
+function afterFound(message: string): string | null {
+  const forms: [string, string][] = [["expects ", ", found "], ["should be ", "; found "]];
+  let best: { at: number; rest: string } | null = null;
+  for (const [lead, sep] of forms) {
+    const at = message.indexOf(lead);
+    if (at < 0 || (best && best.at <= at)) continue;
+    const found = message.indexOf(sep, at + lead.length);
+    if (found >= 0) best = { at, rest: message.slice(found + sep.length) };
+  }
+  return best?.rest ?? null;
+}
 /** A superseded property: the name to use instead. */
 const SUPERSEDED = /^schema\.org replaced "([^"]+)" with "([^"]+)"; rename it\.$/;
 
@@ -134,12 +167,12 @@ function repairValues(graph: JsonObject[]): GraphFindings | null {
       const holder = objectAt(graph[index], steps.slice(0, -1));
       const key = steps.at(-1)?.replace(/\[\d+\]$/, "");
       if (!holder || !key || holder[key] === undefined) continue;
-      const wrong = WRONG_FORM.exec(finding.message);
+      const wrong = wrongFormValue(finding.message);
       const renamed = SUPERSEDED.exec(finding.message);
-      if (wrong) {
+      if (wrong !== null) {
         const kept = asList(holder[key]).filter((v) =>
-          !(typeof v === "string" && v.trim().startsWith(wrong[1])) &&
-          !(typeof v === "number" && String(v) === wrong[1])
+          !(typeof v === "string" && v.trim().startsWith(wrong)) &&
+          !(typeof v === "number" && String(v) === wrong)
         );
         if (kept.length === asList(holder[key]).length) continue;
         if (kept.length) holder[key] = kept.length === 1 ? kept[0] : kept;

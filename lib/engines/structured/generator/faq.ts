@@ -29,5 +29,5 @@ export function questionNodes(facts: Facts, ids: string[]): JsonObject[] {
 export function isFaqPage(facts: Facts): boolean {
   if (facts.article || /article|blog|post/i.test(facts.ogType ?? "")) return false;
   if (facts.faq.length < 2) return false;
-  return facts.faq.every((qa) => /\S+\s+\S+/.test(qa.answer) && !/[?\uff1f]\s*$/.test(qa.answer));
+  return facts.faq.every((qa) => /\S\s+\S/.test(qa.answer) && !/[?\uff1f]\s*$/.test(qa.answer));
 }

@@ -8,6 +8,7 @@ import { parsePrefixAttribute } from "../../html/rdfa_context.ts";
 import { INITIAL_TERMS } from "../../html/rdfa_context.ts";
 import { absoluteUrl } from "../dom.ts";
 import type { Resource } from "./statement.ts";
+import { cutAt } from "../../../kit/text/trim.ts";
 
 /** The XHTML vocabulary, the default prefix's namespace. */
 export const XHV_NS = "http://www.w3.org/1999/xhtml/vocab#";
@@ -125,7 +126,7 @@ export function checkedIri(v: string): string | null {
  */
 export function resolveIri(raw: string, base: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return checkedIri(raw);
-  if (raw === "") return base.replace(/#.*$/, "");
+  if (raw === "") return cutAt(base, "#");
   const resolved = absoluteUrl(raw, base);
   return resolved === null ? null : checkedIri(resolved);
 }

@@ -35,6 +35,7 @@ import {
 import { pending } from "./literal.ts";
 import { emitLists, type Incomplete, ListMapping } from "./lists.ts";
 import type { PendingLiteral, RdfaGraph, Resource, Statement, Via } from "./statement.ts";
+import { cutAt } from "../../../kit/text/trim.ts";
 
 const RDFA_NS = "http://www.w3.org/ns/rdfa#";
 const XML_LITERAL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral";
@@ -74,7 +75,7 @@ interface Ctx extends Scope {
 /** Runs the RDFa 1.1 processor over a parsed page whose base IRI is `base`. */
 export function processRdfa(doc: DomDocument, pageBase: string): RdfaGraph {
   // The document's IRI is its base without a fragment.
-  const base = pageBase.replace(/#.*$/, "");
+  const base = cutAt(pageBase, "#");
   const statements: Statement[] = [];
   // [start, end) of each processed element, as start * SPAN + end (no tuple per element).
   const spans = new Map<DomElement, number>();

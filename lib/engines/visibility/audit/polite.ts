@@ -38,9 +38,12 @@ export const MAX_CRAWL_DELAY_SEC = 86_400;
  */
 export function crawlDelayFor(robotsTxt: string, token: string): number | null {
   const wanted = productToken(token);
-  const own: number[] = [];
-  const wildcard: number[] = [];
-  let agents: string[] = [];
+  // The longest delay of each kind (a running maximum: no list of every line's value).
+  let own: number | null = null;
+  let wildcard: number | null = null;
+  // Whether the group being read names our token, or `*` (flags, not a list searched per line).
+  let named = false;
+  let starred = false;
   let collecting = false;
   for (const raw of robotsTxt.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
     const line = raw.replace(/#.*/, "").trim();
@@ -49,9 +52,11 @@ export function crawlDelayFor(robotsTxt: string, token: string): number | null {
     const key = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
     if (key === "user-agent") {
-      if (!collecting) agents = [];
+      if (!collecting) named = starred = false;
       collecting = true;
-      agents.push(productToken(value));
+      const agent = productToken(value);
+      named ||= agent === wanted;
+      starred ||= agent === "*";
       continue;
     }
     // A rule or a Crawl-delay line belongs to the group above it: a User-agent line after it
@@ -60,11 +65,10 @@ export function crawlDelayFor(robotsTxt: string, token: string): number | null {
     if (key !== "crawl-delay") continue;
     const n = Math.min(Number(value), MAX_CRAWL_DELAY_SEC);
     if (Number.isNaN(n) || n <= 0) continue;
-    if (agents.includes(wanted)) own.push(n);
-    else if (agents.includes("*")) wildcard.push(n);
+    if (named) own = Math.max(own ?? 0, n);
+    else if (starred) wildcard = Math.max(wildcard ?? 0, n);
   }
-  const list = own.length ? own : wildcard;
-  return list.length ? Math.max(...list) : null;
+  return own ?? wildcard;
 }
 
 /** The robots.txt verdict for our own crawler (its product token) on a URL. */

@@ -7,6 +7,7 @@
  * pages come first whenever they are found. Pure: no fetches.
  */
 import type { PageFacts } from "../../html/types.ts";
+import { charsOf, trimEnd } from "../../../kit/text/trim.ts";
 
 /** One URL that may be sampled. */
 export interface Candidate {
@@ -36,13 +37,29 @@ const TRACKING_PARAM =
 const FILE_EXT =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|rar|7z|mp[34]|m4a|mov|avi|webm|css|js|mjs|json|xml|txt|md|markdown|rss|atom|csv|xlsx?|docx?|pptx?|woff2?|ttf|eot|exe|dmg|apk)$/i;
 
+/**
+ * The text of each `<url>...</url>` block, as `/<url>([\s\S]*?)<\/url>/gi` gives it, from one
+ * pass over the tags: that expression scanned to the end of the body again from every `<url>`
+ * that no `</url>` follows.
+ */
+function* urlBlocks(body: string): Generator<string> {
+  let open = -1;
+  for (const tag of body.matchAll(/<(\/?)url>/gi)) {
+    if (open < 0 && tag[1] === "") open = tag.index + tag[0].length;
+    else if (open >= 0 && tag[1] === "/") {
+      yield body.slice(open, tag.index);
+      open = -1;
+    }
+  }
+}
+
 /** The sitemap's `<url>` entries: loc and lastmod, in file order (bounded, linear, lazy). */
 export function* sitemapEntries(body: string): Generator<{ loc: string; lastmod: number | null }> {
   let n = 0;
-  for (const m of body.matchAll(/<url>([\s\S]*?)<\/url>/gi)) {
-    const loc = m[1].match(/<loc>\s*([^<\s]+)\s*<\/loc>/i)?.[1];
+  for (const entry of urlBlocks(body)) {
+    const loc = entry.match(/<loc>\s*([^<\s]+)\s*<\/loc>/i)?.[1];
     if (!loc) continue;
-    const lm = m[1].match(/<lastmod>\s*([^<\s]+)\s*<\/lastmod>/i)?.[1];
+    const lm = entry.match(/<lastmod>\s*([^<\s]+)\s*<\/lastmod>/i)?.[1];
     const t = lm ? Date.parse(lm) : NaN;
     yield { loc: loc.replace(/&amp;/g, "&"), lastmod: Number.isNaN(t) ? null : t };
     if (++n >= MAX_SITEMAP_ENTRIES) return;
@@ -83,6 +100,7 @@ function safeDecode(s: string): string {
 
 /** A directory's index file names the directory: `/docs/index.html` is `/docs/`. */
 const INDEX_FILE = /\/(index|default)\.(html?|php|aspx?)$/i;
+const SLASH = charsOf("/");
 
 /**
  * Two URLs name the same page when they differ only by a trailing slash, a directory index file
@@ -92,7 +110,7 @@ export function samePage(a: string, b: string): boolean {
   const norm = (s: string) => {
     try {
       const u = new URL(s);
-      return `${u.hostname}${u.pathname.replace(INDEX_FILE, "/").replace(/\/+$/, "")}${u.search}`;
+      return `${u.hostname}${trimEnd(u.pathname.replace(INDEX_FILE, "/"), SLASH)}${u.search}`;
     } catch {
       return s;
     }
@@ -122,7 +140,7 @@ export function collectCandidates(
   const seen = new Set<string>();
   const key = (url: string) => {
     const u = new URL(url);
-    return `${u.pathname.replace(INDEX_FILE, "/").replace(/\/+$/, "")}${u.search}`;
+    return `${trimEnd(u.pathname.replace(INDEX_FILE, "/"), SLASH)}${u.search}`;
   };
   // Only the newest entries of each path shape are kept (at most PER_SHAPE of MAX_SHAPES
   // shapes), so a 50,000-URL sitemap costs the same memory as a small one.

@@ -11,6 +11,7 @@ import type { AnswersPanel } from "../panel.ts";
 import type { Measures, ProviderResult } from "../run_types.ts";
 import { rateText } from "../wilson.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
+import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 const MEASURE_WORDS: [keyof Measures, string][] = [
   ["mentioned", "Named"],
@@ -113,9 +114,13 @@ function RunResults(props: { panel: AnswersPanel }): VNode {
                 <ul>
                   {a.sources.map((s) => (
                     <li key={s.url}>
-                      <a href={s.url} rel="nofollow noopener noreferrer ugc">
-                        {s.title ?? s.host ?? s.url}
-                      </a>{" "}
+                      {safeHttpUrl(s.url)
+                        ? (
+                          <a href={safeHttpUrl(s.url)!} rel="nofollow noopener noreferrer ugc">
+                            {s.title ?? s.host ?? s.url}
+                          </a>
+                        )
+                        : (s.title ?? s.host ?? s.url)}{" "}
                       <span class="muted">({s.kind}{s.host ? `, ${s.host}` : ""})</span>
                     </li>
                   ))}

@@ -5,28 +5,113 @@
  * taken from a scanned page stays text.
  */
 import type { ComponentChildren, VNode } from "preact";
+import { isSpace } from "../../../kit/text/trim.ts";
 
-const TOKEN =
-  /("(?:[^"\\\n]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
-
-/** JSON text as highlighted children (keys, strings, numbers, literals, punctuation). */
+/**
+ * JSON text as highlighted children (keys, strings, numbers, literals, punctuation), read in one
+ * pass. A string left open at the end of its line is plain text up to there (the expression this
+ * replaces retried an open string from every quote after it: quadratic in a line of `\"`).
+ */
 export function highlightJson(text: string): ComponentChildren[] {
   const out: ComponentChildren[] = [];
   let last = 0;
-  for (const m of text.matchAll(TOKEN)) {
-    const at = m.index!;
+  let i = 0;
+  const emit = (at: number, end: number, node: ComponentChildren, after?: string) => {
     if (at > last) out.push(text.slice(last, at));
-    if (m[1] !== undefined) {
-      if (m[2] !== undefined) {
-        out.push(<span class="j-key">{m[1]}</span>, m[2]);
-      } else out.push(<span class="j-str">{m[1]}</span>);
-    } else if (m[3] !== undefined) out.push(<span class="j-num">{m[3]}</span>);
-    else if (m[4] !== undefined) out.push(<span class="j-lit">{m[4]}</span>);
-    else out.push(<span class="j-pun">{m[5]}</span>);
-    last = at + m[0].length;
+    out.push(node);
+    if (after) out.push(after);
+    last = i = end;
+  };
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (end < 0) {
+        i = lineEnd(text, i);
+        continue;
+      }
+      let k = end;
+      while (k < text.length && isSpace(text.charCodeAt(k))) k++;
+      const str = text.slice(i, end);
+      if (text.charCodeAt(k) === COLON) {
+        emit(i, k + 1, <span class="j-key">{str}</span>, text.slice(end, k + 1));
+      } else emit(i, end, <span class="j-str">{str}</span>);
+    } else if (isDigit(c) || (c === MINUS && isDigit(text.charCodeAt(i + 1)))) {
+      const end = numberEnd(text, i);
+      emit(i, end, <span class="j-num">{text.slice(i, end)}</span>);
+    } else if (PUNCTUATION.has(c)) {
+      emit(i, i + 1, <span class="j-pun">{text[i]}</span>);
+    } else if (isWordChar(c) && (i === 0 || !isWordChar(text.charCodeAt(i - 1)))) {
+      const word = LITERALS.find((w) =>
+        text.startsWith(w, i) && !isWordChar(text.charCodeAt(i + w.length))
+      );
+      if (word) emit(i, i + word.length, <span class="j-lit">{word}</span>);
+      else i++;
+    } else i++;
   }
   if (last < text.length) out.push(text.slice(last));
   return out;
+}
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, MINUS = 0x2d, NEWLINE = 0x0a;
+const PUNCTUATION = new Set([..."{}[],"].map((ch) => ch.charCodeAt(0)));
+const LITERALS = ["true", "false", "null"];
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** RegExp `\w`: ASCII letters, digits and `_`. */
+function isWordChar(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+}
+
+/** Where the string opening at `at` ends (after its quote), or -1 if a newline or the end comes first. */
+function stringEnd(text: string, at: number): number {
+  for (let k = at + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === QUOTE) return k + 1;
+    if (c === NEWLINE) return -1;
+    if (c === BACKSLASH) {
+      const next = text.charCodeAt(k + 1);
+      // An escape takes any character but a line terminator, as `\\.` did.
+      if (
+        Number.isNaN(next) || next === NEWLINE || next === 0x0d || next === 0x2028 ||
+        next === 0x2029
+      ) {
+        return -1;
+      }
+      k++;
+    }
+  }
+  return -1;
+}
+
+function lineEnd(text: string, at: number): number {
+  const nl = text.indexOf("\n", at);
+  return nl < 0 ? text.length : nl;
+}
+
+/** The end of `-?\d+(\.\d+)?([eE][+-]?\d+)?` starting at `at`. */
+function numberEnd(text: string, at: number): number {
+  let k = at;
+  if (text.charCodeAt(k) === MINUS) k++;
+  while (isDigit(text.charCodeAt(k))) k++;
+  if (text.charCodeAt(k) === 0x2e && isDigit(text.charCodeAt(k + 1))) {
+    k += 2;
+    while (isDigit(text.charCodeAt(k))) k++;
+  }
+  const e = text.charCodeAt(k);
+  if (e === 0x65 || e === 0x45) {
+    let j = k + 1;
+    const sign = text.charCodeAt(j);
+    if (sign === 0x2b || sign === MINUS) j++;
+    if (isDigit(text.charCodeAt(j))) {
+      while (isDigit(text.charCodeAt(j))) j++;
+      k = j;
+    }
+  }
+  return k;
 }
 
 /** A `<script type="application/ld+json">…</script>` element: its tags dimmed, its JSON coloured. */

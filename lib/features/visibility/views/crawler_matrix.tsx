@@ -7,6 +7,7 @@
  */
 import type { VNode } from "preact";
 import type { CrawlerRow, ScanRecord } from "../../../engines/visibility/record.ts";
+import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 /** The rows of the matrix in a record, or null when the record has none. */
 function matrixRows(record: ScanRecord): CrawlerRow[] | null {
@@ -32,6 +33,12 @@ function vendors(rows: CrawlerRow[]): { vendor: string; docs: string; ips: [stri
     if (r.ipRanges) v.ips.push([r.token, r.ipRanges]);
   }
   return out;
+}
+
+/** A link from the record (read as stored): only an http(s) URL becomes an href, else text. */
+function OutLink(props: { href: string | null; children: string }): VNode {
+  const href = safeHttpUrl(props.href);
+  return href ? <a href={href}>{props.children}</a> : <>{props.children}</>;
 }
 
 /** The crawler matrix section; nothing for records without one. */
@@ -79,11 +86,11 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
           Sources: {vendors(rows).map((v, i) => (
             <>
               {i ? "; " : ""}
-              <a href={v.docs}>{v.vendor}</a>
+              <OutLink href={v.docs}>{v.vendor}</OutLink>
               {v.ips.map(([token, url]) => (
                 <>
                   {" "}
-                  <a href={url}>{token} IPs</a>
+                  <OutLink href={url}>{`${token} IPs`}</OutLink>
                 </>
               ))}
             </>

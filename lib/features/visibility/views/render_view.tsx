@@ -8,6 +8,7 @@
 import type { VNode } from "preact";
 import type { RenderedPage, RenderView } from "../../../engines/render/view.ts";
 import { pagePath } from "../../../engines/visibility/audit/format_pages.ts";
+import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 const VERDICT_WORDS: Record<RenderedPage["verdict"], string> = {
   server: "in the server HTML",
@@ -25,7 +26,9 @@ function CrawlerFacts(props: { view: RenderView }): VNode {
     list.map((c, i) => (
       <>
         {i > 0 && ", "}
-        <a href={c.source} rel="noopener noreferrer">{c.token}</a>
+        {safeHttpUrl(c.source)
+          ? <a href={safeHttpUrl(c.source)!} rel="noopener noreferrer">{c.token}</a>
+          : c.token}
       </>
     ));
   return (

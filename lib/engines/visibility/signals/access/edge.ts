@@ -135,7 +135,7 @@ export const edge: SignalDef<Data> = {
       .map((c) => `${c.token}: ${c.ipRanges}`);
     const probe = CRAWLERS.find((c) => c.token === refused[0]) ??
       CRAWLERS.find((c) => c.token === "OAI-SearchBot")!;
-    const token = probe.userAgent.match(new RegExp(`${probe.token}/[\\d.]+`))?.[0] ?? probe.token;
+    const token = tokenWithVersion(probe.userAgent, probe.token);
     return {
       what: "Let verified AI search crawlers past your CDN/firewall",
       why:
@@ -154,3 +154,12 @@ export const edge: SignalDef<Data> = {
     };
   },
 };
+
+/** The product token with its version as the User-Agent writes it ("GPTBot/1.2"), or the token. */
+function tokenWithVersion(userAgent: string, token: string): string {
+  const at = userAgent.indexOf(`${token}/`);
+  if (at < 0) return token;
+  let end = at + token.length + 1;
+  while (end < userAgent.length && /[\d.]/.test(userAgent[end])) end++;
+  return end > at + token.length + 1 ? userAgent.slice(at, end) : token;
+}

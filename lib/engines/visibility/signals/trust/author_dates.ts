@@ -106,7 +106,9 @@ export const authorDates: SignalDef = {
 
 /** Splits a byline such as "Jane Doe, Bob Roe and Ann Poe" into people. */
 export function splitPeople(byline: string): string[] {
-  return byline.split(/\s*(?:,|;|\||&|\band\b|\bund\b|\bet\b|\by\b)\s*/i)
-    .map((s) => s.replace(/^by\s+/i, "").trim())
+  // Each part trimmed after the split: `\s*` on both sides of the separator retried a long run
+  // of spaces from each of its characters.
+  return byline.split(/,|;|\||&|\band\b|\bund\b|\bet\b|\by\b/i)
+    .map((s) => s.trim().replace(/^by\s+/i, "").trim())
     .filter((s) => s.length > 1);
 }

@@ -12,6 +12,7 @@ import { changesFeed } from "../../../feed.ts";
 import { etagMatches } from "../../../../../kit/storage/report_cache.ts";
 import { DOMAIN_PARAMETER, errorResponse } from "../../../../../kit/web/openapi.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
+import { charsOf, trimEnd } from "../../../../../kit/text/trim.ts";
 
 /** The domain of the path, or a 400 when it is not one. */
 function feedDomain(raw: string): string {
@@ -34,8 +35,9 @@ export const changesFeedRoute: RouteDef = {
     GET: async (c) => {
       const domain = feedDomain(param(c, "domain"));
       const feed = await changesFeed(deps.store, domain, {
-        origin: deps.config.publicUrl?.replace(/\/+$/, "") ??
-          siteOrigin(c, deps.config.trustProxy),
+        origin: deps.config.publicUrl != null
+          ? trimEnd(deps.config.publicUrl, charsOf("/"))
+          : siteOrigin(c, deps.config.trustProxy),
         title: deps.service.title,
       });
       if (!feed) throw new NotFoundError(`No kept scan of ${domain}`);
