@@ -113,6 +113,11 @@ export interface HomeProps {
    * plan lets run: lib/kit/config_memory.ts), so the scan form offers it.
    */
   canRender: boolean;
+  /**
+   * The form to validate code in hand (lib/features/validate/), where the service validates code:
+   * the app hands it in, the home page places it.
+   */
+  validateForm?: VNode;
 }
 
 /** What a stored record's page is rendered with. */
@@ -273,8 +278,13 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */
   rescanTarget?(record: R): string;
-  /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
-  validatesCode?: boolean;
+  /**
+   * Validates code in hand (lib/features/validate/: POST /api/validate, /validate, the
+   * validate_code tool) and shows the result as its report shows a page's: `resultJob` is the
+   * module scan threads load for the result's HTML (the "validate-html" job, a ThreadJobModule
+   * exporting `runJob`), `resultHtml` the same function for a server without threads.
+   */
+  validatesCode?: { resultJob: URL; resultHtml(json: string): string };
   /**
    * Serves GET /compare and /api/compare.json (lib/features/compare/): sites side by side. The schema
    * service does not: its record is one page of a site, so two records are not two sites.

@@ -8,6 +8,7 @@ import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import type { HomeProps } from "../lib/service.ts";
 import { renderPage } from "../lib/kit/web/render.tsx";
 import { shellFor } from "../lib/kit/web/shell.ts";
+import { ValidateCodeForm } from "../lib/features/validate/views/validate_code_form.tsx";
 
 /** GET /. */
 export const indexRoute: RouteDef = {
@@ -50,5 +51,6 @@ function homeProps(deps: AppDeps): HomeProps {
       : null,
     sourceUrl,
     canRender: deps.config.render.browser.kind !== "off",
+    validateForm: deps.service.validatesCode ? <ValidateCodeForm /> : undefined,
   };
 }

@@ -46,6 +46,7 @@ import { createWatchDeps } from "../features/watch/service.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { accountSections, reportSections } from "./sections.ts";
+import { instanceSecretBox } from "../kit/auth/secret_box.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -251,6 +252,8 @@ export async function createServer(
   const accounts = Object.fromEntries(
     Object.entries(stores).map(([name, store]) => [name, accountStoreOf(store)]),
   );
+  // One secret box for the instance: watches seal their webhooks, answer presence users' keys.
+  const box = instanceSecretBox(kv, config.watch);
   const watch = createWatchDeps({
     kv,
     store: stores[service.name],
@@ -259,6 +262,7 @@ export async function createServer(
     now,
     lookup: overrides.lookup,
     log,
+    box,
   });
   const answers = createAnswersDeps({
     kv,
@@ -266,7 +270,7 @@ export async function createServer(
     service,
     config,
     watches: watch.watches,
-    box: watch.box,
+    box,
     now,
     lookup: overrides.lookup,
     log,
@@ -459,8 +463,7 @@ function threadJobs(service: AnyServiceDef): ThreadJobModules {
   };
   if (service.validatesCode) {
     jobs["validate-code"] = new URL("../features/validate/validate_job.ts", import.meta.url).href;
-    jobs["validate-html"] =
-      new URL("../features/validate/views/validate_result_job.tsx", import.meta.url).href;
+    jobs["validate-html"] = service.validatesCode.resultJob.href;
   }
   return jobs;
 }

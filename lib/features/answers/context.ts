@@ -8,9 +8,24 @@ import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { AnswersStore } from "./store.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import type { WatchStore } from "../watch/store.ts";
 import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
-import type { SecretBox } from "../watch/secret_box.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
+
+/** A site an account watches, as answer presence reads it. */
+export interface WatchedSite {
+  /** The record key (lib/kit/net/target.ts). */
+  domain: string;
+  /** Where a scan of it starts. */
+  url: string;
+}
+
+/**
+ * The sites an account watches: the watch feature's list (its store), handed in by the app
+ * (lib/app/server.ts, lib/app/answers_cli.ts). Answer presence runs for them.
+ */
+export interface WatchedSites {
+  list(accountId: string): Promise<WatchedSite[]>;
+}
 
 /** Answer presence's dependencies. */
 export interface AnswersDeps {
@@ -20,7 +35,7 @@ export interface AnswersDeps {
   store: Store;
   answers: AnswersStore<AnswerRun, Sample, QuestionSet>;
   /** The watch list: an account runs answer presence for the sites it watches. */
-  watches: WatchStore;
+  watches: WatchedSites;
   /** Seals users' own vendor keys (the watch feature's box: WATCH_SECRET_KEY, else kept in KV). */
   box(): Promise<SecretBox>;
   /** Calls the vendors (ANSWERS_RESOLVE, never SCAN_RESOLVE; no redirects; 2 MB answers). */

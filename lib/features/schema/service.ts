@@ -14,6 +14,7 @@ import { schemaHtml } from "./export_html.tsx";
 import { schemaSarif } from "./sarif.ts";
 import { schemaBadge } from "./badge.ts";
 import { schemaMcp } from "./mcp.ts";
+import { validateResultHtml } from "./views/code_result_job.tsx";
 
 /** The Schema Markup Generator. */
 export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
@@ -47,7 +48,10 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
     (!target.render || record.result?.rendered !== undefined),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
   failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
-  validatesCode: true,
+  validatesCode: {
+    resultJob: new URL("./views/code_result_job.tsx", import.meta.url),
+    resultHtml: validateResultHtml,
+  },
   home: SchemaHome,
   report: schemaReport,
   exports: { markdown: schemaMarkdown, html: schemaHtml, sarif: schemaSarif },

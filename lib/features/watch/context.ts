@@ -10,7 +10,7 @@ import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
-import type { SecretBox } from "./secret_box.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
 
 /** The watch feature's dependencies. */
 export interface WatchDeps {

@@ -3,16 +3,14 @@
  * once by the composition root (lib/app/server.ts). Webhooks get a guarded fetcher of their own, with
  * WEBHOOK_RESOLVE (never SCAN_RESOLVE), a 10 s deadline, no redirects and a 4 KB answer cap.
  */
-import { randomToken } from "../../kit/auth/crypto.ts";
 import type { Config } from "../../kit/config.ts";
 import { createGuardedFetcher, type LookupFunction } from "../../kit/net/guarded_fetch.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import { keptSecret } from "../../kit/storage/store_secrets.ts";
 import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
-import { SecretBox } from "./secret_box.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** The parts the watch feature is built from. */
@@ -24,12 +22,13 @@ export interface WatchParts {
   now: () => number;
   lookup?: LookupFunction;
   log: (entry: Record<string, unknown>) => void;
+  /** The instance's secret box (lib/kit/auth/secret_box.ts), shared with answer presence. */
+  box: () => Promise<SecretBox>;
 }
 
 /** The watch feature of one service. */
 export function createWatchDeps(parts: WatchParts): WatchDeps {
   const { kv, config } = parts;
-  let box: Promise<SecretBox> | null = null;
   return {
     config,
     service: parts.service,
@@ -45,12 +44,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
       maxRedirects: 0,
       lookup: parts.lookup,
     }),
-    box: () =>
-      box ??= (async () =>
-        new SecretBox(
-          config.watch.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
-          config.watch.previousSecretKeys,
-        ))(),
+    box: parts.box,
     origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     log: parts.log,
   };

@@ -18,7 +18,6 @@ import {
   validateRequest,
 } from "../validate_request.ts";
 import { renderPage } from "../../../kit/web/render.tsx";
-import { type ValidateHtmlJob, validateResultHtml } from "../views/validate_result_job.tsx";
 import { ScanIsolationError } from "../../../kit/isolate/scan_threads.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
@@ -48,7 +47,7 @@ function ValidatePage(
         </p>
       )}
       {props.resultHtml && (
-        // Rendered (and escaped) by Preact in a scan thread: lib/features/validate/views/validate_result_job.tsx.
+        // Rendered (and escaped) by Preact in a scan thread: the service's validatesCode.resultJob.
         <div class="validate-result" dangerouslySetInnerHTML={{ __html: props.resultHtml }} />
       )}
     </article>
@@ -63,8 +62,9 @@ async function resultSections(
   deps: AppDeps,
   { json, code, url }: { json: string; code?: string; url?: string },
 ): Promise<string> {
-  if (!deps.threads?.runJob) return validateResultHtml(json);
-  const job: ValidateHtmlJob = { kind: "validate-html", json };
+  const shown = deps.service.validatesCode!;
+  if (!deps.threads?.runJob) return shown.resultHtml(json);
+  const job = { kind: "validate-html", json };
   try {
     return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
   } catch (error) {
@@ -83,7 +83,7 @@ async function resultSections(
 /** GET and POST /validate (mounted by the services that validate code in hand). */
 export const validatePageRoute: RouteDef = {
   path: "/validate",
-  servedBy: (service) => service.validatesCode === true,
+  servedBy: (service) => service.validatesCode !== undefined,
   handlers: (deps) => handlers(deps),
 };
 

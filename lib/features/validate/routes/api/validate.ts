@@ -25,7 +25,7 @@ export { MAX_VALIDATE_BODY, ValidateRequestSchema };
 /** POST /api/validate (mounted by the services that validate code in hand). */
 export const validateRoute: RouteDef = {
   path: "/api/validate",
-  servedBy: (service) => service.validatesCode === true,
+  servedBy: (service) => service.validatesCode !== undefined,
   handlers: (deps) => ({ POST: (c) => validateCode(c, deps) }),
   schemas: () => ({
     ValidateRequest: { schema: ValidateRequestSchema, io: "input" },
