@@ -108,7 +108,7 @@ export function describeConfig(config: Config): string[] {
       : `Watches: up to ${config.watch.maxPerAccount} per account, ${
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
-        config.watch.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
+        config.secretBox.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
       }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
     describeAnswers(config.answers),
     config.logRequests

@@ -26,7 +26,7 @@ export function main(
         service,
         config,
         watches: new WatchStore(kv, service.name),
-        box: instanceSecretBox(kv, config.watch),
+        box: instanceSecretBox(kv, config.secretBox),
         now: Date.now,
         log: () => {},
       });

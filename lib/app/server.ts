@@ -253,7 +253,7 @@ export async function createServer(
     Object.entries(stores).map(([name, store]) => [name, accountStoreOf(store)]),
   );
   // One secret box for the instance: watches seal their webhooks, answer presence users' keys.
-  const box = instanceSecretBox(kv, config.watch);
+  const box = instanceSecretBox(kv, config.secretBox);
   const watch = createWatchDeps({
     kv,
     store: stores[service.name],

@@ -12,6 +12,8 @@ import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "../features/answers/config.ts";
 import { logsFromEnv } from "../features/logs/config.ts";
+import { WATCH_ENV, watchSettings } from "../features/watch/config.ts";
+import { ACCOUNTS_ENV, accountsSettings } from "../features/accounts/config.ts";
 import { SERVICE_DEFAULTS, SERVICE_NAMES } from "./service_defaults.ts";
 import { charsOf, trimEnd } from "./text/trim.ts";
 export type {
@@ -114,8 +116,7 @@ const EnvSchema = z.object({
   RENDER_PAGE_MS: int(8_000, 1_000, 60_000),
   RENDER_CONCURRENCY: int(1, 1, 8),
   ALTCHA_HMAC_KEY: optionalString,
-  ADMIN_PASSWORD_HASH: optionalString,
-  ADMIN_PASSWORD: optionalString,
+  ...ACCOUNTS_ENV,
   DENO_DEPLOYMENT_ID: optionalString,
   DENO_KV_ACCESS_TOKEN: optionalString,
   UPSTASH_REDIS_REST_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
@@ -126,19 +127,14 @@ const EnvSchema = z.object({
   RECORD_RETENTION_DAYS: int(30, 1, 3650),
   HISTORY_RETENTION_DAYS: int(90, 1, 3650),
   HISTORY_MAX_SCANS: int(1000, 1, 100_000),
-  WATCH_SCHEDULES: z.string().trim().default("daily,weekly").pipe(
-    z.string().regex(/^(daily|weekly)(\s*,\s*(daily|weekly))*$/, {
-      error: 'must list "daily" and/or "weekly", comma-separated',
-    }),
-  ),
-  WATCH_MAX_PER_ACCOUNT: int(10, 0, 1000),
+  ...WATCH_ENV,
+  // The instance's secret box (lib/kit/auth/secret_box.ts): it seals webhooks and users' keys.
   WATCH_SECRET_KEY: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
   WATCH_SECRET_KEY_PREVIOUS: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
-  WEBHOOK_RESOLVE: z.string().optional(),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),
   MAX_CONNECTIONS: int(0, 0, 1_000_000),
@@ -384,8 +380,7 @@ export function loadConfig(
       concurrency: e.RENDER_CONCURRENCY,
     },
     altchaHmacKey: e.ALTCHA_HMAC_KEY,
-    adminPasswordHash: e.ADMIN_PASSWORD_HASH,
-    adminPassword: e.ADMIN_PASSWORD,
+    ...accountsSettings(e),
     onDeploy,
     kvAccessTokenSet: !!e.DENO_KV_ACCESS_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
@@ -395,12 +390,10 @@ export function loadConfig(
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     historyMaxScans: e.HISTORY_MAX_SCANS,
-    watch: {
-      schedules: [...new Set(list(e.WATCH_SCHEDULES))] as ("daily" | "weekly")[],
-      maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
+    watch: watchSettings(e, parseResolveSetting),
+    secretBox: {
       secretKey: e.WATCH_SECRET_KEY,
       previousSecretKeys: e.WATCH_SECRET_KEY_PREVIOUS ? [e.WATCH_SECRET_KEY_PREVIOUS] : [],
-      webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
     },
     answers,
     logs,

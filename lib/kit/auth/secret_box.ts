@@ -106,7 +106,7 @@ export interface SecretBoxKeys {
   /** The key that seals; undefined: a random key generated once and kept in KV. */
   secretKey: string | undefined;
   /** Keys that only open (values sealed before a rotation). */
-  previousSecretKeys: readonly string[];
+  previousSecretKeys: string[];
 }
 
 /**
