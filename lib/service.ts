@@ -272,8 +272,8 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   servesCached?(record: R, target: Target): boolean;
   /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
   summary?: string;
-  /** The fields of a failed record beyond domain, status, scannedAt and result. */
-  failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
+  /** The fields of a failed record of `target` beyond domain, status, scannedAt and result. */
+  failedRecordFields?(target: Target): Record<string, unknown>;
   /** What a watch of this service rescans (lib/features/watch/): the whole site, or the one page named. */
   watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */

@@ -47,7 +47,7 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
     record.url === (target.pageUrl ?? target.url) &&
     (!target.render || record.result?.rendered !== undefined),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
-  failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
+  failedRecordFields: (target) => ({ url: target.pageUrl ?? target.url }),
   validatesCode: {
     resultJob: new URL("./views/code_result_job.tsx", import.meta.url),
     resultHtml: validateResultHtml,
