@@ -26,12 +26,13 @@ import { createMcpServer, mcpTools } from "../lib/app/mcp_server.ts";
 import { ipv6Prefix48 } from "../lib/kit/net/client_ip.ts";
 import { CAPS } from "../lib/kit/limits/limits.ts";
 
+import { PATHS } from "../lib/kit/report_urls.ts";
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;
 
 /** POST /mcp (and every other method, answered by the protocol's own rules). */
 export const mcpRoute: RouteDef<ServerDeps> = {
-  path: "/mcp",
+  path: PATHS.mcp,
   handlers: (deps, app) => mcpHandlers(deps, { recordViews: app.viewGate }),
   openapi: ({ deps }) => ({
     post: {

@@ -17,24 +17,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { programFiles } from "./helpers/program_files.ts";
 
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), ".."));
-const ROOTS = ["main.ts", "mod.ts", "lib", "routes", "islands"];
-
-/** Every .ts/.tsx file under the program's roots, relative to the repository. */
-export async function programFiles(): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string) => {
-    const info = await Deno.stat(join(ROOT, rel));
-    if (info.isFile) {
-      if (/\.(ts|tsx)$/.test(rel)) out.push(rel);
-      return;
-    }
-    for await (const e of Deno.readDir(join(ROOT, rel))) await walk(join(rel, e.name));
-  };
-  for (const r of ROOTS) await walk(r);
-  return out.sort();
-}
 
 /**
  * The relative module specifiers of a source file: static `import ... from`, `export ... from`,

@@ -28,15 +28,15 @@ import { PATHS } from "../kit/report_urls.ts";
  */
 export const GROUPS: readonly GroupSpec[] = [
   {
-    prefix: "/account",
+    prefix: PATHS.account,
     // A section's refused form shows the account page again (lib/kit/web/account_sections.ts).
     errors: accountPageErrors,
-    session: { kind: "client", signIn: "/account/login" },
+    session: { kind: "client", signIn: PATHS.accountLogin },
   },
   {
-    prefix: "/admin",
+    prefix: PATHS.admin,
     errors: pageErrors,
-    session: { kind: "admin", signIn: "/admin/login" },
+    session: { kind: "admin", signIn: PATHS.adminLogin },
   },
 ];
 
@@ -146,7 +146,7 @@ async function scanDirect(
   try {
     return await scanPost(req, requestIp(req, info, deps.config.trustProxy), deps);
   } catch (error) {
-    const a = errorAnswer(error, { path: "/api/scan", method: "POST" }, deps);
+    const a = errorAnswer(error, { path: PATHS.scan, method: "POST" }, deps);
     return new Response(JSON.stringify(a.body), {
       status: a.status,
       headers: [

@@ -2,9 +2,10 @@
 import type { RouteDef } from "../../lib/kit/web/route.ts";
 import { NotFoundError } from "../../lib/kit/errors.ts";
 
+import { PATHS } from "../../lib/kit/report_urls.ts";
 /** GET /api/challenge. */
 export const challengeRoute: RouteDef = {
-  path: "/api/challenge",
+  path: PATHS.challenge,
   handlers: (deps) => ({
     GET: async (c) => {
       if (!deps.challenge.issue) throw new NotFoundError();

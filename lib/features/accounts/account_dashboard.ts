@@ -19,6 +19,7 @@ import { pageErrors, pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
 
+import { PATHS } from "../../kit/report_urls.ts";
 /** What a form post leaves for the next dashboard view: a new key (shown once), a notice, sections'. */
 export interface DashboardFlash extends AccountFlash {
   created?: NewKey | null;
@@ -39,7 +40,7 @@ export async function dashboardFor(
   const account = await deps.accounts.getAccount(session.accountId ?? "");
   if (!account) {
     await closeSession(c, deps, "client");
-    return c.redirect("/account/login", 303);
+    return c.redirect(PATHS.accountLogin, 303);
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
   const { sections: left, ...shown } = extra;

@@ -28,7 +28,7 @@ import {
 } from "../../kit/mcp/context.ts";
 import { gateText, learnEntry } from "../../engines/visibility/learn.ts";
 import { capOf } from "../../engines/visibility/score.ts";
-import { learnPath } from "../../kit/report_urls.ts";
+import { learnPath, PATHS } from "../../kit/report_urls.ts";
 import { formatPagesTable, sampledPages } from "../../engines/visibility/audit/format_pages.ts";
 
 /** The visibility service's MCP adapter. */
@@ -116,7 +116,7 @@ const LearnSchema = z.object({
   why: z.string(),
   how: z.string(),
   sources: z.array(z.object({ by: z.string(), title: z.string(), url: z.string() })),
-  path: z.string().describe('The page on this server explaining the check ("/learn/<id>").'),
+  path: z.string().describe(`The page on this server explaining the check ("${PATHS.learn}").`),
   url: z.string().nullable().describe("The same page's full address, when PUBLIC_URL is set."),
 });
 

@@ -7,7 +7,7 @@
 import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts.ts";
 import { LIMITS } from "../../../kit/limits/limits.ts";
-import { scanJsonPath, scanStatusPath } from "../../../kit/report_urls.ts";
+import { PATHS, scanJsonPath, scanStatusPath } from "../../../kit/report_urls.ts";
 import { MAX_KEY_NAME } from "../../../kit/auth/keys.ts";
 import type { Account } from "../../../kit/storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../../../islands/KeyManager.tsx";
@@ -42,7 +42,7 @@ export function DashboardPage(
   const { state, origin, prefix } = props;
   // As /docs does: follow the scan's status URL (the report URL keeps answering the previous
   // record while a rescan runs), then read the record it names.
-  const curl = `curl -s -X POST ${origin}/api/scan \\
+  const curl = `curl -s -X POST ${origin}${PATHS.scan} \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "example.com"}'
@@ -62,7 +62,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
             Signed in as <strong class="account-email">{state.account.email}</strong>
           </p>
         </div>
-        <PostButton action="/account/logout" csrf={state.csrf} label="Sign out" />
+        <PostButton action={PATHS.accountLogout} csrf={state.csrf} label="Sign out" />
       </div>
       <Island
         name="KeyManager"
@@ -92,7 +92,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
         <pre><code>{curl}</code></pre>
         <p>
           A revoked key stops working at once: the next request with it gets <code>401</code>.{" "}
-          <a href="/docs">API documentation</a>
+          <a href={PATHS.docs}>API documentation</a>
         </p>
       </section>
       <section aria-labelledby="about-heading">

@@ -11,6 +11,7 @@ import { LIMITS } from "../../../kit/limits/limits.ts";
 import { AuthForm } from "../../../../islands/AuthForm.tsx";
 import { ChallengeField, Island } from "../../../kit/ui/layout.tsx";
 
+import { PATHS } from "../../../kit/report_urls.ts";
 /** Which form. */
 export type AuthMode = "signup" | "login" | "admin";
 
@@ -38,19 +39,19 @@ const COPY: Record<
   signup: {
     title: "Create a free account",
     description: "Sign up for free API keys to scan sites from scripts and pipelines.",
-    action: "/account/signup",
+    action: PATHS.accountSignup,
     submit: "Create account",
   },
   login: {
     title: "Sign in",
     description: "Sign in to manage your API keys.",
-    action: "/account/login",
+    action: PATHS.accountLogin,
     submit: "Sign in",
   },
   admin: {
     title: "Administrator sign-in",
     description: "Sign-in for the site owner.",
-    action: "/admin/login",
+    action: PATHS.adminLogin,
     submit: "Sign in",
   },
 };
@@ -91,7 +92,7 @@ export function AuthPage(props: {
       {state.signedInAs && (
         <p class="notice">
           You are signed in as <strong>{state.signedInAs}</strong>.{" "}
-          <a href="/account">Go to your keys</a>.
+          <a href={PATHS.account}>Go to your keys</a>.
         </p>
       )}
       {state.notice && (
@@ -136,13 +137,13 @@ export function AuthPage(props: {
         )}
       {mode === "signup" && (
         <p>
-          Already have an account? <a href="/account/login">Sign in</a>.
+          Already have an account? <a href={PATHS.accountLogin}>Sign in</a>.
         </p>
       )}
       {mode === "login" && (
         <>
           <p>
-            No account yet? <a href="/account/signup">Create one for free</a>.
+            No account yet? <a href={PATHS.accountSignup}>Create one for free</a>.
           </p>
           <p class="hint">
             Forgot your password? It cannot be reset, because no e-mail is ever sent: create a new

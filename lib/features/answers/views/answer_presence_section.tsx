@@ -13,6 +13,7 @@ import { rateText } from "../wilson.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
+import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 const MEASURE_WORDS: [keyof Measures, string][] = [
   ["mentioned", "Named"],
   ["cited", "Cited"],
@@ -47,7 +48,10 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
       </ol>
       <details>
         <summary>Edit the questions and competitors</summary>
-        <form method="post" action={`/account/answers/${panel.domain}/questions`}>
+        <form
+          method="post"
+          action={fillPath(PATHS.accountAnswerQuestions, { domain: panel.domain })}
+        >
           <input type="hidden" name="csrf" value={panel.csrf} />
           <label for="answer-questions">One question per line</label>
           <textarea id="answer-questions" name="questions" rows={5}>
@@ -73,7 +77,7 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
       {panel.running
         ? <p class="notice" role="status">A run is in progress: reload in a few minutes.</p>
         : configured && (
-          <form method="post" action={`/account/answers/${panel.domain}/run`}>
+          <form method="post" action={fillPath(PATHS.accountAnswerRun, { domain: panel.domain })}>
             <input type="hidden" name="csrf" value={panel.csrf} />
             <button type="submit">Ask the assistants now</button>
           </form>

@@ -7,7 +7,7 @@
 import type { VNode } from "preact";
 import type { CompareSite, Comparison } from "../compare.ts";
 import { COMPARE_MAX_SITES } from "../compare.ts";
-import { compareJsonPath } from "../../../kit/report_urls.ts";
+import { compareJsonPath, PATHS } from "../../../kit/report_urls.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { gradeOf } from "../../../engines/visibility/report_texts.ts";
 
@@ -28,7 +28,7 @@ export function ComparePage(
           scanned here; scan a site from its report page first.
         </p>
       </header>
-      <form class="card compare-form" method="get" action="/compare">
+      <form class="card compare-form" method="get" action={PATHS.compare}>
         <fieldset>
           <legend>Sites to compare</legend>
           <div class="compare-inputs">

@@ -22,6 +22,7 @@ import { ScanIsolationError } from "../../../kit/isolate/scan_threads.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
 
+import { ASSETS, PATHS } from "../../../kit/report_urls.ts";
 /** The pasted code shown again in the form, unless it is very long. */
 function shown(code: string | undefined): string {
   return code && code.length <= 200_000 ? code : "";
@@ -82,7 +83,7 @@ async function resultSections(
 
 /** GET and POST /validate (mounted by the services that validate code in hand). */
 export const validatePageRoute: RouteDef = {
-  path: "/validate",
+  path: PATHS.validate,
   servedBy: (service) => service.validatesCode !== undefined,
   handlers: (deps) => handlers(deps),
 };
@@ -96,10 +97,10 @@ function handlers(deps: AppDeps): RouteHandlers {
         title: `Validate code · ${deps.service.title}`,
         description:
           "Check pasted HTML or JSON-LD for schema.org errors and rich-result eligibility.",
-        canonical: `${siteOrigin(c, deps.config.trustProxy)}/validate`,
+        canonical: `${siteOrigin(c, deps.config.trustProxy)}${PATHS.validate}`,
         noindex: status !== 200,
       },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       body,
       status as 200,
     );

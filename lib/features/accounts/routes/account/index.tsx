@@ -8,9 +8,10 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { takeFlash } from "../../../../kit/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../account_dashboard.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** GET /account: the dashboard (signed in). */
 export const accountRoute: RouteDef = {
-  path: "/account",
+  path: PATHS.account,
   signedIn: ["GET"],
   handlers: (deps) => handlers(deps),
 };

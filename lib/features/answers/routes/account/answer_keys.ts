@@ -22,16 +22,17 @@ import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { providerOf, requireProviderId } from "../../providers.ts";
 import { deleteUserKey, setUserKey } from "../../user_keys.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** POST /account/answer-keys/:provider: stores the account's key of a vendor. */
 export const accountAnswerKeyRoute: RouteDef<AnswersAppDeps> = {
-  path: "/account/answer-keys/{provider}",
+  path: PATHS.accountAnswerKey,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => setKey(c, deps) }),
 };
 
 /** POST /account/answer-keys/:provider/delete: removes it. */
 export const accountAnswerKeyDeleteRoute: RouteDef<AnswersAppDeps> = {
-  path: "/account/answer-keys/{provider}/delete",
+  path: PATHS.accountAnswerKeyDelete,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => deleteKey(c, deps) }),
 };
@@ -78,5 +79,5 @@ async function back(
   const left: AnswerKeysLeft = { notice: { kind: "success", text: done } };
   const flash: AccountFlash = { sections: { [ANSWER_KEYS_SECTION]: left } };
   await putFlash(deps, session, flash);
-  return c.redirect("/account#answer-keys", 303);
+  return c.redirect(`${PATHS.account}#${ANSWER_KEYS_SECTION}`, 303);
 }

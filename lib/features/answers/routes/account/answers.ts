@@ -16,7 +16,7 @@ import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { startRun } from "../../run.ts";
 import { setSiteQuestions } from "../../site_answers.ts";
 import { runView } from "../../view.ts";
-import { reportPagePath } from "../../../../kit/report_urls.ts";
+import { PATHS, reportPagePath } from "../../../../kit/report_urls.ts";
 
 async function signedIn(c: Context<AppEnv>) {
   const { session, form } = await signedInForm(c);
@@ -30,7 +30,7 @@ function back(domain: string): string {
 
 /** POST /account/answers/:domain/run: starts a run. */
 export const accountAnswerRunRoute: RouteDef<AnswersAppDeps> = {
-  path: "/account/answers/{domain}/run",
+  path: PATHS.accountAnswerRun,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -45,7 +45,7 @@ export const accountAnswerRunRoute: RouteDef<AnswersAppDeps> = {
 
 /** POST /account/answers/:domain/questions: saves the questions and competitors. */
 export const accountAnswerQuestionsRoute: RouteDef<AnswersAppDeps> = {
-  path: "/account/answers/{domain}/questions",
+  path: PATHS.accountAnswerQuestions,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {

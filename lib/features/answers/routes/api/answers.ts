@@ -31,6 +31,7 @@ import { ownedRun, setSiteQuestions, siteAnswers } from "../../site_answers.ts";
 import { deleteUserKey, setUserKey, userKeyViews } from "../../user_keys.ts";
 import { runView } from "../../view.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** Largest body accepted (ten questions of 300 characters fit many times over). */
 const MAX_BODY = 16 * 1024;
 
@@ -58,7 +59,7 @@ async function accountOf(deps: AnswersAppDeps, authorization: string | undefined
 
 /** GET /api/answers/keys. */
 export const answerKeysRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/keys",
+  path: PATHS.answerKeys,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -79,7 +80,7 @@ export const answerKeysRoute: RouteDef<AnswersAppDeps> = {
 
 /** PUT and DELETE /api/answers/keys/:provider. */
 export const answerKeyRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/keys/{provider}",
+  path: PATHS.answerKey,
   use: [jsonApi],
   handlers: (deps) => ({
     PUT: async (c) => {
@@ -135,7 +136,7 @@ export const answerKeyRoute: RouteDef<AnswersAppDeps> = {
 
 /** GET /api/answers/:domain: the plan and the runs. */
 export const siteAnswersRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/{domain}",
+  path: PATHS.siteAnswers,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -156,7 +157,7 @@ export const siteAnswersRoute: RouteDef<AnswersAppDeps> = {
 
 /** PUT /api/answers/:domain/questions. */
 export const answerQuestionsRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/{domain}/questions",
+  path: PATHS.answerQuestions,
   use: [jsonApi],
   handlers: (deps) => ({
     PUT: async (c) => {
@@ -186,7 +187,7 @@ export const answerQuestionsRoute: RouteDef<AnswersAppDeps> = {
 
 /** POST /api/answers/:domain/runs: starts a run. */
 export const answerRunsRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/{domain}/runs",
+  path: PATHS.answerRuns,
   use: [jsonApi],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -221,7 +222,7 @@ export const answerRunsRoute: RouteDef<AnswersAppDeps> = {
 
 /** GET /api/answers/:domain/runs/:id: one run. */
 export const answerRunRoute: RouteDef<AnswersAppDeps> = {
-  path: "/api/answers/{domain}/runs/{id}",
+  path: PATHS.answerRun,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {

@@ -17,6 +17,7 @@ import { logsOf } from "../../site_logs.ts";
 import { FORMAT_IDS, type LogFormatId } from "../../formats.ts";
 import { ReadersBusyError, ReadTimeoutError } from "../../worker_reader.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** The account behind the request's API key (401 otherwise). */
 async function accountOf(deps: AppDeps, c: Context<AppEnv>): Promise<string> {
   const { accountId } = await accountOfBearer(c.req.header("authorization"), {
@@ -109,7 +110,7 @@ export async function ingestUpload(
 
 /** POST and GET /api/logs/:domain. */
 export const logsRoute: RouteDef = {
-  path: "/api/logs/{domain}",
+  path: PATHS.logs,
   handlers: (deps) => ({
     POST: async (c) => {
       const accountId = await accountOf(deps, c);

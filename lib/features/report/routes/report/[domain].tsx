@@ -18,10 +18,12 @@ import { shellFor } from "../../../../kit/web/shell.ts";
 import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
 import {
+  ASSETS,
   PATHS,
   reportPagePath,
   scanPagePath,
   scanStatusPath,
+  staticPath,
 } from "../../../../kit/report_urls.ts";
 import { scanOf } from "../../../../engines/history/service.ts";
 import { loadSections, type ReportPage } from "../../../../kit/web/report_sections.ts";
@@ -30,7 +32,7 @@ import { formatUtc } from "../../../../kit/ui/format.ts";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
-  path: "/report",
+  path: PATHS.reportForm,
   handlers: (deps) => ({
     GET: (c) => {
       const domain = domainOf(c.req.query("url") ?? "");
@@ -154,7 +156,7 @@ function reportPage(
     islands: true,
     challenge: deps.challenge.widget,
     challengeScript: "lazy",
-    styles: ["/static/report.css"],
+    styles: [ASSETS.reportCss],
   });
   const eyebrow = deps.service.words.reportKind;
   if (!stored) {
@@ -189,7 +191,7 @@ function reportPage(
     canonical: `${origin}${
       options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
     }`,
-    image: `${origin}/static/og-${service}.png`,
+    image: `${origin}${staticPath(`og-${service}.png`)}`,
   };
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
@@ -238,7 +240,7 @@ function notFound(
     return renderPage(
       c,
       { title: `No such scan of ${domain}`, description: "No such scan.", noindex: true },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       <>
         <h1>No such scan of {domain}</h1>
         <p class="lead">
@@ -260,7 +262,7 @@ function notFound(
       islands: true,
       challenge: deps.challenge.widget,
       challengeScript: "lazy",
-      styles: ["/static/report.css"],
+      styles: [ASSETS.reportCss],
     }),
     <>
       <h1>{domain ? `No report for ${domain} yet` : "That is not a domain name we can look up"}</h1>

@@ -18,16 +18,17 @@ import { WATCH_SECTION, type WatchSectionLeft } from "../../account_section.tsx"
 import { type WatchAppDeps, watchOf } from "../../context.ts";
 import { addWatch, removeWatch, watchView } from "../../watches.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** POST /account/watches: adds a watch. */
 export const accountWatchesRoute: RouteDef<WatchAppDeps> = {
-  path: "/account/watches",
+  path: PATHS.accountWatches,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => createWatch(c, deps) }),
 };
 
 /** POST /account/watches/:id/delete: removes one of the account's watches. */
 export const accountWatchDeleteRoute: RouteDef<WatchAppDeps> = {
-  path: "/account/watches/{id}/delete",
+  path: PATHS.accountWatchDelete,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => deleteWatch(c, deps) }),
 };
@@ -47,7 +48,7 @@ async function createWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Resp
     if (wantsJson(c)) return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
     const left: WatchSectionLeft = { created: { target: watch.target, secret: webhookSecret } };
     await putFlash(deps, session, { sections: { [WATCH_SECTION]: left } } satisfies AccountFlash);
-    return c.redirect("/account", 303);
+    return c.redirect(PATHS.account, 303);
   } catch (error) {
     if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
     // The account page again, with the form as typed and why it was refused.
@@ -71,5 +72,5 @@ async function deleteWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Resp
       notice: { kind: "success", text: `No longer watching ${removed.target}.` },
     } satisfies AccountFlash,
   );
-  return c.redirect("/account", 303);
+  return c.redirect(PATHS.account, 303);
 }

@@ -32,6 +32,7 @@ import {
   watchView,
 } from "../../watches.ts";
 
+import { PATHS } from "../../../../kit/report_urls.ts";
 /** Largest body of POST /api/watches. */
 const MAX_WATCH_BODY = 8 * 1024;
 
@@ -56,7 +57,7 @@ function callerOf(deps: WatchAppDeps, authorization: string | undefined) {
 
 /** GET and POST /api/watches: the list, and a new watch. */
 export const watchesRoute: RouteDef<WatchAppDeps> = {
-  path: "/api/watches",
+  path: PATHS.watches,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
@@ -121,7 +122,7 @@ export const watchesRoute: RouteDef<WatchAppDeps> = {
 
 /** GET and DELETE /api/watches/:id: one watch, and stopping it. */
 export const watchRoute: RouteDef<WatchAppDeps> = {
-  path: "/api/watches/{id}",
+  path: PATHS.watch,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
@@ -174,7 +175,7 @@ export const watchRoute: RouteDef<WatchAppDeps> = {
 
 /** POST /api/watches/:id/test: a signed test delivery to the watch's webhook. */
 export const watchTestRoute: RouteDef<WatchAppDeps> = {
-  path: "/api/watches/{id}/test",
+  path: PATHS.watchTest,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
