@@ -9,8 +9,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/kit/ui/key_view.ts";
 import { checkKeyName } from "../lib/kit/auth/account_rules.ts";
-
 import { fillPath, PATHS } from "../lib/kit/report_urls.ts";
+
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
   key: string;

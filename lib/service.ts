@@ -137,6 +137,24 @@ export interface ReportProps {
    * last scan and the kept scans, answer presence for the account watching the site), by place.
    */
   inserts?: ReportInserts;
+  /**
+   * The crawler matrix's "observed in logs" column, for the reader whose account holds server-log
+   * aggregates of the site (lib/features/logs/): never shown to anyone else.
+   */
+  observed?: ObservedColumn;
+}
+
+/**
+ * What a site's own access logs showed of each crawler (lib/features/logs/ observedColumn): the
+ * matrix's third view beside what the site declares and what its edge answered our probe.
+ */
+export interface ObservedColumn {
+  /** The days the logs cover (YYYY-MM-DD, UTC). */
+  period: { from: string; to: string };
+  /** Per crawler token: verified hits with their status mix, spoofed and unverifiable hits. */
+  cells: Record<string, string>;
+  /** Where the account's logs report is. */
+  href: string;
 }
 
 /**
@@ -290,6 +308,13 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
    * service does not: its record is one page of a site, so two records are not two sites.
    */
   comparesSites?: boolean;
+  /**
+   * Reads a site's server access logs (lib/features/logs/: POST and GET /api/logs/{domain}, the
+   * analyse_server_log tool, the account's upload form, the report's observed column). The
+   * visibility service does: its report is about AI crawlers reading a site. The schema service
+   * does not: its record is one page's structured data, which no crawler's visit changes.
+   */
+  readsServerLogs?: boolean;
   /** The home page's body. */
   home(props: HomeProps): VNode;
   /** A stored record's page: its title, description and body. */

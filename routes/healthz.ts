@@ -4,8 +4,8 @@
  */
 import type { RouteDef } from "../lib/kit/web/route.ts";
 import { checkHealth, type Health } from "../lib/kit/health.ts";
-
 import { PATHS } from "../lib/kit/report_urls.ts";
+
 /** GET /healthz. */
 export const healthRoute: RouteDef = {
   path: PATHS.healthz,

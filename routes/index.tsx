@@ -9,8 +9,8 @@ import type { HomeProps } from "../lib/service.ts";
 import { renderPage } from "../lib/kit/web/render.tsx";
 import { shellFor } from "../lib/kit/web/shell.ts";
 import { ValidateCodeForm } from "../lib/features/validate/views/validate_code_form.tsx";
-
 import { ASSETS, PATHS, staticPath } from "../lib/kit/report_urls.ts";
+
 /** GET /. */
 export const indexRoute: RouteDef = {
   path: PATHS.home,

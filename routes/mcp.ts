@@ -25,8 +25,8 @@ import {
 import { createMcpServer, mcpTools } from "../lib/app/mcp_server.ts";
 import { ipv6Prefix48 } from "../lib/kit/net/client_ip.ts";
 import { CAPS } from "../lib/kit/limits/limits.ts";
-
 import { PATHS } from "../lib/kit/report_urls.ts";
+
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;
 

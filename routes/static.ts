@@ -4,8 +4,8 @@
  */
 import type { RouteDef } from "../lib/kit/web/route.ts";
 import { NotFoundError } from "../lib/kit/errors.ts";
-
 import { PATHS } from "../lib/kit/report_urls.ts";
+
 const ROOT = new URL("../static/", import.meta.url);
 const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",

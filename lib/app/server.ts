@@ -47,6 +47,8 @@ import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { accountSections, reportSections } from "./sections.ts";
 import { instanceSecretBox } from "../kit/auth/secret_box.ts";
+import { citedPagesOf } from "../features/answers/cited_pages.ts";
+import { logsOf } from "../features/logs/site_logs.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -291,7 +293,14 @@ export async function createServer(
     now,
     lookup: overrides.lookup,
     log,
+    // Server logs join answer presence, and show in the report's crawler matrix, through these
+    // two (the features never import each other).
+    citedPagesOf: (accountId, domain) => citedPagesOf(answers, accountId, domain),
   };
+  if (service.readsServerLogs) {
+    deps.observedOf = (accountId, domain) => logsOf(deps).observed(accountId, domain);
+    watch.logSeries = (accountId, domain) => logsOf(deps).daily(accountId, domain);
+  }
   const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
 

@@ -115,6 +115,12 @@ export const PATHS = {
   watchTest: "/api/watches/{id}/test",
   /** A site's server logs: POST one, GET the report. */
   logs: "/api/logs/{domain}",
+  /** The account's server logs: the sites with logs and the upload form. */
+  accountLogs: "/account/logs",
+  /** The report of one site's server logs, for the account whose logs they are. */
+  accountSiteLogs: "/account/logs/{domain}",
+  /** How far an upload of the account's has been read (lines). */
+  accountLogUpload: "/account/log-uploads/{id}",
 } as const;
 
 /** The files under /static/ that pages link to by name (the browser bundles' names are built). */
@@ -220,4 +226,9 @@ export const LEARN_INDEX_PATH: string = PATHS.learnIndex;
 /** GET this path for the explanation of one check (`/learn/access.edge`). */
 export function learnPath(signalId: string): string {
   return fillPath(PATHS.learn, { id: signalId });
+}
+
+/** GET this path for the account's report of a site's server logs (`/account/logs/example.com`). */
+export function accountSiteLogsPath(domain: string): string {
+  return fillPath(PATHS.accountSiteLogs, { domain });
 }

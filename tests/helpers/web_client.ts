@@ -52,6 +52,8 @@ export interface RequestOptions {
   bare?: boolean;
   /** Ask for JSON, as the islands' fetch does. */
   json?: boolean;
+  /** A raw body (a file an island sends as it is). */
+  body?: string;
 }
 
 /** A browser-like client with its own cookie jar. */
@@ -74,7 +76,7 @@ export class WebClient {
       headers.origin = ORIGIN;
       headers["sec-fetch-site"] = "same-origin";
     }
-    let body: string | undefined;
+    let body: string | undefined = options.body;
     if (options.form) {
       headers["content-type"] = "application/x-www-form-urlencoded";
       body = new URLSearchParams(options.form).toString();

@@ -9,17 +9,17 @@
  * `main.ts` and `mod.ts` is analysed; a `RegExp` built at run time, or a string handed to
  * `match`/`matchAll`/`search` (which compile it), fails the test, since its pattern is not known
  * here (build a linear matcher instead: robots.txt rules use robots.ts's, brand names a plain
- * search in lib/answers/presence.ts).
+ * search in lib/features/answers/presence.ts).
  *
  * A pattern the analyser finds super-linear may stay only with a length cap enforced where it runs,
  * listed in {@link CAPPED} with the code that caps it (the test checks that the code is still
  * there). A pattern the analyser can judge only by fuzzing (lookarounds, back-references, large
  * bounded repeats) is listed in {@link FUZZ_ONLY} with the reason it is linear.
  *
- * It fails on the old `LEGAL_FORMS` of lib/structured/site_name.ts (exponential), the old byline
- * trim of lib/structured/bylines.ts, the old mailto test of lib/structured/dom_facts.ts, the old
- * redaction patterns of lib/log.ts and the RegExp built from robots.txt rules in
- * lib/visibility/robots_groups.ts.
+ * It fails on the old `LEGAL_FORMS` of lib/engines/structured/site_name.ts (exponential), the old
+ * byline trim of lib/engines/structured/bylines.ts, the old mailto test of
+ * lib/engines/structured/dom_facts.ts, the old redaction patterns of lib/kit/log.ts and the RegExp
+ * built from robots.txt rules in lib/engines/visibility/robots_groups.ts.
  */
 import assert from "node:assert/strict";
 import { check, type Diagnostics } from "recheck";

@@ -18,8 +18,8 @@ import { wantsJson } from "../../kit/web/http_form.ts";
 import { pageErrors, pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
-
 import { PATHS } from "../../kit/report_urls.ts";
+
 /** What a form post leaves for the next dashboard view: a new key (shown once), a notice, sections'. */
 export interface DashboardFlash extends AccountFlash {
   created?: NewKey | null;
@@ -49,6 +49,7 @@ export async function dashboardFor(
     (deps.accountSections ?? []).map((s) => s.render(view, left?.[s.id])),
   )).filter((section): section is VNode => section !== null);
   const state: DashboardState = { account, csrf: session.csrf, keys, sections, ...shown };
+  if (deps.service.readsServerLogs) state.logsHref = PATHS.accountLogs;
   const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>

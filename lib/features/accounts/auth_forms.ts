@@ -21,8 +21,8 @@ import { ACCOUNT_STYLES } from "../../kit/ui/error_page.tsx";
 import { pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
-
 import { PATHS } from "../../kit/report_urls.ts";
+
 /**
  * Renders an authentication page with a status (400 for refused fields, 429 when limited...): a
  * fresh anonymous form token, the challenge widget unless the form is disabled, Retry-After when

@@ -10,8 +10,8 @@ import { PROVIDERS } from "./providers.ts";
 import type { AnswerRun, Owner, Sample } from "./run_types.ts";
 import { settled, utcDay } from "./run.ts";
 import { MAX_ANSWER_CHARS, MAX_SOURCES } from "./provider.ts";
-
 import { fillPath, PATHS } from "../../kit/report_urls.ts";
+
 /** Where a site's answer presence is, over the API. */
 export function answersPath(domain: string): string {
   return fillPath(PATHS.siteAnswers, { domain });

@@ -189,9 +189,22 @@ export async function loadRanges(src: RangeSources = {}): Promise<LoadedRanges> 
 
 /** The bit mask of lists that loaded (a list that did not cannot say an address is outside it). */
 export function loadedMask(ranges: LoadedRanges): number {
+  return maskOf(ranges, (l) => l.from !== "unavailable");
+}
+
+/**
+ * The bit mask of lists current enough to say an address is outside them: read from the
+ * operator's directory or fetched from the vendor. The shipped snapshot can verify an address but
+ * never refute one: the vendor may have added ranges since it was taken.
+ */
+export function currentMask(ranges: LoadedRanges): number {
+  return maskOf(ranges, (l) => l.from === "directory" || l.from === "fetched");
+}
+
+function maskOf(ranges: LoadedRanges, keep: (l: RangeListState) => boolean): number {
   let mask = 0;
   for (const l of ranges.lists) {
-    if (l.from === "unavailable" || !l.ranges) continue;
+    if (!l.ranges || !keep(l)) continue;
     const list = RANGE_LISTS.find((r) => r.url === l.url);
     if (list) mask |= 1 << list.bit;
   }

@@ -1,7 +1,8 @@
 /**
  * Judges a crawler hit: verified, spoofed or unverifiable, and how. In order: a valid Web Bot
  * Auth signature from an agent the crawler's vendor runs; the vendor's published ranges (in them:
- * verified; outside every list the vendor publishes for it, all loaded: spoofed); reverse DNS with
+ * verified; outside every list the vendor publishes for it, all current: spoofed; a list known only
+ * from the shipped snapshot verifies but never refutes); reverse DNS with
  * forward confirmation where the vendor documents it; otherwise unverifiable, with the reason.
  * Nothing is guessed: a list that could not be loaded or a lookup that did not answer leaves the
  * hit unverifiable.
@@ -10,7 +11,7 @@ import type { Crawler } from "../../engines/visibility/crawlers.ts";
 import type { CrawlerDns } from "../../kit/net/crawler_dns.ts";
 import type { LogHit } from "./hit.ts";
 import type { Basis, Verdict } from "./aggregate.ts";
-import { loadedMask, type LoadedRanges } from "./ip_ranges.ts";
+import { currentMask, loadedMask, type LoadedRanges } from "./ip_ranges.ts";
 import { listsOf, REVERSE_DNS, SIGNING_AGENTS } from "./verify_sources.ts";
 import { checkSignature, type KeyDirectory, type SignatureCheck } from "./web_bot_auth.ts";
 
@@ -34,6 +35,7 @@ export interface JudgeDeps {
 /** A judge for one read (the loaded lists' mask computed once). */
 export function createJudge(deps: JudgeDeps) {
   const loaded = loadedMask(deps.ranges);
+  const current = currentMask(deps.ranges);
   return (hit: LogHit, crawler: Crawler): Judgement | Promise<Judgement> => {
     if (hit.signature && deps.keys) return bySignature(hit, crawler);
     return byAddress(hit, crawler);
@@ -60,7 +62,9 @@ export function createJudge(deps: JudgeDeps) {
         if (deps.ranges.trie.lists(hit.ip) & usable) {
           return { verdict: "verified", basis: "ip_ranges" };
         }
-        if (usable === lists) return { verdict: "spoofed", basis: "ip_ranges" };
+        // Outside every list the vendor publishes for it, each current: spoofed. A list known
+        // only from the shipped snapshot cannot refute (the vendor may have added ranges).
+        if ((lists & current) === lists) return { verdict: "spoofed", basis: "ip_ranges" };
       }
     }
     const rule = REVERSE_DNS[crawler.token];
@@ -72,6 +76,14 @@ export function createJudge(deps: JudgeDeps) {
           ? { verdict: "spoofed", basis: "reverse_dns" }
           : { verdict: "unverifiable", basis: "none", why: c.why }
       );
+    }
+    if (lists & loaded) {
+      return {
+        verdict: "unverifiable",
+        basis: "none",
+        why:
+          "not in the shipped copy of the vendor's address list, and its current list could not be loaded",
+      };
     }
     if (lists) {
       return {

@@ -2,7 +2,9 @@
  * A worker that reads one uploaded log (worker_reader.ts starts it): the bytes arrive chunk by
  * chunk, and the worker asks for the next one only when the reader wants more, so a large upload
  * never piles up in memory. It loads the address lists from the directory, the lists the server
- * handed over, or the snapshot; asks DNS and key directories itself when the settings allow.
+ * handed over, or the snapshot; asks DNS and key directories itself when the settings allow. It
+ * also builds a site's report when a robots.txt joins it: the site's text is parsed here, never on
+ * the server's thread.
  */
 /// <reference lib="deno.worker" />
 import { createCrawlerDns } from "../../kit/net/crawler_dns.ts";
@@ -10,6 +12,7 @@ import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
 import { loadRanges } from "./ip_ranges.ts";
 import { keyDirectory } from "./key_directory.ts";
 import { readAccessLog } from "./read_log.ts";
+import { logReport } from "./report.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./worker_protocol.ts";
 
 const post = (m: FromWorker) => self.postMessage(m);
@@ -38,6 +41,7 @@ async function run(init: WorkerInit) {
       maxBytes: init.maxBytes,
       dns: config.logs.reverseDns ? createCrawlerDns() : null,
       keys: keyDirectory(fetcher),
+      onProgress: (progress) => post({ progress }),
     });
     post({ done: result });
   } catch (e) {
@@ -51,7 +55,13 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   try {
     if ("init" in m) run(m.init);
-    else if ("chunk" in m) controller?.enqueue(m.chunk);
+    else if ("report" in m) {
+      try {
+        post({ reported: logReport(m.report.aggregates, m.report.context) });
+      } catch (e) {
+        post({ error: e instanceof Error ? e.message : String(e) });
+      }
+    } else if ("chunk" in m) controller?.enqueue(m.chunk);
     else controller?.close();
   } catch {
     // The reader stopped early (the size cap, a truncated gzip stream): later bytes are dropped.

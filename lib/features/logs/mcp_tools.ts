@@ -30,7 +30,11 @@ export const MAX_TOOL_LOG = 48 * 1024;
 
 /** The server-log tools, in the order tools/list gives them. */
 export const LOG_TOOLS: readonly McpTool[] = [
-  { name: "analyse_server_log", register: registerAnalyseServerLog },
+  {
+    name: "analyse_server_log",
+    offered: (deps) => deps.service.readsServerLogs === true,
+    register: registerAnalyseServerLog,
+  },
 ];
 
 /** Registers analyse_server_log. */

@@ -12,7 +12,8 @@
  * and what could be read is kept.
  */
 import { addHit, type Aggregates, emptyAggregates } from "./aggregate.ts";
-import { crawlerOf, mayNameCrawler } from "./crawler_match.ts";
+import { CrawlerMatcher, mayNameCrawler } from "./crawler_match.ts";
+import { TextScan } from "./text_scan.ts";
 import { detectFormat } from "./detect.ts";
 import { formatById, type LineReader, type LogFormatId } from "./formats.ts";
 import type { LogHit } from "./hit.ts";
@@ -27,6 +28,8 @@ export interface ReadOptions extends JudgeDeps {
   /** The longest line read; longer lines are counted and skipped. Default 64 KiB. */
   maxLineBytes?: number;
   signal?: AbortSignal;
+  /** Told after each chunk how far the read is (bytes after decompression, lines). */
+  onProgress?: (progress: { bytes: number; lines: number }) => void;
 }
 
 /** A line that could not be read: its number and why. */
@@ -99,7 +102,9 @@ export async function readAccessLog(
     messages: [],
   };
   let reader: LineReader | null = null;
+  // The first lines, kept until the format is known, with their numbers.
   const pending: string[] = [];
+  const pendingNumbers: number[] = [];
   let pendingBytes = 0;
 
   const bad = (n: number, why: string) => {
@@ -109,22 +114,13 @@ export async function readAccessLog(
 
   const hits: LogHit[] = [];
   const collect = (h: LogHit) => hits.push(h);
+  const match = new CrawlerMatcher();
+  const scan = new TextScan();
 
-  /** Handles one line; returns a promise only when judging has to wait (DNS, signatures). */
-  const handle = (line: string, n: number): Promise<void> | void => {
-    if (!reader) return bad(n, "no known log format");
-    const shape = reader.check(line);
-    if (shape === "skip") {
-      s.skipped++;
-      return;
-    }
-    if (shape !== "ok") return bad(n, shape.bad);
-    if (!mayNameCrawler(reader.agent ? reader.agent(line) : line)) {
-      s.otherLines++;
-      return;
-    }
+  /** Reads a line that may name a crawler; a promise only when judging waits (DNS, signatures). */
+  const readCrawlerLine = (line: string, n: number): Promise<void> | void => {
     hits.length = 0;
-    const out = reader.read(line, collect);
+    const out = reader!.read(line, collect);
     if (out !== "ok") {
       if (out === "skip") s.skipped++;
       else bad(n, out.bad);
@@ -133,7 +129,7 @@ export async function readAccessLog(
     const waits: Promise<void>[] = [];
     let named = false;
     for (const hit of hits) {
-      const crawler = crawlerOf(hit.userAgent);
+      const crawler = match.crawlerOf(hit.userAgent);
       if (!crawler) continue;
       named = true;
       const j = judge(hit, crawler);
@@ -159,6 +155,62 @@ export async function readAccessLog(
     if (waits.length) return Promise.all(waits).then(() => {});
   };
 
+  /**
+   * One line, from `start` to `end` of `scan.text` (the caller has reset the scan to that text).
+   * A person's line in a format with a fast check is checked and dropped where it lies: no string
+   * is made of it. A promise only when it has to wait (detection's end, DNS, a signature).
+   */
+  const lineAt = (start: number, end: number): Promise<void> | void => {
+    const n = ++lineNo;
+    s.lines++;
+    const text = scan.text;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    if (end - start > maxLine) return tooLong(n);
+    if (detecting) {
+      pending.push(text.slice(start, end));
+      pendingNumbers.push(n);
+      pendingBytes += end - start;
+      if (pending.length < DETECT_LINES && pendingBytes < 262_144) return;
+      return flushPending();
+    }
+    if (!reader) return bad(n, "no known log format");
+    if (reader.checkAt) {
+      const shape = reader.checkAt(scan, start, end);
+      if (shape !== "ok") {
+        if (shape === "skip") s.skipped++;
+        else bad(n, shape.bad);
+        return;
+      }
+      // Only the User-Agent is tested, remembered per distinct agent; the whole line when the
+      // agent could not be cut out; nothing when the format has none.
+      const may = scan.agentStart < 0
+        ? mayNameCrawler(text.slice(start, end))
+        : scan.agentStart < scan.agentEnd && match.mayNameAt(text, scan.agentStart, scan.agentEnd);
+      if (!may) {
+        s.otherLines++;
+        return;
+      }
+      return readCrawlerLine(text.slice(start, end), n);
+    }
+    const line = text.slice(start, end);
+    const shape = reader.check(line);
+    if (shape !== "ok") {
+      if (shape === "skip") s.skipped++;
+      else bad(n, shape.bad);
+      return;
+    }
+    if (!mayNameCrawler(line)) {
+      s.otherLines++;
+      return;
+    }
+    return readCrawlerLine(line, n);
+  };
+
+  const tooLong = (n: number) => {
+    s.tooLong++;
+    bad(n, `longer than ${maxLine} characters`);
+  };
+
   const startReading = () => {
     const detection = detectFormat(pending);
     s.detected = detection.format;
@@ -177,58 +229,67 @@ export async function readAccessLog(
 
   let lineNo = 0;
   let detecting = true;
-  /** One line; a promise only when it has to wait (detection's end, DNS, a signature). */
-  const line = (text: string): Promise<void> | void => {
-    lineNo++;
-    s.lines++;
-    const t = text.endsWith("\r") ? text.slice(0, -1) : text;
-    if (detecting) {
-      pending.push(t);
-      pendingBytes += t.length;
-      if (pending.length < DETECT_LINES && pendingBytes < 262_144) return;
-      return flushPending();
-    }
-    return handle(t, lineNo);
-  };
+  /** Detection's end: the format is picked from the first lines, which are then read. */
   const flushPending = async () => {
     detecting = false;
     startReading();
-    const first = lineNo - pending.length + 1;
-    for (let i = 0; i < pending.length; i++) {
-      const p = handle(pending[i], first + i);
+    const lines = pending.splice(0);
+    const numbers = pendingNumbers.splice(0);
+    const last = lineNo;
+    s.lines -= lines.length;
+    for (let i = 0; i < lines.length; i++) {
+      // Each line keeps its number (a line too long to keep came between them).
+      lineNo = numbers[i] - 1;
+      scan.reset(lines[i]);
+      const p = lineAt(0, lines[i].length);
       if (p) await p;
     }
-    pending.length = 0;
+    lineNo = last;
+    // The text being read when detection ended goes on being read.
+    if (text !== null) scan.reset(text);
   };
 
-  // Bytes: gzip is told by its magic number, then the stream is decoded chunk by chunk.
+  // Bytes: gzip is told by its magic number, then the stream is decoded chunk by chunk. A plain
+  // log is read from the input's own reader (no stream in between: one less hop per chunk).
   const raw = input.getReader();
   const firstChunk = await raw.read();
-  let bytes: ReadableStreamDefaultReader<Uint8Array>;
-  const replay = new ReadableStream<Uint8Array>({
-    start(c) {
-      if (!firstChunk.done) c.enqueue(firstChunk.value);
-    },
-    async pull(c) {
-      const r = await raw.read();
-      if (r.done) c.close();
-      else c.enqueue(r.value);
-    },
-    cancel: (why) => raw.cancel(why),
-  });
   const head = firstChunk.done ? new Uint8Array() : firstChunk.value;
+  let bytes: Pick<ReadableStreamDefaultReader<Uint8Array>, "read" | "cancel">;
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
     s.gzip = true;
+    const replay = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(head);
+      },
+      async pull(c) {
+        const r = await raw.read();
+        if (r.done) c.close();
+        else c.enqueue(r.value);
+      },
+      cancel: (why) => raw.cancel(why),
+    });
     bytes = replay.pipeThrough(
       new DecompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>,
-    )
-      .getReader();
-  } else bytes = replay.getReader();
+    ).getReader();
+  } else {
+    let first: ReadableStreamReadResult<Uint8Array> | null = firstChunk;
+    bytes = {
+      read: () => {
+        const r = first;
+        first = null;
+        return r ? Promise.resolve(r) : raw.read();
+      },
+      cancel: (why?: unknown) => raw.cancel(why),
+    };
+  }
 
   const decoder = new TextDecoder("utf-8");
+  // The start of a line the next chunk ends (at most maxLine characters are kept of it).
   let carry = "";
+  // A line past maxLine is being skipped to its end.
   let discarding = false;
   let sawBinary = false;
+  let text: string | null = null;
   try {
     while (true) {
       if (options.signal?.aborted) throw options.signal.reason;
@@ -241,29 +302,29 @@ export async function readAccessLog(
       }
       s.bytes += chunk.length;
       if (!sawBinary && chunk.indexOf(0) >= 0) sawBinary = true;
-      const text = decoder.decode(chunk, { stream: true });
+      text = decoder.decode(chunk, { stream: true });
       let start = 0;
-      while (true) {
-        const nl = text.indexOf("\n", start);
-        if (nl < 0) break;
-        if (discarding) {
-          discarding = false;
-          start = nl + 1;
-          continue;
+      let nl = text.indexOf("\n");
+      if (nl >= 0 && (carry || discarding)) {
+        // The line begun in earlier chunks ends here: read it on its own.
+        if (!discarding) {
+          const line = carry + text.slice(0, nl);
+          scan.reset(line);
+          const wait = lineAt(0, line.length);
+          if (wait) await wait;
         }
-        const piece = start === 0 && carry ? carry + text.slice(0, nl) : text.slice(start, nl);
         carry = "";
+        discarding = false;
         start = nl + 1;
-        if (piece.length > maxLine) {
-          lineNo++;
-          s.lines++;
-          s.tooLong++;
-          bad(lineNo, `longer than ${maxLine} characters`);
-          continue;
-        }
+        nl = text.indexOf("\n", start);
+      }
+      scan.reset(text);
+      while (nl >= 0) {
         // Most lines return at once: awaiting only a promise keeps the loop synchronous.
-        const wait = line(piece);
+        const wait = lineAt(start, nl);
         if (wait) await wait;
+        start = nl + 1;
+        nl = text.indexOf("\n", start);
       }
       if (!discarding) {
         carry += text.slice(start);
@@ -271,12 +332,12 @@ export async function readAccessLog(
           // Counted now, and the rest of the line is skipped without being kept.
           lineNo++;
           s.lines++;
-          s.tooLong++;
-          bad(lineNo, `longer than ${maxLine} characters`);
+          tooLong(lineNo);
           carry = "";
           discarding = true;
         }
       }
+      options.onProgress?.({ bytes: s.bytes, lines: s.lines });
       if (s.cut) {
         await bytes.cancel().catch(() => {});
         break;
@@ -291,7 +352,11 @@ export async function readAccessLog(
       );
     } else throw error;
   }
-  if (!discarding && carry) await line(carry);
+  text = null;
+  if (!discarding && carry) {
+    scan.reset(carry);
+    await lineAt(0, carry.length);
+  }
   if (detecting) await flushPending();
 
   if (sawBinary) {

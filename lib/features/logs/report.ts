@@ -6,7 +6,7 @@
  * matcher); the pages most crawled and the important pages never crawled; and, when answer
  * presence has run, the pages an assistant cited beside the pages its crawlers fetched.
  */
-import { type Crawler, CRAWLERS } from "../../engines/visibility/crawlers.ts";
+import { CRAWLERS } from "../../engines/visibility/crawlers.ts";
 import { parseRobotsTxt, robotsVerdict } from "../../engines/visibility/robots.ts";
 import {
   type Aggregates,
@@ -24,8 +24,11 @@ export interface ReportContext {
   robotsTxt?: string | null;
   /** Paths that matter: the home page and the sitemap's pages. */
   importantPages?: string[];
-  /** Pages each vendor's assistant cited (answer presence), as paths, by vendor. */
-  cited?: Record<string, string[]>;
+  /**
+   * Pages each assistant cited in the account's answer-presence run (lib/features/answers/
+   * cited_pages.ts), as paths, with the crawlers its vendor fetches pages with.
+   */
+  cited?: { assistant: string; crawlers: string[]; paths: string[] }[];
   /** Days shown, ending at the last day with data (default 30). */
   days?: number;
 }
@@ -69,8 +72,14 @@ export interface LogReport {
   }[];
   topPages: { path: string; hits: number; crawlers: string[] }[];
   neverCrawled: string[];
+  /**
+   * Answer presence joined with the logs: per assistant, the pages its answers cited, how many of
+   * them its crawlers fetched (verified hits in the period), which they did not, and how many
+   * pages they fetched in all.
+   */
   answers: {
-    vendor: string;
+    assistant: string;
+    crawlers: string[];
     cited: number;
     citedAndFetched: number;
     citedNotFetched: string[];
@@ -79,7 +88,6 @@ export interface LogReport {
 }
 
 const DAY_MS = 86_400_000;
-const BY_TOKEN = new Map<string, Crawler>(CRAWLERS.map((c) => [c.token, c]));
 
 function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
@@ -235,17 +243,17 @@ export function logReport(agg: Aggregates, ctx: ReportContext = {}): LogReport {
   const important = [...new Set(["/", ...(ctx.importantPages ?? [])])];
   report.neverCrawled = important.filter((p) => !all.has(p)).slice(0, 50);
 
-  // Answer presence: pages cited against pages the vendor's crawlers fetched.
-  for (const [vendor, citedPaths] of Object.entries(ctx.cited ?? {})) {
+  // Answer presence: pages each assistant cited against pages its crawlers fetched.
+  for (const a of ctx.cited ?? []) {
     const fetched = new Set<string>();
-    for (const [token, pages] of pagesByCrawler) {
-      if (BY_TOKEN.get(token)?.vendor !== vendor) continue;
-      for (const p of pages.keys()) fetched.add(p);
+    for (const token of a.crawlers) {
+      for (const p of pagesByCrawler.get(token)?.keys() ?? []) fetched.add(p);
     }
-    const cited = [...new Set(citedPaths)];
+    const cited = [...new Set(a.paths)];
     const notFetched = cited.filter((p) => !fetched.has(p));
     report.answers.push({
-      vendor,
+      assistant: a.assistant,
+      crawlers: a.crawlers,
       cited: cited.length,
       citedAndFetched: cited.length - notFetched.length,
       citedNotFetched: notFetched.slice(0, 20),
@@ -255,8 +263,11 @@ export function logReport(agg: Aggregates, ctx: ReportContext = {}): LogReport {
   return report;
 }
 
-/** The matrix's "observed in logs" cell of a crawler (lib/features/visibility/views/crawler_matrix.tsx shows it). */
-export function observedCell(report: LogReport, token: string): string {
+/**
+ * The matrix's "observed in logs" cell of a crawler (lib/features/visibility/views/crawler_matrix.tsx
+ * shows it).
+ */
+function observedCell(report: LogReport, token: string): string {
   const f = report.crawlers.find((c) => c.token === token);
   if (!f) return report.period ? "not seen" : "no logs";
   const parts: string[] = [];
@@ -269,4 +280,18 @@ export function observedCell(report: LogReport, token: string): string {
   if (f.hits.spoofed) parts.push(`${f.hits.spoofed} spoofed`);
   if (f.hits.unverifiable) parts.push(`${f.hits.unverifiable} unverifiable`);
   return parts.join("; ");
+}
+
+/**
+ * The matrix's observed column of a report (lib/service.ts ObservedColumn): a cell for every
+ * registry crawler, `href` being where the account's logs report is; null without any crawler hit.
+ */
+export function observedColumn(
+  report: LogReport,
+  href: string,
+): { period: { from: string; to: string }; cells: Record<string, string>; href: string } | null {
+  if (!report.period) return null;
+  const cells: Record<string, string> = {};
+  for (const c of CRAWLERS) cells[c.token] = observedCell(report, c.token);
+  return { period: { from: report.period.from, to: report.period.to }, cells, href };
 }

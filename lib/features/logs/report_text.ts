@@ -90,8 +90,13 @@ export function reportText(
   for (const a of report.answers) {
     out.push(
       "",
-      `${a.vendor}: ${a.cited} page(s) cited in answers, ${a.citedAndFetched} of them fetched by its crawlers (${a.fetched} pages fetched)`,
+      `${a.assistant}: ${a.cited} page(s) cited in its answers, ${a.citedAndFetched} of them fetched by ${
+        a.crawlers.join(" or ")
+      } (verified; ${a.fetched} pages fetched in all)`,
     );
+    if (a.citedNotFetched.length) {
+      out.push(`  cited, never fetched: ${a.citedNotFetched.join(", ")}`);
+    }
   }
   const unavailable = ranges.filter((r) => r.from === "unavailable");
   if (ranges.length) {

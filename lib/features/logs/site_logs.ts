@@ -14,8 +14,11 @@ import type { LogFormatId } from "./formats.ts";
 import { loadRanges, memoryRangeCache, type RangeCache } from "./ip_ranges.ts";
 import { LogsStore } from "./store.ts";
 import type { ReadSummary } from "./read_log.ts";
-import { type LogReport, logReport } from "./report.ts";
-import { readInWorker } from "./worker_reader.ts";
+import { type LogReport, logReport, observedColumn } from "./report.ts";
+import type { ObservedColumn } from "../../service.ts";
+import { accountSiteLogsPath } from "../../kit/report_urls.ts";
+import { readInWorker, reportInWorker } from "./worker_reader.ts";
+import { UploadTracker } from "./upload_tracker.ts";
 import { RANGE_LISTS } from "./verify_sources.ts";
 
 /** What the feature needs of the app. */
@@ -24,6 +27,11 @@ export interface LogsAppDeps {
   store: Store;
   service: { name: string };
   now: () => number;
+  /** The pages assistants cited in the account's answer runs (lib/kit/web/context.ts AppDeps). */
+  citedPagesOf?: (
+    accountId: string,
+    domain: string,
+  ) => Promise<{ assistant: string; crawlers: string[]; paths: string[] }[]>;
 }
 
 /** The feature's parts for one app. */
@@ -34,10 +42,26 @@ export interface SiteLogs {
     accountId: string,
     domain: string,
     body: ReadableStream<Uint8Array>,
-    opts: { format?: LogFormatId; statedBytes: number },
+    opts: {
+      format?: LogFormatId;
+      statedBytes: number;
+      onProgress?: (progress: { bytes: number; lines: number }) => void;
+    },
   ): Promise<ReadSummary>;
-  /** The report of the site's stored logs. */
-  report(accountId: string, domain: string, cited?: Record<string, string[]>): Promise<LogReport>;
+  /** Uploads from the account page in progress, as their pages follow them. */
+  uploads: UploadTracker;
+  /** The report of the site's stored logs, joined with the account's answer presence. */
+  report(accountId: string, domain: string): Promise<LogReport>;
+  /** The crawler matrix's observed column of the site (null: no crawler hit stored). */
+  observed(accountId: string, domain: string): Promise<ObservedColumn | null>;
+  /**
+   * Per day and crawler, verified hits and how many were answered 403 or 429 (what a watch's log
+   * rules read: lib/features/watch/log_alerts.ts).
+   */
+  daily(
+    accountId: string,
+    domain: string,
+  ): Promise<Record<string, Record<string, { verified: number; refused: number }>>>;
   close(): Promise<void>;
 }
 
@@ -109,14 +133,20 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
 
   return {
     store,
+    uploads: new UploadTracker(deps.now),
     async ingest(accountId, domain, body, opts) {
       const timeoutMs = 60_000 + Math.ceil(opts.statedBytes / (1024 * 1024)) * 2_000;
-      const { aggregates, summary } = await readInWorker(body, {
-        config,
-        format: opts.format,
-        maxBytes: config.logs.maxReadBytes,
-        fetched: await fetchedLists(),
-      }, timeoutMs);
+      const { aggregates, summary } = await readInWorker(
+        body,
+        {
+          config,
+          format: opts.format,
+          maxBytes: config.logs.maxReadBytes,
+          fetched: await fetchedLists(),
+        },
+        timeoutMs,
+        opts.onProgress,
+      );
       const now = deps.now();
       const from = new Date(now - config.logs.retentionDays * 86_400_000).toISOString().slice(
         0,
@@ -132,13 +162,37 @@ function createSiteLogs(deps: LogsAppDeps): SiteLogs {
       );
       return summary;
     },
-    async report(accountId, domain, cited) {
-      const [agg, robotsTxt, pages] = await Promise.all([
+    async report(accountId, domain) {
+      const [agg, robotsTxt, pages, cited] = await Promise.all([
         store.aggregates(accountId, domain),
         robotsOf(domain),
         sampledPages(domain),
+        deps.citedPagesOf?.(accountId, domain).catch(() => []) ?? [],
       ]);
-      return logReport(agg, { robotsTxt, importantPages: pages, cited });
+      const context = { robotsTxt, importantPages: pages, cited };
+      // The site's robots.txt is a stranger's text: parsed in the worker, never on this thread.
+      return robotsTxt
+        ? await reportInWorker({ aggregates: agg, context }, 30_000)
+        : logReport(agg, context);
+    },
+    async daily(accountId, domain) {
+      const agg = await store.aggregates(accountId, domain);
+      const out: Record<string, Record<string, { verified: number; refused: number }>> = {};
+      for (const [day, crawlers] of Object.entries(agg.days)) {
+        const d: Record<string, { verified: number; refused: number }> = out[day] = {};
+        for (const [token, c] of Object.entries(crawlers)) {
+          d[token] = {
+            verified: c.hits.verified,
+            refused: (c.status.verified["403"] ?? 0) + (c.status.verified["429"] ?? 0),
+          };
+        }
+      }
+      return out;
+    },
+    async observed(accountId, domain) {
+      // The counts only: no robots.txt fetch, no join (the report page must stay quick).
+      const agg = await store.aggregates(accountId, domain);
+      return observedColumn(logReport(agg), accountSiteLogsPath(domain));
     },
     async close() {
       await fetcher?.close();

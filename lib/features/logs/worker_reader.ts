@@ -8,7 +8,8 @@
  * reader's code is linear (no regex over untrusted text backtracks; lines are capped). Moving it
  * into a killable worker process is issue 39's (docs/logs.md says so).
  */
-import type { FromWorker, WorkerInit } from "./worker_protocol.ts";
+import type { FromWorker, ReportJob, WorkerInit } from "./worker_protocol.ts";
+import type { LogReport } from "./report.ts";
 import type { Aggregates } from "./aggregate.ts";
 import type { ReadSummary } from "./read_log.ts";
 
@@ -26,11 +27,12 @@ export class ReadTimeoutError extends Error {
   override name = "ReadTimeoutError";
 }
 
-/** Reads `body` in a worker within `timeoutMs`. */
+/** Reads `body` in a worker within `timeoutMs`; `onProgress` hears how far the read is. */
 export async function readInWorker(
   body: ReadableStream<Uint8Array>,
   init: WorkerInit,
   timeoutMs: number,
+  onProgress?: (progress: { bytes: number; lines: number }) => void,
 ): Promise<{ aggregates: Aggregates; summary: ReadSummary }> {
   if (reading >= MAX_READS) throw new ReadersBusyError("the log readers are busy");
   reading++;
@@ -51,6 +53,7 @@ export async function readInWorker(
         const m = e.data;
         if ("done" in m) resolve(m.done);
         else if ("error" in m) reject(new Error(m.error));
+        else if ("progress" in m) onProgress?.(m.progress);
         else {
           try {
             const r = await source.read();
@@ -75,5 +78,32 @@ export async function readInWorker(
     worker.terminate();
     source.cancel().catch(() => {});
     reading--;
+  }
+}
+
+/**
+ * A site's report built in a worker (its robots.txt, a stranger's text, is parsed there), within
+ * `timeoutMs`.
+ */
+export async function reportInWorker(job: ReportJob, timeoutMs: number): Promise<LogReport> {
+  const worker = new Worker(new URL("./log_worker.ts", import.meta.url), { type: "module" });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new ReadTimeoutError("the report took too long")), timeoutMs);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        reject(new Error(e.message));
+      };
+      worker.onmessage = (e: MessageEvent<FromWorker>) => {
+        const m = e.data;
+        if ("reported" in m) resolve(m.reported);
+        else if ("error" in m) reject(new Error(m.error));
+      };
+      worker.postMessage({ report: job });
+    });
+  } finally {
+    clearTimeout(timer);
+    worker.terminate();
   }
 }

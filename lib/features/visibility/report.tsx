@@ -7,7 +7,7 @@ import { describeRecord, FailedReport, VisibilityReport } from "./views/visibili
 /** The page of a stored visibility record: the report, or what went wrong. */
 export function visibilityReport(
   stored: StoredScan,
-  { now, rescan, origin, scanId, badge, inserts }: ReportProps,
+  { now, rescan, origin, scanId, badge, inserts, observed }: ReportProps,
 ): ReportView {
   const record = stored.record as ScanRecord;
   const domain = record.domain;
@@ -26,6 +26,7 @@ export function visibilityReport(
           scanId={scanId}
           badge={badge}
           inserts={inserts}
+          observed={observed}
         />
       )
       : <FailedReport record={record} failure={stored.failure} now={now} rescan={rescan} />,

@@ -29,6 +29,7 @@ export const visibilityService: ServiceDef<ScanRecord, VisibilityStep> = {
   // A scan that asks for the rendered view is not answered by a record without one.
   servesCached: (record, target) => !target.render || record.render !== undefined,
   comparesSites: true,
+  readsServerLogs: true,
   run,
   scanner: new URL("./scanner.ts", import.meta.url),
   // What a scan does, for the progress card: each row with the typed steps that put a scan on it

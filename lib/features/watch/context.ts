@@ -11,6 +11,7 @@ import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
 import type { SecretBox } from "../../kit/auth/secret_box.ts";
+import type { DailyCrawlerCounts } from "./log_alerts.ts";
 
 /** The watch feature's dependencies. */
 export interface WatchDeps {
@@ -30,6 +31,12 @@ export interface WatchDeps {
   /** Where this instance is reached, for the links in alerts ("https://checker.example.org"). */
   origin: string;
   log: (entry: Record<string, unknown>) => void;
+  /**
+   * The daily crawler counts of an account's site from its stored server logs (verified hits and
+   * refusals), for the log rules (lib/features/watch/log_alerts.ts); absent where the service reads
+   * no logs. Handed in by the composition root (lib/features/logs/ is another feature).
+   */
+  logSeries?: (accountId: string, domain: string) => Promise<DailyCrawlerCounts>;
 }
 
 /**

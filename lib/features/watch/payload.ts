@@ -10,7 +10,9 @@
  *   checked 2026-11-26).
  *
  * Every body holds public facts only (the public records' scores, grades and check titles, and
- * public links), never the account or the webhook itself, and is bounded (at most 16 KB).
+ * public links), never the account or the webhook itself, and is bounded (at most 16 KB); a
+ * "watch.logs" event adds counts of the account's own server logs (crawlers, days, shares: never an
+ * address or a line), sent to the account's own webhook.
  */
 import type { ScanDiff } from "../../engines/history/diff.ts";
 import type { Regression } from "../../engines/history/regressions.ts";
@@ -43,9 +45,13 @@ export interface EventScan {
   report: string;
 }
 
-/** The JSON event of a regression (format "json"), or of a test delivery ("watch.ping"). */
+/**
+ * The JSON event of a regression (format "json"), of a test delivery ("watch.ping"), or of the
+ * server-log rules ("watch.logs": lib/features/watch/log_alerts.ts; `logs` says what, `from`, `to`
+ * and `regressions` are empty, and `links.report` is the account's logs page).
+ */
 export interface WatchEvent {
-  type: "watch.regression" | "watch.ping";
+  type: "watch.regression" | "watch.ping" | "watch.logs";
   /** The delivery's id (also the webhook-id header). */
   id: string;
   createdAt: string;
@@ -60,6 +66,8 @@ export interface WatchEvent {
   /** What changed, in plain sentences (lib/engines/history/diff.ts), at most 10. */
   summary: string[];
   links: { report: string; changes: string; feed: string };
+  /** The log rules that started to hold ("watch.logs" only): crawler counts of the account's own logs. */
+  logs?: { kind: string; crawler: string; text: string }[];
 }
 
 /** Builds the event of a regression (or of a test delivery, `type` "watch.ping"). */
@@ -103,6 +111,9 @@ function discordText(s: string): string {
 
 function headline(event: WatchEvent): string {
   if (event.type === "watch.ping") return `Test delivery for the watch of ${event.watch.target}`;
+  if (event.type === "watch.logs") {
+    return `AI crawlers at ${event.watch.target}: what your server logs show changed`;
+  }
   const score = event.to?.score !== null && event.to?.score !== undefined
     ? ` (score ${
       event.from?.score !== null && event.from?.score !== undefined
@@ -124,6 +135,7 @@ export function renderBody(event: WatchEvent, format: WebhookFormat): string {
       const lines = [
         `*${slackText(headline(event))}*`,
         ...event.regressions.map((r) => `• ${slackText(r.text)}`),
+        ...(event.logs ?? []).map((l) => `• ${slackText(l.text)}`),
         `<${event.links.report}|Report> · <${event.links.changes}|What changed>`,
       ];
       body = JSON.stringify({ text: lines.join("\n") });
@@ -133,6 +145,7 @@ export function renderBody(event: WatchEvent, format: WebhookFormat): string {
       const lines = [
         `**${discordText(headline(event))}**`,
         ...event.regressions.map((r) => `- ${discordText(r.text)}`),
+        ...(event.logs ?? []).map((l) => `- ${discordText(l.text)}`),
         `Report: <${event.links.report}>`,
       ];
       let content = lines.join("\n");

@@ -21,6 +21,7 @@ import { type EventScan, regressionEvent } from "./payload.ts";
 import { findRegressions } from "../../engines/history/regressions.ts";
 import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
+import { checkWatchLogs } from "./log_alert_step.ts";
 
 /** The most of each step one tick does. */
 export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
@@ -56,6 +57,7 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
   };
   for (const due of await deps.watches.due(now, TICK_LIMITS.due)) {
     try {
+      if (deps.logSeries) report.alerts += await checkWatchLogs(deps, due.accountId, due.id, now);
       await runWatch(deps, due.accountId, due.id, now, report);
     } catch (error) {
       deps.log({ event: "watch.run_failed", watchId: due.id, error: String(error) });

@@ -61,6 +61,11 @@ export interface Watch {
   lastSeenScanId: string | null;
   lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
+  /**
+   * Its server-log rules (lib/features/watch/log_alerts.ts): the day last checked and the rules
+   * then holding (an alert goes out when one starts to hold); absent before the first check.
+   */
+  logAlerts?: { checkedDay: string; holding: string[] };
 }
 
 /** One attempt to deliver an alert. */
@@ -80,7 +85,7 @@ export interface Delivery {
   watchId: string;
   accountId: string;
   target: string;
-  event: "watch.regression" | "watch.ping";
+  event: "watch.regression" | "watch.ping" | "watch.logs";
   createdAt: number;
   format: WebhookFormat;
   /** The exact body sent on each attempt (public facts only, at most 16 KB). */

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { FetchError, type GuardedFetcher } from "../net/types.ts";
-
 import { PATHS } from "../report_urls.ts";
+
 /**
  * Verifies a challenge token for a client IP; `hard`: only a harder check passes (the ALTCHA
  * proof of work at lib/kit/auth/login_guard.ts's factor; Turnstile has no harder check and ignores

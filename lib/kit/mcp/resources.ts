@@ -8,8 +8,8 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError } from "../net/target.ts";
 import { domainOf, type McpContext, reportUri, viewing } from "./context.ts";
-
 import { PATHS } from "../report_urls.ts";
+
 /** JSON-RPC error code the MCP specification gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
 

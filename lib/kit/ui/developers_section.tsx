@@ -1,8 +1,8 @@
 /** The section both home pages end with: for developers and AI agents. */
 import type { VNode } from "preact";
 import type { HomeProps } from "../../service.ts";
-
 import { PATHS } from "../report_urls.ts";
+
 /** The developers' section of a home page: the API, MCP, the sister service and the source. */
 export function DevelopersSection(props: Pick<HomeProps, "sister" | "sourceUrl">): VNode {
   const { sister, sourceUrl } = props;

@@ -3,8 +3,8 @@
  * refused form post): the status's title, the error's sentence, and the way back.
  */
 import type { VNode } from "preact";
-
 import { ASSETS } from "../report_urls.ts";
+
 const TITLES: Record<number, string> = {
   400: "That did not work",
   401: "Please sign in",

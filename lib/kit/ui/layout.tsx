@@ -7,8 +7,8 @@ import type { ComponentChildren, ComponentType, VNode } from "preact";
 import type { ChallengeWidget } from "../auth/challenge.ts";
 import { assetUrl } from "./assets.ts";
 import { COMFORT_SCRIPT } from "./comfort_script.ts";
-
 import { ASSETS, PATHS } from "../report_urls.ts";
+
 /** Metadata of one page. */
 export interface PageMeta {
   title: string;

@@ -4,8 +4,8 @@
  * error. lib/kit/web/not_found.tsx decides who gets it; the API keeps its JSON 404.
  */
 import type { VNode } from "preact";
-
 import { PATHS } from "../report_urls.ts";
+
 /** The body of the 404 page for `path` (shown as text). */
 export function NotFoundPage(props: { path: string }): VNode {
   return (

@@ -8,8 +8,8 @@ import type { ChallengeWidget } from "../auth/challenge.ts";
 import { ScanForm, type ScanFormProps } from "../../../islands/ScanForm.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
 import type { ServiceWords } from "../../service.ts";
-
 import { PATHS } from "../report_urls.ts";
+
 /**
  * The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form), with the
  * service's field texts (`form`). With `canRender` (the server can render pages in a browser) and

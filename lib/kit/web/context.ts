@@ -9,7 +9,7 @@ import { clientIp } from "../net/client_ip.ts";
 import type { Config } from "../config.ts";
 import type { LookupFunction } from "../net/guarded_fetch.ts";
 import type { ReportCache } from "../storage/report_cache.ts";
-import type { ServiceDef } from "../../service.ts";
+import type { ObservedColumn, ServiceDef } from "../../service.ts";
 import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 import type { AccountSection } from "./account_sections.ts";
@@ -62,6 +62,20 @@ export interface AppDeps {
   accountSections?: readonly AccountSection[];
   /** What other features add to the report pages, in order (lib/app/sections.ts). */
   reportSections?: readonly ReportSection[];
+  /**
+   * The crawler matrix's observed column of a site, from the account's stored server logs (null
+   * without any): lib/features/logs/, handed in by createServer for the services that read logs.
+   */
+  observedOf?: (accountId: string, domain: string) => Promise<ObservedColumn | null>;
+  /**
+   * The pages each assistant cited in the account's latest answer-presence run of a site, with
+   * its crawlers (lib/features/answers/ cited_pages.ts): what the logs report joins with the pages
+   * those crawlers fetched. Handed in by createServer.
+   */
+  citedPagesOf?: (
+    accountId: string,
+    domain: string,
+  ) => Promise<{ assistant: string; crawlers: string[]; paths: string[] }[]>;
 }
 
 /** Hono's context variables set by our middleware. */

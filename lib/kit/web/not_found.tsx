@@ -10,8 +10,8 @@ import type { AppDeps } from "./context.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 import { NotFoundPage } from "../ui/not_found_page.tsx";
-
 import { ASSETS } from "../report_urls.ts";
+
 /** Paths that only ever answer JSON (or a file): the API and what machines fetch. */
 const MACHINE_PATH = /^\/(api|mcp|openapi\.json|badge|healthz|static)(\/|$)/;
 

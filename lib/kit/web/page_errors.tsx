@@ -11,8 +11,8 @@ import { wantsJson } from "./http_form.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 import { ACCOUNT_STYLES, ErrorPage, errorTitle } from "../ui/error_page.tsx";
-
 import { PATHS } from "../report_urls.ts";
+
 type PageStatus = Parameters<typeof renderPage>[4];
 const PAGE_STATUSES = new Set([200, 400, 401, 403, 404, 409, 413, 429, 500]);
 

@@ -5,8 +5,8 @@
 import type { Context } from "hono";
 import type { AppDeps } from "./context.ts";
 import type { ShellOptions } from "../ui/layout.tsx";
-
 import { PATHS } from "../report_urls.ts";
+
 /** Shell options for this request; `extra` adds islands, the challenge, extra stylesheets. */
 export function shellFor(
   c: Context,

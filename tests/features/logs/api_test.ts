@@ -120,3 +120,19 @@ Deno.test("[logs/api] refusals: no key 401, no stated size 411, too large 413, u
     await env.close();
   }
 });
+
+Deno.test("[logs/api] server logs are the visibility service's: the schema service serves no /api/logs", async () => {
+  const env = await startAppEnv({ env: { SERVICE: "schema" } });
+  try {
+    const res = await post(env, "/api/logs/shop.test", "x", {
+      authorization: "Bearer usk_nothing",
+      "content-length": "1",
+    });
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get("content-type") ?? "", /json/);
+    const spec = await (await env.app.request("http://localhost/openapi.json")).json();
+    assert.equal(spec.paths["/api/logs/{domain}"], undefined);
+  } finally {
+    await env.close();
+  }
+});

@@ -64,10 +64,16 @@ Deno.test("[logs/verify] without a directory or network, the dated snapshot deci
     verdict: "verified",
     basis: "ip_ranges",
   });
-  assert.deepEqual(judge(hit("203.0.113.9"), crawler), { verdict: "spoofed", basis: "ip_ranges" });
-  // Anthropic's list is in no snapshot: ClaudeBot is unverifiable, and says why.
-  const claude = CRAWLERS.find((c) => c.token === "ClaudeBot")!;
-  assert.deepEqual(judge(hit("203.0.113.9"), claude), {
+  // The snapshot may be older than the vendor's list: outside it is not proof of a spoof.
+  assert.deepEqual(judge(hit("203.0.113.9"), crawler), {
+    verdict: "unverifiable",
+    basis: "none",
+    why:
+      "not in the shipped copy of the vendor's address list, and its current list could not be loaded",
+  });
+  // Perplexity's list is in no snapshot: PerplexityBot is unverifiable, and says why.
+  const perplexity = CRAWLERS.find((c) => c.token === "PerplexityBot")!;
+  assert.deepEqual(judge(hit("203.0.113.9"), perplexity), {
     verdict: "unverifiable",
     basis: "none",
     why: "the vendor's address list could not be loaded",
@@ -257,4 +263,26 @@ Deno.test("[logs/verify] Web Bot Auth: a valid signature verifies; a changed pat
   const j = await judge(tampered, chatgpt);
   assert.equal(j.verdict, "unverifiable");
   assert.equal(j.signature, "invalid");
+});
+
+Deno.test("[logs/verify] every list of the shipped snapshot is one the registry names, with where and when it was read", async () => {
+  const snapshot = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../../../lib/features/logs/ip_ranges_snapshot.json", import.meta.url),
+    ),
+  ) as { lists: Record<string, { url: string; readFrom: string; readOn: string }> };
+  const { RANGE_LISTS } = await import("../../../lib/features/logs/verify_sources.ts");
+  for (const [file, list] of Object.entries(snapshot.lists)) {
+    const named = RANGE_LISTS.find((l) => l.fileName === file);
+    assert.ok(named, `${file} is not a list the registry names`);
+    assert.equal(list.url, named.url, file);
+    assert.match(list.readOn, /^\d{4}-\d\d-\d\d$/, file);
+    assert.ok(list.readFrom.length > 10, file);
+  }
+  const ranges = await loadRanges();
+  for (const file of ["gptbot.json", "searchbot.json", "chatgpt-user.json", "bots.json"]) {
+    const l = ranges.lists.find((x) => x.fileName === file)!;
+    assert.equal(l.from, "snapshot", file);
+    assert.ok(l.ranges > 10, file);
+  }
 });

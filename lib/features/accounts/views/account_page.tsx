@@ -30,6 +30,8 @@ export interface DashboardState {
    * accountSections, lib/kit/web/account_sections.ts), in order, after the keys.
    */
   sections: VNode[];
+  /** Where the account's server logs are read (absent where the service reads none). */
+  logsHref?: string;
 }
 
 /**
@@ -64,6 +66,12 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
         </div>
         <PostButton action={PATHS.accountLogout} csrf={state.csrf} label="Sign out" />
       </div>
+      {state.logsHref && (
+        <p>
+          <a href={state.logsHref}>Server logs</a>: read your access logs to see which AI crawlers
+          really come, what they get, and which are impostors.
+        </p>
+      )}
       <Island
         name="KeyManager"
         component={KeyManager}

@@ -10,8 +10,8 @@ import { describeWait } from "../accounts.ts";
 import type { ApiKeyEntry } from "../../../kit/storage/store.ts";
 import { LocalTimeMs } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
-
 import { fillPath, PATHS } from "../../../kit/report_urls.ts";
+
 const POOL_NAMES: Record<string, string> = {
   ip: "scans per IP",
   domain: "scans per domain",

@@ -10,8 +10,8 @@ import { MAX_PASSWORD, MIN_PASSWORD } from "../../../kit/auth/account_rules.ts";
 import { LIMITS } from "../../../kit/limits/limits.ts";
 import { AuthForm } from "../../../../islands/AuthForm.tsx";
 import { ChallengeField, Island } from "../../../kit/ui/layout.tsx";
-
 import { PATHS } from "../../../kit/report_urls.ts";
+
 /** Which form. */
 export type AuthMode = "signup" | "login" | "admin";
 

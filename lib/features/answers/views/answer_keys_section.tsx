@@ -12,8 +12,8 @@ import type { Notice } from "../../../../islands/KeyManager.tsx";
 import { formatWhen } from "../../../kit/ui/key_view.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
-
 import { fillPath, PATHS } from "../../../kit/report_urls.ts";
+
 /** The section. */
 export function AnswerKeysSection(
   props: { panel: UserKeyPanel; csrf: string; notice: Notice | null },

@@ -12,8 +12,8 @@ import type { Measures, ProviderResult } from "../run_types.ts";
 import { rateText } from "../wilson.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { safeHttpUrl } from "../../../kit/ui/format.ts";
-
 import { fillPath, PATHS } from "../../../kit/report_urls.ts";
+
 const MEASURE_WORDS: [keyof Measures, string][] = [
   ["mentioned", "Named"],
   ["cited", "Cited"],

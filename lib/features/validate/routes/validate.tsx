@@ -21,8 +21,8 @@ import { renderPage } from "../../../kit/web/render.tsx";
 import { ScanIsolationError } from "../../../kit/isolate/scan_threads.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
-
 import { ASSETS, PATHS } from "../../../kit/report_urls.ts";
+
 /** The pasted code shown again in the form, unless it is very long. */
 function shown(code: string | undefined): string {
   return code && code.length <= 200_000 ? code : "";

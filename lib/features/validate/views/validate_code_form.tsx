@@ -6,8 +6,8 @@
 import type { VNode } from "preact";
 import { VALIDATE_LIMIT } from "../../../kit/limits/limits.ts";
 import { MAX_CODE_BYTES } from "../validate_code.ts";
-
 import { PATHS } from "../../../kit/report_urls.ts";
+
 /** The form; `code` and `url` refill it after a post. */
 export function ValidateCodeForm(props: { code?: string; url?: string }): VNode {
   return (

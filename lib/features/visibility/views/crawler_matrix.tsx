@@ -7,6 +7,7 @@
  */
 import type { VNode } from "preact";
 import type { CrawlerRow, ScanRecord } from "../../../engines/visibility/record.ts";
+import type { ObservedColumn } from "../../../service.ts";
 import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 /** The rows of the matrix in a record, or null when the record has none. */
@@ -41,13 +42,20 @@ function OutLink(props: { href: string | null; children: string }): VNode {
   return href ? <a href={href}>{props.children}</a> : <>{props.children}</>;
 }
 
-/** The crawler matrix section; nothing for records without one. */
-export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
+/**
+ * The crawler matrix section; nothing for records without one. With `observed` (the reader's
+ * account holds access logs of the site), a third view joins declared and enforced: what the logs
+ * show each crawler really did, and the section opens.
+ */
+export function CrawlerMatrix(
+  props: { record: ScanRecord; observed?: ObservedColumn },
+): VNode | null {
   const rows = matrixRows(props.record)?.filter((r) => r.purpose !== "training");
   if (!rows?.length) return null;
+  const observed = props.observed;
   return (
     <section aria-labelledby="crawlers-title">
-      <details class="card">
+      <details class="card" open={observed ? true : undefined}>
         <summary>
           <h2 id="crawlers-title">What each AI crawler is told, and what it gets</h2>
         </summary>
@@ -58,6 +66,16 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
           let through, or refused, where our probe was not. "Checked on" is the day we last checked
           the crawler against its vendor's documentation.
         </p>
+        {observed && (
+          <p class="small">
+            Observed: what your server's access logs show each crawler did from{" "}
+            {observed.period.from} to{" "}
+            {observed.period.to}: hits from its vendor's published addresses (verified) with the
+            answers your site gave, and hits that only claimed its name (spoofed) or could not be
+            checked (unverifiable). Only you see this column.{" "}
+            <a href={observed.href}>Your logs report</a>
+          </p>
+        )}
         <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="crawlers-title">
           <table class="pages-table">
             <thead>
@@ -66,6 +84,7 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
                 <th scope="col">robots.txt</th>
                 <th scope="col">Declared</th>
                 <th scope="col">Edge</th>
+                {observed && <th scope="col">Observed in your logs</th>}
                 <th scope="col">Checked on</th>
               </tr>
             </thead>
@@ -76,6 +95,7 @@ export function CrawlerMatrix(props: { record: ScanRecord }): VNode | null {
                   <td>{r.robots}</td>
                   <td>{r.preference ?? "-"}</td>
                   <td>{EDGE_WORDS(r)}</td>
+                  {observed && <td>{observed.cells[r.token] ?? "not seen"}</td>}
                   <td>{r.checked}</td>
                 </tr>
               ))}

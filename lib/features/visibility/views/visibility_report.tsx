@@ -67,6 +67,8 @@ export interface SectionProps {
    * the kept scans), by place: lib/kit/web/report_sections.ts.
    */
   inserts?: ReportInserts;
+  /** The matrix's "observed in your logs" column, for the account whose logs they are. */
+  observed?: ReportProps["observed"];
 }
 
 /** One section of the report page: its name (for tests and other features) and its view. */
@@ -96,7 +98,10 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
   { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
-  { id: "crawlers", render: (p) => <CrawlerMatrix record={p.record} /> },
+  {
+    id: "crawlers",
+    render: (p) => <CrawlerMatrix record={p.record} observed={p.observed} />,
+  },
   {
     id: "pillars",
     render: (p) => (

@@ -8,8 +8,8 @@
 import type { CreatedWatch, WatchPanel } from "../panel.ts";
 import { formatWhen } from "../../../kit/ui/key_view.ts";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
-
 import { fillPath, PATHS } from "../../../kit/report_urls.ts";
+
 function when(iso: string | null): string {
   return iso ? formatWhen(Date.parse(iso)) : "never";
 }

@@ -7,8 +7,8 @@ import type { AppDeps } from "../../../../kit/web/context.ts";
 import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { takeFlash } from "../../../../kit/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../account_dashboard.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** GET /account: the dashboard (signed in). */
 export const accountRoute: RouteDef = {
   path: PATHS.account,

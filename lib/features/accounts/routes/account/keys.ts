@@ -16,8 +16,8 @@ import { field, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
 import { keyView } from "../../../../kit/ui/key_view.ts";
 import { type DashboardFlash, dashboardFor } from "../../account_dashboard.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /account/keys: creates a key. */
 export const accountKeysRoute: RouteDef = {
   path: PATHS.accountKeys,

@@ -7,8 +7,8 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { assertFormToken, presentedToken } from "../../../../kit/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { closeSession } from "../../../../kit/web/sessions.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /account/logout. */
 export const logoutRoute: RouteDef = {
   path: PATHS.accountLogout,

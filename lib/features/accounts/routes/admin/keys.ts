@@ -12,8 +12,8 @@ import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
 import { keyView } from "../../../../kit/ui/key_view.ts";
 import type { AdminFlash } from "../../views/admin_page.tsx";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /admin/keys/:id/revoke. */
 export const adminKeyRevokeRoute: RouteDef = {
   path: PATHS.adminKeyRevoke,

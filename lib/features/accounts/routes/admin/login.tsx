@@ -12,8 +12,8 @@ import { assertAnonymousFormToken, presentedToken } from "../../../../kit/web/cs
 import { field, readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { openSession } from "../../../../kit/web/sessions.ts";
 import { refusedAuthPage, renderAuthPage } from "../../auth_forms.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** GET and POST /admin/login. */
 export const adminLoginRoute: RouteDef = {
   path: PATHS.adminLogin,

@@ -4,8 +4,8 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { assertFormToken, presentedToken } from "../../../../kit/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { closeSession, readSession } from "../../../../kit/web/sessions.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /admin/logout. */
 export const adminLogoutRoute: RouteDef = {
   path: PATHS.adminLogout,

@@ -21,8 +21,8 @@ import { ANSWER_KEYS_SECTION, type AnswerKeysLeft } from "../../account_section.
 import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { providerOf, requireProviderId } from "../../providers.ts";
 import { deleteUserKey, setUserKey } from "../../user_keys.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /account/answer-keys/:provider: stores the account's key of a vendor. */
 export const accountAnswerKeyRoute: RouteDef<AnswersAppDeps> = {
   path: PATHS.accountAnswerKey,

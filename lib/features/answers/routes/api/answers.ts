@@ -30,8 +30,8 @@ import { startRun } from "../../run.ts";
 import { ownedRun, setSiteQuestions, siteAnswers } from "../../site_answers.ts";
 import { deleteUserKey, setUserKey, userKeyViews } from "../../user_keys.ts";
 import { runView } from "../../view.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** Largest body accepted (ten questions of 300 characters fit many times over). */
 const MAX_BODY = 16 * 1024;
 

@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../../kit/web/context.ts";
-import type { ReportInserts } from "../../../../service.ts";
+import type { ObservedColumn, ReportInserts } from "../../../../service.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { normaliseTarget } from "../../../../kit/net/target.ts";
 import type { InflightMark, StoredScan } from "../../../../kit/storage/store.ts";
@@ -67,16 +67,18 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   ]);
   if (!stored && !inflight) return notFound(c, deps, domain);
   // What other features show (what changed, answer presence for the signed-in account).
+  const reader = readerOf(c);
   const sections = stored
-    ? await loadSections(deps.reportSections ?? [], {
-      domain,
-      stored,
-      kept: false,
-      reader: readerOf(c),
-    })
+    ? await loadSections(deps.reportSections ?? [], { domain, stored, kept: false, reader })
     : null;
-  const page = reportPage(c, deps, domain, stored, inflight, sections?.inserts);
-  if (sections?.private) page.headers.set("Cache-Control", "private, no-store");
+  // The observed column: only for the account whose server logs of the site are stored.
+  const observed = stored && reader && deps.observedOf
+    ? await deps.observedOf(reader.accountId, domain)
+    : null;
+  const page = reportPage(c, deps, domain, stored, inflight, sections?.inserts, {
+    observed: observed ?? undefined,
+  });
+  if (sections?.private || observed) page.headers.set("Cache-Control", "private, no-store");
   return page;
 }
 
@@ -133,7 +135,7 @@ function reportPage(
   stored: StoredScan | null,
   inflight: InflightMark | null,
   inserts: ReportInserts | undefined = undefined,
-  options: { kept?: boolean } = {},
+  options: { kept?: boolean; observed?: ObservedColumn } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -203,6 +205,7 @@ function reportPage(
     scanId,
     badge,
     inserts,
+    observed: options.observed,
   });
   meta.title = view.title;
   meta.description = view.description;

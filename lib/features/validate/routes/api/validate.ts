@@ -19,8 +19,8 @@ import {
   ValidateRequestSchema,
   ValidateResponseSchema,
 } from "../../validate_request.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 export { MAX_VALIDATE_BODY, ValidateRequestSchema };
 
 /** POST /api/validate (mounted by the services that validate code in hand). */

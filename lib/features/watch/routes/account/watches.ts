@@ -17,8 +17,8 @@ import { type AccountFlash, RefusedAccountForm } from "../../../../kit/web/accou
 import { WATCH_SECTION, type WatchSectionLeft } from "../../account_section.tsx";
 import { type WatchAppDeps, watchOf } from "../../context.ts";
 import { addWatch, removeWatch, watchView } from "../../watches.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** POST /account/watches: adds a watch. */
 export const accountWatchesRoute: RouteDef<WatchAppDeps> = {
   path: PATHS.accountWatches,

@@ -31,8 +31,8 @@ import {
   WatchRequestSchema,
   watchView,
 } from "../../watches.ts";
-
 import { PATHS } from "../../../../kit/report_urls.ts";
+
 /** Largest body of POST /api/watches. */
 const MAX_WATCH_BODY = 8 * 1024;
 
