@@ -8,7 +8,6 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { HttpError } from "../../kit/errors.ts";
 import { answersOf, type WithAnswers } from "./context.ts";
 import { ownerOfBearer } from "./access.ts";
 import { startRun } from "./run.ts";
@@ -19,7 +18,7 @@ import {
   type McpContext,
   type McpDeps,
   type McpTool,
-  toolError,
+  refusal,
   toolResult,
 } from "../../kit/mcp/context.ts";
 
@@ -38,10 +37,6 @@ export const ANSWER_TOOLS: readonly McpTool<AnswersMcpDeps>[] = [
 
 function hasAnswers(deps: AnswersMcpDeps): boolean {
   return deps.answers !== undefined;
-}
-
-function refused(error: unknown) {
-  return error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
 }
 
 /** Answer presence and the owner behind the request's Authorization header. */
@@ -76,7 +71,7 @@ function registerAnswerPresence(server: McpServer, ctx: McpContext<AnswersMcpDep
           runs: site.runs as unknown as Record<string, unknown>[],
         });
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }
@@ -106,7 +101,7 @@ function registerRunAnswerPresence(server: McpServer, ctx: McpContext<AnswersMcp
           { run: run as unknown as Record<string, unknown> },
         );
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }
@@ -135,7 +130,7 @@ function registerAnswerPresenceRun(server: McpServer, ctx: McpContext<AnswersMcp
         const result = await ownedRun(a, o, args.url, args.runId, args.answers ?? false);
         return toolResult(runText(result.run), result as unknown as Record<string, unknown>);
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }

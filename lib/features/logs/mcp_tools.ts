@@ -8,13 +8,13 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { HttpError } from "../../kit/errors.ts";
 import { accountOfBearer } from "../../kit/auth/caller.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
 import {
   guarded,
   type McpContext,
   type McpTool,
+  refusal,
   toolError,
   toolResult,
 } from "../../kit/mcp/context.ts";
@@ -109,7 +109,8 @@ function registerAnalyseServerLog(server: McpServer, ctx: McpContext): void {
         if (error instanceof ReadersBusyError) {
           return toolError("Other logs are being read; retry in a minute.");
         }
-        if (error instanceof HttpError && error.status < 500) return toolError(error.message);
+        const refused = refusal(error);
+        if (refused) return refused;
         if (error instanceof Error && error.name === "InvalidTargetError") {
           return toolError(error.message);
         }

@@ -24,6 +24,7 @@ import {
   type McpContext,
   type McpDeps,
   type McpTool,
+  refusal,
   toolError,
   toolResult,
 } from "../../kit/mcp/context.ts";
@@ -63,10 +64,6 @@ async function account(ctx: McpContext<WatchMcpDeps>) {
   }
 }
 
-function refused(error: unknown) {
-  return error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
-}
-
 /** Registers watch_site: adds a watch to the account's list. */
 function registerWatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): void {
   server.registerTool("watch_site", {
@@ -103,7 +100,7 @@ function registerWatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): vo
           { watch: view as unknown as Record<string, unknown>, webhookSecret },
         );
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }
@@ -179,7 +176,7 @@ function registerUnwatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): 
           watch: watchView(removed, a.w.origin),
         });
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }

@@ -9,13 +9,10 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
-import type { LookupFunction } from "../net/guarded_fetch.ts";
-import { BadRequestError, RateLimitedError } from "../errors.ts";
-import type { Config } from "../config.ts";
-import type { Store } from "../storage/store.ts";
-import type { ReportCache } from "../storage/report_cache.ts";
+import { BadRequestError, HttpError, RateLimitedError } from "../errors.ts";
 import type { ServiceDef, ServiceMcp } from "../../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
+import type { ServiceDeps } from "../service_deps.ts";
 import { reportJsonPath } from "../report_urls.ts";
 import type { RecordViewGate } from "../web/record_views.ts";
 
@@ -25,15 +22,7 @@ import type { RecordViewGate } from "../web/record_views.ts";
  * tools' type (`McpTool<McpDeps & { watch?: WatchDeps }>`); the app (lib/app/deps.ts) hands in
  * deps that hold every feature's part.
  */
-export interface McpDeps {
-  config: Config;
-  store: Store;
-  service: ServiceDef;
-  now: () => number;
-  /** DNS resolver used to check that a target resolves to public addresses (tests inject one). */
-  lookup?: LookupFunction;
-  /** Serialised records kept for a second (lib/kit/storage/report_cache.ts). */
-  reportCache?: ReportCache;
+export interface McpDeps extends ServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
   /** The scan threads, which also run code validation (lib/features/validate/validate_request.ts). */
@@ -135,6 +124,14 @@ export function stillRunning(domain: string, started: boolean, tool: string): st
     `. Call get_report with domain "${domain}" in a few seconds, or GET ${reportPath(domain)} ` +
     `on this server, or read the resource ${reportUri(domain)}. ` +
     `Do not call ${tool} again for it: that would not be faster.`;
+}
+
+/**
+ * The tool error of a request we refused (an HttpError below 500: its message says why, for the
+ * agent to act on), or null for anything else (the caller rethrows it to {@link guarded}).
+ */
+export function refusal(error: unknown): CallToolResult | null {
+  return error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
 }
 
 /** A tool result that tells the agent what went wrong (`isError: true`, not a protocol error). */

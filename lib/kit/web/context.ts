@@ -6,13 +6,10 @@ import type { Context } from "hono";
 import type { ScanRunner } from "../isolate/scan_threads.ts";
 import type { ChallengeProvider } from "../auth/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
-import type { Config } from "../config.ts";
-import type { LookupFunction } from "../net/guarded_fetch.ts";
-import type { ReportCache } from "../storage/report_cache.ts";
 import type { ObservedColumn, ServiceDef } from "../../service.ts";
-import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
 import type { AccountSection } from "./account_sections.ts";
+import type { ServiceDeps } from "../service_deps.ts";
 import type { ReportSection } from "./report_sections.ts";
 
 /** A valid session of the current request. */
@@ -35,24 +32,15 @@ export interface ActiveSession {
  * context.ts and its routes ask for them (`RouteDef<AppDeps & WithWatch>`); lib/app/deps.ts
  * assembles the whole.
  */
-export interface AppDeps {
-  config: Config;
-  store: Store;
+export interface AppDeps extends ServiceDeps {
   /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
   accounts: AccountStore;
-  service: ServiceDef;
   /** Every service of this program, by name (the registry of lib/app/server.ts: the sister's words). */
   services: Record<string, ServiceDef>;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
-  /** Milliseconds since the epoch (tests inject a clock). */
-  now: () => number;
-  /** DNS resolver for the "resolves to a public address" check. */
-  lookup?: LookupFunction;
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
-  /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
-  reportCache?: ReportCache;
   /**
    * The scan threads (set by createServer once started), which also run code validation
    * (lib/features/validate/validate_request.ts); without them validation runs in this isolate.

@@ -12,6 +12,8 @@ import type { ServiceDef } from "../../service.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { allowedMethods, methodNotAllowed } from "./methods.ts";
 import { type RecordViewGate, recordViews } from "./record_views.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../errors.ts";
 
 /** The methods a route registers handlers for ("ALL": every method, the route answers itself). */
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
@@ -91,6 +93,19 @@ export const anyOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * Middleware for a route's `use`: the route is a JSON API (the watch and answer-presence APIs): a
+ * body of any other type is refused (415) and no answer is cached.
+ */
+export const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header("content-type");
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
+    throw new UnsupportedMediaTypeError();
+  }
+  c.header("Cache-Control", "no-store");
+  await next();
+};
+
 /** Whether the app of `service` serves this route. */
 export function served(route: RouteDef, service: ServiceDef): boolean {
   return route.servedBy?.(service) ?? true;
@@ -114,6 +129,25 @@ export function honoPath(template: string): string {
 /** A path parameter of the matched route (Hono sets each one the path declares). */
 export function param(c: Context, name: string): string {
   return c.req.param(name) ?? "";
+}
+
+/**
+ * The domain the `{domain}` parameter names, in its normal spelling (lib/kit/net/target.ts), after
+ * its template suffix (`suffix`, e.g. ".json" of `{domain}.json`): 404 when the value does not end
+ * with the suffix (not this route's path), 400 when it names no domain.
+ */
+export function domainParam(c: Context, suffix = ""): string {
+  const raw = param(c, "domain");
+  const value = suffix ? suffixed(raw, suffix) : raw;
+  if (value === null) throw new NotFoundError();
+  try {
+    return normaliseTarget(decodeURIComponent(value)).domain;
+  } catch (e) {
+    if (e instanceof InvalidTargetError || e instanceof URIError) {
+      throw new BadRequestError(`Not a domain name: ${e.message}`);
+    }
+    throw e;
+  }
 }
 
 /**

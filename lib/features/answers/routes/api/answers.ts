@@ -11,14 +11,8 @@
  *   GET    /api/answers/:domain/runs/:id     the run, its results and answers (?answers=0: none)
  * A JSON API: a body of another type is 415.
  */
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../../../../kit/web/context.ts";
-import { param, type RouteDef } from "../../../../kit/web/route.ts";
-import {
-  BadRequestError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../../kit/errors.ts";
+import { jsonApi, param, type RouteDef } from "../../../../kit/web/route.ts";
+import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { OperatorKeysError } from "../../errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
@@ -34,16 +28,6 @@ import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** Largest body accepted (ten questions of 300 characters fit many times over). */
 const MAX_BODY = 16 * 1024;
-
-/** Every answer of this API: JSON bodies only, never cached. */
-const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const type = c.req.header("content-type");
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
-    throw new UnsupportedMediaTypeError();
-  }
-  c.header("Cache-Control", "no-store");
-  await next();
-};
 
 /** Who the bearer is: an account (its watched sites) or the operator. */
 function ownerOf(deps: AnswersAppDeps, authorization: string | undefined) {

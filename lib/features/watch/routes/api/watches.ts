@@ -8,14 +8,8 @@
  *   POST   /api/watches/:id/test    queues a signed test delivery ("watch.ping")
  * A JSON API: a body of another type is 415 (so a cross-site form post is never served).
  */
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../../../../kit/web/context.ts";
-import { type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
-import {
-  BadRequestError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../../kit/errors.ts";
+import { jsonApi, type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
+import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { accountOfBearer } from "../../../../kit/auth/caller.ts";
@@ -35,16 +29,6 @@ import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** Largest body of POST /api/watches. */
 const MAX_WATCH_BODY = 8 * 1024;
-
-/** Every answer of the watch API: JSON bodies only, never cached. */
-const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const type = c.req.header("content-type");
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
-    throw new UnsupportedMediaTypeError();
-  }
-  c.header("Cache-Control", "no-store");
-  await next();
-};
 
 /** The account whose key the request carries (401/403 otherwise). */
 function callerOf(deps: WatchAppDeps, authorization: string | undefined) {
