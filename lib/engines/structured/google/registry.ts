@@ -181,7 +181,7 @@ export function featureTableMarkdown(): string {
   const rows = [...FEATURES].sort((a, b) =>
     order[a.status] - order[b.status] ||
     (a.status === "supported" ? a.name.localeCompare(b.name) : 0)
-  ).map((f) => [f.name, f.status, f.since ?? "", f.checkedOn, `<${f.source}>`]);
+  ).map((f) => [f.name, f.status, f.since ?? "", f.checked, `<${f.url}>`]);
   const head = ["Feature", "Status", "Since", "Checked on", "Google's page"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;

@@ -8,8 +8,8 @@ export const article: GoogleFeature = {
   name: "Article",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}article`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}article`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Article (or subtype), not a SocialMediaPosting",
     applies: (n) =>

@@ -8,8 +8,8 @@ export const courseList: GoogleFeature = {
   name: "Course list",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}course`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}course`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Course or a list's Course entry",
     applies: (n) => anyIsA(n.types, "Course") && (isTopLevel(n) || isListEntry(n)),

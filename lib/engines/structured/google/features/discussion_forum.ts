@@ -7,8 +7,8 @@ export const discussionForum: GoogleFeature = {
   name: "Discussion forum",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}discussion-forum`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}discussion-forum`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level DiscussionForumPosting or SocialMediaPosting",
     applies: (n) =>

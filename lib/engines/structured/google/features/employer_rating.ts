@@ -8,8 +8,8 @@ export const employerRating: GoogleFeature = {
   name: "Employer aggregate rating",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}employer-rating`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}employer-rating`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "an EmployerAggregateRating",
     applies: (n) => anyIsA(n.types, "EmployerAggregateRating"),

@@ -8,8 +8,8 @@ export const movieCarousel: GoogleFeature = {
   name: "Movie carousel",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}movie`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}movie`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Movie or a list's Movie entry",
     applies: (n) => anyIsA(n.types, "Movie") && (isTopLevel(n) || isListEntry(n)),

@@ -7,8 +7,8 @@ export const paywalledContent: GoogleFeature = {
   name: "Subscription and paywalled content",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}paywalled-content`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}paywalled-content`,
+  checked: "2026-11-26",
   rules: [{
     nodes: 'a CreativeWork with "isAccessibleForFree": false',
     applies: (n) =>

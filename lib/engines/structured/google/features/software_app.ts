@@ -8,8 +8,8 @@ export const softwareApp: GoogleFeature = {
   name: "Software app",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}software-app`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}software-app`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level SoftwareApplication (or subtype)",
     applies: (n) => anyIsA(n.types, "SoftwareApplication") && isTopLevel(n),

@@ -7,8 +7,8 @@ export const video: GoogleFeature = {
   name: "Video",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}video`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}video`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a VideoObject",
     applies: (n) => anyIsA(n.types, "VideoObject"),
