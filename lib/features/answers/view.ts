@@ -12,11 +12,6 @@ import { settled, utcDay } from "./run.ts";
 import { MAX_ANSWER_CHARS, MAX_SOURCES } from "./provider.ts";
 import { fillPath, PATHS } from "../../kit/report_urls.ts";
 
-/** Where a site's answer presence is, over the API. */
-export function answersPath(domain: string): string {
-  return fillPath(PATHS.siteAnswers, { domain });
-}
-
 /** Where one run is, over the API. */
 export function runPath(domain: string, id: string): string {
   return fillPath(PATHS.answerRun, { domain, id });
