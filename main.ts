@@ -7,6 +7,7 @@
  *   PIPELINE_TOKEN=... deno task start  # with pipeline access
  */
 import { describeAnswers } from "./lib/features/answers/config.ts";
+import { setListeningOrigin } from "./lib/features/watch/context.ts";
 import { probeTurnstile } from "./lib/kit/auth/challenge.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/kit/config.ts";
 import { describeKv, KvOpenError, redactUrl } from "./lib/kit/storage/kv_open.ts";
@@ -108,14 +109,32 @@ export function describeConfig(config: Config): string[] {
       : `Watches: up to ${config.watch.maxPerAccount} per account, ${
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
-        config.secretBox.secretKey ? "WATCH_SECRET_KEY" : "a key kept in KV (set WATCH_SECRET_KEY)"
-      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}`,
+        config.secretBox.secretKey
+          ? `WATCH_SECRET_KEY${
+            config.secretBox.previousSecretKeys.length
+              ? " (WATCH_SECRET_KEY_PREVIOUS opens older ones)"
+              : ""
+          }`
+          : "a key kept in KV"
+      }${config.watch.webhookResolve.size ? "; WEBHOOK_RESOLVE is set (tests only)" : ""}; ${
+        config.watch.smtp
+          ? `e-mail alerts through ${new URL(config.watch.smtp.url).host} (SMTP_URL)`
+          : "no e-mail alerts (SMTP_URL)"
+      }`,
+    ...(config.watch.maxPerAccount && !config.secretBox.secretKey ? [KEPT_KEY_WARNING] : []),
     describeAnswers(config.answers),
     config.logRequests
       ? "Logs: one JSON line per request and per scan"
       : "Logs: one JSON line per scan (LOG_REQUESTS=0)",
   ];
 }
+
+/** Said at start-up while webhook secrets are sealed with the key kept in KV. */
+export const KEPT_KEY_WARNING =
+  "WARNING: webhook signing secrets are sealed with a key stored beside them in KV: a copy of " +
+  "the KV file lets someone forge your alerts. Set WATCH_SECRET_KEY (32+ characters) and " +
+  "restart: existing secrets are sealed again with it and the stored key is deleted " +
+  "(docs/security.md)";
 
 /** How a bind address and port read as a URL ("http://[::1]:8000/"). */
 export function listenAddress(hostname: string, port: number): string {
@@ -206,6 +225,8 @@ if (import.meta.main) {
     }
     throw e;
   }
+  // Alerts and feeds link to where the server really listens (PORT=0 picks the port).
+  setListeningOrigin(server.deps.watch!, serving.addr.hostname, serving.addr.port);
   console.log(serving.describe);
   console.log(`Listening on ${listenAddress(serving.addr.hostname, serving.addr.port)}`);
 }

@@ -4,8 +4,8 @@
  * which stays outside the island so hydration never touches the widget's own DOM.
  *
  * Without JavaScript the form opens the stored report of the site. With it, submitting POSTs
- * `{url, turnstileToken, forceRescan, render}` to /api/scan (`render` when the form's checkbox,
- * shown only where the server can render, is ticked) and then:
+ * `{url, turnstileToken, forceRescan, render}` to /api/scan (`render`, ticked or not, when the
+ * form shows its checkbox, which it does only where the server can render) and then:
  * - 200 (a report younger than 24 h) or 202 (scan started): go to /report/<domain>, which shows
  *   the report, or the live progress while the scan runs (so a reload loses nothing);
  * - 400 / 403: say why, next to the field, and get a fresh challenge token;
@@ -17,7 +17,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { PATHS, reportPagePath } from "../lib/kit/report_urls.ts";
+import { pageReportPath, PATHS, reportPagePath } from "../lib/kit/report_urls.ts";
 import { waitText } from "../lib/kit/ui/format.ts";
 import { challengeRenewal } from "./challenge_renewal.ts";
 
@@ -35,11 +35,21 @@ export type ScanFormProps = {
    * is shown and forceRescan is sent. */
   rescanUrl?: string;
   /**
-   * The label of the "render in a browser" checkbox, when the server can render: checked, the
-   * POST sends `render: true` (docs/rendering.md). Without JavaScript the form's GET carries it,
-   * harmlessly (a stored report opens).
+   * The label of the "render in a browser" checkbox, when the server can render: the POST sends
+   * `render: true` when it is ticked and `render: false` when it is not (docs/rendering.md).
+   * Without JavaScript the form's GET carries it, harmlessly (a stored report opens).
    */
   render?: string;
+  /**
+   * The checkbox starts ticked: the service renders by default (the schema service), or the
+   * report being scanned again was rendered ("Scan again" keeps the choice).
+   */
+  renderChecked?: boolean;
+  /**
+   * The service keeps a report per page (the schema service): the form opens the report of the
+   * page scanned (/report/<domain>/page?url=...), whose link keeps its meaning.
+   */
+  perPage?: boolean;
 };
 
 type Status =
@@ -155,7 +165,7 @@ export function ScanForm(props: ScanFormProps): VNode {
           url,
           turnstileToken: token,
           ...(props.rescanUrl ? { forceRescan: true } : {}),
-          ...(wantsRender(form) ? { render: true } : {}),
+          ...renderChoice(form),
         }),
       });
       body = await res.json().catch(() => ({}));
@@ -174,7 +184,9 @@ export function ScanForm(props: ScanFormProps): VNode {
         kind: "leaving",
         message: res.status === 200 ? "Opening the report…" : "Scan started. Opening progress…",
       });
-      location.assign(reportPagePath(body.domain));
+      location.assign(
+        props.perPage ? pageReportPath(body.domain, url) : reportPagePath(body.domain),
+      );
       return;
     }
     resetChallenge(form);
@@ -247,9 +259,10 @@ export function ScanForm(props: ScanFormProps): VNode {
       >
         {busy ? "Working…" : props.button}
       </button>
-      {props.render && !props.rescanUrl && (
+      {props.render && (
         <label class="render-option">
-          <input type="checkbox" name="render" value="1" /> {props.render}
+          <input type="checkbox" name="render" value="1" checked={props.renderChecked} />{" "}
+          {props.render}
         </label>
       )}
       <div id="scan-status" class="scan-status" role="status" aria-live="polite">
@@ -296,9 +309,10 @@ function StatusLine(props: { status: Status; now: number; rescan: boolean }): VN
   }
 }
 
-/** The form's "render in a browser" checkbox is ticked. */
-function wantsRender(form: HTMLFormElement): boolean {
-  return (form.elements.namedItem("render") as HTMLInputElement | null)?.checked === true;
+/** The form's "render in a browser" choice, when it offers one: ticked or not, it is sent. */
+function renderChoice(form: HTMLFormElement): { render?: boolean } {
+  const box = form.elements.namedItem("render") as HTMLInputElement | null;
+  return box ? { render: box.checked } : {};
 }
 
 type AltchaElement = HTMLElement & {

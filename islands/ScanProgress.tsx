@@ -20,6 +20,8 @@ export type ScanProgressProps = {
   elapsedMs: number;
   /** What a scan does, in order: each row with the typed step ids that put the scan on it. */
   steps: { label: string; steps: string[] }[];
+  /** Where to go when the scan is done (default: the domain's report page). */
+  reportUrl?: string;
 };
 
 const POLL_MS = 1500;
@@ -73,14 +75,14 @@ export function ScanProgress(props: ScanProgressProps): VNode {
           if (s.status === "done" || s.status === "failed") {
             stopped = true;
             setDone(true);
-            location.replace(reportPagePath(props.domain));
+            location.replace(props.reportUrl ?? reportPagePath(props.domain));
             return;
           }
         } else if (res.status === 404) {
           // The scan is no longer followed (long gone): the report page knows the rest.
           await res.body?.cancel();
           stopped = true;
-          location.replace(reportPagePath(props.domain));
+          location.replace(props.reportUrl ?? reportPagePath(props.domain));
           return;
         } else await res.body?.cancel();
       } catch {

@@ -137,6 +137,8 @@ export interface ReportProps {
    * last scan and the kept scans, answer presence for the account watching the site), by place.
    */
   inserts?: ReportInserts;
+  /** A service that scans pages (the schema service): the permanent path of this page's report. */
+  pageReport?: string;
   /**
    * The crawler matrix's "observed in logs" column, for the reader whose account holds server-log
    * aggregates of the site (lib/features/logs/): never shown to anyone else.
@@ -185,6 +187,9 @@ export interface SarifOptions {
   pathPrefix?: string;
 }
 
+/** A SARIF 2.1.0 level: `error` fails a code-scanning gate, `warning` warns, `note` informs. */
+export type SarifLevel = "error" | "warning" | "note";
+
 /** A SARIF 2.1.0 reportingDescriptor: one check, with its help text. */
 export interface SarifRule {
   id: string;
@@ -193,7 +198,7 @@ export interface SarifRule {
   fullDescription: { text: string };
   help: { text: string; markdown: string };
   helpUri?: string;
-  defaultConfiguration: { level: "error" | "warning" };
+  defaultConfiguration: { level: SarifLevel };
   properties: Record<string, unknown>;
 }
 
@@ -201,7 +206,7 @@ export interface SarifRule {
 export interface SarifResult {
   ruleId: string;
   ruleIndex: number;
-  level: "error" | "warning";
+  level: SarifLevel;
   message: { text: string };
   locations: unknown[];
   partialFingerprints: Record<string, string>;
@@ -288,6 +293,14 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
    * service stores one page per domain, so a record of another page of the domain does not.
    */
   servesCached?(record: R, target: Target): boolean;
+  /**
+   * A scan that does not say whether to render renders where this server can (a browser is
+   * configured and allowed), as Google's Rich Results Test does; `render: false` opts out. The
+   * request flow resolves it before the cache is read, so `servesCached` sees the choice.
+   */
+  rendersByDefault?: boolean;
+  /** Whether a stored record asked for the rendered view ("Scan again" keeps the choice). */
+  wasRendered?(record: R): boolean;
   /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
   summary?: string;
   /** The fields of a failed record of `target` beyond domain, status, scannedAt and result. */
@@ -296,13 +309,8 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */
   rescanTarget?(record: R): string;
-  /**
-   * Validates code in hand (lib/features/validate/: POST /api/validate, /validate, the
-   * validate_code tool) and shows the result as its report shows a page's: `resultJob` is the
-   * module scan threads load for the result's HTML (the "validate-html" job, a ThreadJobModule
-   * exporting `runJob`), `resultHtml` the same function for a server without threads.
-   */
-  validatesCode?: { resultJob: URL; resultHtml(json: string): string };
+  /** Serves POST /api/validate and /validate (validate JSON-LD code in hand). */
+  validatesCode?: boolean;
   /**
    * Serves GET /compare and /api/compare.json (lib/features/compare/): sites side by side. The schema
    * service does not: its record is one page of a site, so two records are not two sites.

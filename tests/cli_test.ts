@@ -24,7 +24,7 @@ Deno.test("[cli] scan prints a report, JSON on request, and gates CI with --fail
       // One fix per cause (issue 32): the robots.txt fix names how many crawlers it lets in, and
       // its first line names the blocked ones.
       assert.match(r.stdout, /1\. \[critical\] Allow \d+ AI crawlers in robots\.txt/);
-      assert.match(r.stdout, /blocked: OAI-SearchBot/);
+      assert.match(r.stdout, /turned away: OAI-SearchBot \(robots\.txt\)/);
       assert.match(r.stdout, /User-agent: OAI-SearchBot/);
       assert.match(r.stdout, /Presence beyond the site/);
     });

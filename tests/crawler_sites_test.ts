@@ -81,9 +81,10 @@ Deno.test("[crawler sites] what crawlers are told and what they get, on fixture 
         assert.match(s.detail, /scanner's address/);
         const mine = sites.requests.slice(before).filter((q) => q.host === "edge-mixed.test");
         const home = mine.filter((q) => q.path === "/");
-        // Our own fetch, a browser's and one per probed crawler: each User-Agent asks once.
-        assert.equal(home.length, 2 + probedCrawlers().length);
-        assert.equal(new Set(home.map((q) => q.userAgent)).size, home.length);
+        // Our own fetch, our request for a Markdown version, a browser's and one per probed
+        // crawler: each User-Agent asks once, ours twice.
+        assert.equal(home.length, 3 + probedCrawlers().length);
+        assert.equal(new Set(home.map((q) => q.userAgent)).size, home.length - 1);
         assert.ok(mine.every((q) => q.inFlight <= 2), "never more than 2 requests in flight");
       },
     );

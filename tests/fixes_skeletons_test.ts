@@ -60,8 +60,9 @@ function scan(site: FixtureSite): { ctx: ReturnType<typeof fixContext>; result: 
   return { ctx, result: scoreSite(ctx) };
 }
 
+/** The issue that resolves check `id` (its own, or the one its cause merged it into). */
 function issue(r: Result, id: string): Issue {
-  const i = r.topIssues.find((x) => x.id === id);
+  const i = r.topIssues.find((x) => x.id === id || x.resolves?.some((c) => c.id === id));
   assert.ok(i, `issue ${id} in ${r.topIssues.map((x) => x.id)}`);
   return i;
 }
@@ -76,9 +77,11 @@ Deno.test("[fixes skeletons] sameAs lists the organisation's own profiles and no
   ]);
   // One sameAs in markup: the structured.same_as signal warns, so the fix is offered.
   const fix = issue(result, "structured.same_as");
+  // It is the home page's graph: one fix with the other structured-data checks.
+  assert.equal(fix.fix.cause?.key, "home:json-ld");
   const urls = assertSameAsFix(ctx, fix);
   assert.equal(urls.length, 4);
-  assert.doesNotMatch(fix.fix.how, /jowriter|drillmaker|Q999999|watch|pin\/|intent|sharer/);
+  assert.doesNotMatch(urls.join(" "), /jowriter|drillmaker|Q999999|watch|pin\/|intent|sharer/);
   assert.doesNotMatch(fix.fix.how, /already on your page/);
 });
 
@@ -91,8 +94,9 @@ Deno.test("[fixes skeletons] with no evidence of a profile, sameAs is a marked t
   assert.deepEqual(identityLinks(ctx), []);
   const fix = issue(result, "structured.same_as");
   const urls = assertSameAsFix(ctx, fix);
-  assert.ok(urls.length > 0 && urls.every((u) => u.includes("FILL-IN")), urls.join(" "));
-  assert.match(fix.fix.how, /this is a template/);
+  assert.ok(urls.length >= 2 && urls.every((u) => u.includes("FILL-IN")), urls.join(" "));
+  // The step that places the graph says what to write in place of each FILL-IN.
+  assert.match(fix.fix.how, /FILL-IN values only you can write[^\n]*sameAs/);
 });
 
 Deno.test("[fixes skeletons] the JSON-LD graph uses the same identity links and validates", () => {
@@ -106,7 +110,7 @@ Deno.test("[fixes skeletons] the JSON-LD graph uses the same identity links and 
   assert.deepEqual(org.sameAs, identityLinks(ctx).map((l) => l.url));
 });
 
-Deno.test("[fixes skeletons] a page naming no one gets a graph of facts plus a separate fill-in block", () => {
+Deno.test("[fixes skeletons] a page naming no one gets one graph whose FILL-INs the step names", () => {
   const html =
     `<!doctype html><html lang="en"><head><title>Everything you ever wanted to know about garden sheds and more</title></head><body><main><h1>Sheds</h1><p>Text.</p></main></body></html>`;
   const { ctx, result } = scan({ url: "https://shedfacts.test/", html });
@@ -114,11 +118,17 @@ Deno.test("[fixes skeletons] a page naming no one gets a graph of facts plus a s
   const fix = issue(result, "structured.jsonld");
   assert.match(fix.fix.what, /organisation, site and page/);
   assertJsonLdFix(ctx, fix);
-  const [facts, fillIn] = codeBlocksOf(fix.fix.how);
-  assert.doesNotMatch(facts, /FILL-IN/, "facts hold no fill-in");
-  assert.match(fillIn, /"@type": "Organization"/);
-  assert.match(fillIn, /"name": "FILL-IN: your organisation's name"/);
-  assert.match(fillIn, /"@type": "WebSite"/);
+  // One graph: a FILL-IN completes the node it belongs to (a second block cannot: readers do
+  // not merge nodes across blocks), and the sentence that places it names each.
+  const [graph, ...more] = codeBlocksOf(fix.fix.how);
+  assert.equal(more.length, 0);
+  assert.match(graph, /"@type": "Organization"[^}]*"name": "FILL-IN: your organisation's name"/);
+  assert.match(graph, /"@type": "WebSite"[^}]*"name": "FILL-IN: your site's name"/);
+  assert.match(graph, /"logo": "FILL-IN: https URL of your logo/);
+  assert.match(
+    fix.fix.how,
+    /^Paste into the <head> of https:\/\/shedfacts\.test\/[^\n]*FILL-IN values only you can write[^\n]*name of who is behind the site[^\n]*logo[^\n]*your site's name/,
+  );
 });
 
 Deno.test("[fixes skeletons] the sitemap: one host, robots-allowed content pages, no lastmod", () => {

@@ -104,7 +104,8 @@ Deno.test("[google features] a feature added through the registry alone reaches 
     checked: "2026-11-26",
     rules: [{
       nodes: "a top-level Thing named Gadget",
-      applies: (n) => n.types.includes("Thing") && n.parentTypes.length === 0,
+      types: ["Thing"],
+      where: (n) => n.parentTypes.length === 0,
       checks: [required("description", "what the gadget does")],
     }],
     generator: { primary: ["Thing"] },
@@ -188,4 +189,41 @@ Deno.test("[google features] merchant listings check shipping, returns and condi
     full.eligibility!.find((x) => x.feature === "Merchant listing")!.status,
     "eligible",
   );
+});
+
+Deno.test("[google features] author names as Google reads them: over 100 characters is no name", () => {
+  const review = (name: string) => ({
+    "@context": "https://schema.org",
+    "@type": "Review",
+    itemReviewed: { "@type": "Product", name: "Trail runner" },
+    author: { "@type": "Person", name },
+    reviewRating: { "@type": "Rating", ratingValue: 4 },
+    datePublished: "2026-10-12",
+  });
+  const verdict = (r: Result, feature: string) =>
+    r.eligibility?.find((e) => e.itemIndex === 0 && e.feature === feature);
+  assert.equal(verdict(analyse(review("Bo Lind")), "Review snippet")?.status, "eligible");
+  const long = "Best deals on trail running shoes, free shipping over 50 EUR, order today and save "
+    .repeat(2);
+  assert.ok(long.length > 100);
+  const tooLong = verdict(analyse(review(long)), "Review snippet");
+  assert.equal(tooLong?.status, "not eligible");
+  assert.match(tooLong!.reasons.join(" "), /over 100 characters/);
+  // Exactly 100 characters is still a name.
+  assert.equal(verdict(analyse(review("A".repeat(100))), "Review snippet")?.status, "eligible");
+  const article = (name: string) => ({
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: "How we roast",
+    image: "https://shop.test/a.jpg",
+    datePublished: "2026-10-12",
+    dateModified: "2026-10-12",
+    author: { "@type": "Person", name, url: "https://shop.test/anna" },
+  });
+  const intro = verdict(analyse(article("By Anna Reid")), "Article");
+  assert.equal(intro?.status, "eligible with warnings");
+  assert.match(intro!.reasons.join(" "), /without "By"/);
+  const two = verdict(analyse(article("Willow Lane, Regula Felix")), "Article");
+  assert.match(two!.reasons.join(" "), /names 2 people/);
+  assert.equal(verdict(analyse(article("Poe, Ann")), "Article")?.status, "eligible");
 });

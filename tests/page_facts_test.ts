@@ -780,3 +780,15 @@ Deno.test("[page_facts] a 2 MB page with 50,000 links is capped at 2000 links an
   assert.equal(f.elementCount > 100_000, true);
   assert.ok(elapsed < 3000, `took ${elapsed.toFixed(0)} ms`);
 });
+
+Deno.test("[page_facts] a byline's rel=author link counts even when the menu linked the same page", () => {
+  // The menu's "About us" and the byline's author both point at /about: the second says who
+  // wrote the page, so it is kept with its rel and its text (issue 42's byline fix relies on it).
+  const f = facts(
+    `<nav><a href="/about">About us</a></nav><main><p>By <a rel="author" href="/about">Ana Baker</a></p><a href="/about">About</a></main>`,
+  );
+  assert.deepEqual(
+    f.links.filter((l) => l.href === "https://www.example.com/about").map((l) => [l.rel, l.text]),
+    [["", "About us"], ["author", "Ana Baker"]],
+  );
+});

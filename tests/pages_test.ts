@@ -607,7 +607,10 @@ Deno.test("[budgets] the home page loads under 30 KB of gzipped JavaScript; repo
         // and the first screen its cap notice and top fixes: about 6 KB more on the weakest sites.
         // 60 KB until issue 28 added the crawler matrix (about 20 crawlers x robots.txt, declared
         // preference, edge answer, checked-on date, and the vendors' sources): 4.6 KB more.
-        assert.ok(html.length < 64 * 1024, `${host}: ${html.length} bytes of HTML`);
+        // 64 KB until issue 40 put what each AI product can do on the first screen (16 products x
+        // 3 counts, each product's crawlers one click away with their verdicts, sources and dates)
+        // in place of the crawler table: about 10 KB more on a site whose robots.txt names them all.
+        assert.ok(html.length < 76 * 1024, `${host}: ${html.length} bytes of HTML`);
       }
     });
   } finally {

@@ -1,9 +1,11 @@
 /**
- * The start task's one grant for local rendering, `--allow-run=/usr/bin/chromium`, runs that
- * binary and nothing else: a process started with the start task's permission flags is refused
- * every other program (by path and by name), the environment variables that would load other code
- * into the one it may run (LD_PRELOAD, LD_LIBRARY_PATH), and a general run permission. The scan
- * task has the same grant and no other.
+ * The start task's run grants, `--allow-run=deno,/usr/bin/chromium`, run those programs and
+ * nothing else: `deno` (as the PATH finds it) for the worker processes that scans and jobs run in
+ * (lib/kit/isolate/worker_command.ts), the Chromium for local rendering. A process started with the
+ * start task's permission flags is refused every other program (by path and by name), the
+ * environment variables that would load other code into the ones it may run (LD_PRELOAD,
+ * LD_LIBRARY_PATH), and a general run permission. The scan task (which scans in its own isolate)
+ * has the Chromium's grant and no other.
  */
 import assert from "node:assert/strict";
 import { startTaskArgs } from "./helpers/start_task_server.ts";
@@ -21,6 +23,7 @@ async function taskFlags(task: "start" | "scan"): Promise<string[]> {
 const PROBE = `
 const tries = [
   ["/usr/bin/chromium", {}],
+  ["deno", {}],
   ["chromium", {}],
   ["/bin/sh", {}],
   ["sh", {}],
@@ -44,11 +47,14 @@ out.any = Deno.permissions.querySync({ name: "run" }).state;
 console.log(JSON.stringify(out));
 `;
 
+/** What each task may run. */
+const GRANTS = { start: ["deno", CHROMIUM], scan: [CHROMIUM] };
+
 for (const task of ["start", "scan"] as const) {
-  Deno.test(`[security/render] the ${task} task may run ${CHROMIUM} and no other program`, async () => {
+  Deno.test(`[security/render] the ${task} task may run ${GRANTS[task].join(" and ")} and no other program`, async () => {
     const flags = await taskFlags(task);
     const run = flags.filter((f) => f === "--allow-run" || f.startsWith("--allow-run="));
-    assert.deepEqual(run, [`--allow-run=${CHROMIUM}`], "exactly one run grant, for one path");
+    assert.deepEqual(run, [`--allow-run=${GRANTS[task].join(",")}`], "one run grant, by name");
     assert.ok(!flags.includes("--allow-all") && !flags.includes("-A"));
     const dir = await Deno.makeTempDir();
     try {
@@ -62,9 +68,12 @@ for (const task of ["start", "scan"] as const) {
       const stderr = new TextDecoder().decode(out.stderr);
       assert.equal(out.code, 0, stderr);
       const result = JSON.parse(new TextDecoder().decode(out.stdout));
-      for (const refused of ["/bin/sh", "sh", "/usr/bin/env", Deno.execPath()]) {
+      for (const refused of ["/bin/sh", "sh", "/usr/bin/env"]) {
         assert.equal(result[refused], "NotCapable", `${refused}: ${result[refused]}`);
       }
+      // Deno, by the name the start task grants (the Deno on the PATH), for its workers only.
+      if (task === "start") assert.equal(result.deno, "ran");
+      else for (const d of ["deno", Deno.execPath()]) assert.equal(result[d], "NotCapable", d);
       assert.equal(result[`${CHROMIUM} LD_PRELOAD`], "NotCapable");
       assert.equal(result[`${CHROMIUM} LD_LIBRARY_PATH`], "NotCapable");
       assert.notEqual(result.any, "granted", "no general run permission");

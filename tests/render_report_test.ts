@@ -98,8 +98,18 @@ Deno.test("render view - report section, HTML and Markdown exports escape the pa
       format,
     );
     assert.match(out, /What AI crawlers see: server HTML and rendered page/, format);
-    assert.ok(!out.includes("<script>alert(1)"), `${format}: escaped`);
-    assert.ok(!out.includes(format === "md" ? "](javascript:" : 'href="javascript:'), format);
+    // In Markdown a backslash before "<" makes it text (CommonMark): no tag can start there.
+    assert.ok(
+      format === "md"
+        ? !/(^|[^\\])<script>alert\(1\)/.test(out) && out.includes("\\<script>alert(1)")
+        : !out.includes("<script>alert(1)"),
+      `${format}: escaped`,
+    );
+    // No link to a javascript: URL: in Markdown every "]" before one is escaped (no link starts).
+    assert.ok(
+      format === "md" ? !/(^|[^\\])\]\(javascript:/.test(out) : !out.includes('href="javascript:'),
+      format,
+    );
   }
   const md = renderExport(
     { service: visibilityService, record: record(view()), failure: null },

@@ -253,7 +253,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "schema scan - JSON-LD a script injects is found, validated and marked added by JavaScript",
+  name:
+    "schema scan - JSON-LD a script injects is one view with the server HTML: marked added by scripts",
   ignore,
   ...STEP,
   fn: async () => {
@@ -264,16 +265,28 @@ Deno.test({
       const { record } = await runSchemaScan(target, { config: env.config, now: FIXED_NOW });
       const parsed = SchemaScanRecordSchema.parse(JSON.parse(JSON.stringify(record)));
       const result = parsed.result!;
-      // The server HTML's own item is what the page declares; the Product only after scripts.
-      assert.deepEqual(result.detected.jsonLd.map((i) => i.types), [["Organization"]]);
+      // One view: the server HTML's own item, then the Product only scripts add, each marked.
+      assert.deepEqual(
+        result.detected.jsonLd.map((i) => [i.types, i.origin, i.seenBy]),
+        [
+          [["Organization"], "server", ["rendering", "non-rendering"]],
+          [["Product"], "added", ["rendering"]],
+        ],
+      );
       const rendered = result.rendered!;
       assert.equal(rendered.status, "rendered", rendered.reason ?? "");
       assert.deepEqual(rendered.added.jsonLd.map((i) => i.types), [["Product"]]);
       assert.equal(rendered.added.jsonLd[0].properties.name, INJECTED_PRODUCT.name);
       assert.match(
         rendered.note,
-        /^1 item \(Product\) is added by JavaScript: Google reads it after rendering; crawlers that do not render never see it\. Put the generated graph below in the server HTML/,
+        /^1 item \(Product\) is added by scripts: Google reads it after rendering; GPTBot, ClaudeBot and PerplexityBot never see it\. Put the markup to paste below in the server HTML/,
       );
+      assert.equal(result.view?.note, rendered.note);
+      assert.deepEqual(result.view?.origins, { server: 1, added: 1, changed: 0, removed: 0 });
+      assert.deepEqual(result.view?.seen, { rendering: 2, nonRendering: 1 });
+      // The summary counts the same view.
+      assert.equal(result.summary.items, 2);
+      assert.ok(result.summary.types.includes("Product"));
       // Validated like any item: its rich-result eligibility is judged.
       assert.ok(rendered.eligibility.some((e) => e.type === "Product"), JSON.stringify(rendered));
       // The generated graph carries it, so pasting the graph moves it into the server HTML.
@@ -309,13 +322,17 @@ Deno.test({
         mcp: summariseSchema(record),
       };
       for (const [name, out] of Object.entries(surfaces)) {
-        assert.match(out, /added by JavaScript/i, `${name}: the section is shown`);
+        assert.match(out, /added by scripts/i, `${name}: the section is shown`);
         if (name === "mcp") continue;
-        // Markdown escapes with a backslash (CommonMark shows `\<` as a literal "<").
+        // Markdown escapes with a backslash (CommonMark shows `\<` as a literal "<"); code spans
+        // (a finding's path, `mdCode`) and fenced blocks show their text literally.
         const raw = name === "md"
           ? /(?<!\\)<(img|b>|\/pre|script>alert)/
           : /<img src=x|<b>bold<\/b><\/pre>|<script>alert\(2\)/;
-        assert.doesNotMatch(out, raw, `${name}: markup from the page is escaped`);
+        const text = name === "md"
+          ? out.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "").replace(/(`+)[^`]*?\1/g, "")
+          : out;
+        assert.doesNotMatch(text, raw, `${name}: markup from the page is escaped`);
       }
       // The page's text is there, as text.
       assert.ok(surfaces.report.includes("&lt;img src=x onerror=alert(1)>"), surfaces.report);

@@ -72,6 +72,7 @@ Deno.test({
           settings: config.render,
           gate: {
             fetcher: limitSite(fetcher, isSite, 0),
+            scanHosts: ["hostile.test"],
             isSite,
             robotsAllows: () => true,
             maxRequests: PAGE_LIMITS.requests,

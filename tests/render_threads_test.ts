@@ -41,9 +41,9 @@ Deno.test("[scan threads] the thread that ran a rendering scan is retired; other
   });
   try {
     await runner.run("visibility", target("plain.test"), config, at);
-    assert.equal(runner.stats().threads, 1, "a thread that did not render stays for the next scan");
+    assert.equal(runner.stats().workers, 1, "a thread that did not render stays for the next scan");
     await runner.run("visibility", target("rendered.test", true), config, at);
-    assert.equal(runner.stats().threads, 0, "the thread that rendered is gone");
+    assert.equal(runner.stats().workers, 0, "the thread that rendered is gone");
     // The pool serves on, on a new thread.
     const next = await runner.run("visibility", target("after.test"), config, at);
     assert.equal(next.record.domain, "after.test");

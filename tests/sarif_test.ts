@@ -66,7 +66,18 @@ Deno.test("sarif - a visibility record: one result per failing or warning check,
   for (const [i, s] of issues.entries()) {
     const r = run.results[i];
     assert.equal(r.ruleId, s.id);
-    assert.equal(r.level, s.status === "fail" ? "error" : "warning");
+    // The level follows the impact the report gives the check: critical and high fail a gate,
+    // medium warns, low (or a check no fix addresses) is a note.
+    const impact = EXAMPLE.result!.topIssues.find((x) =>
+      x.id === s.id || (x.resolves ?? []).some((c) => c.id === s.id)
+    )?.impact;
+    const expected = impact === "critical" || impact === "high"
+      ? "error"
+      : impact === "medium"
+      ? "warning"
+      : "note";
+    assert.equal(r.level, expected, `${s.id} (${impact ?? "no issue"})`);
+    assert.equal(r.properties.impact, impact ?? "none");
     assert.ok(r.message.text.startsWith(s.detail.slice(0, 40)), s.id);
     const rule = run.tool.driver.rules[r.ruleIndex];
     assert.equal(rule.id, s.id);
@@ -87,6 +98,36 @@ Deno.test("sarif - a visibility record: one result per failing or warning check,
     run.tool.driver.rules.length,
   );
   assert.equal(run.properties.score, EXAMPLE.result!.score);
+  // The example holds checks of each kind, so every level is exercised.
+  const levels = new Set(run.results.map((r: { level: string }) => r.level));
+  for (const l of ["error", "warning", "note"]) assert.ok(levels.has(l), `a ${l} result`);
+});
+
+Deno.test("sarif - a missing sameAs (medium impact) warns, never fails a CI gate (issue 42)", () => {
+  const record = structuredClone(EXAMPLE);
+  const result = record.result!;
+  // One check, one issue of medium impact: its result is a warning; made high, an error.
+  const signal = result.pillars.flatMap((p) => p.signals).find((s) =>
+    s.id === "structured.same_as"
+  )!;
+  signal.status = "fail";
+  result.topIssues = [{
+    id: signal.id,
+    title: "List your official profiles in sameAs",
+    status: "fail",
+    impact: "medium",
+    detail: signal.detail,
+    fix: { what: "List your official profiles in sameAs", why: "w", how: "h", effort: "S" },
+    resolves: [{ id: signal.id, title: signal.title }],
+  }];
+  const level = () =>
+    assertValid(recordToSarif({ service: SERVICES.visibility, record, failure: null })).runs[0]
+      .results.find((r: { ruleId: string }) => r.ruleId === signal.id).level;
+  assert.equal(level(), "warning");
+  result.topIssues[0].impact = "high";
+  assert.equal(level(), "error");
+  result.topIssues[0].impact = "low";
+  assert.equal(level(), "note");
 });
 
 Deno.test("sarif - a robots.txt block points at robots.txt, on the line that blocks", async () => {

@@ -57,6 +57,7 @@ Deno.test("[scan job] the worker hands the scanner the job's target as it was qu
         failure: null,
       } as RunOutcome);
     },
+    runJob: () => Promise.reject(new Error("no jobs here")),
     close: () => Promise.resolve(),
   };
   const worker = startWorker({

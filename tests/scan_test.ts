@@ -122,7 +122,17 @@ Deno.test("[scan] fixture sites score as an SEO expert would expect", async (t) 
       "an edge that 403s AI crawlers is caught although robots.txt allows them",
       async () => {
         const r = (await scan(env, "edge-blocks-bots.test")).record.result!;
-        assert.equal(signal(r, "access.search_crawlers").status, "pass");
+        // robots.txt lets them in, the edge does not: the one verdict is "turned away", and it
+        // costs what a robots.txt block costs, with the search crawlers' gate.
+        const search = signal(r, "access.search_crawlers");
+        assert.equal(search.status, "fail");
+        assert.equal(search.gate?.id, "search_crawlers_blocked");
+        assert.ok(
+          search.evidence.includes(
+            "OAI-SearchBot: allowed by robots.txt; refused at the edge: a challenge page (HTTP 403)",
+          ),
+          search.evidence.join(" | "),
+        );
         const s = signal(r, "access.edge");
         assert.equal(s.status, "fail");
         assert.match(s.detail, /challenge page/);

@@ -94,7 +94,7 @@ Deno.test("[scan threads] out of time: the scan fails and this thread runs on; a
   assert.equal(r.spunJob.kind, "time");
   assert.equal(r.lost[3].work, "job");
   assert.equal(r.lost.length, 4);
-  assert.deepEqual({ lost: r.stats.lost, max: r.stats.maxThreads }, { lost: 2, max: 2 });
+  assert.deepEqual({ lost: r.stats.lost, max: r.stats.maxWorkers }, { lost: 2, max: 2 });
   // ...and then work is refused at once, saying the server must be restarted.
   assert.equal(r.refused.ok, false);
   assert.equal(r.refused.kind, "crash");
@@ -158,26 +158,26 @@ Deno.test("[scan threads] idle threads beyond the warm ones end", async () => {
     while (runner.stats().busy < 3 && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 20));
     }
-    assert.equal(runner.stats().threads, 3);
+    assert.equal(runner.stats().workers, 3);
     await Promise.all(runs);
     // Each idle thread beyond the warm one ends 300 ms after its scan.
     until = Date.now() + 10_000;
-    while (runner.stats().threads > 1 && Date.now() < until) {
+    while (runner.stats().workers > 1 && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(runner.stats().threads, 1, "only the warm thread is left");
+    assert.equal(runner.stats().workers, 1, "only the warm thread is left");
     await new Promise((r) => setTimeout(r, 500));
-    assert.equal(runner.stats().threads, 1, "the warm thread stays");
+    assert.equal(runner.stats().workers, 1, "the warm thread stays");
   } finally {
     await runner.close();
   }
 });
 
-Deno.test("[scan threads] settings: thread by default, inline on Deploy, bad values refused; the plan sizes the threads", () => {
+Deno.test("[scan threads] settings: worker processes by default, threads when asked, inline on Deploy, bad values refused; the plan sizes the workers", () => {
   const memory = memoryPlan({ memoryMb: 512 }, null);
   const base = { scanTimeoutMs: 25_000, onDeploy: false, memory };
   assert.deepEqual(isolationFromEnv({}, base), {
-    mode: "thread",
+    mode: "process",
     heapMb: memory.heapMb,
     youngMb: memory.youngMb,
     threads: memory.threads,
@@ -187,8 +187,14 @@ Deno.test("[scan threads] settings: thread by default, inline on Deploy, bad val
   });
   assert.equal(isolationFromEnv({}, { ...base, onDeploy: true }).mode, "inline");
   assert.equal(isolationFromEnv({ SCAN_ISOLATION: "inline" }, base).mode, "inline");
+  assert.equal(isolationFromEnv({ SCAN_ISOLATION: "thread" }, base).mode, "thread");
+  assert.equal(isolationFromEnv({ SCAN_ISOLATION: "Process" }, base).mode, "process");
   assert.equal(isolationFromEnv({ SCAN_THREAD_TIMEOUT_MS: "3000" }, base).timeoutMs, 3000);
-  assert.throws(() => isolationFromEnv({ SCAN_ISOLATION: "process" }, base), /SCAN_ISOLATION/);
+  assert.throws(() => isolationFromEnv({ SCAN_ISOLATION: "fork" }, base), /SCAN_ISOLATION/);
+  assert.throws(
+    () => loadConfig({ SCAN_ISOLATION: "fork" }),
+    /Invalid configuration: SCAN_ISOLATION/,
+  );
   assert.throws(() => isolationFromEnv({ SCAN_THREAD_TIMEOUT_MS: "x" }, base), /SCAN_THREAD/);
   assert.throws(() => loadConfig({ SCAN_HEAP_MB: "8" }), /SCAN_HEAP_MB/);
   assert.equal(loadConfig({ MEMORY_MB: "512", SCAN_HEAP_MB: "64" }).isolation.heapMb, 64);

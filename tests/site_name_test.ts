@@ -110,7 +110,9 @@ Deno.test("[site name] the page's structure is worked out once per page", () => 
 });
 
 Deno.test("[site name] the visibility scan flow asks the page structure, not its own copies", async () => {
-  for (const file of ["../lib/visibility/scan.ts", "../lib/visibility/audit/page.ts"]) {
+  for (
+    const file of ["../lib/engines/visibility/scan.ts", "../lib/engines/visibility/audit/page.ts"]
+  ) {
     const src = await Deno.readTextFile(new URL(file, import.meta.url));
     assert.doesNotMatch(src, /flattenJsonLd\(|nameSources\(|pickSiteName\(|chooseSiteName\(/, file);
     assert.doesNotMatch(src, /extractPage\(/, file);

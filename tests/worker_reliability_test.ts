@@ -7,11 +7,7 @@
 import assert from "node:assert/strict";
 import { visibilityService } from "../lib/features/visibility/service.ts";
 import { loadConfig } from "../lib/kit/config.ts";
-import {
-  ScanIsolationError,
-  type ScanRunner,
-  TOO_COMPLEX,
-} from "../lib/kit/isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../lib/kit/isolate/runner.ts";
 import type { BaseRecord, RunOutcome, ServiceDef } from "../lib/service.ts";
 import { type ScanJob, Store, type StoredScan } from "../lib/kit/storage/store.ts";
 import { DEFAULT_MAX_ATTEMPTS, FairQueue, startWorker } from "../lib/engines/scan/worker.ts";
@@ -49,6 +45,7 @@ function fakeRunner(
       await behave(target.domain);
       return okOutcome(target.domain, now);
     },
+    runJob: () => Promise.reject(new Error("no jobs here")),
     close: () => Promise.resolve(),
   };
 }

@@ -8,6 +8,7 @@
 import type { AccountSection } from "../kit/web/account_sections.ts";
 import type { ReportSection } from "../kit/web/report_sections.ts";
 import type { Store } from "../kit/storage/store.ts";
+import type { ServiceDef } from "../service.ts";
 import type { WatchDeps } from "../features/watch/context.ts";
 import type { AnswersDeps } from "../features/answers/context.ts";
 import { watchAccountSection } from "../features/watch/account_section.tsx";
@@ -15,8 +16,9 @@ import { answerKeysAccountSection } from "../features/answers/account_section.ts
 import { historyReportSection } from "../features/history/report_section.tsx";
 import { answersReportSection } from "../features/answers/report_section.tsx";
 
-/** What the sections are built from: the service's store and the features' deps. */
+/** What the sections are built from: the service, its store and the features' deps. */
 export interface SectionParts {
+  service: ServiceDef;
   store: Store;
   watch: WatchDeps;
   answers: AnswersDeps;
@@ -29,5 +31,5 @@ export function accountSections(parts: SectionParts): AccountSection[] {
 
 /** The report pages' sections (each placed where the service's report gives its places). */
 export function reportSections(parts: SectionParts): ReportSection[] {
-  return [historyReportSection(parts.store), answersReportSection(parts.answers)];
+  return [historyReportSection(parts), answersReportSection(parts.answers)];
 }

@@ -1,6 +1,6 @@
 /**
  * The composition root: the one place that builds the stores, the limiter, the job queue, the
- * challenge, the route dependencies, the scan threads, the worker, the report cache and the
+ * challenge, the route dependencies, the scan workers, the worker, the report cache and the
  * request handler. main.ts calls it with the loaded config; the tests and benchmarks call it with
  * overrides (an in-memory KV, a clock, a DNS resolver, a challenge, a service), so what they
  * exercise is what production wires.
@@ -10,7 +10,7 @@ import {
   type BoundRecordJob,
   setStoredRecordSummariser,
 } from "../kit/limits/record_budget.ts";
-import type { ThreadJobModules } from "../kit/isolate/protocol.ts";
+import type { JobKind, ThreadJobModules } from "../kit/isolate/protocol.ts";
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
 import type { AppEnv } from "../kit/web/context.ts";
@@ -25,7 +25,11 @@ import {
 } from "../kit/auth/challenge.ts";
 import type { Config } from "../kit/config.ts";
 import { cleanUp } from "../kit/storage/cleanup.ts";
-import { inlineRunner, type ScanRunner, startScanThreads } from "../kit/isolate/scan_threads.ts";
+import { startScanThreads } from "../kit/isolate/scan_threads.ts";
+import { inlineRunner, type ScanRunner } from "../kit/isolate/runner.ts";
+import { startWorkerProcesses } from "../kit/isolate/process_pool.ts";
+import { denoForWorkers } from "../kit/isolate/worker_command.ts";
+import { ANSWERS_JOBS } from "../features/answers/jobs.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "../kit/storage/job_queue.ts";
 import { openKv } from "../kit/storage/kv_open.ts";
 import { KvLimiter, type Limiter } from "../kit/limits/limiter.ts";
@@ -43,12 +47,16 @@ import { limitKeys, Store, type StoreOptions } from "../kit/storage/store.ts";
 import { AccountStore, attemptKeys } from "../kit/storage/store_accounts.ts";
 import { startWorker, type Worker } from "../engines/scan/worker.ts";
 import { createWatchDeps } from "../features/watch/service.ts";
+import { sealAgain } from "../features/watch/sealing.ts";
+import { sealKeysAgain } from "../features/answers/user_keys.ts";
+import { AnswersStore } from "../features/answers/store.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
 import { accountSections, reportSections } from "./sections.ts";
 import { instanceSecretBox } from "../kit/auth/secret_box.ts";
 import { citedPagesOf } from "../features/answers/cited_pages.ts";
 import { logsOf } from "../features/logs/site_logs.ts";
+import { startRun } from "../features/answers/run.ts";
 
 /**
  * Every service this program can run, by name: the one registry (a shared queue may carry any
@@ -113,8 +121,9 @@ export interface ServerOverrides {
   /** Start the queue worker (default true), with at most `concurrency` scans at once. */
   worker?: boolean | { concurrency?: number };
   /**
-   * Where scans run: a runner, or null for this isolate through the service definitions (tests).
-   * Default: scan threads or inline as SCAN_ISOLATION in `env` says.
+   * Where scans and jobs run: a runner, or null for this isolate (scans through the service
+   * definitions, jobs loaded by URL: tests). Default: worker processes, scan threads or inline as
+   * SCAN_ISOLATION says.
    */
   runner?: ScanRunner | null;
 }
@@ -140,14 +149,15 @@ export interface Server {
   fetcher: GuardedFetcher;
   log: Logger;
   worker: Worker | null;
-  runner: ScanRunner | null;
+  /** Where scans and jobs run (this isolate's inline runner when the process has no worker). */
+  runner: ScanRunner;
   /** One line saying where scans run (printed at start-up). */
   isolation: string;
   /** The hourly clean-up of expired records, sessions and counters. */
   cleanUp(): Promise<void>;
   /** One tick of the watch scheduler (Deno.cron, every minute: lib/features/watch/scheduler.ts). */
   watchTick(): Promise<TickReport>;
-  /** Stops the worker and threads, closes the KV and the fetcher. */
+  /** Stops the worker and the scan workers, closes the KV and the fetcher. */
   close(): Promise<void>;
 }
 
@@ -266,6 +276,24 @@ export async function createServer(
     log,
     box,
   });
+  // WATCH_SECRET_KEY set: the values an older key sealed (webhooks, e-mail addresses, users' vendor
+  // keys of every service in this store) are sealed again with it, and a key kept in KV from before
+  // it was set is deleted once nothing it sealed is left (lib/features/watch/sealing.ts).
+  const sealed = await sealAgain(
+    kv,
+    config.secretBox,
+    box,
+    Object.keys(services),
+    Object.keys(services).map((name) => () =>
+      sealKeysAgain({ answers: new AnswersStore(kv, name), box })
+    ),
+  );
+  if (sealed.resealed || sealed.unopened || sealed.busy || sealed.keptKeyDeleted) {
+    log({ event: "watch.sealed_again", ...sealed });
+  }
+  const jobModules = jobModulesFor(service);
+  // Scans and jobs run in this isolate until the workers below are started (and where none are).
+  let runner: ScanRunner = inlineRunner(services, jobModules);
   const answers = createAnswersDeps({
     kv,
     store: stores[service.name],
@@ -276,8 +304,15 @@ export async function createServer(
     now,
     lookup: overrides.lookup,
     log,
+    runJob: (job, timeoutMs) => runner.runJob(job, timeoutMs),
   });
-  const sectionParts = { store: stores[service.name], watch, answers };
+  // A watch's scheduled answer runs (lib/features/watch/scheduler.ts) start answer presence's run,
+  // within the account's budget and its fair share of the operator's pool.
+  watch.startAnswers = async (accountId, domain) => {
+    const { run } = await startRun(answers, { kind: "account", accountId }, domain, "watch");
+    return `started run ${run.id} (${run.estimate.calls} calls reserved)`;
+  };
+  const sectionParts = { service, store: stores[service.name], watch, answers };
   const deps: ServerDeps = {
     watch,
     answers,
@@ -300,41 +335,40 @@ export async function createServer(
   if (service.readsServerLogs) {
     deps.observedOf = (accountId, domain) => logsOf(deps).observed(accountId, domain);
     watch.logSeries = (accountId, domain) => logsOf(deps).daily(accountId, domain);
+    // The pages view of answer presence sets the logs' verified crawler hits per path beside the
+    // first-party imports (lib/features/answers/pages.ts).
+    answers.observed = async (accountId, domain) => {
+      const agg = await logsOf(deps).store.aggregates(accountId, domain);
+      const hits = new Map<string, number>();
+      for (const crawlers of Object.values(agg.days)) {
+        for (const day of Object.values(crawlers)) {
+          for (const [path, c] of Object.entries(day.paths)) {
+            hits.set(path, (hits.get(path) ?? 0) + c.hits);
+          }
+        }
+      }
+      return Object.keys(agg.days).length ? hits : null;
+    };
   }
   const app = createApp(deps, overrides.routes);
   const handler = createHandler(app, reportCache, deps);
 
   const workerOption = overrides.worker ?? true;
-  let runner: ScanRunner | null = null;
   let isolation = "Scan isolation: no worker in this process";
   let worker: Worker | null = null;
   if (workerOption) {
     if (overrides.runner !== undefined) {
-      runner = overrides.runner;
-      isolation = runner?.kind === "thread"
-        ? "Scan isolation: each scan in a thread of its own"
-        : "Scan isolation: none (scans run in this isolate)";
+      if (overrides.runner) runner = overrides.runner;
+      isolation = runner.kind === "inline"
+        ? "Scan isolation: none (scans run in this isolate)"
+        : `Scan isolation: each scan in a ${
+          runner.kind === "process" ? "worker process" : "thread"
+        }`;
     } else {
-      // Scans run in threads with their own heap and time limits (lib/kit/isolate/scan_threads.ts).
-      const settings = config.isolation;
-      runner = settings.mode === "thread"
-        ? startScanThreads({
-          heapMb: settings.heapMb,
-          youngMb: settings.youngMb,
-          timeoutMs: settings.timeoutMs,
-          maxThreads: settings.threads,
-          warm: settings.warm,
-          idleMs: settings.idleMs,
-          scanners: Object.fromEntries(
-            Object.values(services).map((s) => [s.name, s.scanner.href]),
-          ),
-          jobs: threadJobs(deps.service),
-          // Stuck in code Deno cannot stop: the operator has to know (and /healthz says it too).
-          onLost: (lost) =>
-            log({ event: lost.work ? "scan.thread_lost" : "scan.thread_lost_ended", ...lost }),
-        })
-        : inlineRunner(services);
-      // Serve only once the scan threads have loaded their code (a few hundred ms), at most 20 s:
+      const built = startRunner(config, services, jobModules, log);
+      runner = built.runner;
+      isolation = built.line;
+      // Serve only once the workers have loaded their code (about a second), at most 20 s:
       // loading opens files, which a flood of connections could starve of descriptors.
       let warmTimer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
@@ -342,24 +376,18 @@ export async function createServer(
         new Promise((r) => warmTimer = setTimeout(r, 20_000)),
       ]);
       clearTimeout(warmTimer);
-      isolation = settings.mode === "thread"
-        ? `Scan isolation: each scan in a thread of its own (at most ${settings.threads}; heap ${settings.heapMb} MB, ended after ${
-          Math.round(settings.timeoutMs / 1000)
-        } s)`
-        : "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps bound scans";
     }
-    // Code validation runs in the same threads (lib/features/validate/validate_request.ts), and so do the
-    // summaries of stored records over their budget (lib/kit/limits/record_budget.ts).
-    deps.threads = runner;
-    const jobs = runner?.runJob?.bind(runner);
-    if (jobs) {
+    // The summaries of stored records over their budget are made in the workers too
+    // (lib/kit/limits/record_budget.ts; in this isolate without them).
+    if (runner.kind !== "inline") {
+      const pool = runner;
       setStoredRecordSummariser(async (json) => {
         const job: BoundRecordJob = { kind: "bound-record", json };
-        return ((await jobs(job, 30_000)) as BoundRecordAnswer).json;
+        return ((await pool.runJob(job, 30_000)) as BoundRecordAnswer).json;
       });
     }
     worker = startWorker({
-      runner: runner ?? undefined,
+      runner,
       kv,
       stores,
       services,
@@ -376,6 +404,10 @@ export async function createServer(
       },
     });
   }
+
+  // Code validation and the /validate result run in the workers (lib/features/validate/validate_request.ts),
+  // or in this isolate's inline runner where this process has none.
+  deps.threads = runner;
 
   return {
     config,
@@ -426,10 +458,11 @@ export async function createServer(
     close: async () => {
       await closeAnswers(answers);
       await watch.fetcher.close();
+      watch.mailer?.close();
       await worker?.stop();
       await worker?.idle();
       setStoredRecordSummariser(null);
-      await runner?.close();
+      await runner.close();
       kv.close();
       await fetcher.close();
     },
@@ -461,18 +494,112 @@ async function defaultChallenge(
 }
 
 /**
- * The jobs besides scans the scan threads run, by kind (lib/kit/isolate/protocol.ts ThreadJob): the
- * summary of a stored record over its budget, and code validation (and the /validate page's
- * result HTML) where the service validates code. Each is a module the threads load by URL, so
- * lib/isolate imports none of them.
+ * Every kind of job besides scans that the workers run (lib/kit/isolate/protocol.ts JobKind): the
+ * one registry. A feature adds its kinds here, each a module the workers load by URL, so
+ * lib/kit/isolate imports none of them and the server's own modules never import a job's parser
+ * (tests/security/server_thread_test.ts).
  */
-function threadJobs(service: AnyServiceDef): ThreadJobModules {
-  const jobs: ThreadJobModules = {
-    "bound-record": new URL("../kit/limits/record_budget.ts", import.meta.url).href,
-  };
-  if (service.validatesCode) {
-    jobs["validate-code"] = new URL("../features/validate/validate_job.ts", import.meta.url).href;
-    jobs["validate-html"] = service.validatesCode.resultJob.href;
+export const JOB_KINDS: readonly JobKind[] = [
+  {
+    kind: "bound-record",
+    module: new URL("../kit/limits/record_budget.ts", import.meta.url),
+    what: "the summary of a stored record over its budget",
+  },
+  {
+    kind: "validate-code",
+    module: new URL("../features/validate/validate_job.ts", import.meta.url),
+    what: "code validation (POST /api/validate, /validate, MCP)",
+    when: (s) => s.validatesCode === true,
+  },
+  {
+    // Code in hand shown as the schema report shows a page (its result sections).
+    kind: "validate-html",
+    module: new URL("../features/schema/views/code_result_job.tsx", import.meta.url),
+    what: "the /validate page's result sections as HTML",
+    when: (s) => s.validatesCode === true,
+  },
+  ...ANSWERS_JOBS,
+];
+
+/** The job modules a server of `service` gives its workers, by kind. */
+function jobModulesFor(service: AnyServiceDef): ThreadJobModules {
+  return Object.fromEntries(
+    JOB_KINDS.filter((k) => !k.when || k.when(service)).map((k) => [k.kind, k.module.href]),
+  );
+}
+
+/**
+ * The runner SCAN_ISOLATION asks for, and the start-up line that says so. Worker processes need
+ * permission to run Deno (`--allow-run=deno` in the start task): without it the server does not
+ * start, saying how to fix it.
+ */
+function startRunner(
+  config: Config,
+  services: Record<string, ServiceDef>,
+  jobs: ThreadJobModules,
+  log: Logger,
+): { runner: ScanRunner; line: string } {
+  const settings = config.isolation;
+  const scanners = Object.fromEntries(
+    Object.values(services).map((s) => [s.name, s.scanner.href]),
+  );
+  const limits = `heap ${settings.heapMb} MB, ended after ${
+    Math.round(settings.timeoutMs / 1000)
+  } s`;
+  if (settings.mode === "process") {
+    const deno = denoForWorkers();
+    if (!deno) {
+      throw new StartupConfigError(
+        "SCAN_ISOLATION=process runs each scan in a worker process, which needs permission to " +
+          "run Deno: grant --allow-run=deno (the start task does), or set SCAN_ISOLATION=thread " +
+          "or inline (which cannot stop work stuck in code that never returns: docs/reliability.md)",
+      );
+    }
+    const browser = config.render.browser;
+    return {
+      runner: startWorkerProcesses({
+        deno,
+        heapMb: settings.heapMb,
+        youngMb: settings.youngMb,
+        timeoutMs: settings.timeoutMs,
+        maxWorkers: settings.threads,
+        warm: settings.warm,
+        idleMs: settings.idleMs,
+        scanners,
+        jobs,
+        chromium: browser.kind === "local" ? browser.path : null,
+        // Work ended at its limit: the operator sees which and why (and /healthz counts them).
+        onKilled: (k) => log({ event: "scan.worker_killed", ...k }),
+        // A worker that cannot start leaves scans failing: the operator must see why.
+        onStartFailed: (f) => log({ event: "scan.worker_start_failed", ...f }),
+      }),
+      line: `Scan isolation: each scan and job in a worker process (at most ${settings.threads}; ` +
+        `${limits}; killed and replaced at its limit)`,
+    };
   }
-  return jobs;
+  if (settings.mode === "thread") {
+    return {
+      runner: startScanThreads({
+        heapMb: settings.heapMb,
+        youngMb: settings.youngMb,
+        timeoutMs: settings.timeoutMs,
+        maxThreads: settings.threads,
+        warm: settings.warm,
+        idleMs: settings.idleMs,
+        scanners,
+        jobs,
+        // Stuck in code Deno cannot stop: the operator has to know (and /healthz says it too).
+        onLost: (lost) =>
+          log({ event: lost.work ? "scan.thread_lost" : "scan.thread_lost_ended", ...lost }),
+      }),
+      line: `Scan isolation: each scan in a thread of its own (at most ${settings.threads}; ` +
+        `${limits}; a thread stuck in code that never returns cannot be stopped)`,
+    };
+  }
+  return {
+    runner: inlineRunner(services, jobs),
+    line:
+      "Scan isolation: none (SCAN_ISOLATION=inline or Deno Deploy): the parsers' caps and the " +
+      "platform's request limits bound scans",
+  };
 }

@@ -277,8 +277,15 @@ export function loadConfig(
   }
   const port = e.PORT ?? SERVICE_DEFAULTS[e.SERVICE].port;
   let browser = renderBrowser(e.RENDER_BROWSER_URL, e.RENDER_BROWSER_PROTOCOL, e.RENDER_CHROMIUM);
+  let mode: IsolationSettings["mode"];
+  try {
+    mode = isolationMode(env, onDeploy);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   const memory = memoryPlan({
     memoryMb: e.MEMORY_MB,
+    isolation: mode,
     threads: e.SCAN_THREADS,
     heapMb: e.SCAN_HEAP_MB,
     warm: e.SCAN_THREADS_WARM,
@@ -363,9 +370,9 @@ export function loadConfig(
     ),
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxRedirects: 5,
-    // As many scans at once as there are scan threads (more would only wait for one).
+    // As many scans at once as there are scan workers (more would only wait for one).
     workerConcurrency: e.WORKER_CONCURRENCY ??
-      (isolation.mode === "thread" ? isolation.threads : 4),
+      (isolation.mode === "inline" ? 4 : isolation.threads),
     memory,
     audit: {
       pages: e.AUDIT_PAGES,
@@ -475,29 +482,48 @@ function readEnv(): Record<string, string | undefined> {
   }
 }
 
+/** The isolation modes SCAN_ISOLATION names (docs/reliability.md). */
+const ISOLATION_MODES = ["process", "thread", "inline"] as const;
+
 /**
- * SCAN_ISOLATION=thread (the default, except on Deno Deploy) or inline; the threads' count and
- * V8 limits come from the memory plan (lib/kit/config_memory.ts: MEMORY_MB, SCAN_THREADS,
- * SCAN_HEAP_MB); SCAN_THREAD_TIMEOUT_MS (default `scanTimeoutMs` + 10 s) is when a scan's thread
+ * SCAN_ISOLATION: `process` (worker processes, the default except on Deno Deploy), `thread` (scan
+ * threads, which cannot stop code that never returns) or `inline` (this isolate: Deno Deploy's
+ * default, where there are no processes). @throws Error for another value.
+ */
+function isolationMode(
+  env: Record<string, string | undefined>,
+  onDeploy: boolean,
+): IsolationSettings["mode"] {
+  const asked = env.SCAN_ISOLATION?.trim().toLowerCase();
+  if (!asked) return onDeploy ? "inline" : "process";
+  if (!(ISOLATION_MODES as readonly string[]).includes(asked)) {
+    throw new Error(
+      `SCAN_ISOLATION must be "process", "thread" or "inline", not ${JSON.stringify(asked)}`,
+    );
+  }
+  return asked as IsolationSettings["mode"];
+}
+
+/**
+ * Where scans and other untrusted work run (SCAN_ISOLATION, {@link isolationMode}); the workers'
+ * count and V8 limits come from the memory plan (lib/kit/config_memory.ts: MEMORY_MB, SCAN_THREADS,
+ * SCAN_HEAP_MB); SCAN_THREAD_TIMEOUT_MS (default `scanTimeoutMs` + 10 s) is when a scan's worker
  * is ended (the scan's own deadline aborts its requests first; this bounds a runaway parse).
  */
 export function isolationFromEnv(
   env: Record<string, string | undefined>,
   config: { scanTimeoutMs: number; onDeploy: boolean; memory?: MemoryPlan },
 ): IsolationSettings {
-  const asked = env.SCAN_ISOLATION?.trim().toLowerCase();
-  if (asked && asked !== "thread" && asked !== "inline") {
-    throw new Error(`SCAN_ISOLATION must be "thread" or "inline", not ${JSON.stringify(asked)}`);
-  }
+  const mode = isolationMode(env, config.onDeploy);
   const timeout = env.SCAN_THREAD_TIMEOUT_MS
     ? Number(env.SCAN_THREAD_TIMEOUT_MS)
     : config.scanTimeoutMs + 10_000;
   if (!Number.isInteger(timeout) || timeout < 500 || timeout > 3_600_000) {
     throw new Error("SCAN_THREAD_TIMEOUT_MS must be a whole number of ms from 500 to 3600000");
   }
-  const plan = config.memory ?? memoryPlan({}, machineMemory());
+  const plan = config.memory ?? memoryPlan({ isolation: mode }, machineMemory());
   return {
-    mode: (asked as "thread" | "inline" | undefined) ?? (config.onDeploy ? "inline" : "thread"),
+    mode,
     heapMb: plan.heapMb,
     youngMb: plan.youngMb,
     threads: plan.threads,

@@ -1,6 +1,6 @@
 /**
  * The memory plan: how one process divides the memory of its machine (or of `MEMORY_MB`) between
- * the server's own isolate, the scan threads (how many, each one's V8 old and young generation)
+ * the server's own isolate, the scan workers (how many, each one's V8 old and young generation)
  * and the connections' buffers, so its resident memory stays inside a budget. lib/kit/config.ts builds
  * it with the rest of the configuration; main.ts prints it at start-up.
  *
@@ -8,7 +8,9 @@
  * - the server without scan threads is about 110-120 MB resident at idle, and its own isolate
  *   grows under load; {@link SERVER_MB} is what it is given;
  * - an idle scan thread costs about 25-30 MB besides its heap (its runtime, the scanners' code);
- *   {@link THREAD_OVERHEAD_MB};
+ *   {@link THREAD_OVERHEAD_MB}; a worker process (SCAN_ISOLATION=process, the default) about 34 MB
+ *   of private memory besides its heap (a runtime of its own, the scanners' and jobs' code, the
+ *   thread that watches for its server): {@link PROCESS_OVERHEAD_MB};
  * - a thread's heap and young generation are its `resourceLimits`, which Deno honours only when
  *   the process has no `--max-old-space-size` / `--max-semi-space-size` flag (a process-wide V8
  *   flag overrides every thread's own limit): the start task sets neither;
@@ -23,9 +25,16 @@ import os from "node:os";
 export const SERVER_MB = 170;
 /** What a scan thread costs besides its V8 heap limits, in MB. */
 export const THREAD_OVERHEAD_MB = 26;
-/** The smallest old generation a scan thread gets: below it ordinary large pages fail. */
+/**
+ * What a worker process costs besides its V8 heap limits, in MB: its private memory once loaded
+ * was 58 MB with 24 MB of it V8's heap (deno 2.9.6, `/proc/<pid>/smaps_rollup` Private_Dirty;
+ * tests/bench/isolation_bench.ts prints it), rounded up. The Deno executable's pages are shared
+ * with the server's and counted there.
+ */
+export const PROCESS_OVERHEAD_MB = 36;
+/** The smallest old generation a scan worker gets: below it ordinary large pages fail. */
 export const MIN_THREAD_HEAP_MB = 64;
-/** The largest old generation a scan thread gets by default (SCAN_HEAP_MB may set more). */
+/** The largest old generation a scan worker gets by default (SCAN_HEAP_MB may set more). */
 export const MAX_THREAD_HEAP_MB = 192;
 /** The share of the machine's memory the process plans to stay under (the rest: the system). */
 export const BUDGET_SHARE = 0.78;
@@ -36,7 +45,7 @@ export const BUDGET_SHARE = 0.78;
  */
 export const CHROMIUM_MB = 420;
 /**
- * The old generation a scan thread needs to render (playwright-core's client runs in it): a
+ * The old generation a scan worker needs to render (playwright-core's client runs in it): a
  * rendered scan of the fixture SPA failed at 48 and 56 MB and completed at 64 MB (and the 8-page
  * hostile site at 64 MB), measured with deno 2.9.6; half as much again for room. Local rendering
  * is on only where one thread of this size fits beside the Chromium.
@@ -63,8 +72,13 @@ export interface MemoryPlan {
   source: "MEMORY_MB" | "container limit" | "machine" | "assumed";
   /** The resident memory the process plans to stay under, in MB. */
   budgetMb: number;
-  /** Scan threads at most (scans and other isolated jobs beyond them wait for one). */
+  /**
+   * Scan workers at most (processes, or threads with SCAN_ISOLATION=thread): scans and other
+   * isolated jobs beyond them wait for one.
+   */
   threads: number;
+  /** What each worker costs besides its heap limits, in MB (a process's or a thread's). */
+  overheadMb: number;
   /** Each thread's V8 old-generation limit, in MB. */
   heapMb: number;
   /** Each thread's V8 young-generation limit, in MB. */
@@ -88,8 +102,10 @@ export interface MemoryPlan {
 export interface MemorySettings {
   /** MEMORY_MB: the memory to plan for, instead of the machine's. */
   memoryMb?: number;
-  /** SCAN_THREADS: threads at most. */
+  /** SCAN_THREADS: workers at most. */
   threads?: number;
+  /** SCAN_ISOLATION: what a worker is (default "process"); sizes what each costs. */
+  isolation?: "process" | "thread" | "inline";
   /** SCAN_HEAP_MB: each thread's old generation. */
   heapMb?: number;
   /** SCAN_THREADS_WARM: threads kept loaded while idle. */
@@ -142,7 +158,7 @@ const constrainedMemory = () =>
  *
  * The budget is {@link BUDGET_SHARE} of the memory (400 MB of 512). From it the server keeps
  * {@link SERVER_MB} and the connections 8% (at least 16 MB), and local rendering, where it is on,
- * {@link CHROMIUM_MB} per Chromium that may run at once; the rest goes to scan threads: as many
+ * {@link CHROMIUM_MB} per Chromium that may run at once; the rest goes to scan workers: as many
  * as fit (up to 4) with at least {@link MIN_THREAD_HEAP_MB} of heap each
  * ({@link RENDER_THREAD_HEAP_MB} when they may render locally), then each one's heap as large as
  * fits, up to {@link MAX_THREAD_HEAP_MB}. At least one thread always runs.
@@ -155,14 +171,15 @@ export function memoryPlan(
   const source = settings.memoryMb ? "MEMORY_MB" : machine?.source ?? "assumed";
   const budgetMb = Math.floor(memoryMb * BUDGET_SHARE);
   const connectionMb = Math.max(16, Math.floor(budgetMb * 0.08));
-  const localRender = localRenderFor(settings, memoryMb);
+  const overheadMb = settings.isolation === "thread" ? THREAD_OVERHEAD_MB : PROCESS_OVERHEAD_MB;
+  const localRender = localRenderFor(settings, memoryMb, overheadMb);
   // A local Chromium's share comes first: the threads are sized in what is left.
   const forThreads = Math.max(0, threadShare(memoryMb) - localRender.reservedMb);
   // A thread that may render needs room for playwright-core's client.
   const minHeap = localRender.on ? RENDER_THREAD_HEAP_MB : MIN_THREAD_HEAP_MB;
   /** The heap each of `n` threads can have within the threads' share. */
   const heapFor = (n: number) => {
-    const each = Math.floor(forThreads / n) - THREAD_OVERHEAD_MB;
+    const each = Math.floor(forThreads / n) - overheadMb;
     // young(heap) comes out of the same share: solve heap + young(heap) <= each.
     let heap = Math.min(MAX_THREAD_HEAP_MB, each - young(each));
     while (heap > 0 && heap + young(heap) > each) heap--;
@@ -173,7 +190,7 @@ export function memoryPlan(
   let heapMb: number;
   if (settings.heapMb) {
     heapMb = settings.heapMb;
-    const each = heapMb + young(heapMb) + THREAD_OVERHEAD_MB;
+    const each = heapMb + young(heapMb) + overheadMb;
     threads = settings.threads ?? Math.max(1, Math.min(maxThreads, Math.floor(forThreads / each)));
   } else {
     threads = settings.threads ?? 1;
@@ -192,6 +209,7 @@ export function memoryPlan(
     source,
     budgetMb,
     threads,
+    overheadMb,
     heapMb,
     youngMb: young(heapMb),
     warm: Math.min(threads, settings.warm ?? 1),
@@ -202,7 +220,7 @@ export function memoryPlan(
   };
 }
 
-/** What the scan threads (and a local Chromium) may hold of `memoryMb`: the budget less the rest. */
+/** What the scan workers (and a local Chromium) may hold of `memoryMb`: the budget less the rest. */
 function threadShare(memoryMb: number): number {
   const budgetMb = Math.floor(memoryMb * BUDGET_SHARE);
   return budgetMb - SERVER_MB - Math.max(16, Math.floor(budgetMb * 0.08));
@@ -210,20 +228,28 @@ function threadShare(memoryMb: number): number {
 
 /**
  * The least memory in which `concurrency` local Chromiums fit beside the server and one scan
- * thread that can render ({@link RENDER_THREAD_HEAP_MB}): 1001 MB for one.
+ * worker that can render ({@link RENDER_THREAD_HEAP_MB}): 1015 MB for one beside a worker
+ * process (1000 MB beside a thread).
  */
-export function localRenderMinMb(concurrency: number): number {
+export function localRenderMinMb(
+  concurrency: number,
+  overheadMb: number = PROCESS_OVERHEAD_MB,
+): number {
   const needed = concurrency * CHROMIUM_MB + RENDER_THREAD_HEAP_MB +
-    young(RENDER_THREAD_HEAP_MB) + THREAD_OVERHEAD_MB;
+    young(RENDER_THREAD_HEAP_MB) + overheadMb;
   let mb = 256;
   while (threadShare(mb) < needed) mb++;
   return mb;
 }
 
 /** Whether a local Chromium may render in `memoryMb` MB (see {@link LocalRender}). */
-function localRenderFor(settings: MemorySettings, memoryMb: number): LocalRender {
+function localRenderFor(
+  settings: MemorySettings,
+  memoryMb: number,
+  overheadMb: number,
+): LocalRender {
   const r = settings.localRender;
-  const minMb = localRenderMinMb(r?.concurrency ?? 1);
+  const minMb = localRenderMinMb(r?.concurrency ?? 1, overheadMb);
   const off = (why: string): LocalRender => ({ on: false, reservedMb: 0, minMb, why });
   if (!r) return off("no local browser");
   if (r.unavailable) return off(r.unavailable);
@@ -246,13 +272,13 @@ function localRenderFor(settings: MemorySettings, memoryMb: number): LocalRender
       reservedMb,
       minMb,
       why: `forced by RENDER_LOCAL=on under the ${minMb} MB it needs (${memoryMb} MB planned): ` +
-        `${kept}, which leaves the scan threads less than they need; a rendering scan may run ` +
+        `${kept}, which leaves the scan workers less than they need; a rendering scan may run ` +
         "out of memory",
     };
   }
   return off(
     `${memoryMb} MB planned, under the ${minMb} MB a local Chromium (about ${CHROMIUM_MB} MB ` +
-      "while it renders) needs beside the server and a scan thread; RENDER_LOCAL=on forces it, " +
+      "while it renders) needs beside the server and a scan worker; RENDER_LOCAL=on forces it, " +
       "RENDER_BROWSER_URL names a remote browser",
   );
 }
@@ -264,8 +290,12 @@ export function describeMemoryPlan(plan: MemoryPlan): string {
     : plan.source === "assumed"
     ? "assumed: the machine's memory could not be read; set MEMORY_MB"
     : `this ${plan.source === "machine" ? "machine" : "container's limit"}; MEMORY_MB to change`;
+  const threads = plan.overheadMb === THREAD_OVERHEAD_MB;
+  const what = plan.threads === 1
+    ? (threads ? "scan thread" : "scan worker process")
+    : (threads ? "scan threads" : "scan worker processes");
   return `Memory: planned for ${plan.memoryMb} MB (${from}), budget ${plan.budgetMb} MB: up to ` +
-    `${plan.threads} scan thread${plan.threads === 1 ? "" : "s"} of ${plan.heapMb} MB heap + ` +
+    `${plan.threads} ${what} of ${plan.heapMb} MB heap + ` +
     `${plan.youngMb} MB young generation (${plan.warm} kept warm, the others end after ` +
     `${Math.round(plan.idleMs / 1000)} s idle); connection buffers ${plan.connectionMb} MB; ` +
     `large request bodies read at once ${plan.bodyMb} MB`;

@@ -18,16 +18,20 @@ export interface ResolveTarget {
 
 /** How scans are isolated, from the environment and the memory plan (lib/kit/config_memory.ts). */
 export interface IsolationSettings {
-  mode: "thread" | "inline";
-  /** Each scan thread's V8 old-generation limit, in MB. */
+  /**
+   * Where untrusted work runs (SCAN_ISOLATION): worker processes (the default), scan threads, or
+   * this isolate (Deno Deploy). lib/kit/isolate/runner.ts.
+   */
+  mode: "process" | "thread" | "inline";
+  /** Each scan worker's V8 old-generation limit, in MB. */
   heapMb: number;
-  /** Each scan thread's V8 young-generation limit, in MB. */
+  /** Each scan worker's V8 young-generation limit, in MB. */
   youngMb: number;
-  /** Scan threads at most. */
+  /** Scan workers at most (processes or threads). */
   threads: number;
-  /** Threads kept loaded while idle. */
+  /** Workers kept loaded while idle. */
   warm: number;
-  /** A thread beyond the warm ones ends after this long without work. */
+  /** A worker beyond the warm ones ends after this long without work. */
   idleMs: number;
   timeoutMs: number;
 }
@@ -136,7 +140,7 @@ export interface Config extends AccountsSettings {
   maxRedirects: number;
   /** Signs ALTCHA challenges; unset, a secret generated once is kept in KV. */
   altchaHmacKey: string | undefined;
-  /** Scans the queue worker runs at once in this process (default: the scan threads). */
+  /** Scans the queue worker runs at once in this process (default: the scan workers). */
   workerConcurrency: number;
   /** How the process divides its memory (MEMORY_MB; lib/kit/config_memory.ts). */
   memory: MemoryPlan;

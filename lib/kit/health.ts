@@ -13,7 +13,7 @@
 import { PRODUCT } from "./config.ts";
 import { HttpError } from "./errors.ts";
 import type { Store } from "./storage/store.ts";
-import type { ScanThreadStats } from "./isolate/scan_threads.ts";
+import type { IsolationStats } from "./isolate/runner.ts";
 import { HEALTH_READ_KEY, WRITE_PROBE_KEY } from "./storage/keys_system.ts";
 
 /** The JSON body of /healthz. */
@@ -35,11 +35,22 @@ export interface Health {
   };
   limiter: { kind: "kv" | "redis"; ok: boolean; ms: number };
   /**
-   * The scan threads (absent where scans run in this isolate): `lost` threads are stuck in code
-   * Deno cannot stop and keep their slots (lib/kit/isolate/scan_threads.ts); with every slot lost no
-   * scan can run, `ok` is false and the answer 503 until the server is restarted.
+   * The scan workers (absent where scans run in this isolate): `kind` says what a worker is,
+   * `max` the slots, `busy` the workers at work, `waiting` the scans and jobs queued for one,
+   * `killed` the workers ended at a limit (time or memory) since start, each replaced at once.
+   * A worker process is killed for certain, so no slot is ever lost to input; `lost` counts only
+   * threads (SCAN_ISOLATION=thread) stuck in code Deno cannot stop, which keep their slots: with
+   * every slot lost no scan can run, `ok` is false and the answer 503 until a restart.
    */
-  threads?: { ok: boolean; max: number; lost: number; busy: number; waiting: number };
+  threads?: {
+    ok: boolean;
+    kind: "process" | "thread";
+    max: number;
+    busy: number;
+    waiting: number;
+    killed: number;
+    lost: number;
+  };
 }
 
 const TIMEOUT_MS = 2000;
@@ -48,7 +59,7 @@ const TIMEOUT_MS = 2000;
 export async function checkHealth(
   store: Store,
   now: () => number = Date.now,
-  threads?: ScanThreadStats,
+  threads?: IsolationStats,
 ): Promise<Health> {
   const writes = storeWriteHealth(store.kv);
   const [kv, write, queue, limiter] = await Promise.all([
@@ -67,7 +78,7 @@ export async function checkHealth(
   if (!write.ok) writes.noteFailure(now());
   const writable = writes.writable(now());
   const inflight = queue.value?.inflight;
-  const threadsOk = !threads || threads.lost < threads.maxThreads;
+  const threadsOk = !threads || threads.lost < threads.maxWorkers;
   const health: Health = {
     ok: kv.ok && writable && queue.ok && limiter.ok && threadsOk,
     service: store.service,
@@ -85,10 +96,12 @@ export async function checkHealth(
       ? {
         threads: {
           ok: threadsOk,
-          max: threads.maxThreads,
-          lost: threads.lost,
+          kind: threads.kind,
+          max: threads.maxWorkers,
           busy: threads.busy,
           waiting: threads.waiting,
+          killed: threads.killed,
+          lost: threads.lost,
         },
       }
       : {}),

@@ -31,6 +31,8 @@ export const PATHS = {
   reportPage: "/report/{domain}",
   /** One kept scan's page, forever. */
   keptScanPage: "/report/{domain}/scans/{id}",
+  /** The report of one page of a domain (its latest scan; `?url=` names the page). */
+  pageReport: "/report/{domain}/page",
   /** A domain's latest record as JSON. */
   reportJson: "/api/report/{domain}.json",
   /** The latest record as a Markdown report. */
@@ -47,6 +49,8 @@ export const PATHS = {
   changesFeed: "/api/report/{domain}/changes.atom",
   /** One kept scan's record as JSON, forever. */
   keptScanJson: "/api/report/{domain}/scans/{id}.json",
+  /** The latest record of one page of a domain as JSON (`?url=` names the page). */
+  pageReportJson: "/api/report/{domain}/page.json",
   /** Where a scan is: queued, running, done or failed. */
   scanStatus: "/api/scans/{id}",
   /** The SVG badge of a domain's latest result. */
@@ -79,6 +83,8 @@ export const PATHS = {
   accountWatches: "/account/watches",
   /** Remove one of the account's watches. */
   accountWatchDelete: "/account/watches/{id}/delete",
+  /** Run one of the account's watches now. */
+  accountWatchRun: "/account/watches/{id}/run",
   /** Set the account's own key of an AI vendor. */
   accountAnswerKey: "/account/answer-keys/{provider}",
   /** Remove it. */
@@ -87,6 +93,8 @@ export const PATHS = {
   accountAnswerRun: "/account/answers/{domain}/run",
   /** Set the questions asked about a watched site. */
   accountAnswerQuestions: "/account/answers/{domain}/questions",
+  /** Import a first-party export (Bing, Search Console) of a watched site (the report's form). */
+  accountAnswerImports: "/account/answers/{domain}/imports",
   /** The administrator's page. */
   admin: "/admin",
   /** The administrator signs in. */
@@ -107,12 +115,22 @@ export const PATHS = {
   answerRuns: "/api/answers/{domain}/runs",
   /** One run. */
   answerRun: "/api/answers/{domain}/runs/{id}",
+  /** Import a first-party export of a watched site. */
+  answerImports: "/api/answers/{domain}/imports",
+  /** A watched site's pages: the answers citing each, the exports' figures, the logs' hits. */
+  answerPages: "/api/answers/{domain}/pages",
   /** The account's watches (API). */
   watches: "/api/watches",
   /** One watch. */
   watch: "/api/watches/{id}",
   /** A test delivery of a watch's webhook. */
   watchTest: "/api/watches/{id}/test",
+  /** Run a watch now. */
+  watchRun: "/api/watches/{id}/run",
+  /** An e-mail alert's link: confirm the address. */
+  watchEmailConfirm: "/watch/email/confirm",
+  /** An e-mail alert's link: stop the e-mails. */
+  watchEmailUnsubscribe: "/watch/email/unsubscribe",
   /** A site's server logs: POST one, GET the report. */
   logs: "/api/logs/{domain}",
   /** The account's server logs: the sites with logs and the upload form. */
@@ -163,6 +181,19 @@ export function badgePath(domain: string): string {
   return fillPath(PATHS.badge, { domain });
 }
 
+/**
+ * GET this path for the report of one page (`/report/example.com/page?url=https%3A%2F%2F...`):
+ * the latest scan of that page, whatever page of the domain was scanned last.
+ */
+export function pageReportPath(domain: string, url: string): string {
+  return `${fillPath(PATHS.pageReport, { domain })}?url=${encodeURIComponent(url)}`;
+}
+
+/** GET this path for the latest record of one page as JSON. */
+export function pageReportJsonPath(domain: string, url: string): string {
+  return `${fillPath(PATHS.pageReportJson, { domain })}?url=${encodeURIComponent(url)}`;
+}
+
 /** GET this path for one kept scan's page (`/report/example.com/scans/<id>`): never changes. */
 export function scanPagePath(domain: string, id: string): string {
   return fillPath(PATHS.keptScanPage, { domain, id });
@@ -189,6 +220,11 @@ export function changesJsonPath(domain: string, from?: string, to?: string): str
   if (from) q.set("from", from);
   if (to) q.set("to", to);
   return `${base}?${q}`;
+}
+
+/** GET this path for a domain's Atom feed of changes (`/api/report/example.com/changes.atom`). */
+export function changesFeedPath(domain: string): string {
+  return fillPath(PATHS.changesFeed, { domain });
 }
 
 /** GET this path to follow a scan (`/api/scans/<id>`): queued, running, done or failed. */

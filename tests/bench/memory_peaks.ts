@@ -1,7 +1,10 @@
 /**
  * Everything fits in 512 MB (issue 30, item 2): the peak resident memory of the server (all its
  * threads: /proc/<pid>/status VmHWM) in four loads, each on a fresh server started as
- * `deno task start` starts it (its permissions and flags), budget < 400 MB each:
+ * `deno task start` starts it (its permissions and flags), budget < 400 MB each. The server runs
+ * its scans and jobs in worker processes (SCAN_ISOLATION=process, the default): the figure is the
+ * whole process tree's memory (the sum of its processes' PSS, sampled every 250 ms; the server's
+ * own VmHWM and the cgroup's peak are printed beside it):
  *
  * 1. queue: 500 scans of fixture sites through the job queue;
  * 2. hostile: four hostile pages of the hostile suite (tests/fixtures/hostile_pages.ts) at once;
@@ -19,7 +22,12 @@
  */
 import { startFakeOffSite } from "../fixtures/offsite_server.ts";
 import { startAuditSites } from "../fixtures/audit_sites.ts";
-import { machineLoad, type StartTaskProcess, startTaskProcess } from "./server_probe.ts";
+import {
+  machineLoad,
+  type StartTaskProcess,
+  startTaskProcess,
+  treeSampler,
+} from "./server_probe.ts";
 
 const ONLY = Deno.args.find((a) => a.startsWith("--only="))?.slice(7) ?? null;
 const SCANS = Number(Deno.args.find((a) => a.startsWith("--scans="))?.slice(8) ?? 500);
@@ -89,6 +97,21 @@ async function startServer(env: Record<string, string>): Promise<StartTaskProces
   const out = await server.output();
   for (const l of out.split("\n")) if (/^(Memory|Scan isolation):/.test(l)) console.log(`  ${l}`);
   return server;
+}
+
+/** The cgroup's peak memory (pages of its processes and the file cache it caused), in MB. */
+async function cgroupPeakMb(): Promise<number | null> {
+  if (!cgroup) return null;
+  const text = await Deno.readTextFile(`${cgroup.path}/memory.max_usage_in_bytes`)
+    .catch(() => Deno.readTextFile(`${cgroup.path}/memory.peak`)).catch(() => "");
+  return text ? Math.round(Number(text.trim()) / 1048576) : null;
+}
+
+/** Starts the cgroup's peak afresh (v1: writing 0; v2 has no reset: the peak since creation). */
+async function resetCgroupPeak(): Promise<void> {
+  if (cgroup) {
+    await Deno.writeTextFile(`${cgroup.path}/memory.max_usage_in_bytes`, "0").catch(() => {});
+  }
 }
 
 /** The server's peak resident memory so far, all threads (VmHWM), in MB; and whether it lives. */
@@ -165,6 +188,8 @@ async function scenario(
     ...SERVER_ENV,
   });
   const idle = await peakOf(server);
+  await resetCgroupPeak();
+  const tree = await treeSampler(server.pid, 250);
   const t0 = performance.now();
   let what: string;
   try {
@@ -173,7 +198,10 @@ async function scenario(
     what = `failed: ${(error as Error).message}`;
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  const { peakMb, alive } = await peakOf(server);
+  const { peakMb: serverMb, alive } = await peakOf(server);
+  const peakMb = Math.round(await tree.stop() / 1048576);
+  const idleTreeMb = Math.round(tree.idle / 1048576);
+  const cgroupMb = await cgroupPeakMb();
   const out = await server.output();
   if (Deno.env.get("BENCH_LOG")) await Deno.writeTextFile(Deno.env.get("BENCH_LOG")!, out);
   await server.kill();
@@ -182,12 +210,24 @@ async function scenario(
   line(
     `${name}: ${what}`,
     alive
-      ? `peak ${peakMb} MB (idle ${idle.peakMb} MB), ${seconds} s`
+      ? `peak ${peakMb} MB, all processes (idle ${idleTreeMb} MB); the server alone ${serverMb} ` +
+        `MB (idle ${idle.peakMb} MB)${
+          cgroupMb === null ? "" : `; the cgroup's peak with its file cache ${cgroupMb} MB`
+        }; ${seconds} s`
       : `the server died (${out.slice(-300)})`,
     `< ${BUDGET_MB} MB`,
     ok,
   );
-  results[name] = { what, peakMb, idleMb: idle.peakMb, alive, seconds: Number(seconds) };
+  results[name] = {
+    what,
+    peakMb,
+    idleMb: idleTreeMb,
+    serverPeakMb: serverMb,
+    serverIdleMb: idle.peakMb,
+    cgroupPeakMb: cgroupMb,
+    alive,
+    seconds: Number(seconds),
+  };
 }
 
 // ------------------------------------------------------------------ 1. the queue

@@ -164,3 +164,55 @@ export async function rateLoad(url: string, rate: number, seconds: number) {
     max: number;
   };
 }
+
+/** Process `pid` and all its descendants (Linux /proc: each thread's `children`). */
+export async function processTree(pid: number): Promise<number[]> {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    const tasks = await Array.fromAsync(Deno.readDir(`/proc/${out[i]}/task`)).catch(() => []);
+    for (const t of tasks) {
+      const kids = await Deno.readTextFile(`/proc/${out[i]}/task/${t.name}/children`)
+        .catch(() => "");
+      for (const k of kids.trim().split(/\s+/)) if (k) out.push(Number(k));
+    }
+  }
+  return out;
+}
+
+/**
+ * What a process tree holds, in bytes: the sum of its processes' proportional set sizes (PSS:
+ * private pages, plus each shared page divided among the processes that map it, so the Deno
+ * executable's pages are counted once, not once per worker) from /proc/<pid>/smaps_rollup.
+ */
+export async function treePss(pid: number): Promise<number> {
+  let total = 0;
+  for (const p of await processTree(pid)) {
+    const rollup = await Deno.readTextFile(`/proc/${p}/smaps_rollup`).catch(() => "");
+    total += Number(rollup.match(/^Pss:\s+(\d+)/m)?.[1] ?? 0) * 1024;
+  }
+  return total;
+}
+
+/** Samples {@link treePss} of `pid` every `everyMs`: its idle value now, and the peak when stopped. */
+export async function treeSampler(
+  pid: number,
+  everyMs: number,
+): Promise<{ idle: number; stop(): Promise<number> }> {
+  const idle = await treePss(pid);
+  let peak = idle;
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    peak = Math.max(peak, await treePss(pid));
+    busy = false;
+  }, everyMs);
+  return {
+    idle,
+    async stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, await treePss(pid));
+      return peak;
+    },
+  };
+}

@@ -69,11 +69,16 @@ browserTest("a capped score is explained on the first screen", async (browser, s
       const note = page.locator("#cap-notice");
       assert.ok(await note.isVisible(), `${size}/${colorScheme}: the cap notice is shown`);
       const text = (await note.textContent())!.replace(/\s+/g, " ");
-      assert.match(text, /capped at 35 because the site's CDN or firewall turns AI crawlers away/);
+      assert.match(
+        text,
+        /capped at 35 because every major AI search engine's crawler is turned away/,
+      );
+      assert.match(text, /refused at the edge: a challenge page/);
       assert.match(text, /Fix this first/);
       // On the first screen at desktop width, within the first two at phone width.
       const limit = size === "desktop" ? viewport.height : 2 * viewport.height;
-      assert.ok(await bottomOf(page, "#cap-notice") <= limit, `${size}: cap notice in view`);
+      const bottom = await bottomOf(page, "#cap-notice");
+      assert.ok(bottom <= limit, `${size}: cap notice in view (${bottom} > ${limit})`);
       // The pillar that holds the gate is open and says it caps the score.
       const gate = page.locator("#pillar-access .pillar-gate");
       assert.ok(await gate.isVisible(), `${size}: the access pillar shows its gate`);
@@ -139,8 +144,9 @@ browserTest("every learn-more link of a report page answers 200", async (browser
   // Following one: the check explained, with the vendors' documentation.
   await page.goto(`${s.url}/report/edge-blocks-bots.test`);
   await page.locator("#cap-notice").getByRole("link", { name: /Learn more/ }).click();
-  await page.waitForURL(/\/learn\/access\.edge$/);
-  assert.match((await page.locator("h1").textContent())!, /Edge/);
+  // The gate is the search crawlers' (every path that turns them away), here raised by the edge.
+  await page.waitForURL(/\/learn\/access\.search_crawlers$/);
+  assert.match((await page.locator("h1").textContent())!, /AI search crawlers/);
   assert.ok(await page.getByRole("heading", { name: "How we test it" }).isVisible());
   assert.ok(await page.locator("a[href='https://developers.openai.com/api/docs/bots']").count());
   await context.close();

@@ -43,6 +43,12 @@ export async function world(env: Record<string, string> = {}): Promise<World> {
       ...OPERATOR_KEYS,
       ANSWERS_ACCOUNT_CALLS_PER_DAY: "20",
       ANSWERS_GLOBAL_CALLS_PER_DAY: "30",
+      // These tests count small runs by hand: 3 answers a question, no canary, and the fair share
+      // as wide as the pool (tests/features/answers/answers_floor_test.ts runs the defaults).
+      ANSWERS_SAMPLES: "3",
+      ANSWERS_CANARY: "0",
+      ANSWERS_ACCOUNT_SHARE_PERCENT: "100",
+      ANSWERS_OPERATOR_RESERVE_PERCENT: "0",
       ANSWERS_USER_KEYS: "1",
       WATCH_SECRET_KEY: TEST_SEALING_KEY,
       ...env,

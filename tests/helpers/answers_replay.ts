@@ -48,6 +48,11 @@ export interface Replay {
   requests: ReplayRequest[];
   /** What the vendor answers next, in order; the last one repeats once the list is used up. */
   script(vendor: ProviderId, fixtures: string[]): void;
+  /**
+   * A fixture chosen by the request's body (its question), before the script: null leaves the
+   * request to the script. The canary tests answer the fixed canary questions this way.
+   */
+  route(vendor: ProviderId, pick: ((body: unknown) => string | null) | null): void;
   close(): Promise<void>;
 }
 
@@ -91,6 +96,7 @@ function malformed(vendor: ProviderId, req: Request, path: string, body: unknown
 /** Starts the replay server. */
 export function startReplay(): Replay {
   const scripts = new Map<ProviderId, string[]>();
+  const routes = new Map<ProviderId, (body: unknown) => string | null>();
   const requests: ReplayRequest[] = [];
   const byHost = new Map(
     Object.entries(VENDOR_HOSTS).map(([v, h]) => [h, v as ProviderId]),
@@ -121,8 +127,9 @@ export function startReplay(): Replay {
     if (req.method !== "POST") return json(405, { error: { message: "POST only" } });
     const problem = malformed(vendor, req, url.pathname, body);
     if (problem) return json(400, { error: { type: "invalid_request_error", message: problem } });
+    const routed = routes.get(vendor)?.(body) ?? null;
     const queue = scripts.get(vendor) ?? ["answer"];
-    const name = queue.length > 1 ? queue.shift()! : queue[0];
+    const name = routed ?? (queue.length > 1 ? queue.shift()! : queue[0]);
     const fixture = await loadFixture(vendor, name);
     return json(fixture.status, fixture.body, fixture.headers);
   });
@@ -132,6 +139,10 @@ export function startReplay(): Replay {
     resolve: Object.values(VENDOR_HOSTS).map((h) => `${h}=127.0.0.1:${port}`).join(","),
     requests,
     script: (vendor, fixtures) => scripts.set(vendor, [...fixtures]),
+    route: (vendor, pick) => {
+      if (pick) routes.set(vendor, pick);
+      else routes.delete(vendor);
+    },
     close: () => server.shutdown(),
   };
 }

@@ -95,6 +95,8 @@ export async function startAppEnv(options: {
   exclusive?: boolean;
   /** Wraps the in-memory KV (e.g. to make its writes fail as a full disk does). */
   wrapKv?: (kv: Deno.Kv) => Deno.Kv;
+  /** A KV file instead of the in-memory KV (a restart on the same file keeps the store). */
+  kvPath?: string;
   /** More SCAN_RESOLVE entries ("host=127.0.0.1:port"), e.g. a test's own site server. */
   extraResolve?: string[];
 } = {}): Promise<TestEnv> {
@@ -115,7 +117,7 @@ export async function startAppEnv(options: {
     TRUST_PROXY: "1",
     ...options.env,
   });
-  const rawKv = await Deno.openKv(":memory:");
+  const rawKv = await Deno.openKv(options.kvPath ?? ":memory:");
   const kv = options.wrapKv ? options.wrapKv(rawKv) : rawKv;
   const clock = { now: Date.parse("2026-11-21T10:00:00Z") };
   const logs: Record<string, unknown>[] = [];

@@ -231,6 +231,11 @@ export function schemaRecord(domain: string, hostile = false): SchemaScanRecord 
   });
 }
 
+/** `job` with the scan starting at `url` (its target's url). */
+export function withUrl(job: ScanJob, url: string): ScanJob {
+  return { ...job, target: { ...job.target, url } };
+}
+
 /** A visibility scan job of `domain` with id `id`, queued at `at` (as the store's writers take). */
 export function scanJob(domain: string, id: string, at: number): ScanJob {
   return {

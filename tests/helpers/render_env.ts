@@ -46,6 +46,8 @@ export async function renderFixtures(
       urls,
       // 2 in flight to the site, as the scan's polite fetcher keeps it.
       fetcher: limitSite(fetcher, isSite, 0),
+      // Each URL's host is one this session scans (several fixture sites share a session here).
+      scanHosts: [...new Set(urls.map((url) => new URL(url).hostname))],
       isSite,
       robotsAllows: options.robotsAllows ?? (() => true),
       userAgent: config.userAgent,

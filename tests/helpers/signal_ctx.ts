@@ -83,6 +83,8 @@ export interface PageInputs {
   sitemapSource?: "robots" | "default";
   llms?: FetchOutcome;
   llmsFull?: FetchOutcome;
+  /** What the home page answers a request with `Accept: text/markdown` (default: not asked). */
+  markdown?: FetchOutcome;
   /** What the edge answers OAI-SearchBot's User-Agent (the other probes get the home page). */
   edgeSearch?: FetchOutcome;
   /** What the edge answers GPTBot's User-Agent. */
@@ -141,6 +143,7 @@ export function pageCtx(inputs: PageInputs = {}): ScanContext {
             (token === "GPTBot" ? inputs.edgeTraining : undefined) ?? home,
         })),
       },
+      ...(inputs.markdown ? { markdown: inputs.markdown } : {}),
       elapsedMs: 10,
     },
     facts,
@@ -197,8 +200,12 @@ export function audit(pages: PageReport[], over: Partial<AuditResult> = {}): Aud
 }
 
 /** A context whose site audit read these pages (the home page's own inputs at their defaults). */
-export function siteCtx(pages: PageReport[], over: Partial<AuditResult> = {}): ScanContext {
-  return pageCtx({ audit: audit(pages, over) });
+export function siteCtx(
+  pages: PageReport[],
+  over: Partial<AuditResult> = {},
+  inputs: PageInputs = {},
+): ScanContext {
+  return pageCtx({ ...inputs, audit: audit(pages, over) });
 }
 
 /** The signal's finding; fails the test when the signal does not apply. */

@@ -5,7 +5,8 @@
  * that exits when done: in the test runner's process the threads would spin on for the rest of
  * the suite. Prints one JSON line of what happened.
  */
-import { ScanIsolationError, startScanThreads } from "../../lib/kit/isolate/scan_threads.ts";
+import { startScanThreads } from "../../lib/kit/isolate/scan_threads.ts";
+import { ScanIsolationError } from "../../lib/kit/isolate/runner.ts";
 import type { LostThread } from "../../lib/kit/isolate/scan_threads.ts";
 import { loadConfig } from "../../lib/kit/config.ts";
 import { normaliseTarget } from "../../lib/kit/net/target.ts";

@@ -36,9 +36,14 @@ export async function startTaskArgs(): Promise<string[]> {
  */
 export async function startLikeStartTask(
   env: Record<string, string>,
-  options: { fileLimit?: number } = {},
+  options: {
+    fileLimit?: number;
+    /** Another entry point than main.ts, run with the same flags (a test's stand-in server). */
+    entry?: string;
+  } = {},
 ): Promise<StartedServer> {
-  const args = await startTaskArgs();
+  const task = await startTaskArgs();
+  const args = options.entry ? [...task.slice(0, -1), options.entry] : task;
   const [command, ...rest] = options.fileLimit
     ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", Deno.execPath(), ...args]
     : [Deno.execPath(), ...args];

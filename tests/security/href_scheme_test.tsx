@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { CrawlerMatrix } from "../../lib/features/visibility/views/crawler_matrix.tsx";
+import { ProductsSection } from "../../lib/features/visibility/views/report_products.tsx";
 import { safeHttpUrl } from "../../lib/kit/ui/format.ts";
 import { visibilityRecord } from "../helpers/records.ts";
 
@@ -45,7 +45,7 @@ Deno.test("[href] safeHttpUrl lets http(s) through and nothing else", () => {
   for (const h of HOSTILE) assertEquals(safeHttpUrl(h), null, h);
 });
 
-Deno.test("[href] the crawler matrix of a hostile record links to no javascript: or data: URL", () => {
+Deno.test("[href] the products section of a hostile record links to no javascript: or data: URL", () => {
   const record = visibilityRecord("site.test", {
     score: 50,
     grade: "C",
@@ -67,8 +67,10 @@ Deno.test("[href] the crawler matrix of a hostile record links to no javascript:
     checked: "2026-12-06",
   }));
   signal.crawlers.push({ ...signal.crawlers[0], token: "GoodBot", docs: "https://good.example/" });
-  const html = renderToString(<CrawlerMatrix record={record} />);
-  assertOnlyHttp(html, "crawler matrix");
+  // A registry crawler too, so the product table (and its crawlers' details) is rendered as well.
+  signal.crawlers.push({ ...signal.crawlers[0], token: "OAI-SearchBot", vendor: "OpenAI" });
+  const html = renderToString(<ProductsSection record={record} />);
+  assertOnlyHttp(html, "products section");
   // The hostile rows are still shown, as text; the good one is a link.
   assert(html.includes("Vendor 0"));
   assert(linkTargets(html).includes("https://good.example/"));

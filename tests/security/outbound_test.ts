@@ -20,6 +20,9 @@ const ALLOWED: Record<string, string[]> = {
   // (lib/features/logs/); it sends no request and opens no socket.
   "DNS": ["lib/kit/net/resolve.ts", "lib/kit/net/crawler_dns.ts"],
   "Deno.connect": ["lib/kit/net/conn_guard.ts"],
+  // E-mail alerts: nodemailer connects to the operator's own SMTP server (SMTP_URL), a host from
+  // the configuration, never one a user names; SMTP is not HTTP (docs/security.md).
+  "SMTP (nodemailer)": ["lib/features/watch/mailer.ts"],
 };
 
 /** A module specifier in an import, a dynamic import or a require: `spec` is its pattern. */
@@ -39,6 +42,7 @@ const PRIMITIVES: [string, RegExp][] = [
   ["Deno.connect", /Deno\.(?:connect|connectTls|startTls|connectQuic)\b/],
   ["Deno.HttpClient", /Deno\.createHttpClient\b/],
   ["WebSocket", /new\s+(?:WebSocket|EventSource)\b/],
+  ["SMTP (nodemailer)", imported("nodemailer(?:@[^\"']*)?(?:/[^\"']*)?")],
 ];
 
 /** A method declared as `fetch(url: string, ...)` (a Fetcher's own), not a call. */

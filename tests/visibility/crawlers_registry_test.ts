@@ -11,6 +11,8 @@ import {
   mayIgnoreRobots,
 } from "../../lib/engines/visibility/crawlers.ts";
 import { datedSourceProblems } from "../../lib/kit/dated_source.ts";
+import { productOf, PRODUCTS } from "../../lib/engines/visibility/products.ts";
+import { probedCrawlers } from "../../lib/engines/visibility/edge_probe.ts";
 
 Deno.test("crawler registry - every entry has its vendor's page and the day it was checked", () => {
   for (const c of REGISTRY) {
@@ -53,4 +55,35 @@ Deno.test("crawler registry - the 2025-2026 crawlers verified on their vendors' 
   for (const role of ["search", "user", "training"] as const) {
     assert.ok(crawlersByRole(role).length > 3, role);
   }
+});
+
+Deno.test("crawler registry - every entry feeds a known AI product; an unverifiable token says why and never counts", () => {
+  for (const c of CRAWLERS) {
+    assert.ok(productOf(c.product), `${c.token}: product ${c.product}`);
+    if (c.verified === false) {
+      assert.ok(c.unverified?.trim(), `${c.token}: says why it is unverifiable`);
+      assert.equal(c.counts, false, `${c.token} is never counted`);
+      assert.ok(!probedCrawlers().some((p) => p.token === c.token), `${c.token} is never probed`);
+    }
+    if (c.retired) assert.equal(c.counts, false, `${c.token}: retired, never counted`);
+  }
+  // Checked on 2026-12-06: ShapBot on Parallel's page (verified, with its address list); the Kimi
+  // tokens, Google-CloudVertexBot, meta-externalads and Shap-User could not be read on their
+  // vendors' pages: unverifiable.
+  const by = (t: string) => CRAWLERS.find((c) => c.token === t)!;
+  assert.equal(by("ShapBot").counts, true);
+  assert.equal(by("ShapBot").ipRanges, "https://docs.parallel.ai/resources/shapbot.json");
+  for (const t of ["KimiBot", "Kimi-SearchBot", "Kimi-User", "Google-CloudVertexBot"]) {
+    assert.equal(by(t).verified, false, t);
+  }
+  for (const t of ["meta-externalads", "Shap-User", "YouBot", "Bytespider"]) {
+    assert.equal(by(t).verified, false, t);
+  }
+  for (const t of ["ClaudeBot", "Claude-User", "Claude-SearchBot"]) {
+    assert.equal(by(t).ipRanges, "https://claude.com/crawling/bots.json", t);
+  }
+  // An entry without a source or a date still fails, new entries included.
+  assert.notDeepEqual(datedSourceProblems({ ...by("ShapBot"), checked: "" }), []);
+  // Every product of the list is fed by some crawler, and every id is known.
+  for (const p of PRODUCTS) assert.ok(CRAWLERS.some((c) => c.product === p.id), p.id);
 });

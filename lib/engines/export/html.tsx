@@ -9,6 +9,7 @@ import { type ComponentChildren, Fragment, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { inlineParts, parseHow } from "../visibility/fix_text.ts";
 import { formatUtc, safeHttpUrl } from "../../kit/ui/format.ts";
+import { Breakable } from "../../kit/ui/breakable.tsx";
 import { type ExportInput, reportTitle } from "./common.ts";
 
 /** The export's whole policy: inline styles, nothing else (no script, fetch, frame or form). */
@@ -25,6 +26,7 @@ h3{font-size:1.05rem;margin:1.25rem 0 .25rem}
 .score{font-size:1.4rem;font-weight:700}
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.92rem}
 th,td{border:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+p,li,h1,h2,h3{overflow-wrap:break-word}
 th{background:var(--bg)}td.num,th.num{text-align:right;white-space:nowrap}
 pre{background:var(--bg);border:1px solid var(--line);padding:.6rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -108,7 +110,11 @@ export function How(props: { how: string }): VNode {
                   by preact-render-to-string 6.8 with preact 11 (see lib/features/visibility/views/report_issues.tsx). */
               }
               {inlineParts(para).map((x, j) =>
-                x.code ? <code key={j}>{x.text}</code> : <Fragment key={j}>{x.text}</Fragment>
+                x.code ? <code key={j}>{x.text}</code> : (
+                  <Fragment key={j}>
+                    <Breakable text={x.text} />
+                  </Fragment>
+                )
               )}
             </p>
           ))

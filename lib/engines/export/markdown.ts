@@ -16,19 +16,27 @@ import { formatUtc, safeHttpUrl } from "../../kit/ui/format.ts";
 import { type ExportInput, reportTitle } from "./common.ts";
 
 /**
- * Text for Markdown prose or a table cell: whitespace folded to single spaces, every ASCII
- * punctuation character that can start Markdown or HTML syntax backslash-escaped.
+ * Text for Markdown prose or a table cell: whitespace folded to single spaces, and only what
+ * Markdown (CommonMark with GitHub's tables, strikethrough and autolinks) or HTML could read as
+ * syntax backslash-escaped, so prose reads as written ("(such as /a)", "+4.2 points"):
+ * - anywhere: `\` (an escape itself), `` ` `` (code), `*` and `_` (emphasis), `[` and `]` (a
+ *   link or image: with them escaped, `(` and `!` start nothing), `<` (raw HTML, autolinks), `|`
+ *   (a table cell), `~` (strikethrough) and `&` before an entity's name (`&amp;`);
+ * - at the start of the text only: `#` (a heading), `>` (a quote), `-`, `+` or `=` (a list item,
+ *   a rule or a heading underline) and a number with `.` or `)` (an ordered list).
  *
  * @example
  * ```ts
- * mdText("<b>hi</b> | *x*"); // "\\<b\\>hi\\</b\\> \\| \\*x\\*"
+ * mdText("<b>hi</b> | *x* (+4.2 points)"); // "\\<b>hi\\</b> \\| \\*x\\* (+4.2 points)"
  * ```
  */
 export function mdText(s: string | null | undefined): string {
   return (s ?? "").replace(/\s+/g, " ").trim()
-    .replace(/[\\`*_{}[\]()<>#+!|~&]/g, "\\$&")
-    // What starts a list or a rule only at the start of a line: "- x", "---", "1. x", "1) x".
-    .replace(/^-/, "\\-").replace(/^(\d+)([.)])/, "$1\\$2");
+    .replace(/[\\`*_[\]<|~]/g, "\\$&")
+    .replace(/&(?=#?[A-Za-z0-9]{1,32};)/g, "\\&")
+    // What starts a block only at the start of a line: "# x", "> x", "- x", "+ x", "---", "===",
+    // "1. x", "1) x".
+    .replace(/^([#>+=-])/, "\\$1").replace(/^(\d+)([.)])/, "$1\\$2");
 }
 
 /** Inline code holding `s` exactly (on one line): the backtick run is longer than any inside. */

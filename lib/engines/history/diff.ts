@@ -80,7 +80,13 @@ interface VisResult {
   topIssues: { id: string; impact: string }[];
 }
 interface SchemaResult {
-  summary: { items: number; errors: number; warnings: number; eligible?: number };
+  summary: {
+    items: number;
+    types?: string[];
+    errors: number;
+    warnings: number;
+    eligible?: number;
+  };
   findings: { severity: string; rule: string; path: string; message: string }[];
 }
 
@@ -225,12 +231,34 @@ function schemaDiff(diff: ScanDiff, a: SchemaResult, b: SchemaResult): void {
   const after = new Map(b.findings.map((f) => [key(f), f]));
   for (const [k, f] of after) if (!before.has(k)) diff.new.push(issue(f));
   for (const [k, f] of before) if (!after.has(k)) diff.fixed.push(issue(f));
-  for (
-    const [id, title] of [["items", "Items found"], ["errors", "Errors"], ["warnings", "Warnings"]]
-  ) {
-    const f = a.summary[id as "items"];
-    const t = b.summary[id as "items"];
+  const counts: [keyof SchemaResult["summary"], string][] = [
+    ["items", "Items found"],
+    ["errors", "Errors"],
+    ["warnings", "Warnings"],
+    ["eligible", "Eligible for rich results"],
+  ];
+  for (const [id, title] of counts) {
+    const f = a.summary[id];
+    const t = b.summary[id];
+    // `eligible` is absent from records made before it: no change to report then.
+    if (typeof f !== "number" || typeof t !== "number") continue;
     diff.pillars.push({ id, title, from: f, to: t, change: t - f });
+  }
+  // The types the page's items have (a Product a script adds appears here).
+  const was = a.summary.types ?? [];
+  const now = b.summary.types ?? [];
+  const gained = now.filter((t) => !was.includes(t));
+  const lost = was.filter((t) => !now.includes(t));
+  if (gained.length || lost.length) {
+    diff.changed.push({
+      id: "types",
+      title: `Types on the page${gained.length ? ` (new: ${gained.join(", ")})` : ""}${
+        lost.length ? ` (gone: ${lost.join(", ")})` : ""
+      }`,
+      pillar: null,
+      from: was.join(", ") || "none",
+      to: now.join(", ") || "none",
+    });
   }
 }
 

@@ -34,13 +34,31 @@ export interface Regression {
 export interface RegressionOptions {
   /** A score drop smaller than this (points) is not a regression by itself. Default 1. */
   minScoreDrop?: number;
+  /**
+   * The scan before `to` was also slower than `from` (a watch remembers it): a timing-only drop
+   * has persisted two scans in a row and is a regression.
+   */
+  timingPersisted?: boolean;
 }
+
+/**
+ * The signals that measure time (their verdicts move with the network and our own load): a drop
+ * they alone explain is a regression only when it persists two scans in a row, or when the time
+ * got worse past {@link TIMING_MARGIN_MS} into the slow band.
+ */
+export const TIMING_SIGNALS = ["technical.response_time"] as const;
+/** A median first byte this much slower than before, and now slow (a failing verdict), alerts at once. */
+export const TIMING_MARGIN_MS = 1000;
 
 /** One row of the crawler matrix (lib/engines/visibility/record.ts `CrawlerRow`), as far as read here. */
 interface CrawlerRow {
   token: string;
   purpose: string;
   robots: string;
+  /** The one access verdict (records made since 2026-12). */
+  state?: string;
+  /** False: shown, not verified on its vendor's page (never counted, never alerted). */
+  counts?: boolean;
   preference: string | null;
   edgeRefused: boolean | null;
 }
@@ -48,6 +66,7 @@ interface Signal {
   id: string;
   title: string;
   status: string;
+  points?: number;
   evidence?: string[];
   gate: { id: string; cap: number } | null;
   crawlers?: CrawlerRow[];
@@ -85,15 +104,26 @@ function signalsOf(result: VisibilityResult): Map<string, Signal> {
   return out;
 }
 
-/** robots.txt's verdict per crawler, from the evidence lines "<token>: allowed|blocked ...". */
+/**
+ * robots.txt's verdict per crawler whose block hides the site from AI answers (search and
+ * user-triggered fetchers; training crawlers are a choice): from the crawler rows' `robots` column,
+ * or, in records made before the rows carried the one access verdict, from the evidence lines
+ * "<token>: allowed|blocked ..." of the search and user-fetcher signals.
+ */
 const robotsSource: CrawlerAccessSource = {
   id: "robots",
   label: "robots.txt",
   read(result) {
+    const rows = answerCrawlers(result);
+    if (rows?.some((r) => r.state)) {
+      const judged = rows.filter((r) => r.robots === "allowed" || r.robots === "blocked");
+      return judged.length
+        ? new Map(judged.map((r) => [r.token, r.robots as CrawlerAccess]))
+        : null;
+    }
     const signals = signalsOf(result);
     const out = new Map<string, CrawlerAccess>();
     let observed = false;
-    // The roles whose block hides the site from AI answers; training crawlers are a choice.
     for (const id of ["access.search_crawlers", "access.user_fetchers"]) {
       const s = signals.get(id);
       if (!s || s.status === "unknown" || s.status === "na") continue;
@@ -113,7 +143,10 @@ const robotsSource: CrawlerAccessSource = {
  */
 function answerCrawlers(result: VisibilityResult): CrawlerRow[] | null {
   const rows = signalsOf(result).get("access.edge")?.crawlers;
-  return rows ? rows.filter((r) => r.purpose === "search" || r.purpose === "user") : null;
+  // Crawlers shown but not verified on their vendors' pages never alert.
+  return rows
+    ? rows.filter((r) => (r.purpose === "search" || r.purpose === "user") && r.counts !== false)
+    : null;
 }
 
 /**
@@ -173,6 +206,39 @@ interface Context {
   diff: ScanDiff;
   options: Required<RegressionOptions>;
   found: Regression[];
+  /** Regressions held back: a timing-only drop seen once (see {@link TIMING_SIGNALS}). */
+  held: Regression[];
+}
+
+/** The median first byte a response_time signal's evidence states, or null. */
+function medianMs(s: Signal | undefined): number | null {
+  const m = s?.evidence?.map((e) => e.match(/^median first byte: (\d+) ms/)).find(Boolean);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Whether the score drop is timing's alone: every signal that lost points measures time, and the
+ * slowdown is not past the margin into the slow band. Such a drop waits for a second scan.
+ */
+function timingOnly(c: Context): boolean {
+  const a = visibility(c.from);
+  const b = visibility(c.to);
+  if (!a || !b) return false;
+  const before = signalsOf(a);
+  const lost = [...signalsOf(b).values()].filter((s) => {
+    const was = before.get(s.id);
+    return was && (s.points ?? 0) < (was.points ?? 0);
+  });
+  if (!lost.length || !lost.every((s) => (TIMING_SIGNALS as readonly string[]).includes(s.id))) {
+    return false;
+  }
+  return lost.every((s) => {
+    const now = medianMs(s);
+    const then = medianMs(before.get(s.id));
+    const pastMargin = s.status === "fail" && now !== null &&
+      (then === null || now - then >= TIMING_MARGIN_MS);
+    return !pastMargin;
+  });
 }
 
 function visibility(record: BaseRecord): VisibilityResult | null {
@@ -278,7 +344,7 @@ const DETECTORS: ((c: Context) => void)[] = [
     const i = GRADES.indexOf(from.grade ?? "");
     const j = GRADES.indexOf(to.grade ?? "");
     if (i >= 0 && j > i) {
-      c.found.push({
+      (timingOnly(c) && !c.options.timingPersisted ? c.held : c.found).push({
         kind: "grade_drop",
         text: `The grade went from ${from.grade} to ${to.grade}.`,
         subjects: [],
@@ -288,7 +354,7 @@ const DETECTORS: ((c: Context) => void)[] = [
   function scoreDrop(c) {
     const { from, to, scoreChange } = c.diff;
     if (scoreChange === null || -scoreChange < c.options.minScoreDrop) return;
-    c.found.push({
+    (timingOnly(c) && !c.options.timingPersisted ? c.held : c.found).push({
       kind: "score_drop",
       text: `The score dropped from ${Math.round(from.score!)} to ${Math.round(to.score!)} (${
         Math.round(scoreChange * 10) / 10
@@ -300,21 +366,27 @@ const DETECTORS: ((c: Context) => void)[] = [
 
 /**
  * The regressions of `to` against `from` (two scans of the same target), with the diff they were
- * read from. An empty list means nothing got worse.
+ * read from. An empty list means nothing got worse. `held`: a score or grade drop that timing
+ * alone explains, seen for the first time: not a regression yet (a watch keeps its baseline and
+ * alerts if the next scan is still slower, passing `timingPersisted`).
  */
 export function findRegressions(
   from: BaseRecord,
   to: BaseRecord,
   options: RegressionOptions = {},
-): { diff: ScanDiff; regressions: Regression[] } {
+): { diff: ScanDiff; regressions: Regression[]; held: Regression[] } {
   const diff = diffRecords(from, to);
   const c: Context = {
     from,
     to,
     diff,
-    options: { minScoreDrop: options.minScoreDrop ?? 1 },
+    options: {
+      minScoreDrop: options.minScoreDrop ?? 1,
+      timingPersisted: options.timingPersisted ?? false,
+    },
     found: [],
+    held: [],
   };
   for (const detect of DETECTORS) detect(c);
-  return { diff, regressions: c.found };
+  return { diff, regressions: c.found, held: c.held };
 }

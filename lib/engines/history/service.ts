@@ -33,6 +33,36 @@ export async function historyOf(
   }));
 }
 
+/**
+ * The latest kept scan of one page of `domain` (the schema service keeps a history per page):
+ * its line and record, or null when that page was never scanned (or its scans are no longer
+ * kept). Reads the domain's lines newest first, at most `limit` of them.
+ */
+export async function latestOfPage(
+  store: Store,
+  domain: string,
+  url: string,
+  limit = 1000,
+): Promise<{ entry: HistoryEntry; record: BaseRecord } | null> {
+  const entry = (await store.history.list(domain, limit)).find((e) => e.url === url);
+  if (!entry) return null;
+  const kept = await store.history.get(entry.id);
+  return kept && kept.domain === domain ? { entry, record: kept.record } : null;
+}
+
+/** The pages of `domain` its kept scans name, each with its latest scan (newest first). */
+export async function pagesOf(
+  store: Store,
+  domain: string,
+  limit = 1000,
+): Promise<{ url: string; latest: HistoryItem }[]> {
+  const out = new Map<string, HistoryItem>();
+  for (const e of await historyOf(store, domain, limit)) {
+    if (e.url && !out.has(e.url)) out.set(e.url, e);
+  }
+  return [...out].map(([url, latest]) => ({ url, latest }));
+}
+
 /** One kept scan of `domain` by id. @throws NotFoundError for an unknown id or another domain's. */
 export async function scanOf(
   store: Store,

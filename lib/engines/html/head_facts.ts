@@ -1,7 +1,7 @@
 /** The `<meta>` and `<link>` share of PageFacts, fed by the page-facts SAX handler. */
 import { mimeEssence } from "./json_ld.ts";
 import { INITIAL_SCOPE, metaKeys, type RdfaScope, scopeOf } from "./rdfa_context.ts";
-import { FEED_TYPES, isRobotsMetaName, META_KEEP, PAGE_CAPS } from "./page_rules.ts";
+import { FEED_TYPES, isRobotsMeta, META_KEEP, PAGE_CAPS } from "./page_rules.ts";
 import { collapseWhitespace } from "./text_tools.ts";
 import type { PageFacts } from "./types.ts";
 import type { UrlResolver } from "./url_tools.ts";
@@ -88,7 +88,7 @@ export class HeadFacts {
     if (name === "description" && this.metaDescription === null) {
       this.metaDescription = collapseWhitespace(content);
     }
-    if (name !== undefined && isRobotsMetaName(name)) this.addRobots(name, content);
+    if (name !== undefined && isRobotsMeta(name, content)) this.addRobots(name, content);
     // Sites mix name= and property= for og:/twitter: tags, so both are keys.
     for (const key of property === name ? [name] : [name, property]) {
       if (key === undefined || key === "") continue;

@@ -62,8 +62,11 @@ export class LinkFacts {
     const url = this.urls.http(anchor.href, true);
     if (url === null) return;
     const internal = this.urls.isInternal(url.hostname);
-    if (!full && !this.seen.has(url.href)) {
-      this.seen.add(url.href);
+    // A link that says what it is (rel="author", rel="me") counts even when the same address was
+    // linked before without it (a byline's author link to the About page of the menu).
+    const key = anchor.rel ? `${url.href} ${anchor.rel}` : url.href;
+    if (!full && !this.seen.has(key)) {
+      this.seen.add(key);
       this.links.push({ href: url.href, text, rel: anchor.rel, internal });
     }
     const kind = trustKind(url.pathname, text);

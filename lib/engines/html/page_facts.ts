@@ -32,6 +32,7 @@ import {
 } from "./text_tools.ts";
 import type { PageFacts } from "./types.ts";
 import { UrlResolver } from "./url_tools.ts";
+import { BylineReader } from "./visible_bylines.ts";
 
 export { PAGE_CAPS as PAGE_FACTS_LIMITS } from "./page_rules.ts";
 
@@ -76,6 +77,8 @@ class FactCollector implements Partial<Handler> {
   private readonly visibleText = new TextStats(PAGE_CAPS.textSample);
   private readonly noscriptText = new TextStats();
   private readonly markup = new MarkupCounts();
+  /** The page's visible bylines and dates (visible_bylines.ts). */
+  private readonly bylines: BylineReader;
 
   private lang: string | null = null;
   private title: string | null = null;
@@ -98,6 +101,7 @@ class FactCollector implements Partial<Handler> {
     this.urls = new UrlResolver(baseUrl);
     this.head = new HeadFacts(this.urls);
     this.linkFacts = new LinkFacts(this.urls);
+    this.bylines = new BylineReader((href) => this.urls.http(href, true)?.href ?? null);
     this.scripts = new ScriptFacts((src) => {
       const url = this.urls.http(src, true);
       return url === null || this.urls.isInternal(url.hostname);
@@ -125,6 +129,7 @@ class FactCollector implements Partial<Handler> {
     if (frames.length > this.maxDepth) this.maxDepth = frames.length;
     this.head.onOpen(frame, name, attribs);
     if (!(info & TAG_INLINE)) this.boundary();
+    this.bylines.open(name, attribs);
     const code = info & 0xff;
 
     if (this.svg > 0 || this.template > 0) {
@@ -247,11 +252,13 @@ class FactCollector implements Partial<Handler> {
       this.headOpen = false;
     }
     this.visibleText.add(data);
+    this.bylines.text(data);
   }
 
   onclosetag(): void {
     const frame = this.frames.pop();
     if (frame === undefined) return;
+    this.bylines.close();
     this.head.onClose(frame);
     if (frame.ctx !== 0) {
       if (frame.ctx & CTX.SVG) this.svg--;
@@ -297,6 +304,7 @@ class FactCollector implements Partial<Handler> {
       scripts,
       appShell: { emptyMountNode: this.emptyMountNode, markers },
       times: this.times,
+      bylines: this.bylines.fields(),
       hasBody: this.hasBody,
       elementCount: this.elementCount,
       maxDepth: this.maxDepth,
@@ -320,6 +328,7 @@ class FactCollector implements Partial<Handler> {
 
   /** An element boundary separates words, in the page text and in every open collector. */
   private boundary(): void {
+    this.bylines.boundary();
     this.visibleText.breakWord();
     this.noscriptText.breakWord();
     const bufs = this.activeBufs;

@@ -300,6 +300,28 @@ export function isRobotsMetaName(name: string): boolean {
   return ROBOT_NAMES.has(name) || /^[a-z0-9._-]+(?:bot|spider|crawler)$/.test(name);
 }
 
+/** One robots directive as meta tags write them (Google's and Bing's documented values). */
+const DIRECTIVE =
+  /^(?:(?:no)?index|(?:no)?follow|none|all|noarchive|nocache|nosnippet|noimageindex|notranslate|indexifembedded|max-(?:snippet|image-preview|video-preview)\s*:\s*[a-z0-9-]+)$/i;
+/** A content made only of robots directives, comma-separated (each piece matched on its own). */
+function isDirectiveList(content: string): boolean {
+  return content.split(",").every((part) => DIRECTIVE.test(part.trim()));
+}
+
+/** Meta names that are never a crawler's, whatever their content says. */
+const NOT_CRAWLERS = new Set(["description", "keywords", "viewport", "author", "generator"]);
+
+/**
+ * Whether a meta tag addresses a crawler: a name we know (or "*bot"), or any other name whose
+ * content is only robots directives (`<meta name="MistralAI-Index" content="noindex">`: a crawler
+ * token need not end in "bot").
+ */
+export function isRobotsMeta(name: string, content: string): boolean {
+  if (isRobotsMetaName(name)) return true;
+  return !NOT_CRAWLERS.has(name) && /^[a-z0-9._-]+$/.test(name) && content.length <= 200 &&
+    isDirectiveList(content);
+}
+
 /** Kinds of trust page PageFacts.trustLinks records. */
 export type TrustKind = "about" | "contact" | "privacy";
 

@@ -1,4 +1,5 @@
 /** What one pass over a page's HTML yields (implementation in page_facts.ts). */
+import type { VisibleBylines } from "./visible_bylines.ts";
 
 /** A JSON-LD block as found in `<script type="application/ld+json">`. */
 export interface JsonLdBlock {
@@ -146,6 +147,12 @@ export interface PageFacts {
   appShell: { emptyMountNode: boolean; markers: string[] };
   /** `<time datetime>` values (at most 20). */
   times: string[];
+  /**
+   * Who wrote the page and when, as its visible text shows it (visible_bylines.ts): a byline's
+   * people ("By Anna Reid", "Par ...", a link to the author's page), and the published and
+   * updated dates a byline, a label ("Published", "Mis à jour"...) or a `<time>` gives.
+   */
+  bylines: VisibleBylines;
   /**
    * First `<a>` whose last path segment or text looks like an about / contact / privacy page,
    * as an absolute URL; links on the page's own site win over external ones. Every link is

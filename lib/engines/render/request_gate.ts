@@ -7,6 +7,11 @@
  * for our own agent; images, media, fonts, beacons, event streams, prefetches and every method but
  * GET/HEAD (and POST to the site itself) are refused. WebSockets are closed by the session
  * (lib/engines/render/session.ts). Each page has a request and a byte budget.
+ *
+ * SCAN_RESOLVE (host names a self-hoster maps to fixed addresses, past the address guard) holds
+ * for the scanned site's own hosts only ({@link scanHostsOf}): any other mapped host is refused,
+ * as a private address is, at every hop of every request, so a page's scripts cannot reach an
+ * intranet host mapped for scanning it.
  */
 import type { Page, Request, Route } from "playwright-core";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../../kit/net/types.ts";
@@ -15,6 +20,11 @@ import { FetchError, type FetchResult, type GuardedFetcher } from "../../kit/net
 export interface GateOptions {
   /** The scan's fetcher: guarded, and polite to the scanned site. */
   fetcher: GuardedFetcher;
+  /**
+   * The only hosts SCAN_RESOLVE applies to in this render ({@link scanHostsOf}, lower case): a
+   * request, or a redirect of one, to any other host it maps is refused ({@link MAPPED_HOST}).
+   */
+  scanHosts: readonly string[];
   /** True for the scanned site's own host names (robots.txt and POST apply there). */
   isSite(host: string): boolean;
   /** robots.txt's verdict for our own agent on a URL of the site. */
@@ -65,6 +75,36 @@ const DROPPED_HEADERS = new Set([
 const KEPT_REQUEST_HEADERS = ["accept", "content-type", "x-requested-with"];
 /** Scripts and stylesheets are fetched once per scan (pages of a site share them). */
 const CACHE_BYTES = 16 * 1024 * 1024;
+/** The refusal counted for a request to a host SCAN_RESOLVE maps for something else. */
+export const MAPPED_HOST = "host mapped by SCAN_RESOLVE, not the scanned site";
+
+/**
+ * The hosts a render may reach through SCAN_RESOLVE, from the scan's own fetch of the page: the
+ * host it asked for, and each host its redirects went to (lower case, without a trailing dot).
+ * Nothing else counts, not even the site's own subdomains (www. included) unless the scan was
+ * redirected there: a self-hoster maps a host to scan it, and a scanned page must not choose which
+ * other mapped host its scripts reach.
+ */
+export function scanHostsOf(
+  scanned: Pick<FetchResult, "url" | "finalUrl" | "redirects">,
+): string[] {
+  const hosts = new Set<string>();
+  const urls = [scanned.url, ...scanned.redirects.flatMap((r) => [r.url, r.location])];
+  for (const href of [...urls, scanned.finalUrl]) {
+    try {
+      hosts.add(normalHost(new URL(href).hostname));
+    } catch {
+      // Not a URL: no host to add (the fetcher never followed it).
+    }
+  }
+  return [...hosts];
+}
+
+/** A host name as SCAN_RESOLVE keys it: lower case, no trailing dot. */
+function normalHost(host: string): string {
+  const lower = host.toLowerCase();
+  return lower.endsWith(".") ? lower.slice(0, -1) : lower;
+}
 
 /** The gate of one scan's browser context. */
 export class RequestGate {
@@ -79,9 +119,19 @@ export class RequestGate {
   >();
   readonly #cache = new Map<string, Promise<FetchResult>>();
   #cacheBytes = 0;
+  readonly #scanHosts: ReadonlySet<string>;
+  /** Mapped hosts the fetcher was told not to reach (their refusals are counted as such). */
+  readonly #refusedMapped = new Set<string>();
+  /** The fetcher's question for every request of the render (FetchOptions.mayReachMapped). */
+  readonly #mayReachMapped = (host: string): boolean => {
+    if (this.#scanHosts.has(host)) return true;
+    this.#refusedMapped.add(host);
+    return false;
+  };
 
   constructor(options: GateOptions) {
     this.#options = options;
+    this.#scanHosts = new Set(options.scanHosts.map(normalHost));
   }
 
   /** Starts counting a page's requests; `signal` aborts them (the page's deadline). */
@@ -115,6 +165,7 @@ export class RequestGate {
         maxBytes: Math.min(this.#options.maxBodyBytes, this.#options.maxPageBytes),
         timeoutMs: this.#options.requestTimeoutMs,
         signal,
+        mayReachMapped: this.#mayReachMapped,
       });
       const final = this.#refusalOf(result.finalUrl, "document", "GET", requests);
       if (final) throw new Error(`the page redirects to a URL that is refused (${final})`);
@@ -164,7 +215,7 @@ export class RequestGate {
       await this.#answer(route, request, requests, result);
     } catch (error) {
       if (error instanceof FetchError && error.kind === "blocked") {
-        await refuse("non-public address");
+        await refuse(this.#isRefusedMapped(error.url) ? MAPPED_HOST : "non-public address");
       } else if (error instanceof FetchError && error.kind === "invalid_url") {
         await refuse("not an http(s) URL");
       } else {
@@ -180,6 +231,15 @@ export class RequestGate {
       requests.inFlight--;
     }
   };
+
+  /** True when `href`'s host was refused for being mapped by SCAN_RESOLVE. */
+  #isRefusedMapped(href: string): boolean {
+    try {
+      return this.#refusedMapped.has(normalHost(new URL(href).hostname));
+    } catch {
+      return false;
+    }
+  }
 
   /** Why a request is refused before any fetch, or null to serve it. */
   #refusalOf(
@@ -228,6 +288,7 @@ export class RequestGate {
         maxBytes,
         timeoutMs: this.#options.requestTimeoutMs,
         signal,
+        mayReachMapped: this.#mayReachMapped,
       });
     const cacheable = method === "GET" && (type === "script" || type === "stylesheet");
     let result: FetchResult;

@@ -22,6 +22,8 @@ export interface SiteRenderInput {
   urls: string[];
   /** The scan's fetcher, polite to the site. */
   fetcher: GuardedFetcher;
+  /** The hosts SCAN_RESOLVE applies to (lib/engines/render/request_gate.ts scanHostsOf). */
+  scanHosts: readonly string[];
   /** The scanned site's host names. */
   isSite(host: string): boolean;
   /** robots.txt's verdict for our own agent. */
@@ -67,6 +69,7 @@ export async function renderSite(input: SiteRenderInput): Promise<RenderView> {
     settings: input.settings,
     gate: {
       fetcher: input.fetcher,
+      scanHosts: input.scanHosts,
       isSite: input.isSite,
       robotsAllows: input.robotsAllows,
       maxRequests: PAGE_LIMITS.requests,

@@ -74,6 +74,7 @@ export async function requestScan(
   deps: ScanServiceDeps,
 ): Promise<ScanRequestOutcome> {
   const { store, config } = deps;
+  target = withRenderChoice(target, deps);
   const now = deps.now();
   const pools = poolsFor(caller, target.domain);
   const usageKey = `${deps.service.name}:${pools[0].pool}:${pools[0].id}`;
@@ -144,6 +145,20 @@ export async function requestScan(
     scanId: job.jobId,
     headers: rateLimitHeaders(pools[0], admission.used[0], pools[0].windowMs),
   };
+}
+
+/**
+ * The target with its render choice resolved: as asked, else the service's default where this
+ * server can render (ServiceDef.rendersByDefault), else not rendered.
+ */
+export function withRenderChoice(
+  target: Target,
+  deps: Pick<ScanServiceDeps, "config" | "service">,
+): Target {
+  if (target.render !== undefined) return target;
+  const render = deps.service.rendersByDefault === true &&
+    deps.config.render.browser.kind !== "off";
+  return { ...target, render };
 }
 
 /**

@@ -39,9 +39,10 @@ export async function scanAndWait(
   url: string,
   forceRescan: boolean,
   signal?: AbortSignal,
-  render = false,
+  /** Absent: the service's default (the schema service renders where it can); false opts out. */
+  render?: boolean,
 ): Promise<ScanWait> {
-  const target = { ...normaliseTarget(url), ...(render ? { render: true } : {}) };
+  const target = { ...normaliseTarget(url), ...(render !== undefined ? { render } : {}) };
   const requestedAt = ctx.deps.now();
   const outcome = await requestScan(target, { kind: "mcp", ip: ctx.ip }, { forceRescan }, ctx.deps);
   const domain = target.domain;

@@ -18,11 +18,7 @@ import type { Config } from "../../kit/config.ts";
 import type { ScanStep, ServiceDef, WorkerStepId } from "../../service.ts";
 import type { ScanJob, Store } from "../../kit/storage/store.ts";
 import type { JobQueue } from "../../kit/storage/job_queue.ts";
-import {
-  ScanIsolationError,
-  type ScanRunner,
-  TOO_COMPLEX,
-} from "../../kit/isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../../kit/isolate/runner.ts";
 import { inflightTtlMs } from "./scan_service.ts";
 
 /** Starts of one job (its first run included) before it is stored as failed. */

@@ -17,17 +17,28 @@ import { normaliseTarget, type Target } from "../../kit/net/target.ts";
 import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../../kit/net/types.ts";
 import { looksLikeHtml } from "../../kit/net/decode.ts";
-import { allItems, type Extraction, extractPage } from "../structured/extract.ts";
+import { allItems, type Detected, type Extraction, extractPage } from "../structured/extract.ts";
 import { generateGraph, scriptFor } from "../structured/generate.ts";
 import {
+  type Eligibility,
   type Finding,
+  type PageView,
+  type RenderedStructured,
   type Result,
   type SchemaScanRecord,
   SchemaScanRecordSchema,
 } from "../structured/record.ts";
+import { mergeViews, originCounts, renderingView, serverView } from "../structured/merged_view.ts";
+import {
+  type CrawlerReader,
+  pageView,
+  type RenderAttempt,
+  type ViewContext,
+} from "../structured/page_view.ts";
+import { serverRendering } from "../html/client_rendering_signs.ts";
 import { attachExcerpts } from "../structured/excerpts.ts";
 import { validateItems } from "../structured/validate.ts";
-import { renderStructuredData, withRenderedStructure } from "../render/structured_render.ts";
+import { renderStructuredData } from "../render/structured_render.ts";
 import { openEarly } from "../render/browser.ts";
 import type { RobotsReader } from "../render/site_policy.ts";
 import { countFindings } from "../structured/finding_log.ts";
@@ -47,6 +58,11 @@ export interface SchemaScanDeps {
    * scanner (lib/features/schema/scanner.ts). Required when the target asks to render.
    */
   readRobots?: RobotsReader;
+  /**
+   * Which crawlers render pages (the visibility checker's CRAWLER_RENDERING, handed in by the
+   * service's scanner like `readRobots`), for the words saying who sees which item.
+   */
+  readers?: readonly CrawlerReader[];
 }
 
 /** A finished scan. */
@@ -112,7 +128,7 @@ export async function scanPage(
     if (!looksLikeHtml(contentType ?? undefined, res.body)) {
       return failed(`the page is not HTML (Content-Type: ${contentType ?? "none"})`);
     }
-    let result = analysePage(res.body, {
+    const pageInfo: Result["page"] = {
       requestedUrl: pageUrl,
       finalUrl: res.finalUrl,
       status: res.status,
@@ -121,25 +137,29 @@ export async function scanPage(
       bytes: res.bytes,
       truncated: res.truncated,
       fetchMs: Math.round(res.totalMs),
-    }, target.domain);
+    };
+    const server = extractPage(res.body, res.finalUrl, target.domain);
+    let render: RenderAttempt | undefined;
     if (target.render) {
       if (!deps.readRobots) throw new Error("a rendering schema scan needs deps.readRobots");
       deps.onProgress?.("rendering the page in a browser");
-      result = withRenderedStructure(
-        result,
-        await renderStructuredData({
-          config,
-          pageUrl: res.finalUrl,
-          domain: target.domain,
-          raw: result.detected,
-          fetcher,
-          readRobots: deps.readRobots,
-          signal,
-          onProgress: deps.onProgress,
-          browser,
-        }),
-      );
+      render = await renderStructuredData({
+        config,
+        pageUrl: res.finalUrl,
+        scanned: res,
+        domain: target.domain,
+        fetcher,
+        readRobots: deps.readRobots,
+        signal,
+        onProgress: deps.onProgress,
+        browser,
+      });
     }
+    const result = resultOf(server, pageInfo, {
+      render,
+      canRender: config.render.browser.kind !== "off",
+      readers: deps.readers,
+    });
     return {
       record: SchemaScanRecordSchema.parse({
         domain: target.domain,
@@ -158,56 +178,142 @@ export async function scanPage(
 
 /**
  * The pure part of a scan: HTML in, result out (extraction, validation, generation). Tests and
- * the visibility checker call it without a network.
+ * the visibility checker call it without a network. `context` says what a render gave (the scan
+ * hands in its rendered page) and how the summary may point to the rendered view.
  */
-export function analysePage(html: string, page: Result["page"], domain: string): Result {
+export function analysePage(
+  html: string,
+  page: Result["page"],
+  domain: string,
+  context: ViewContext = {},
+): Result {
   const extraction = extractPage(html, page.finalUrl, domain);
-  return resultOf(extraction, page);
+  return resultOf(extraction, page, context);
 }
 
 /**
- * Builds the result from an extraction. A JSON-LD block that cannot be read is the first thing to
- * fix (with its line and column); when nothing else on the page can be read, no markup is
- * generated at all (it would be a placeholder built from nothing, replacing code we could not
- * read).
+ * Builds the result from an extraction, and from the rendered page's when the scan rendered it:
+ * one merged view of the items (lib/engines/structured/merged_view.ts) from which the findings, the
+ * eligibility, the summary and the generated graph are all computed. A JSON-LD block that cannot
+ * be read is the first thing to fix (with its line and column); when nothing else on the page can
+ * be read, no markup is generated at all (it would be a placeholder built from nothing, replacing
+ * code we could not read).
  */
-export function resultOf(x: Extraction, page: Result["page"]): Result {
-  const validation = validateItems(x.detected, page.finalUrl);
-  const findings = attachExcerpts(
-    [...x.syntaxFindings, ...validation.findings],
-    x.detected.jsonLd,
-    x.pageFacts.jsonLd,
+export function resultOf(x: Extraction, page: Result["page"], context: ViewContext = {}): Result {
+  const rendered = context.render?.status === "rendered" ? context.render.extraction : null;
+  const detected = rendered ? mergeViews(x.detected, rendered.detected) : serverView(x.detected);
+  const validation = validateItems(detected, page.finalUrl);
+  const items = allItems(detected);
+  const byKey = new Map(items.map((i) => [`${i.source}/${i.index}`, i]));
+  // Blocks scripts add that cannot be read: in the rendered page only, so Google sees them broken.
+  const known = new Set(x.syntaxFindings.map(syntaxKey));
+  const addedSyntax = (rendered?.syntaxFindings ?? []).filter((f) => !known.has(syntaxKey(f))).map(
+    (f) => ({
+      ...f,
+      message: `${f.message} This block is added by scripts: it is in the rendered page only.`,
+    }),
   );
-  const unreadable = x.syntaxFindings.filter((f) => f.itemIndex === null && f.property === null);
-  const items = allItems(x.detected);
+  const syntax = [...x.syntaxFindings, ...addedSyntax];
+  const findings = attachExcerpts(
+    [...syntax, ...validation.findings],
+    detected.jsonLd,
+    (item) =>
+      item.origin === "added" || item.origin === "changed"
+        ? rendered!.pageFacts.jsonLd
+        : x.pageFacts.jsonLd,
+  );
+  // Google does not see what scripts remove: no rich result can come of it.
+  const eligibility = validation.eligibility.filter((e) =>
+    byKey.get(`${e.source}/${e.itemIndex}`)?.origin !== "removed"
+  );
+  const googleItems = items.filter((i) => i.origin !== "removed");
+  const unreadable = syntax.filter((f) => f.itemIndex === null && f.property === null);
   let generated: Result["generated"];
-  if (unreadable.length && !items.length) generated = withheld(unreadable);
+  if (unreadable.length && !googleItems.length) generated = withheld(unreadable);
   else {
-    generated = generateGraph({ pageUrl: page.finalUrl, facts: x.facts, detected: x.detected });
+    // The graph is what Google reads after rendering: the items scripts add or change are in it,
+    // the ones they remove are not.
+    generated = generateGraph({
+      pageUrl: page.finalUrl,
+      facts: x.facts,
+      detected: renderingView(detected),
+    });
     generated.fillIn.unshift(...withheld(unreadable, false).fillIn);
   }
+  const origins = originCounts(detected);
+  const added = items.filter((i) => i.origin === "added");
+  const view = pageView(
+    origins,
+    serverRendering(x.pageFacts),
+    [...new Set(added.flatMap((i) => i.types))],
+    context,
+  );
   return {
     page,
-    detected: x.detected,
+    detected,
     facts: x.facts,
     findings,
     deprecated: validation.deprecated,
-    eligibility: validation.eligibility,
+    eligibility,
     generated,
     summary: {
-      items: items.length,
-      types: [...new Set(items.flatMap((i) => i.types))].sort(),
+      // What readers that render see: the server HTML's items, and after a render those
+      // scripts add or change (view.seen says what the others read).
+      items: googleItems.length,
+      types: [...new Set(googleItems.flatMap((i) => i.types))].sort(),
       // Each listed finding stands for itself and the `more` of its kind (finding_log.ts).
       ...countFindings(findings),
       deprecated: validation.deprecatedTotal,
       generatedNodes: generated.graph["@graph"].length,
       fillIn: generated.fillIn.length,
       eligible: new Set(
-        validation.eligibility.filter((e) => e.status !== "not eligible").map((e) =>
+        eligibility.filter((e) => e.status !== "not eligible").map((e) =>
           `${e.source}/${e.itemIndex}`
         ),
       ).size,
     },
+    ...(context.render
+      ? { rendered: renderedStructure(context.render, detected, findings, eligibility, view) }
+      : {}),
+    view,
+  };
+}
+
+/** A syntax finding's identity across the two pages (block numbers differ when scripts add one). */
+function syntaxKey(f: Finding): string {
+  return f.excerpt ? f.excerpt.lines.join("\n") : f.message.replace(/^JSON-LD block \d+/, "");
+}
+
+/** The `rendered` field: what the render gave, as the merged view lists it. */
+function renderedStructure(
+  render: RenderAttempt,
+  detected: Detected,
+  findings: Finding[],
+  eligibility: Eligibility[],
+  view: PageView,
+): RenderedStructured {
+  const added = new Set(
+    allItems(detected).filter((i) => i.origin === "added").map((i) => `${i.source}/${i.index}`),
+  );
+  const isAdded = (source: string, index: number | null) =>
+    index !== null && added.has(`${source}/${index}`);
+  return {
+    status: render.status,
+    reason: render.reason,
+    browser: render.browser,
+    added: {
+      jsonLd: detected.jsonLd.filter((i) => i.origin === "added"),
+      microdata: detected.microdata.filter((i) => i.origin === "added"),
+      rdfa: detected.rdfa.filter((i) => i.origin === "added"),
+    },
+    findings: findings.filter((f) => isAdded(f.source, f.itemIndex)),
+    eligibility: eligibility.filter((e) => isAdded(e.source, e.itemIndex)),
+    removed: view.origins.removed,
+    changed: view.origins.changed,
+    note: view.note ??
+      (render.status === "rendered"
+        ? "Rendered in a browser."
+        : `Not rendered (${render.reason}): nothing is concluded about structured data added by scripts.`),
   };
 }
 

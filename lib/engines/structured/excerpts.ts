@@ -65,20 +65,25 @@ export function syntaxError(
 
 /**
  * Adds to each JSON-LD finding about an item the excerpt of the value it is about (the deepest
- * part of its path the script has; the item itself when the property is missing).
+ * part of its path the script has; the item itself when the property is missing). `blocks` are
+ * the page's scripts, or per item the scripts of the page it was read from (the merged view holds
+ * items of the server HTML and of the rendered DOM, each numbering its own blocks).
  */
 export function attachExcerpts(
   findings: Finding[],
   jsonLdItems: DetectedItem[],
-  blocks: JsonLdBlock[],
+  blocks: JsonLdBlock[] | ((item: DetectedItem) => JsonLdBlock[]),
 ): Finding[] {
-  const trees = new Map<number, Node | undefined>();
-  const tree = (b: number) => {
-    if (!trees.has(b)) {
-      const text = blocks[b]?.text;
-      trees.set(b, text && blocks[b].error === null ? parseTree(text) : undefined);
+  const blocksOf = typeof blocks === "function" ? blocks : () => blocks;
+  const trees = new Map<JsonLdBlock[], Map<number, Node | undefined>>();
+  const tree = (list: JsonLdBlock[], b: number) => {
+    let cache = trees.get(list);
+    if (!cache) trees.set(list, cache = new Map());
+    if (!cache.has(b)) {
+      const text = list[b]?.text;
+      cache.set(b, text && list[b].error === null ? parseTree(text) : undefined);
     }
-    return trees.get(b);
+    return cache.get(b);
   };
   return findings.map((f) => {
     if (f.excerpt || f.source !== "json-ld" || f.itemIndex === null) return f;
@@ -87,9 +92,10 @@ export function attachExcerpts(
       item.location,
     );
     if (!where) return f;
+    const list = blocksOf(item);
     const b = Number(where[1]) - 1;
-    const root = tree(b);
-    const text = blocks[b]?.text;
+    const root = tree(list, b);
+    const text = list[b]?.text;
     if (!root || !text) return f;
     const base: (string | number)[] = [];
     if (where[2] !== undefined) base.push(Number(where[2]));

@@ -60,7 +60,7 @@ export function extractPage(
     microdata: extractMicrodata(doc, base),
     rdfa: extractRdfa(doc, base),
   };
-  linkAll(detected);
+  linkItems(detected);
   return {
     detected,
     facts: buildFacts(
@@ -82,7 +82,7 @@ export function detectFromPageFacts(pf: PageFacts, pageUrl: string): Detected {
     microdata: [],
     rdfa: [],
   };
-  linkAll(detected);
+  linkItems(detected);
   return detected;
 }
 
@@ -91,10 +91,17 @@ export function allItems(d: Detected): DetectedItem[] {
   return [...d.jsonLd, ...d.microdata, ...d.rdfa];
 }
 
-/** Links `{"@id"}` references to the items that declare those ids, whatever their source. */
-function linkAll(d: Detected): void {
+/**
+ * Links `{"@id"}` references to the items that declare those ids, whatever their source (each
+ * item's `refs` are rebuilt). Items that scripts removed (`origin: "removed"`) are not targets
+ * when an item of the rendered page declares the same id.
+ */
+export function linkItems(d: Detected): void {
   const all = allItems(d);
   const byId = new Map<string, DetectedItem>();
+  for (const item of all) {
+    if (item.id && item.origin !== "removed" && !byId.has(item.id)) byId.set(item.id, item);
+  }
   for (const item of all) if (item.id && !byId.has(item.id)) byId.set(item.id, item);
   for (const item of all) item.refs = [];
   linkRefs(all, byId);

@@ -89,17 +89,27 @@ export function buildFacts(
   const logo = dom.logo ?? absoluteUrl(og["og:logo"] ?? null, pageUrl);
   const images = [...new Set(pf.images.map((i) => i.src).filter((s) => s !== logo))].slice(0, 10);
 
+  // What the page's text shows ("By Anna Reid · Published 12 October 2026"): the last resort
+  // after the page's own metadata, and never more than the page shows.
+  const visible = pf.bylines ?? { authors: [], published: null, updated: null };
   const published = pf.meta["article:published_time"] ?? pf.meta["date"] ?? pf.meta["dc.date"] ??
-    pf.meta["dc.date.issued"] ?? pf.meta["dcterms.created"] ?? dom.articleTime;
+    pf.meta["dc.date.issued"] ?? pf.meta["dcterms.created"] ?? dom.articleTime ??
+    visible.published;
   const modified = pf.meta["article:modified_time"] ?? pf.meta["og:updated_time"] ??
-    pf.meta["dcterms.modified"] ?? null;
+    pf.meta["dcterms.modified"] ?? visible.updated ?? null;
   const authorMeta = pf.meta["author"] ?? pf.meta["dc.creator"] ?? null;
+  const notHome = new URL(pageUrl).pathname !== "/";
   const isArticle = ogType === "article" || !!pf.meta["article:published_time"] ||
-    (!!dom.articleTime && new URL(pageUrl).pathname !== "/");
+    (!!dom.articleTime && notHome) ||
+    // A page that shows a byline and a date is an article (not the site's home page).
+    (visible.authors.length > 0 && !!(visible.published ?? visible.updated) && notHome);
   // Several author links are several people; a meta "A, B" or "A and B" names two.
+  const metaAuthors = splitAuthors(authorMeta ?? "").map((name) => ({ name, url: null }));
   const authors = dom.authors.length
     ? dom.authors
-    : splitAuthors(authorMeta ?? "").map((name) => ({ name, url: null }));
+    : metaAuthors.length
+    ? metaAuthors
+    : visible.authors;
   const article = isArticle
     ? {
       headline: og["og:title"]?.trim() || h1 || pf.title || null,

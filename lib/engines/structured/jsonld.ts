@@ -98,9 +98,13 @@ export function extractJsonLd(blocks: JsonLdBlock[], pageUrl: string): JsonLdExt
         path: `script[${b + 1}]`,
         type: null,
         property: null,
-        message: `JSON-LD block ${b + 1} could not be read${
-          at ? ` (${at.message} at line ${at.excerpt.line}, column ${at.excerpt.column})` : ""
-        }: it is not valid JSON (${block.error}), so search engines ignore all of it. Check for trailing commas, unescaped quotes and comments.`,
+        // One position: ours (line and column in the block's own text) when the text was kept,
+        // else the parser's own message, which says where.
+        message: `JSON-LD block ${b + 1} could not be read ${
+          at
+            ? `at line ${at.excerpt.line}, column ${at.excerpt.column} (${at.message})`
+            : `(${block.error})`
+        }: it is not valid JSON, so search engines ignore all of it. Check for trailing commas, unescaped quotes and comments.`,
         rule: "json-ld",
         ...(at ? { excerpt: at.excerpt } : {}),
       });

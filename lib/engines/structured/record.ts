@@ -56,6 +56,21 @@ export const ValueTermSchema = z.object({
 /** How one value of an item reads as RDF (see {@link ValueTermSchema}). */
 export type ValueTerm = z.infer<typeof ValueTermSchema>;
 
+/**
+ * Where an item comes from in the merged view of the page (lib/engines/structured/merged_view.ts):
+ * `server` (the server HTML, unchanged by scripts), `added` (only after scripts ran), `changed`
+ * (scripts changed it: the rendered version), `removed` (scripts removed it: the server version).
+ */
+export const ItemOriginSchema = z.enum(["server", "added", "changed", "removed"]);
+export type ItemOrigin = z.infer<typeof ItemOriginSchema>;
+
+/**
+ * Who reads an item: crawlers that render the page (Googlebot, Applebot) or those that read the
+ * server HTML only (GPTBot, ClaudeBot, PerplexityBot; docs/rendering.md has the sources).
+ */
+export const ReaderSchema = z.enum(["rendering", "non-rendering"]);
+export type Reader = z.infer<typeof ReaderSchema>;
+
 /** One structured-data item found on the page. */
 export const DetectedItemSchema = z.object({
   /** Position in its source's list (findings point here). */
@@ -78,6 +93,13 @@ export const DetectedItemSchema = z.object({
    * existed): literal or IRI, datatype, language.
    */
   terms: z.array(ValueTermSchema).optional(),
+  /**
+   * Additive: where the item comes from in the page's merged view (absent in records made before
+   * it: the server HTML). A scan that did not render marks every item `server`.
+   */
+  origin: ItemOriginSchema.optional(),
+  /** Additive: which readers see this version of the item (follows from `origin`). */
+  seenBy: z.array(ReaderSchema).optional(),
 });
 /** One structured-data item found on the page (see {@link DetectedItemSchema}). */
 export type DetectedItem = z.infer<typeof DetectedItemSchema>;
@@ -239,15 +261,16 @@ export const SummarySchema = z.object({
 });
 
 /**
- * Structured data scripts add (lib/engines/render/structured_render.ts, docs/rendering.md): the items the
- * rendered DOM holds and the server HTML does not, validated. Only when the scan asked to render.
+ * What rendering found (lib/engines/render/structured_render.ts, docs/rendering.md): the items
+ * only the rendered DOM holds, with their findings and eligibility, as the merged view
+ * (`Result.detected`, `Result.view`) lists them. Only when the scan asked to render.
  */
 export const RenderedStructuredSchema = z.object({
   /** rendered: compared; unavailable: no browser; failed: the render did not complete. */
   status: z.enum(["rendered", "unavailable", "failed"]),
   reason: z.string().nullable(),
   browser: z.string().nullable(),
-  /** Items only the rendered DOM holds; `index` is the item's place in the rendered page. */
+  /** Items only the rendered DOM holds; `index` is the item's place in `Result.detected`. */
   added: z.object({
     jsonLd: z.array(DetectedItemSchema),
     microdata: z.array(DetectedItemSchema),
@@ -256,12 +279,57 @@ export const RenderedStructuredSchema = z.object({
   /** Findings about the added items (itemIndex as in `added`'s `index`). */
   findings: z.array(FindingSchema),
   eligibility: z.array(EligibilitySchema),
-  /** Items of the server HTML the rendered DOM no longer holds (scripts removed or changed them). */
+  /** Items of the server HTML the rendered DOM no longer holds (scripts removed them). */
   removed: z.number().int().nonnegative(),
+  /** Additive: items scripts changed (the view lists their rendered version). */
+  changed: z.number().int().nonnegative().optional(),
   /** What it means and what to do, in plain words. */
   note: z.string(),
 });
 export type RenderedStructured = z.infer<typeof RenderedStructuredSchema>;
+
+/** A crawler and whether it renders pages, with the source that says so (docs/rendering.md). */
+export const CrawlerReaderSchema = z.object({
+  token: z.string(),
+  renders: z.boolean(),
+  source: z.string(),
+  checked: z.string(),
+});
+
+/**
+ * The page as its readers get it (lib/engines/structured/merged_view.ts): whether the items are the merged
+ * view of the server HTML and the rendered DOM or the server HTML's alone, how many items of each
+ * origin, how many each kind of reader sees, and what the server HTML shows of client rendering.
+ */
+export const PageViewSchema = z.object({
+  /** True: the items are the merged view; false: the server HTML's alone. */
+  rendered: z.boolean(),
+  /** Why the page was not rendered (not asked, no browser, the render failed); null when it was. */
+  reason: z.string().nullable(),
+  /** What the server HTML shows (lib/engines/html/client_rendering_signs.ts). */
+  serverHtml: z.object({
+    kind: z.enum(["shell", "thin", "text"]),
+    words: z.number().int().nonnegative(),
+    signs: z.array(z.string()),
+  }),
+  /** Items of each origin in the view. */
+  origins: z.object({
+    server: z.number().int().nonnegative(),
+    added: z.number().int().nonnegative(),
+    changed: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+  }),
+  /** Items readers that render see, and readers that read the server HTML only. */
+  seen: z.object({
+    rendering: z.number().int().nonnegative(),
+    nonRendering: z.number().int().nonnegative(),
+  }),
+  /** What the view means for the summary, in plain words (how to get the rendered view...). */
+  note: z.string().nullable(),
+  /** Which crawlers render, as far as their vendors or a measurement say (docs/rendering.md). */
+  readers: z.array(CrawlerReaderSchema),
+});
+export type PageView = z.infer<typeof PageViewSchema>;
 
 /** A successful scan's result. */
 export const ResultSchema = z.object({
@@ -280,6 +348,11 @@ export const ResultSchema = z.object({
   summary: SummarySchema,
   /** Additive: what scripts add, when the scan asked to render (docs/rendering.md). */
   rendered: RenderedStructuredSchema.optional(),
+  /**
+   * Additive: the one view of the page every other field is computed from (absent in records made
+   * before it): `detected` holds the merged items, each with its `origin` and `seenBy`.
+   */
+  view: PageViewSchema.optional(),
 });
 export type Result = z.infer<typeof ResultSchema>;
 

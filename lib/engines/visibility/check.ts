@@ -23,6 +23,8 @@ export interface Check {
   impact?: Impact;
   /** The points the signal earns once its fix is applied, when not all (see Finding). */
   fixedPoints?: number;
+  /** What other causes' fixes are worth to the signal (see Finding.credits). */
+  credits?: { cause: string; points: number; liftsGate: boolean }[];
 }
 
 /** What every pillar reads: the snapshot plus what was derived from it once. */

@@ -19,9 +19,14 @@
  */
 import type { PageFacts } from "../html/types.ts";
 import type { RenderedPage, RenderVerdict, RenderView } from "../render/view.ts";
+import {
+  EMPTY_MOUNT_SIGN,
+  LITTLE_TEXT_WORDS,
+  serverRendering,
+} from "../html/client_rendering_signs.ts";
 
-/** Fewer words of visible text than this in the server HTML is "little text". */
-export const LITTLE_TEXT_WORDS = 80;
+// The server HTML's signs are one rule shared with the Schema Markup Generator.
+export { EMPTY_MOUNT_SIGN, LITTLE_TEXT_WORDS };
 /** Scripts add "a large share" of a rendered page when they add at least this many words... */
 const PARTLY_MIN_WORDS = 80;
 /** ...and at least this share of the rendered text. */
@@ -44,28 +49,12 @@ export interface Rendering {
   signs: string[];
 }
 
-/** The evidence line of an empty mount node (as the report has always worded it). */
-export const EMPTY_MOUNT_SIGN = 'empty app mount node (e.g. <div id="root"></div>)';
-
 /**
  * Classifies a page: from its rendered view when a browser rendered it, else from the signs of
- * client rendering in its facts.
+ * client rendering in its facts (lib/engines/html/client_rendering_signs.ts).
  */
 export function readRendering(facts: PageFacts, rendered?: RenderedPage | null): Rendering {
-  const { text, appShell, scripts, noscriptWords } = facts;
-  // Scripts from other sites (analytics, consent banners, chat widgets) are not the page's own
-  // application code: a short static page with an analytics tag is thin, not a shell.
-  const bundles = scripts.external - scripts.otherSites;
-  const signs = [
-    ...(appShell.emptyMountNode ? [EMPTY_MOUNT_SIGN] : []),
-    ...(bundles > 0
-      ? [`${bundles} script bundle${bundles > 1 ? "s" : ""} from the site itself (<script src>)`]
-      : []),
-    ...(noscriptWords > 0 ? [`${noscriptWords} words of <noscript> text`] : []),
-    ...appShell.markers.map((m) => `framework marker: ${m}`),
-  ];
-  const words = text.words;
-  const kind = words >= LITTLE_TEXT_WORDS ? "text" : signs.length ? "shell" : "thin";
+  const { kind, words, signs } = serverRendering(facts);
   return withRendered({ kind, basis: "heuristic", words, renderedWords: null, signs }, rendered);
 }
 

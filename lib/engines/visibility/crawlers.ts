@@ -10,6 +10,9 @@
  *   {@link Crawler.robotsTxt}): a robots.txt block of them is a request, and only the edge probe
  *   shows what really gets through.
  * - `ads`: checks ad landing pages; reported, never scored.
+ *
+ * A crawler counts (`counts`) when its vendor documents it on a page we read (`verified`) and the
+ * vendor still uses the token (not `retired`); the others are shown, labelled, and never scored.
  */
 import { type CrawlerEntry, type CrawlerPurpose, REGISTRY } from "./crawlers_registry.ts";
 import type { CrawlerRendering } from "../render/view.ts";
@@ -22,6 +25,8 @@ export type CrawlerRole = "training" | "search" | "user" | "ads";
 /** A registry entry with the role it is judged in. */
 export interface Crawler extends CrawlerEntry {
   role: CrawlerRole;
+  /** Verified on its vendor's page and not retired: the crawlers roles are judged on. */
+  counts: boolean;
 }
 
 /** The role a purpose is judged in. */
@@ -33,11 +38,18 @@ export function roleOf(purpose: CrawlerPurpose): CrawlerRole {
 export const CRAWLERS: readonly Crawler[] = REGISTRY.map((c) => ({
   ...c,
   role: roleOf(c.purpose),
+  counts: c.verified !== false && !c.retired,
 }));
 
-/** Crawlers of one role. */
+/** The crawlers of one role that count (verified, not retired): what the role is judged on. */
 export function crawlersByRole(role: CrawlerRole): Crawler[] {
-  return CRAWLERS.filter((c) => c.role === role);
+  return CRAWLERS.filter((c) => c.role === role && c.counts);
+}
+
+/** The registry entry of a token (case-insensitive), or null. */
+export function crawlerOf(token: string): Crawler | null {
+  const t = token.toLowerCase();
+  return CRAWLERS.find((c) => c.token.toLowerCase() === t) ?? null;
 }
 
 /** True when the crawler's vendor says it may not follow robots.txt (user-initiated fetches). */

@@ -8,7 +8,16 @@
  * only, never the next line's.
  */
 import type { FetchResult } from "../../kit/net/types.ts";
-import { CRAWLERS } from "./crawlers.ts";
+import { crawlersByRole } from "./crawlers.ts";
+
+/**
+ * The cause of the fix that removes a noindex aimed at some AI search crawlers (their template's
+ * robots meta tag or the X-Robots-Tag header): one change, whichever signals it gives points back.
+ */
+export const NOINDEX_AGENTS_CAUSE = {
+  key: "page:noindex-agents",
+  title: "Remove the noindex aimed at AI search crawlers",
+} as const;
 
 /** Directives that take a value after a colon; anything else before a colon names an agent. */
 const VALUED = new Set([
@@ -101,7 +110,7 @@ export function forbidsSnippets(d: RobotsDirective): boolean {
 
 /** The agents of the AI search crawlers we score, lower-cased. */
 export function searchAgents(): string[] {
-  return CRAWLERS.filter((c) => c.role === "search").map((c) => c.token.toLowerCase());
+  return crawlersByRole("search").map((c) => c.token.toLowerCase());
 }
 
 /** For one directive test: whether it applies to all robots, and which scored search agents it names. */

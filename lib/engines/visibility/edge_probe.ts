@@ -4,10 +4,13 @@
  * to what it answers a browser. The snapshot fetches the home page once per probed User-Agent
  * (bounded bytes, through the scan's politeness limit); this module says which crawlers are
  * probed and reads each answer against the browser's:
- * - refused: 401, 403, 429, 451 or 503;
- * - a challenge page (a bot check), whatever its status;
- * - redirected to a block page;
- * - a different page: 2xx, but sharing under 40% of the words the browser got.
+ * - refused: 401, 403, 451, 503 or another 4xx (a block page that asks nothing of the client is a
+ *   refusal, never a challenge);
+ * - rate-limited: 429;
+ * - a challenge page: a bot check that asks the client to prove something (run a script, solve a
+ *   captcha), whatever its status;
+ * - a block page: redirected to one, or 2xx sharing under 40% of the words the browser got.
+ * Each answer's kind is the one value every view reads its label from ({@link edgeStateOf}).
  *
  * A probe comes from the scanner's own address: a real crawler, coming from its vendor's published
  * addresses, may be let through (or refused) where our probe is not. When the browser-like probe
@@ -32,27 +35,65 @@ export const PROBES_BUDGET_MS = 8_000;
  */
 export function probedCrawlers(): { token: string; userAgent: string }[] {
   return CRAWLERS.filter((c) =>
-    c.userAgent && (c.role === "search" || c.role === "user" || c.token === "GPTBot")
+    c.userAgent && c.counts && (c.role === "search" || c.role === "user" || c.token === "GPTBot")
   ).slice(0, 20).map((c) => ({ token: c.token, userAgent: c.userAgent }));
 }
 
 /** What the edge answered one User-Agent, compared with the browser's answer. */
 export type EdgeAnswer =
   | { kind: "page"; detail: string }
-  | { kind: "refused" | "challenge" | "redirect" | "different"; detail: string }
+  | {
+    kind: "refused" | "rate_limited" | "challenge" | "redirect" | "different" | "block_page";
+    detail: string;
+  }
   | { kind: "failed"; detail: string };
+
+/**
+ * What a crawler's User-Agent got at the edge, as the record stores it (`CrawlerRow.edgeState`) and
+ * every view labels it: the page; refused (an error status or a block page); a challenge page;
+ * rate-limited (429); another page than the browser's; or not measured.
+ */
+export type EdgeState =
+  | "open"
+  | "refused"
+  | "challenge"
+  | "rate_limited"
+  | "block_page"
+  | "not_measured";
+
+/** The state of an answer (one mapping, so a 403 is never called a challenge anywhere). */
+export function edgeStateOf(a: EdgeAnswer | null | undefined): EdgeState {
+  if (!a || a.kind === "failed") return "not_measured";
+  switch (a.kind) {
+    case "page":
+      return "open";
+    case "refused":
+      return "refused";
+    case "rate_limited":
+      return "rate_limited";
+    case "challenge":
+      return "challenge";
+    default:
+      return "block_page";
+  }
+}
 
 /** True when the answer keeps the crawler from the page. */
 export function isRefusal(a: EdgeAnswer): boolean {
-  return a.kind === "refused" || a.kind === "challenge" || a.kind === "redirect" ||
-    a.kind === "different";
+  return a.kind !== "page" && a.kind !== "failed";
 }
 
 const REFUSAL_STATUSES = new Set([401, 403, 429, 451, 503]);
 /** The statuses that refuse a client, as opposed to a server that is down (503). */
 const DENIED_STATUSES = new Set([401, 403, 429, 451]);
+/**
+ * Words of a page that asks the client to prove something: a challenge. A page that only says no
+ * ("Access denied", "Request blocked") asks nothing: it is a refusal, never called a challenge.
+ */
 const CHALLENGE_TEXT =
-  /just a moment|attention required|checking your browser|verify you are human|captcha|access denied|cf-chl|px-captcha|are you a robot|request blocked|bot protection/i;
+  /just a moment|checking your browser|verify you are (?:a )?human|captcha|cf-chl|challenge-platform|px-captcha|are you a robot|enable javascript and cookies to continue/i;
+/** Words of a short page that refuses without asking anything (a block page). */
+const BLOCK_TEXT = /access denied|request blocked|bot protection|attention required|forbidden/i;
 const BLOCK_PATH = /block|captcha|challenge|denied|forbidden|security-check|bot-?check/i;
 
 /** Known signs of a bot challenge page served by an edge. */
@@ -63,6 +104,13 @@ function isChallenge(o: Extract<FetchOutcome, { ok: true }>): boolean {
     CHALLENGE_TEXT.test(body.slice(0, 20_000)) &&
     // A 2xx page that merely mentions a captcha is not a challenge: it must be short.
     (status >= 300 || words(body).size < 150);
+}
+
+/** A short 2xx page that only refuses ("Access denied"): a block page served with a 200. */
+function isBlockPage(o: Extract<FetchOutcome, { ok: true }>): boolean {
+  const { status, body } = o.result;
+  return status >= 200 && status < 300 && BLOCK_TEXT.test(body.slice(0, 20_000)) &&
+    words(body).size < 50;
 }
 
 /** The distinct words of a page's visible text (scripts, styles and tags dropped), bounded. */
@@ -125,7 +173,11 @@ export function edgeAnswer(probe: FetchOutcome, baseline: FetchOutcome): EdgeAns
   if (isChallenge(probe)) {
     return { kind: "challenge", detail: `a challenge page (HTTP ${r.status})` };
   }
+  if (r.status === 429) return { kind: "rate_limited", detail: "rate-limited (HTTP 429)" };
   if (REFUSAL_STATUSES.has(r.status)) return { kind: "refused", detail: `HTTP ${r.status}` };
+  if (isBlockPage(probe) && !(baseline.ok && isBlockPage(baseline))) {
+    return { kind: "block_page", detail: `a block page (HTTP ${r.status})` };
+  }
   if (!baseline.ok) return { kind: "page", detail: `HTTP ${r.status}` };
   const b = baseline.result;
   const finalPath = (url: string) => {

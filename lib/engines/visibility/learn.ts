@@ -7,7 +7,7 @@
  * nothing else to edit.
  */
 import type { GateDef, LearnSource, SignalDef } from "./signal.ts";
-import { PILLARS } from "./signals/registry.ts";
+import { PILLARS, RETIRED_GATES } from "./signals/registry.ts";
 
 export type { LearnSource };
 
@@ -54,9 +54,13 @@ export function gateTexts(): GateText[] {
   return [...byId.values()].sort((a, b) => a.cap - b.cap);
 }
 
-/** What a gate is, in plain words, or null for an id no registered signal raises. */
+/**
+ * What a gate is, in plain words: a gate some registered signal raises, or one older records carry
+ * ({@link RETIRED_GATES}, raised by no signal now); null for an id we do not know.
+ */
 export function gateText(id: string): GateText | null {
-  return gateTexts().find((g) => g.id === id) ?? null;
+  const retired = RETIRED_GATES.find((g) => g.id === id);
+  return gateTexts().find((g) => g.id === id) ?? (retired ? { ...retired, signals: [] } : null);
 }
 
 /** The entry for signals a pillar could not compute (`<pillar>.not_evaluated`). */

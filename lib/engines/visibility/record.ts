@@ -42,6 +42,24 @@ export const CrawlerRowSchema = z.object({
   docs: z.string(),
   ipRanges: z.string().nullable(),
   checked: z.string(),
+  /**
+   * Additive (issue 40), absent in older records: the one per-crawler verdict the score reads
+   * (lib/engines/visibility/access_model.ts). `product`: the AI product it feeds (products.ts); `counts`:
+   * verified on its vendor's page and not retired (false: shown, labelled, never scored).
+   */
+  product: z.string().optional(),
+  counts: z.boolean().optional(),
+  /** open, refused (by any path), or unknown (robots.txt unreadable and nothing refused). */
+  state: z.enum(["open", "refused", "unknown"]).optional(),
+  /** What turns it away: robots, noindex, edge_refused, edge_challenge, edge_rate_limited, ... */
+  causes: z.array(z.string()).optional(),
+  /** The edge's answer as one value (edge_probe.ts EdgeState); every view labels it from this. */
+  edgeState: z.enum(["open", "refused", "challenge", "rate_limited", "block_page", "not_measured"])
+    .optional(),
+  /** The robots.txt line that decides ("line 4: Disallow: /"), or null. */
+  robotsLine: z.string().nullable().optional(),
+  /** The page-level directive that keeps it out ("noindex, <meta name=\"robots\">"), or null. */
+  directive: z.string().nullable().optional(),
 });
 export type CrawlerRow = z.infer<typeof CrawlerRowSchema>;
 

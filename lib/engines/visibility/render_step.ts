@@ -7,6 +7,7 @@
  */
 import type { Config } from "../../kit/config.ts";
 import type { EarlyBrowser } from "../render/browser.ts";
+import { scanHostsOf } from "../render/request_gate.ts";
 import { notRendered, renderSite } from "../render/site_view.ts";
 import type { RenderView } from "../render/view.ts";
 import { CRAWLER_RENDERING } from "./crawlers.ts";
@@ -63,6 +64,8 @@ export async function renderStep(
     settings: config.render,
     urls,
     fetcher: input.fetcher,
+    // SCAN_RESOLVE reaches the hosts the scan's own fetch of the home page went to, nothing else.
+    scanHosts: scanHostsOf(home.result),
     isSite: (host) => bare(host) === bare(snapshot.target.domain),
     // robots.txt is the home origin's: it rules that host; a 5xx robots.txt closes the site.
     robotsAllows: (url) => {

@@ -5,6 +5,8 @@
  */
 import type { Issue, Result, Signal } from "./record.ts";
 import { capOf, gradeFor, worthOf } from "./score.ts";
+import { gateText } from "./learn.ts";
+import { accessRows, accessSentence, productsOf } from "./access_model.ts";
 
 /** What each grade means, for someone who has never heard of robots.txt. */
 export const GRADE_MEANING: Record<string, string> = {
@@ -48,13 +50,8 @@ export const STATUS_TEXT: Record<Signal["status"], string> = {
   unknown: "Could not check",
 };
 
-/** An issue's impact in words (the order the issues are listed in). */
-export const IMPACT_TEXT: Record<Issue["impact"], string> = {
-  critical: "Critical",
-  high: "High impact",
-  medium: "Medium impact",
-  low: "Low impact",
-};
+/** An issue's impact in words (one value in every view: lib/engines/visibility/severity.ts). */
+export { IMPACT_TEXT } from "./severity.ts";
 
 /** A fix's effort in words. */
 export const EFFORT_TEXT: Record<Issue["fix"]["effort"], string> = {
@@ -87,6 +84,33 @@ export function worthText(issue: Issue, result: Pick<Result, "pillars" | "score"
   return cap?.binding && w.score <= score ? `${plus} once the cap is lifted` : plus;
 }
 
+/**
+ * What the report says of the cap's figure, one sentence everywhere it is spoken of (the report's
+ * cap notice, the exports, MCP), from the same value as the badge of the fix that lifts it ("Lifts
+ * the cap: 40 → 51", {@link worthText}): the score once that fix is done. Without a fix that
+ * lifts it, the score the other checks would give without the cap. Null when no cap binds.
+ */
+export function capLiftText(
+  result: Pick<Result, "pillars" | "score" | "topIssues">,
+): string | null {
+  const cap = capOf(result);
+  if (!cap?.binding) return null;
+  const score = Math.round(result.score);
+  const worth = (i: Issue) =>
+    i.worth ?? worthOf(result.pillars, (i.resolves ?? [{ id: i.id }]).map((r) => ({ id: r.id })));
+  const lifting = result.topIssues.find((i) => worth(i).lifts.includes(cap.gateId));
+  const first = "Fix this first: everything else counts only once it is fixed.";
+  if (lifting) {
+    const to = worth(lifting).score;
+    return to > score
+      ? `${first} Its fix takes the score from ${score} to ${to} (grade ${gradeFor(to).grade}).`
+      : `${first} Another cap still holds the score once it is lifted.`;
+  }
+  return `${first} Without the cap, the site would score ${cap.uncapped} (grade ${
+    gradeFor(cap.uncapped).grade
+  }).`;
+}
+
 /** The grade letter a 0-100 score would get (for colouring pillar scores). */
 export function gradeOf(score: number): string {
   return gradeFor(score).grade;
@@ -95,4 +119,27 @@ export function gradeOf(score: number): string {
 /** Rounds to one decimal place, as text. */
 export function round1(n: number): string {
   return String(Math.round(n * 10) / 10);
+}
+
+/**
+ * The line under the score: why the score is what it is, from its top causes, never the grade's
+ * generic words when the record says more. The AI products that cannot read the site and why
+ * (the one model of access, lib/engines/visibility/access_model.ts), else what caps the score,
+ * else where the most points are; the grade's meaning only for a record with nothing to say (or
+ * made before crawler verdicts were kept).
+ */
+export function scoreReason(result: Pick<Result, "pillars" | "topIssues" | "grade">): string {
+  const rows = accessRows(result);
+  const access = rows ? accessSentence(productsOf(rows)) : null;
+  if (access) return access;
+  const cap = capOf(result);
+  const reach = rows ? "Every AI product we check may fetch the site" : null;
+  if (cap?.binding) {
+    return `${reach ? `${reach}, but the` : "The"} score is capped at ${cap.cap} because ${
+      gateText(cap.gateId)?.name ?? cap.gateId.replace(/_/g, " ")
+    }.`;
+  }
+  const top = result.topIssues[0];
+  if (reach && top) return `${reach}; the most points are in "${top.title}".`;
+  return GRADE_MEANING[result.grade] ?? "";
 }

@@ -8,10 +8,14 @@
 import type { ScanContext } from "./check.ts";
 import type { Fix } from "./record.ts";
 import { codeBlock, howText } from "./fix_text.ts";
+import { byHand, checkAfterwards, createFile } from "./fix_steps.ts";
+import { pageEditSteps } from "./page_edits.ts";
+import { sitemapUrl } from "./sitemap_fix.ts";
 import { robotsAllowFix, robotsFixHow, robotsVerdicts } from "./robots_fix.ts";
 import { pagesInWords, siteView } from "./audit/site_view.ts";
 import type { PageReport } from "./audit/types.ts";
-import { CRAWLERS } from "./crawlers.ts";
+import { crawlerOf, crawlersByRole } from "./crawlers.ts";
+import { joinNames, PRODUCTS } from "./products.ts";
 
 /**
  * The `how` of a robots.txt fix that lets `tokens` read the site (and `paths`, pages of it they are
@@ -123,7 +127,7 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
       : `Allow ${names} in robots.txt`,
     why: blanket
       ? "User-agent: * with Disallow: / hides the whole site from every search engine and AI assistant that has no group of its own."
-      : "These crawlers build the indexes that ChatGPT search, Perplexity, Claude, Google AI Overviews and Copilot cite, and fetch your pages when a person asks an assistant about them. Blocked, your pages cannot be quoted or linked in their answers.",
+      : affectedWhy(tokens),
     how: howText(
       paths.length > 0 &&
         `robots.txt keeps ${
@@ -145,11 +149,40 @@ function buildAccessFix(ctx: ScanContext): Fix | null {
         `Also remove the noindex from ${
           pagesInWords(noindex)
         }: robots.txt is not all that keeps AI search crawlers from them.`,
+      ...(noindex.length ? noindexSteps(ctx, noindex) : []),
       "If your CDN or firewall challenges bots, allow these crawlers there too.",
     ),
     effort: "S",
     cause: AI_ACCESS_CAUSE,
   };
+}
+
+/**
+ * Why a robots.txt change matters, naming only the products whose crawlers it keeps out (from the
+ * registry: a blocked OAI-SearchBot names ChatGPT, never Google or Copilot) and what they lose.
+ */
+function affectedWhy(tokens: string[]): string {
+  const crawlers = tokens.map((t) => crawlerOf(t)).filter((c) => c !== null);
+  const names = (role: "search" | "user") =>
+    PRODUCTS.filter((p) => crawlers.some((c) => c.product === p.id && c.role === role))
+      .map((p) => p.short);
+  const search = names("search");
+  const user = names("user");
+  const parts = [
+    search.length &&
+    `${joinNames(search)} cannot cite the site in ${
+      search.length > 1 ? "their" : "its"
+    } search answers`,
+    user.length && `${joinNames(user)} cannot fetch a page a person asks about`,
+  ].filter(Boolean);
+  const many = new Set(crawlers.map((c) => c.product)).size > 1;
+  return `${
+    parts.length ? parts.join("; ") : "These AI crawlers cannot read the site"
+  }: robots.txt tells ${
+    many ? "their crawlers" : "its crawler"
+  } to stay out. Blocked, your pages cannot be quoted or linked in ${
+    many ? "their" : "its"
+  } answers.`;
 }
 
 /** "OAI-SearchBot, ChatGPT-User", or "12 AI crawlers" past three. */
@@ -232,7 +265,7 @@ function closedByRobots(ctx: ScanContext): Closed[] {
 }
 
 const closedCache = new WeakMap<ScanContext, Closed[]>();
-const SEARCH_TOKENS = CRAWLERS.filter((c) => c.role === "search").map((c) => c.token);
+const SEARCH_TOKENS = crawlersByRole("search").map((c) => c.token);
 
 /**
  * Whether robots.txt keeps an AI search crawler from the home page or a sampled page (then the
@@ -242,6 +275,28 @@ export function robotsClosesSearch(ctx: ScanContext): boolean {
   return ctx.robots.state === "server_error" ||
     ctx.robots.crawlers.some((c) => c.role === "search" && !c.allowed) ||
     pagesClosedByRobots(ctx).length > 0;
+}
+
+/**
+ * The steps that take a noindex off pages: their robots meta tag replaced, and the X-Robots-Tag
+ * header (which only the server's configuration sends) stopped by hand, checked afterwards.
+ */
+export function noindexSteps(ctx: ScanContext, pages: PageReport[]): string[] {
+  return [
+    ...pageEditSteps(ctx, {
+      urls: pages.map((p) => p.url),
+      where: "head",
+      code: () => '<meta name="robots" content="index, follow">',
+      note: "it replaces the robots meta tag that says noindex",
+      template: 'print <meta name="robots" content="index, follow"> instead of noindex',
+      check: "that these pages' HTML and headers no longer say noindex.",
+    }),
+    byHand(
+      "if your server or CDN also sends an X-Robots-Tag: noindex header for these pages, stop sending it.",
+    ),
+    checkAfterwards("that this command prints no noindex:"),
+    codeBlock(`curl -sI '${pages[0].url.replace(/'/g, "%27")}' | grep -i x-robots-tag`, "sh"),
+  ];
 }
 
 /** The sampled pages a noindex (for every robot) keeps out of AI search. */
@@ -256,7 +311,7 @@ export function robotsStatusFix(ctx: ScanContext): Fix {
     what: "Make robots.txt answer 200 (or 404)",
     why: "A 5xx on robots.txt tells every compliant crawler to stay away from the whole site.",
     how: howText(
-      `Serve ${r.url} as a static text file with status 200, for example:`,
+      `Serve ${r.url} as a static text file (text/plain) with status 200, with these lines:`,
       starterRobotsTxt(ctx),
       "If you have no rules, a plain 404 is also safe; a 5xx never is.",
     ),
@@ -265,19 +320,41 @@ export function robotsStatusFix(ctx: ScanContext): Fix {
   };
 }
 
+/** The cause of a robots.txt that is missing or not a robots.txt: the file itself. */
+export const ROBOTS_FILE_CAUSE = {
+  key: "robots.txt:file",
+  title: "Publish a robots.txt",
+} as const;
+
+/**
+ * The fix that replaces robots.txt whole, for a file that answers 5xx, 404 or an HTML page: a
+ * starter that names the sitemap, shared by every check it serves (the file's own, the sitemap
+ * line's). Null when robots.txt is readable or could not be fetched.
+ */
+export function robotsFileFix(ctx: ScanContext): Fix | null {
+  const r = ctx.robots;
+  if (r.state === "server_error") return robotsStatusFix(ctx);
+  if (r.state !== "missing" && r.state !== "invalid") return null;
+  return {
+    what: r.state === "missing" ? "Publish a robots.txt" : "Serve a real robots.txt",
+    why: r.state === "missing"
+      ? "Without one, crawlers get no sitemap pointer and you cannot express any preference."
+      : "An HTML page at /robots.txt holds no rules and no Sitemap line; some crawlers treat it as an error.",
+    how: howText(
+      createFile(r.url, ", served as text/plain with status 200, with these lines:"),
+      starterRobotsTxt(ctx),
+    ),
+    effort: "S",
+    cause: ROBOTS_FILE_CAUSE,
+  };
+}
+
 const robotsFixes = new WeakMap<ScanContext, Map<string, string | null>>();
 
 /**
- * A minimal robots.txt to publish when there is none (or it is broken): everything open, and a
- * Sitemap line only when the scan found a sitemap to name.
+ * A minimal robots.txt to publish when there is none (or it is broken): everything open, and the
+ * Sitemap line: the sitemap the scan found, or the one the sitemap fix publishes.
  */
 export function starterRobotsTxt(ctx: ScanContext): string {
-  const sm = ctx.snapshot.sitemap;
-  const sitemapOk = sm.outcome.ok && sm.outcome.result.status >= 200 &&
-    sm.outcome.result.status < 300 && /<(urlset|sitemapindex)[\s>]/i.test(
-      sm.outcome.result.body.slice(0, 2000),
-    );
-  return codeBlock(
-    ["User-agent: *", "Allow: /", ...(sitemapOk ? ["", `Sitemap: ${sm.url}`] : [])].join("\n"),
-  );
+  return codeBlock(["User-agent: *", "Allow: /", "", `Sitemap: ${sitemapUrl(ctx)}`].join("\n"));
 }

@@ -4,9 +4,11 @@
  */
 import type { Check, Impact, ScanContext } from "./check.ts";
 import type { Fix, Grade, Issue, Pillar, Result, Signal, Worth } from "./record.ts";
-import { howText } from "./fix_text.ts";
+import { codeBlock, howText, parseHow } from "./fix_text.ts";
+import { readSteps } from "./fix_steps.ts";
 import { evaluate, round1 } from "./signal.ts";
 import { type PillarDef, PILLARS } from "./signals/registry.ts";
+import { accessSentence, productsOf } from "./access_model.ts";
 
 /** Every pillar, in report order (the registry's); their weights sum to 100 (tested). */
 export { type PillarDef, PILLARS };
@@ -81,6 +83,8 @@ export interface Resolved {
   id: string;
   /** Fewer than all: the fix leaves part of the signal's problem (see Finding.fixedPoints). */
   points?: number;
+  /** The fix leaves the signal's gate standing (a fix of one cause among several). */
+  keepsGate?: boolean;
 }
 
 /**
@@ -89,14 +93,34 @@ export interface Resolved {
  * is worth is the difference.
  */
 export function scoreIf(pillars: readonly Pillar[], fixed: readonly Resolved[]): Overall {
-  const after = new Map(fixed.map((f) => [f.id, f.points]));
+  // One entry per signal: several fixes of one issue may name the same signal (its own fix and a
+  // credit), the most it earns and a gate any of them lifts win.
+  const after = new Map<string, Resolved>();
+  for (const f of fixed) {
+    const seen = after.get(f.id);
+    after.set(
+      f.id,
+      seen
+        ? {
+          id: f.id,
+          points: seen.points === undefined || f.points === undefined
+            ? undefined
+            : Math.max(seen.points, f.points),
+          keepsGate: Boolean(seen.keepsGate && f.keepsGate),
+        }
+        : f,
+    );
+  }
   return overall(pillars.map((p) => {
     if (!p.signals.some((s) => after.has(s.id))) return p;
     const signals = p.signals.map((s) => {
-      if (!after.has(s.id) || s.maxPoints <= 0) return s;
-      const to = after.get(s.id);
+      const r = after.get(s.id);
+      if (!r) return s;
+      const gate = r.keepsGate ? s.gate : null;
+      if (s.maxPoints <= 0) return { ...s, gate };
+      const to = r.points;
       const points = to === undefined ? s.maxPoints : Math.min(s.maxPoints, Math.max(s.points, to));
-      return { ...s, points: round1(points), gate: null };
+      return { ...s, points: round1(points), gate };
     });
     return { ...p, signals, score: pillarScore(signals) };
   }));
@@ -158,8 +182,13 @@ export function scoreSite(ctx: ScanContext): Result {
   });
   const pillars = scored.map((p) => p.pillar);
   const total = overall(pillars);
-  const { grade, label } = gradeFor(total.score);
+  const { grade, label: gradeLabel } = gradeFor(total.score);
   const capped = pillars.flatMap((p) => p.signals).filter((s) => s.gate);
+  // When AI products cannot read the site, the label says which and why (the one model of access)
+  // instead of the grade's generic words, which would contradict it ("ready for AI search").
+  const rows = pillars.flatMap((p) => p.signals).find((s) => s.id === "access.edge")?.crawlers;
+  const access = rows ? accessSentence(productsOf(rows)) : null;
+  const label = access ? `${gradeLabel.split(":")[0]}: ${access}` : gradeLabel;
   return {
     score: total.score,
     grade,
@@ -194,15 +223,26 @@ function gateName(id: string): string {
  * the points: Lighthouse orders its opportunities by estimated savings the same way.
  */
 export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[]): Issue[] {
+  // What other signals credit each cause's fix with (one signal's points taken by several causes).
+  const credited = new Map<string, { check: Check; points: number; liftsGate: boolean }[]>();
+  for (const check of checks) {
+    for (const c of check.credits ?? []) {
+      if (c.points <= check.signal.points && !(c.liftsGate && check.signal.gate)) continue;
+      credited.set(c.cause, [...(credited.get(c.cause) ?? []), { check, ...c }]);
+    }
+  }
   const causes = new Map<string, Check[]>();
   for (const check of checks) {
     const { fix, signal } = check;
     if (!fix || (signal.status !== "fail" && signal.status !== "warn")) continue;
-    if (signal.maxPoints - signal.points <= 0 && !signal.gate) continue;
     const key = fix.cause?.key ?? `signal:${signal.id}`;
+    if (signal.maxPoints - signal.points <= 0 && !signal.gate && !credited.has(key)) continue;
     causes.set(key, [...(causes.get(key) ?? []), check]);
   }
-  const list = [...causes.values()].map((members) => {
+  const capOfGate = new Map(
+    pillars.flatMap((p) => p.signals).flatMap((s) => s.gate ? [[s.gate.id, s.gate.cap]] : []),
+  );
+  const list = [...causes].map(([key, members]) => {
     // The check that carries the lowest gate leads (its id and detail), else the one that loses
     // the most points, else the first listed.
     const lost = (c: Check) => c.signal.maxPoints - c.signal.points;
@@ -211,12 +251,20 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
       lost(b.c) - lost(a.c) || a.i - b.i
     ).map((x) => x.c);
     const lead = ordered[0];
-    const worth = worthOf(
-      pillars,
-      ordered.map((c) => ({ id: c.signal.id, points: c.fixedPoints })),
-    );
+    const credits = (credited.get(key) ?? []).filter((c) => !ordered.includes(c.check));
+    const worth = worthOf(pillars, [
+      ...ordered.map((c) => {
+        // A member whose points several causes share says what its own cause's fix earns and
+        // whether it lifts the gate (a credit to its own cause); else its fix earns what it says.
+        const own = c.credits?.find((k) => k.cause === key);
+        return own
+          ? { id: c.signal.id, points: own.points, keepsGate: !own.liftsGate }
+          : { id: c.signal.id, points: c.fixedPoints };
+      }),
+      ...credits.map((c) => ({ id: c.check.signal.id, points: c.points, keepsGate: !c.liftsGate })),
+    ]);
     const fix = mergedFix(ordered);
-    const gate = Math.min(...ordered.map((c) => c.signal.gate?.cap ?? Infinity));
+    const gate = Math.min(Infinity, ...worth.lifts.map((id) => capOfGate.get(id) ?? Infinity));
     return {
       lead,
       ordered,
@@ -224,9 +272,11 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
       fix,
       gate,
       ratio: worth.points / EFFORT_COST[fix.effort],
-      impact: gate < Infinity
-        ? "critical" as const
-        : strongest(ordered.map((c) => c.impact ?? impactOf(worth.points))),
+      impact: gate < Infinity ? "critical" as const : strongest([
+        ...ordered.map((c) => c.impact ?? impactOf(worth.points)),
+        ...credits.map((c) => c.check.impact ?? impactOf(worth.points)),
+      ]),
+      credits,
     };
   });
   list.sort((a, b) => {
@@ -237,14 +287,17 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
     if (ia !== ib) return ia - ib;
     return b.ratio - a.ratio || b.worth.points - a.worth.points;
   });
-  return list.map(({ lead, ordered, worth, fix, impact }) => ({
+  return list.map(({ lead, ordered, worth, fix, impact, credits }) => ({
     id: lead.signal.id,
     title: fix.what,
     status: lead.signal.status as "fail" | "warn",
     impact,
     detail: lead.signal.detail,
     fix,
-    resolves: ordered.map((c) => ({ id: c.signal.id, title: c.signal.title })),
+    resolves: [...ordered, ...credits.map((c) => c.check)].map((c) => ({
+      id: c.signal.id,
+      title: c.signal.title,
+    })),
     worth,
   }));
 }
@@ -253,18 +306,26 @@ export function rankIssues(pillars: readonly Pillar[], checks: readonly Check[])
  * One fix for the checks of one cause: theirs when they offer the same change (the same `how`,
  * e.g. the JSON-LD graph several structured-data checks ask for; named after the cause when they
  * call it differently), else one fix whose steps are each check's own, in order, under the
- * cause's name, with the largest effort of them.
+ * cause's name, with the largest effort of them. A fix never ships another's text: a member that
+ * offers the same `how` as an earlier one adds nothing, and a code block an earlier step ships is
+ * left out of a later one with the sentence that places it.
  */
 function mergedFix(ordered: Check[]): Fix {
   const lead = ordered[0].fix!;
-  const fixes = ordered.map((c) => c.fix!);
-  if (fixes.every((f) => f.how === lead.how)) {
-    return fixes.every((f) => f.what === lead.what) || !lead.cause
+  const all = ordered.map((c) => c.fix!);
+  const fixes = all.filter((f, i) => all.findIndex((g) => g.how === f.how) === i);
+  if (fixes.length === 1) {
+    return all.every((f) => f.what === lead.what) || !lead.cause
       ? lead
       : { ...lead, what: lead.cause.title };
   }
   const effort = fixes.map((f) => f.effort).sort((a, b) => EFFORT_COST[b] - EFFORT_COST[a])[0];
-  const steps = fixes.flatMap((f, i) => [`Step ${i + 1}: ${f.what}.`, f.how]);
+  const shipped = new Set<string>();
+  const steps: string[] = [];
+  for (const f of fixes) {
+    const own = withoutShipped(f.how, shipped);
+    if (own) steps.push(`Step ${steps.length / 2 + 1}: ${f.what}.`, own);
+  }
   return {
     what: lead.cause?.title ?? lead.what,
     why: lead.why,
@@ -272,6 +333,27 @@ function mergedFix(ordered: Check[]): Fix {
     effort,
     ...(lead.cause ? { cause: lead.cause } : {}),
   };
+}
+
+/**
+ * A `how` without the code blocks already `shipped` (and the instruction that places each), the
+ * rest kept in order; records its own blocks as shipped. Empty when nothing new is left.
+ */
+function withoutShipped(how: string, shipped: Set<string>): string {
+  const parts = parseHow(how);
+  const keep = parts.map(() => true);
+  parts.forEach((p, i) => {
+    if (p.kind !== "code") return;
+    if (shipped.has(p.code)) {
+      keep[i] = false;
+      const before = parts[i - 1];
+      if (before?.kind === "prose" && readSteps(before.text).length) keep[i - 1] = false;
+    }
+  });
+  for (const p of parts) if (p.kind === "code") shipped.add(p.code);
+  const left = parts.filter((_, i) => keep[i]);
+  if (!left.some((p) => p.kind === "code") && left.length < parts.length) return "";
+  return howText(...left.map((p) => p.kind === "code" ? codeBlock(p.code, p.lang) : p.text));
 }
 
 const IMPACT_RANK: Record<Impact, number> = { critical: 0, high: 1, medium: 2, low: 3 };
@@ -321,4 +403,21 @@ export function capOf(result: Pick<Result, "pillars">): CapInfo | null {
   if (!best) return null;
   const uncapped = Math.round(weightedScore(result.pillars));
   return { ...best, uncapped, binding: uncapped > best.cap };
+}
+
+/**
+ * The index of the issue whose fix lifts the cap (its worth says so), else of the issue led by the
+ * signal that carries the gate; -1 when none. A gate several causes can raise (the search crawlers'
+ * gate, lifted by the robots.txt fix or the edge fix) points to the fix that lifts it.
+ */
+export function capIssueIndex(
+  issues: readonly Issue[],
+  cap: Pick<CapInfo, "gateId" | "signalId">,
+): number {
+  const lifting = issues.findIndex((i) => i.worth?.lifts.includes(cap.gateId));
+  return lifting >= 0
+    ? lifting
+    : issues.findIndex((i) =>
+      i.id === cap.signalId || (i.resolves ?? []).some((r) => r.id === cap.signalId)
+    );
 }

@@ -65,10 +65,28 @@ export interface Finding<D = unknown> {
    * leaves closed still counts. The fix's worth (lib/engines/visibility/score.ts worthOf) counts them.
    */
   fixedPoints?: number;
+  /**
+   * What fixes of other causes are worth to this signal: a signal whose points several causes take
+   * (an AI search crawler refused by robots.txt, another at the edge) credits each cause's fix with
+   * the points it would earn once that fix alone is applied, and whether that fix lifts its gate.
+   * The issue of that cause (`cause` = its `fix.cause.key`) counts them in its worth and lists this
+   * signal among the checks it resolves.
+   */
+  credits?: Credit[];
   /** Only `discovery.site_sample`: the sampled-pages table (see record.ts). */
   pages?: AuditPage[];
   /** Only `access.edge`: the crawler matrix (see record.ts). */
   crawlers?: CrawlerRow[];
+}
+
+/** What the fix of another cause is worth to a signal (see {@link Finding.credits}). */
+export interface Credit {
+  /** The cause key of the fix (`edge:ai-crawlers`). */
+  cause: string;
+  /** The points the signal earns once that fix alone is applied. */
+  points: number;
+  /** Whether that fix alone lifts the signal's gate (when it raises one). */
+  liftsGate: boolean;
 }
 
 /** One visibility signal: everything about it, in one object. */
@@ -135,6 +153,9 @@ export function toCheck(def: SignalDef, ctx: ScanContext, found: Finding): Check
     fix,
     impact: found.impact,
     ...(fix && found.fixedPoints !== undefined ? { fixedPoints: found.fixedPoints } : {}),
+    ...(scored && found.status !== "pass" && found.credits?.length
+      ? { credits: found.credits }
+      : {}),
   };
 }
 

@@ -11,7 +11,7 @@
  */
 import type { ScanContext } from "./check.ts";
 import { crawlersByRole } from "./crawlers.ts";
-import { robotsVerdicts } from "./robots_fix.ts";
+import { robotsAllowFix, robotsVerdicts } from "./robots_fix.ts";
 
 /** A page worth listing: its URL and the text the site links it with. */
 export interface ContentPage {
@@ -65,24 +65,38 @@ export function contentPages(ctx: ScanContext, max = 20): ContentPage[] {
 }
 
 /**
- * The paths robots.txt lets in every search crawler that may read the home page (every search
- * crawler when none may): a sitemap lists what crawlers may fetch.
+ * The paths robots.txt lets in every search crawler that may read the home page: a sitemap lists
+ * what crawlers may fetch. When robots.txt keeps every search crawler out of the home page, the
+ * report's robots.txt fix lets them in, and the sitemap is for after it: the paths are judged on
+ * the file as that fix leaves it (or on the file itself when no fix could be computed).
  */
 export function robotsAllowedPaths(ctx: ScanContext, paths: string[]): Set<string> {
   const out = ctx.snapshot.robots;
   if (ctx.robots.state !== "ok" || !out.ok) {
-    return new Set(ctx.robots.state === "server_error" ? [] : paths);
+    // No robots.txt (or an unreadable one) leaves every path open; a 5xx closes them all.
+    return new Set(ctx.robots.state === "server_error" ? [] : ["/", ...paths]);
   }
   const search = crawlersByRole("search").map((c) => c.token);
   const admitted = ctx.robots.crawlers.filter((c) => search.includes(c.token) && c.allowed)
     .map((c) => c.token);
-  const judges = admitted.length ? admitted : search;
   const origin = new URL(ctx.pageUrl).origin;
-  const verdicts = robotsVerdicts(out.result.body, origin, ["/", ...paths]);
+  let body = out.result.body;
+  if (!admitted.length) {
+    if (!opened.has(ctx)) {
+      const fix = robotsAllowFix(body, origin, search);
+      opened.set(ctx, fix?.verified ? fix.patched : body);
+    }
+    body = opened.get(ctx)!;
+  }
+  const judges = admitted.length ? admitted : search;
+  const verdicts = robotsVerdicts(body, origin, ["/", ...paths]);
   return new Set(
     ["/", ...paths].filter((p) => judges.every((t) => verdicts.get(`${t} ${p}`) !== false)),
   );
 }
+
+/** robots.txt as the robots.txt fix leaves it, per scan (computed once). */
+const opened = new WeakMap<ScanContext, string>();
 
 /** Escapes text for XML character data and attribute values. */
 export function escapeXml(s: string): string {
@@ -92,13 +106,21 @@ export function escapeXml(s: string): string {
   ).replace(/'/g, "&apos;");
 }
 
-/** A sitemap.xml (sitemaps.org) of the home page and its content pages, without `<lastmod>`. */
+/** The `<lastmod>` of a skeleton: only the site knows when a page changed. */
+export const LASTMOD_FILL_IN = "FILL-IN: YYYY-MM-DD, the day this page last changed";
+
+/**
+ * A sitemap.xml (sitemaps.org) of the home page and its content pages, each `<lastmod>` a
+ * FILL-IN (no date is invented: only the site knows when a page changed).
+ */
 export function sitemapXml(ctx: ScanContext): string {
   const home = new URL("/", ctx.pageUrl).href;
   const pages = contentPages(ctx, 20).map((p) => p.url);
   const homeAllowed = robotsAllowedPaths(ctx, []).has("/");
   const urls = [...(homeAllowed ? [home] : []), ...pages];
-  const body = urls.map((u) => `  <url><loc>${escapeXml(u)}</loc></url>`).join("\n");
+  const body = urls.map((u) =>
+    `  <url><loc>${escapeXml(u)}</loc><lastmod>${LASTMOD_FILL_IN}</lastmod></url>`
+  ).join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>`;
 }
 

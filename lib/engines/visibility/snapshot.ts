@@ -97,6 +97,15 @@ export async function takeSnapshot(
   // when the home page answered: without an answer there is nothing to compare with, and a
   // hostile redirect chain is not walked again per User-Agent.
   const edgeP = probeEdge(home, target.url, fetcher, signal);
+  // One more request of the home page, asking for Markdown (content negotiation), small and quick.
+  const markdownP = home.ok
+    ? get(home.result.finalUrl, {
+      headers: { accept: "text/markdown" },
+      maxBytes: PROBE_BYTES,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      maxRedirects: 1,
+    })
+    : Promise.resolve(undefined);
   progress("parsing", "parsing the home page");
   const homeOrigin = home.ok ? new URL(home.result.finalUrl).origin : startOrigin;
   // A site that moved (apex -> www, http -> https) may serve its files only on the new origin.
@@ -159,12 +168,13 @@ export async function takeSnapshot(
     facts = parsed;
     deps.onParsed?.(parsed, home.result.finalUrl, home.result.body);
   }
-  const [robots, sitemap, llms, llmsFull, edge] = await Promise.all([
+  const [robots, sitemap, llms, llmsFull, edge, markdown] = await Promise.all([
     robotsDone,
     sitemapDone,
     onHomeOrigin(llmsP, "/llms.txt", CAPS.llms),
     onHomeOrigin(llmsFullP, "/llms-full.txt", CAPS.probe),
     edgeP,
+    markdownP,
   ]);
   return {
     target,
@@ -176,6 +186,7 @@ export async function takeSnapshot(
     llms,
     llmsFull,
     edge,
+    ...(markdown ? { markdown } : {}),
     elapsedMs: performance.now() - started,
   };
 }

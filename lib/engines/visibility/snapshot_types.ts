@@ -46,6 +46,12 @@ export interface Snapshot {
    * (edge_probe.ts): what the site's edge answers them.
    */
   edge: EdgeProbes;
+  /**
+   * The home page asked for again with `Accept: text/markdown` (Markdown for Agents, standards.ts):
+   * a text/markdown answer is a Markdown version for the agents that ask for one. Absent in
+   * snapshots built without it (tests) and when the home page did not answer.
+   */
+  markdown?: FetchOutcome;
   /** Wall time of the whole snapshot in milliseconds. */
   elapsedMs: number;
 }

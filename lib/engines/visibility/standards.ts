@@ -17,6 +17,8 @@ export interface Standard extends LearnSource {
 }
 
 const CHECKED = "2026-11-26";
+/** The entries read again (or first) for issue 40, through the search tool. */
+const RECHECKED = "2026-12-06";
 
 /** Every format or draft the scan reads. */
 export const STANDARDS = {
@@ -55,9 +57,43 @@ export const STANDARDS = {
     by: "Cloudflare",
     title: "Crawl endpoint now respects the Content Signals use directive",
     url: "https://developers.cloudflare.com/changelog/post/2026-08-31-crawl-content-use/",
-    version: "2026-08-31: the use key (reference, full)",
-    reads: "the use key of a Content-Signal line, reported as written",
-    checked: CHECKED,
+    version:
+      '2026-08-31: the use key, "the maximum level at which content may be used": reference, then full (the default), from least to most permissive',
+    reads:
+      "the use key of a Content-Signal line as a usage preference (reference or full; another value is shown as written, unread); Cloudflare's crawl endpoint refuses a crawl asking for more than it",
+    checked: RECHECKED,
+  },
+  markdownForAgents: {
+    id: "markdown_for_agents",
+    by: "Cloudflare",
+    title: "Markdown for Agents",
+    url: "https://developers.cloudflare.com/fundamentals/reference/markdown-for-agents/",
+    version:
+      "the reference page as published (content negotiation: a request with Accept: text/markdown gets the page converted to Markdown)",
+    reads:
+      "whether the home page answers Accept: text/markdown with a text/markdown body: a Markdown version for the agents that ask for one (one request; shown, never scored)",
+    checked: RECHECKED,
+  },
+  webBotAuth: {
+    id: "web_bot_auth",
+    by: "IETF Web Bot Auth working group",
+    title: "HTTP Message Signatures for automated traffic",
+    url: "https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/01/",
+    version: "draft-ietf-webbotauth-httpsig-protocol-01 (2026-10-29), a working group draft",
+    reads:
+      "nothing from the site: agents sign their requests (HTTP message signatures, a Signature-Agent header, keys in a JWKS directory at a well-known URI) and an edge may verify them; our probes are unsigned, so the report says what an unsigned request with a crawler's User-Agent gets and that a signed one may be treated differently",
+    checked: RECHECKED,
+  },
+  trainingPreference: {
+    id: "training_preference",
+    by: "IETF (individual draft, AI Preferences mailing list)",
+    title: "Machine-Readable Training Preference Signal",
+    url: "https://datatracker.ietf.org/doc/draft-kelley-aipref-training-preference-signal/",
+    version:
+      "draft-kelley-aipref-training-preference-signal-00 (2026-10-30); Google's crawler changelog (2026-10-30) says Google intends to support the shared training preference signal",
+    reads:
+      "not read yet: the draft binds a preference to paths with ordinary robots.txt groups keyed by a per-purpose policy token in the User-Agent line, and the stored copy we could read (its abstract) does not name the token; groups of tokens we do not know are shown as written",
+    checked: RECHECKED,
   },
   aiprefVocab: {
     id: "aipref_vocab",

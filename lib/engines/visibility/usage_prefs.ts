@@ -2,7 +2,8 @@
  * AI usage preferences a site declares, per purpose (search, AI input, training), read from:
  * - Cloudflare's `Content-Signal` lines in robots.txt (`search`, `ai-input`, `ai-train` = yes or
  *   no; standards.ts `contentSignals`), per group, with an optional leading path read as a scope;
- *   the `use` key is reported as written;
+ *   the `use` key (the most a crawler may use the content for: `reference`, then `full`;
+ *   standards.ts `contentSignalsUse`) is read as a level, any other value shown as written;
  * - the IETF AI-preferences `Content-Usage` rule in robots.txt (a path, then `train-ai`,
  *   `ai-use`, `search` = y or n; draft-ietf-aipref-attach-05 and -vocab-08), per group, the
  *   longest matching path applying;
@@ -54,10 +55,18 @@ const CONTENT_USAGE: Record<string, UsagePurpose> = {
   "train-ai": "training",
 };
 
+/** The levels of Content Signals' `use` key, least permissive first (Cloudflare, 2026-08-31). */
+export const USE_LEVELS = ["reference", "full"] as const;
+/** A level of the `use` key. */
+export type UseLevel = (typeof USE_LEVELS)[number];
+
 /** A Content-Signal value: `search=yes, ai-train=no` (lenient: spaces and case are tolerated). */
-function readContentSignal(value: string): { prefs: [UsagePurpose, boolean][]; other: string[] } {
+function readContentSignal(
+  value: string,
+): { prefs: [UsagePurpose, boolean][]; other: string[]; use: UseLevel[] } {
   const prefs: [UsagePurpose, boolean][] = [];
   const other: string[] = [];
+  const use: UseLevel[] = [];
   for (const part of value.split(",")) {
     const [rawKey, rawValue = ""] = part.split("=", 2);
     const key = rawKey.trim().toLowerCase();
@@ -65,9 +74,11 @@ function readContentSignal(value: string): { prefs: [UsagePurpose, boolean][]; o
     if (!key) continue;
     const purpose = CONTENT_SIGNAL[key];
     if (purpose && (v === "yes" || v === "no")) prefs.push([purpose, v === "yes"]);
-    else other.push(`${key}=${rawValue.trim()}`);
+    else if (key === "use" && (USE_LEVELS as readonly string[]).includes(v)) {
+      use.push(v as UseLevel);
+    } else other.push(`${key}=${rawValue.trim()}`);
   }
-  return { prefs, other };
+  return { prefs, other, use };
 }
 
 /**
@@ -98,6 +109,11 @@ function readContentUsage(value: string): { prefs: [UsagePurpose, boolean][]; ot
 /** What a site declares: every statement, and what was written but is not a preference we know. */
 export interface UsagePreferences {
   declarations: Declaration[];
+  /**
+   * The Content Signals `use` levels stated (the most a crawler may use content for), each with
+   * where it was written and the group it sits in.
+   */
+  use: { level: UseLevel; source: string; scope: string; path: string }[];
   /** Keys and values outside the vocabularies (Content-Signal `use=reference`, unknown keys). */
   other: string[];
 }
@@ -120,12 +136,16 @@ export function readUsagePreferences(
   headers: Record<string, string>,
 ): UsagePreferences {
   const declarations: Declaration[] = [];
+  const use: UsagePreferences["use"] = [];
   const other = new Set<string>();
   const add = (
-    read: { prefs: [UsagePurpose, boolean][]; other: string[] },
+    read: { prefs: [UsagePurpose, boolean][]; other: string[]; use?: UseLevel[] },
     base: Omit<Declaration, "purpose" | "allowed">,
   ) => {
     for (const o of read.other) other.add(`${base.source}: ${o}`);
+    for (const level of read.use ?? []) {
+      if (use.length < MAX_DECLARATIONS) use.push({ level, ...base });
+    }
     for (const [purpose, allowed] of read.prefs) {
       if (declarations.length < MAX_DECLARATIONS) {
         declarations.push({ ...base, purpose, allowed });
@@ -136,6 +156,7 @@ export function readUsagePreferences(
     for (const d of robotsDeclarations(parsed, MAX_DECLARATIONS)) {
       if (declarations.length < MAX_DECLARATIONS) declarations.push(d);
     }
+    for (const u of robotsUse(parsed, MAX_DECLARATIONS)) use.push(u);
     for (const o of robotsOther(parsed, 20)) other.add(o);
   }
   if (headers["content-usage"]) {
@@ -152,7 +173,7 @@ export function readUsagePreferences(
       path: "/",
     });
   }
-  return { declarations, other: [...other].slice(0, 20) };
+  return { declarations, use, other: [...other].slice(0, 20) };
 }
 
 /** One preference line read once: its scope path and what it says. */
@@ -162,11 +183,15 @@ interface ReadLine {
   label: string;
   prefs: [UsagePurpose, boolean][];
   other: string[];
+  /** The Content Signals `use` levels the line states (none for Content-Usage). */
+  use: UseLevel[];
 }
 
 function readLine(line: RobotsPreferenceLine): ReadLine {
   const { path, value } = scoped(line);
-  const read = line.key === "content-signal" ? readContentSignal(value) : readContentUsage(value);
+  const read = line.key === "content-signal"
+    ? readContentSignal(value)
+    : { ...readContentUsage(value), use: [] };
   const label = line.key === "content-signal" ? "Content-Signal" : "Content-Usage";
   return { line, path, label, ...read };
 }
@@ -248,6 +273,23 @@ function robotsDeclarations(parsed: ParsedRobotsTxt, max: number): Declaration[]
         path: read.path,
         purpose,
         allowed,
+      });
+    }
+  }
+  return out;
+}
+
+/** The first `max` `use` levels of robots.txt's preference lines, one per scope and line. */
+function robotsUse(parsed: ParsedRobotsTxt, max: number): UsagePreferences["use"] {
+  const out: UsagePreferences["use"] = [];
+  for (const { scope, read } of preferencePairs(parsed, (r) => r.use.length > 0)) {
+    for (const level of read.use) {
+      if (out.length >= max) return out;
+      out.push({
+        level,
+        source: `robots.txt line ${read.line.line} (${read.label})`,
+        scope,
+        path: read.path,
       });
     }
   }

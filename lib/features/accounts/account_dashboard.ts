@@ -18,6 +18,7 @@ import { wantsJson } from "../../kit/web/http_form.ts";
 import { pageErrors, pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import { PATHS } from "../../kit/report_urls.ts";
 
 /** What a form post leaves for the next dashboard view: a new key (shown once), a notice, sections'. */
@@ -43,21 +44,27 @@ export async function dashboardFor(
     return c.redirect(PATHS.accountLogin, 303);
   }
   const keys = (await deps.store.keys.listKeys(account.id)).map(keyView);
+  const origin = expectedOrigin(c, deps.config.trustProxy);
   const { sections: left, ...shown } = extra;
-  const view = { accountId: account.id, csrf: session.csrf };
+  // The sections' links name this instance as its alerts do: PUBLIC_URL, else this request's origin.
+  const view = {
+    accountId: account.id,
+    csrf: session.csrf,
+    origin: (deps.config.publicUrl ? trimEnd(deps.config.publicUrl, charsOf("/")) : null) ?? origin,
+  };
   const sections = (await Promise.all(
     (deps.accountSections ?? []).map((s) => s.render(view, left?.[s.id])),
   )).filter((section): section is VNode => section !== null);
   const state: DashboardState = { account, csrf: session.csrf, keys, sections, ...shown };
   if (deps.service.readsServerLogs) state.logsHref = PATHS.accountLogs;
-  const origin = expectedOrigin(c, deps.config.trustProxy);
   // Status 400/409 when a no-JS key form was refused.
   return pageWithStatus(status, (s) =>
     renderPage(
       c,
       {
-        title: "Your API keys",
-        description: `API keys of your ${deps.service.title} account.`,
+        title: "Your account",
+        description: `Your ${deps.service.title} account: watched sites, alerts, AI answers, ` +
+          "vendor keys and API keys.",
         noindex: true,
       },
       shellFor(c, deps, { islands: "account", styles: ACCOUNT_STYLES }),

@@ -13,6 +13,7 @@ import {
   field,
   hostOf,
   InvalidResponseError,
+  keptQueries,
   keptSources,
   list,
   MAX_OUTPUT_TOKENS,
@@ -32,6 +33,8 @@ export const anthropic: ProviderAdapter = {
   api: "Messages API, POST /v1/messages, anthropic-version 2023-06-01, tool web_search_20250305",
   docs: [VENDOR_DOCS.anthropicWebSearch, VENDOR_DOCS.anthropicErrors, VENDOR_DOCS.anthropicPricing],
   defaultModel: "claude-haiku-4-5-20251001",
+  surface: "API with web search (the Messages API), not the Claude app",
+  returnsQueries: true,
   price: {
     value: { perRequest: 0, perSearch: 0.01, inputPerMTok: 1, outputPerMTok: 5 },
     assumes:
@@ -61,9 +64,14 @@ export const anthropic: ProviderAdapter = {
     const content = field(body, "content");
     if (!Array.isArray(content)) throw new InvalidResponseError("no content array");
     const texts: string[] = [];
-    const sources: AnswerSource[] = [];
+    const queries: unknown[] = [];
+    const sources: Omit<AnswerSource, "rank">[] = [];
     for (const block of content) {
       const type = field(block, "type");
+      // The searches it ran: its server_tool_use blocks of the web_search tool.
+      if (type === "server_tool_use" && field(block, "name") === "web_search") {
+        queries.push(field(field(block, "input"), "query"));
+      }
       if (type === "web_search_tool_result") {
         // An error result is an object ({type: "web_search_tool_result_error"}), not a list.
         for (const r of list(field(block, "content"))) {
@@ -93,6 +101,7 @@ export const anthropic: ProviderAdapter = {
     return {
       text,
       sources: keptSources(sources),
+      queries: keptQueries(queries),
       usage: {
         inputTokens: count(field(usage, "input_tokens")),
         outputTokens: count(field(usage, "output_tokens")),

@@ -42,11 +42,35 @@ export interface ProviderSettings {
 /** The answer-presence settings. */
 export interface AnswersSettings {
   providers: Record<ProviderId, ProviderSettings>;
-  /** Times each question is asked per vendor in a run (ANSWERS_SAMPLES, 1-10, default 3). */
+  /**
+   * Times each question is asked per vendor in a run (ANSWERS_SAMPLES, 1-20, default
+   * {@link SAMPLE_FLOOR}, the published floor); with adaptive sampling, the first round.
+   */
   samples: number;
+  /**
+   * "fixed": every question `samples` times; "adaptive": then more, one round at a time, for each
+   * question whose interval is wider than `targetWidth`, up to `maxSamples` (ANSWERS_SAMPLING).
+   */
+  sampling: "fixed" | "adaptive";
+  /** The interval width adaptive sampling stops at, 0..1 (ANSWERS_TARGET_WIDTH, default 0.35). */
+  targetWidth: number;
+  /** The most answers per question in an adaptive run (ANSWERS_MAX_SAMPLES, default 15). */
+  maxSamples: number;
+  /** Whether each run asks every provider the canary panel (canary.ts; ANSWERS_CANARY, on). */
+  canary: boolean;
+  /**
+   * One account's share of the global pool on the operator's keys, in percent
+   * (ANSWERS_ACCOUNT_SHARE_PERCENT, default 25).
+   */
+  accountSharePercent: number;
+  /**
+   * The part of the global pool no account may use, kept for the operator's own runs, in percent
+   * (ANSWERS_OPERATOR_RESERVE_PERCENT, default 20).
+   */
+  operatorReservePercent: number;
   /** Questions per watched site at most (ANSWERS_MAX_QUESTIONS, 1-10, default 5). */
   maxQuestions: number;
-  /** Calls per account per UTC day, all vendors (ANSWERS_ACCOUNT_CALLS_PER_DAY, default 60). */
+  /** Calls per account per UTC day, all vendors (ANSWERS_ACCOUNT_CALLS_PER_DAY, default 150). */
   accountCallsPerDay: number;
   /** Calls on the operator's keys per UTC day, every caller (ANSWERS_GLOBAL_CALLS_PER_DAY, 500). */
   globalCallsPerDay: number;
@@ -59,6 +83,14 @@ export interface AnswersSettings {
   /** Tests only: vendor hosts reached at a loopback address over HTTP (ANSWERS_RESOLVE). */
   resolve: Map<string, ResolveTarget>;
 }
+
+/**
+ * The published floor of answers per question: Schulte, Bleeker & Kaufmann, "Don't Measure Once:
+ * Measuring Visibility in AI Search (GEO)", arXiv 2604.07585 (2026-04-08,
+ * https://arxiv.org/abs/2604.07585, checked 2026-12-06), recommend at least 7 runs per prompt per
+ * day for brand visibility.
+ */
+export const SAMPLE_FLOOR = 7;
 
 const ENV_NAMES: Record<ProviderId, { key: string; prefix: string }> = {
   openai: { key: "OPENAI_API_KEY", prefix: "ANSWERS_OPENAI" },
@@ -102,9 +134,15 @@ export function answersFromEnv(
   const sealingKey = (text("WATCH_SECRET_KEY")?.length ?? 0) >= 32;
   return {
     providers,
-    samples: intSetting(env, "ANSWERS_SAMPLES", 3, 1, 10),
+    samples: intSetting(env, "ANSWERS_SAMPLES", SAMPLE_FLOOR, 1, 20),
+    sampling: sampling(text("ANSWERS_SAMPLING")),
+    targetWidth: fraction(env, "ANSWERS_TARGET_WIDTH", 0.35),
+    maxSamples: intSetting(env, "ANSWERS_MAX_SAMPLES", 15, 1, 50),
+    canary: !["0", "false"].includes(text("ANSWERS_CANARY") ?? "1"),
+    accountSharePercent: intSetting(env, "ANSWERS_ACCOUNT_SHARE_PERCENT", 25, 0, 100),
+    operatorReservePercent: intSetting(env, "ANSWERS_OPERATOR_RESERVE_PERCENT", 20, 0, 100),
     maxQuestions: intSetting(env, "ANSWERS_MAX_QUESTIONS", 5, 1, 10),
-    accountCallsPerDay: intSetting(env, "ANSWERS_ACCOUNT_CALLS_PER_DAY", 60, 0, 100_000),
+    accountCallsPerDay: intSetting(env, "ANSWERS_ACCOUNT_CALLS_PER_DAY", 150, 0, 100_000),
     globalCallsPerDay: intSetting(env, "ANSWERS_GLOBAL_CALLS_PER_DAY", 500, 0, 1_000_000),
     // Users' keys are sealed with WATCH_SECRET_KEY, a key kept outside the store: without it
     // they stay off (a key kept in KV beside them would open them for anyone with a copy).
@@ -112,6 +150,30 @@ export function answersFromEnv(
     userKeysRefused: userKeysAsked && !sealingKey,
     timeoutMs: intSetting(env, "ANSWERS_TIMEOUT_MS", 60_000, 1_000, 300_000),
     resolve: parseResolve("ANSWERS_RESOLVE", env.ANSWERS_RESOLVE),
+  };
+}
+
+function sampling(value: string | undefined): "fixed" | "adaptive" {
+  if (value === undefined || value === "fixed" || value === "adaptive") return value ?? "fixed";
+  throw new Error('ANSWERS_SAMPLING must be "fixed" or "adaptive"');
+}
+
+function fraction(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new Error(`${name} must be between 0 and 1`);
+  return n;
+}
+
+/** The day's budgets of calls, from the settings (lib/features/answers/store.ts BudgetLimits). */
+export function budgetLimits(s: AnswersSettings) {
+  const global = s.globalCallsPerDay;
+  return {
+    account: s.accountCallsPerDay,
+    share: Math.floor((global * s.accountSharePercent) / 100),
+    accounts: Math.floor((global * (100 - s.operatorReservePercent)) / 100),
+    global,
   };
 }
 
@@ -142,7 +204,13 @@ export function describeAnswers(s: AnswersSettings): string {
       ? "; users' own keys are OFF: ANSWERS_USER_KEYS needs WATCH_SECRET_KEY (the key that seals " +
         "them, kept outside the store; docs/security.md)"
       : ""
-  }; ${s.samples} answers per question; ` +
+  }; ${s.samples} answers per question${
+    s.sampling === "adaptive" ? ` (adaptive, up to ${s.maxSamples})` : ""
+  }${s.samples < SAMPLE_FLOOR ? ` (below the published floor of ${SAMPLE_FLOOR})` : ""}; ` +
     `budgets ${s.accountCallsPerDay} calls per account and ${s.globalCallsPerDay} on the ` +
-    `operator's keys per UTC day${s.resolve.size ? "; ANSWERS_RESOLVE is set (tests only)" : ""}`;
+    `operator's keys per UTC day, of which an account may use ${
+      budgetLimits(s).share
+    } and all accounts ${budgetLimits(s).accounts}${
+      s.resolve.size ? "; ANSWERS_RESOLVE is set (tests only)" : ""
+    }`;
 }

@@ -10,6 +10,7 @@ import type { AnswersStore } from "./store.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
 import type { SecretBox } from "../../kit/auth/secret_box.ts";
+import type { JobRunner } from "../../kit/isolate/protocol.ts";
 
 /** A site an account watches, as answer presence reads it. */
 export interface WatchedSite {
@@ -40,14 +41,23 @@ export interface AnswersDeps {
   box(): Promise<SecretBox>;
   /** Calls the vendors (ANSWERS_RESOLVE, never SCAN_RESOLVE; no redirects; 2 MB answers). */
   vendorFetcher: GuardedFetcher;
-  /** Reads a site's home page for its facts (as a scan does: SCAN_RESOLVE applies). */
-  siteFetcher: GuardedFetcher;
+  /**
+   * Runs a job in a worker (lib/kit/isolate/runner.ts): the site's facts, the vendors' answers and
+   * first-party CSV exports are read there, never on the server's thread
+   * (lib/features/answers/jobs.ts).
+   */
+  runJob: JobRunner;
   now: () => number;
   /** Waits before a vendor retry (tests record the waits instead). */
   sleep: (ms: number) => Promise<void>;
   log: (entry: Record<string, unknown>) => void;
   /** Runs in progress in this process (their promises), so tests and shutdown can wait. */
   running: Set<Promise<unknown>>;
+  /**
+   * Verified AI crawler hits per path in the account's server logs (the logs feature's observed
+   * column), handed in by the app; absent without that feature.
+   */
+  observed?: (accountId: string, domain: string) => Promise<Map<string, number> | null>;
 }
 
 /**

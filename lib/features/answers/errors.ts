@@ -39,19 +39,29 @@ export class RunInProgressError extends HttpError {
 export class AnswersBudgetError extends RateLimitedError {
   override name = "AnswersBudgetError";
   constructor(
-    readonly budget: { scope: "account" | "global"; used: number; limit: number; needed: number },
+    readonly budget: {
+      scope: "account" | "share" | "accounts" | "global";
+      used: number;
+      limit: number;
+      needed: number;
+    },
     retryAfterSeconds: number,
   ) {
+    const left = Math.max(0, budget.limit - budget.used);
     super(
-      budget.scope === "account"
-        ? `This run needs ${budget.needed} calls and your account has ${
-          Math.max(0, budget.limit - budget.used)
-        } of its ${budget.limit} calls left today (UTC). Nothing was spent; ask fewer questions, ` +
-          "or try again tomorrow."
-        : `This run needs ${budget.needed} calls on the instance's keys and ${
-          Math.max(0, budget.limit - budget.used)
-        } of the ${budget.limit} allowed today (UTC) are left. Nothing was spent; try again ` +
-          "tomorrow.",
+      {
+        account: `This run needs ${budget.needed} calls and your account has ${left} of its ` +
+          `${budget.limit} calls left today (UTC). Nothing was spent; ask fewer questions, or ` +
+          "try again tomorrow.",
+        share: `This run needs ${budget.needed} calls on the instance's keys and your account ` +
+          `has ${left} of its fair share of ${budget.limit} left today (UTC). Nothing was spent; ` +
+          "ask fewer questions, add your own vendor key, or try again tomorrow.",
+        accounts: `This run needs ${budget.needed} calls on the instance's keys and the accounts ` +
+          `together have ${left} of their ${budget.limit} left today (UTC); the rest is kept ` +
+          "for the operator. Nothing was spent; try again tomorrow.",
+        global: `This run needs ${budget.needed} calls on the instance's keys and ${left} of the ` +
+          `${budget.limit} allowed today (UTC) are left. Nothing was spent; try again tomorrow.`,
+      }[budget.scope],
       retryAfterSeconds,
     );
   }

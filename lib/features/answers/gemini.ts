@@ -14,6 +14,7 @@ import {
   field,
   hostOf,
   InvalidResponseError,
+  keptQueries,
   keptSources,
   list,
   nestedErrorCode,
@@ -43,6 +44,8 @@ export const gemini: ProviderAdapter = {
     VENDOR_DOCS.googleExtendedGrounding,
   ],
   defaultModel: "gemini-3-flash-preview",
+  surface: "API with Google Search grounding (the Gemini API), not the Gemini app",
+  returnsQueries: true,
   price: {
     value: { perRequest: 0, perSearch: 0.014, inputPerMTok: 0.5, outputPerMTok: 3 },
     assumes:
@@ -79,7 +82,7 @@ export const gemini: ProviderAdapter = {
         if (typeof i === "number") supported.add(i);
       }
     }
-    const sources: AnswerSource[] = [];
+    const sources: Omit<AnswerSource, "rank">[] = [];
     list(field(meta, "groundingChunks")).forEach((chunk, i) => {
       const web = field(chunk, "web");
       const uri = str(field(web, "uri"));
@@ -103,6 +106,7 @@ export const gemini: ProviderAdapter = {
     return {
       text,
       sources: keptSources(sources),
+      queries: keptQueries(list(field(meta, "webSearchQueries"))),
       usage: {
         inputTokens: count(field(usage, "promptTokenCount")) +
           count(field(usage, "toolUsePromptTokenCount")),

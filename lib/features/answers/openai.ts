@@ -11,6 +11,7 @@ import {
   field,
   hostOf,
   InvalidResponseError,
+  keptQueries,
   keptSources,
   list,
   nestedErrorCode,
@@ -39,6 +40,8 @@ export const openai: ProviderAdapter = {
     "Responses API, POST /v1/responses, tool web_search (include web_search_call.action.sources)",
   docs: [VENDOR_DOCS.openaiWebSearch, VENDOR_DOCS.openaiErrors, VENDOR_DOCS.openaiPricing],
   defaultModel: "gpt-5.4-mini",
+  surface: "API with web search (the Responses API), not the ChatGPT app",
+  returnsQueries: true,
   price: {
     value: { perRequest: 0, perSearch: 0.01, inputPerMTok: 0.75, outputPerMTok: 4.5 },
     assumes:
@@ -66,12 +69,17 @@ export const openai: ProviderAdapter = {
     const output = field(body, "output");
     if (!Array.isArray(output)) throw new InvalidResponseError("no output array");
     const texts: string[] = [];
-    const sources: AnswerSource[] = [];
+    const sources: Omit<AnswerSource, "rank">[] = [];
     let searches = 0;
+    const queries: unknown[] = [];
     for (const item of output) {
       const type = field(item, "type");
       if (type === "web_search_call") {
         searches++;
+        // The action's `queries` (its older `query` is kept where only that is given).
+        const action = field(item, "action");
+        const asked = list(field(action, "queries"));
+        queries.push(...(asked.length ? asked : [field(action, "query")]));
         for (const s of list(field(field(item, "action"), "sources"))) {
           const url = str(field(s, "url"));
           if (url) sources.push({ url, title: null, host: hostOf(url), kind: "retrieved" });
@@ -95,6 +103,7 @@ export const openai: ProviderAdapter = {
     return {
       text,
       sources: keptSources(sources),
+      queries: keptQueries(queries),
       usage: {
         inputTokens: count(field(usage, "input_tokens")),
         outputTokens: count(field(usage, "output_tokens")),

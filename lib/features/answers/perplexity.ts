@@ -32,6 +32,9 @@ export const perplexity: ProviderAdapter = {
     VENDOR_DOCS.perplexityPricing,
   ],
   defaultModel: "sonar",
+  surface: "API with web search (the Sonar API), not the Perplexity app",
+  // The Sonar response documents its citations and search results, not the queries it ran.
+  returnsQueries: false,
   price: {
     value: { perRequest: 0.005, perSearch: 0, inputPerMTok: 1, outputPerMTok: 1 },
     assumes:
@@ -60,7 +63,7 @@ export const perplexity: ProviderAdapter = {
     const citations = list(field(body, "citations")).map(str).filter((u): u is string => !!u);
     const cited = new Set(citations);
     const titles = new Map<string, string | null>();
-    const sources: AnswerSource[] = [];
+    const sources: Omit<AnswerSource, "rank">[] = [];
     for (const r of list(field(body, "search_results"))) {
       const url = str(field(r, "url"));
       if (!url) continue;
@@ -73,7 +76,7 @@ export const perplexity: ProviderAdapter = {
     return {
       text,
       sources: keptSources([
-        ...citations.map((url): AnswerSource => ({
+        ...citations.map((url): Omit<AnswerSource, "rank"> => ({
           url,
           title: titles.get(url) ?? null,
           host: hostOf(url),
@@ -81,6 +84,7 @@ export const perplexity: ProviderAdapter = {
         })),
         ...sources,
       ]),
+      queries: [],
       usage: {
         inputTokens: count(field(usage, "prompt_tokens")),
         outputTokens: count(field(usage, "completion_tokens")),

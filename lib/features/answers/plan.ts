@@ -4,7 +4,8 @@
  * where the operator allows it, else the operator's), the model of each, and the estimated cost.
  * The API's estimate, MCP and the report's section show this plan; a run starts from it.
  */
-import { priceVariable } from "./config.ts";
+import { priceVariable, SAMPLE_FLOOR } from "./config.ts";
+import { CANARY_QUESTIONS } from "./canary.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
 import { BadRequestError } from "../../kit/errors.ts";
 import type { AnswersDeps } from "./context.ts";
@@ -13,8 +14,9 @@ import type { CallPrice, ProviderAdapter } from "./provider.ts";
 import { PROVIDERS } from "./providers.ts";
 import { defaultQuestions, ownerCompetitors, ownerQuestions } from "./questions.ts";
 import { siteOf } from "./presence.ts";
-import type { Estimate, KeySource, Owner, QuestionSet } from "./run_types.ts";
-import { readSiteFacts } from "./site_facts.ts";
+import type { Estimate, KeySource, Owner, QuestionSet, Sampling } from "./run_types.ts";
+import { bare, SITE_FACTS_TIMEOUT_MS, type SiteFacts, type SiteFactsJob } from "./site_facts.ts";
+import { ScanIsolationError } from "../../kit/isolate/runner.ts";
 import { openUserKey } from "./user_keys.ts";
 import { watchOfDomain } from "./access.ts";
 
@@ -35,7 +37,15 @@ export interface Plan {
   /** The home page whose facts built the default questions. */
   url: string;
   set: QuestionSet;
+  /** Answers per question in the first round. */
   samples: number;
+  /** The most answers per question (adaptive), else `samples`. */
+  maxSamples: number;
+  sampling: Sampling;
+  /** Canary calls per provider (0: the panel is off). */
+  canaryCalls: number;
+  /** The most calls one provider's part may make: what is reserved for it. */
+  callsPerProvider: number;
   providers: PlannedProvider[];
   estimate: Estimate;
 }
@@ -59,7 +69,7 @@ export async function questionSet(
 ): Promise<QuestionSet> {
   const stored = await deps.answers.getQuestions(owner, domain);
   if (stored) return stored;
-  const facts = await readSiteFacts(deps.siteFetcher, url, domain);
+  const facts = await siteFacts(deps, url, domain);
   const set: QuestionSet = {
     questions: defaultQuestions(facts),
     competitors: [],
@@ -69,6 +79,30 @@ export async function questionSet(
   };
   await deps.answers.putQuestions(owner, domain, set);
   return set;
+}
+
+/**
+ * What the site's home page says about itself, read and parsed in a worker (the "site-facts"
+ * job): a page that takes the worker past its limits gives the domain alone, saying so.
+ */
+async function siteFacts(deps: AnswersDeps, url: string, domain: string): Promise<SiteFacts> {
+  const job: SiteFactsJob = {
+    kind: "site-facts",
+    url,
+    domain,
+    fetch: {
+      userAgent: deps.config.userAgent,
+      scanResolve: deps.config.scanResolve,
+      requestTimeoutMs: deps.config.requestTimeoutMs,
+    },
+  };
+  try {
+    return await deps.runJob(job, SITE_FACTS_TIMEOUT_MS) as SiteFacts;
+  } catch (error) {
+    if (!(error instanceof ScanIsolationError)) throw error;
+    deps.log({ event: "answers.site_facts_failed", domain, cause: error.kind });
+    return bare(domain, `the home page could not be analysed (${error.message})`);
+  }
 }
 
 /** The owner's edit of a site's questions and competitors. @throws BadRequestError. */
@@ -85,9 +119,11 @@ export async function editQuestions(
     questions: input.questions === undefined
       ? before.questions
       : ownerQuestions(input.questions, deps.config.answers.maxQuestions, site),
-    competitors: input.competitors === undefined
-      ? before.competitors
-      : ownerCompetitors(input.competitors, site.domain),
+    ...(input.competitors === undefined
+      ? { competitors: before.competitors, competitorNames: before.competitorNames ?? {} }
+      : (({ domains, names }) => ({ competitors: domains, competitorNames: names }))(
+        ownerCompetitors(input.competitors, site.domain),
+      )),
     origin: "owner",
     facts: before.facts,
     updatedAt: deps.now(),
@@ -120,7 +156,10 @@ export async function planRun(deps: AnswersDeps, owner: Owner, input: string): P
       price: s.price ?? adapter.price.value,
     });
   }
-  const calls = set.questions.length * settings.samples;
+  const adaptive = settings.sampling === "adaptive";
+  const maxSamples = adaptive ? Math.max(settings.samples, settings.maxSamples) : settings.samples;
+  const canaryCalls = settings.canary ? CANARY_QUESTIONS.length : 0;
+  const calls = set.questions.length * maxSamples + canaryCalls;
   const configured = providers.filter((p) => p.key);
   const estimates = configured.map((p) =>
     estimateProvider(
@@ -137,10 +176,22 @@ export async function planRun(deps: AnswersDeps, owner: Owner, input: string): P
     url,
     set,
     samples: settings.samples,
+    maxSamples,
+    sampling: {
+      mode: settings.sampling,
+      samples: settings.samples,
+      floor: SAMPLE_FLOOR,
+      meetsFloor: settings.samples >= SAMPLE_FLOOR,
+      targetWidth: adaptive ? settings.targetWidth : null,
+      maxSamples,
+    },
+    canaryCalls,
+    callsPerProvider: calls,
     providers,
     estimate: {
       questions: set.questions.length,
       samples: settings.samples,
+      canaryCalls,
       calls: calls * configured.length,
       usd: round(estimates.reduce((n, e) => n + e.usd, 0)),
       providers: estimates,

@@ -8,6 +8,11 @@
  * - **competitor only**: the site is neither named nor cited, and a competitor the owner listed is
  *   cited (with no competitor listed: any other site is cited);
  * - **retrieved, not cited**: the search returned a page of the site but the answer cites none.
+ *
+ * Every source the answer gives is read (a site cited as the 25th of 33 sources is cited); the
+ * display cap applies only to what is kept for reading later. Beside the four verdicts: the best
+ * rank at which the site is cited, and the share-of-voice marks of the site and each competitor
+ * (named, cited, named first).
  */
 import { getDomain } from "tldts";
 import { occurrences } from "../../kit/text/occurrences.ts";
@@ -21,6 +26,23 @@ export interface SiteIdentity {
   brand: string | null;
   /** Competitors' registrable domains the owner listed. */
   competitors: string[];
+  /** A competitor's name the owner gave, by its domain (else only its domain is looked for). */
+  competitorNames?: Record<string, string>;
+}
+
+/** How one answer treats one of the tracked sites (the site itself or a competitor). */
+export interface VoiceMark {
+  /** The registrable domain. */
+  domain: string;
+  /** The text names it (its name or its domain). */
+  mentioned: boolean;
+  /** A source the answer cites is on it. */
+  cited: boolean;
+  /**
+   * It comes first among the tracked sites: named first in the text, or, when the text names
+   * none of them, cited first.
+   */
+  first: boolean;
 }
 
 /** What one answer says about the site. */
@@ -29,7 +51,19 @@ export interface Presence {
   cited: boolean;
   competitorOnly: boolean;
   retrievedNotCited: boolean;
+  /** The best rank (from 1) at which the answer cites the site, or null when it does not. */
+  citedRank: number | null;
+  /** The site first, then each competitor: the marks share of voice counts. */
+  voice: VoiceMark[];
+  /**
+   * The registrable domains the answer cites, every source read (at most
+   * {@link MAX_CITED_SITES}): what stability compares between answers.
+   */
+  citedSites: string[];
 }
+
+/** The most cited sites kept per answer (far beyond a documented answer's tens of sources). */
+export const MAX_CITED_SITES = 200;
 
 /** Brands shorter than this are not looked for in text (too many false matches). */
 const MIN_BRAND_CHARS = 3;
@@ -49,26 +83,63 @@ export function presenceOf(
   const sites = (list: AnswerSource[]) => new Set(list.map((s) => siteOf(s.host!)));
   const citedSites = sites(cited);
   const isCited = citedSites.has(site.domain);
-  const mentioned = namesSite(answer.text, site);
+  const plain = normalise(answer.text);
+  const mentioned = mentionAt(plain, site.domain, site.brand) >= 0;
   const absent = !mentioned && !isCited;
   const rivals = site.competitors.length
     ? site.competitors.some((c) => citedSites.has(c))
     : [...citedSites].some((s) => s !== site.domain);
   const retrieved = sites(answer.sources.filter((s) => s.kind === "retrieved" && s.host !== null));
+  const bestRank = (domain: string) => {
+    const ranks = cited.filter((s) => siteOf(s.host!) === domain).map((s) => s.rank);
+    return ranks.length ? Math.min(...ranks) : null;
+  };
+  const tracked = [
+    { domain: site.domain, name: site.brand },
+    ...site.competitors.map((c) => ({ domain: c, name: site.competitorNames?.[c] ?? null })),
+  ].map((t) => ({
+    domain: t.domain,
+    at: mentionAt(plain, t.domain, t.name),
+    rank: bestRank(t.domain),
+  }));
+  const named = tracked.filter((t) => t.at >= 0);
+  const leader = named.length
+    ? named.reduce((a, b) => (b.at < a.at ? b : a))
+    : tracked.filter((t) => t.rank !== null).reduce<typeof tracked[number] | null>(
+      (a, b) => (a === null || b.rank! < a.rank! ? b : a),
+      null,
+    );
   return {
     mentioned,
     cited: isCited,
     competitorOnly: absent && rivals,
     retrievedNotCited: !isCited && retrieved.has(site.domain),
+    citedRank: bestRank(site.domain),
+    voice: tracked.map((t) => ({
+      domain: t.domain,
+      mentioned: t.at >= 0,
+      cited: t.rank !== null,
+      first: leader !== null && leader.domain === t.domain,
+    })),
+    citedSites: [...citedSites].slice(0, MAX_CITED_SITES),
   };
+}
+
+/**
+ * Where the normalised `plain` text first names a site: its name (as a whole phrase, 3 characters
+ * or more) or its domain; -1 when it does not. Linear in the text (no RegExp built from a name).
+ */
+function mentionAt(plain: string, domain: string, name: string | null): number {
+  const brand = name ? normalise(name).trim() : "";
+  const byName = brand.length >= MIN_BRAND_CHARS ? phraseAt(plain, brand) : -1;
+  const byDomain = hostAt(plain, domain.toLowerCase());
+  if (byName < 0) return byDomain;
+  return byDomain < 0 ? byName : Math.min(byName, byDomain);
 }
 
 /** True when `text` names the brand or the site's domain. */
 export function namesSite(text: string, site: Pick<SiteIdentity, "domain" | "brand">): boolean {
-  const plain = normalise(text);
-  const brand = site.brand ? normalise(site.brand).trim() : "";
-  if (brand.length >= MIN_BRAND_CHARS && hasPhrase(plain, brand)) return true;
-  return hasHost(plain, site.domain.toLowerCase());
+  return mentionAt(normalise(text), site.domain, site.brand) >= 0;
 }
 
 /** Lower case, one kind of apostrophe and dash, runs of white space as one space. */
@@ -100,25 +171,26 @@ function codePointBefore(text: string, index: number): number | undefined {
 }
 
 /**
- * A phrase as a whole, not inside a longer word at either end. Both texts are normalised (one
+ * Where a phrase first stands whole, not inside a longer word at either end (-1: nowhere). Both texts are normalised (one
  * space between words), so this is a plain search: no RegExp is built from the brand, and the
  * search is linear in the answer (occurrences).
  */
-function hasPhrase(plain: string, phrase: string): boolean {
+function phraseAt(plain: string, phrase: string): number {
   for (const at of occurrences(plain, phrase)) {
     if (isWordCodePoint(codePointBefore(plain, at))) continue;
     if (isWordCodePoint(plain.codePointAt(at + phrase.length))) continue;
-    return true;
+    return at;
   }
-  return false;
+  return -1;
 }
 
 /**
  * The domain or any subdomain of it, not inside a longer host name or word: in each run of
  * letters, digits and `_.-` (a host-like token), the domain's labels whole, after only non-empty
- * labels of letters, digits and `-`, and followed by nothing or a dot. One pass over the text.
+ * labels of letters, digits and `-`, and followed by nothing or a dot. One pass over the text;
+ * the start of the first token that names it, or -1.
  */
-function hasHost(plain: string, domain: string): boolean {
+function hostAt(plain: string, domain: string): number {
   const want = domain.split(".");
   let start = -1;
   let i = 0;
@@ -128,12 +200,12 @@ function hasHost(plain: string, domain: string): boolean {
       (isWordCodePoint(cp) || cp === 0x5f || cp === 0x2e || cp === 0x2d);
     if (inToken && start < 0) start = i;
     if (!inToken && start >= 0) {
-      if (tokenNamesHost(plain.slice(start, i).split("."), want)) return true;
+      if (tokenNamesHost(plain.slice(start, i).split("."), want)) return start;
       start = -1;
     }
     i += cp !== undefined && cp > 0xffff ? 2 : 1;
   }
-  return false;
+  return -1;
 }
 
 /** Whether the labels of a token hold the wanted labels after only well-formed labels. */

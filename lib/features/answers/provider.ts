@@ -31,6 +31,11 @@ export interface AnswerSource {
    * "retrieved": the search returned it but the text does not cite it.
    */
   kind: "cited" | "retrieved";
+  /**
+   * Its place among the answer's sources of the same kind, from 1, in the order the vendor lists
+   * them (the first citation is rank 1). Counted before any display cap.
+   */
+  rank: number;
 }
 
 /** What one call used, as the vendor's response reports it (0 when it does not say). */
@@ -44,7 +49,13 @@ export interface Usage {
 /** An answer as read from a vendor's response. */
 export interface ParsedAnswer {
   text: string;
+  /**
+   * Every source the answer gives (de-duplicated by URL, http(s) only), cited ones first: the
+   * measures read all of them; only what is kept for display is cut ({@link MAX_SOURCES}).
+   */
   sources: AnswerSource[];
+  /** The web searches the assistant ran, as its API reports them ([] where it reports none). */
+  queries: string[];
   usage: Usage;
   /** The model the vendor says answered. */
   model: string | null;
@@ -79,6 +90,13 @@ export interface ProviderAdapter {
   docs: VendorDoc[];
   /** The model asked when the operator names none. */
   defaultModel: string;
+  /**
+   * Where the answers come from, in words a reader sees beside every rate: an API answer with web
+   * search is not what the vendor's consumer app shows a person.
+   */
+  surface: string;
+  /** Whether the vendor's documented response names the searches it ran (kept as `queries`). */
+  returnsQueries: boolean;
   /** The default price of one call of the default model, and what it assumes. */
   price: { value: CallPrice; assumes: string; source: VendorDoc };
   /**
@@ -111,8 +129,16 @@ export class InvalidResponseError extends Error {
 
 /** The longest answer text kept (characters); the rest is cut and marked. */
 export const MAX_ANSWER_CHARS = 4000;
-/** The most sources kept per answer. */
+/** The most sources kept per answer for display (every source is counted before this cut). */
 export const MAX_SOURCES = 20;
+/** The most search queries kept per answer, and the longest kept. */
+export const MAX_QUERIES = 20;
+export const MAX_QUERY_CHARS = 300;
+/**
+ * The most sources read from one answer: far beyond any documented answer (tens of sources), it
+ * only bounds what a hostile 2 MB body could make the parse keep.
+ */
+export const MAX_SOURCES_READ = 2000;
 /** The longest source URL and title kept. */
 export const MAX_URL_CHARS = 500;
 export const MAX_TITLE_CHARS = 200;
@@ -143,15 +169,18 @@ export function count(value: unknown): number {
 
 /**
  * The sources of an answer, de-duplicated by URL (a cited entry wins over a retrieved one), only
- * http(s) URLs, cut to {@link MAX_SOURCES} with their URL and title cut to size.
+ * http(s) URLs, their URL and title cut to size, cited ones first, each with its rank among its
+ * kind. Nothing is dropped for display here: the counting reads every source
+ * ({@link MAX_SOURCES_READ} bounds a hostile body); {@link displayedSources} cuts for display.
  */
-export function keptSources(sources: AnswerSource[]): AnswerSource[] {
-  const byUrl = new Map<string, AnswerSource>();
+export function keptSources(sources: Omit<AnswerSource, "rank">[]): AnswerSource[] {
+  const byUrl = new Map<string, Omit<AnswerSource, "rank">>();
   for (const s of sources) {
     if (!/^https?:\/\//i.test(s.url)) continue;
     const url = s.url.slice(0, MAX_URL_CHARS);
     const before = byUrl.get(url);
     if (before && (before.kind === "cited" || s.kind === "retrieved")) continue;
+    if (!before && byUrl.size >= MAX_SOURCES_READ) break;
     byUrl.set(url, {
       url,
       title: s.title === null ? null : s.title.slice(0, MAX_TITLE_CHARS),
@@ -159,11 +188,38 @@ export function keptSources(sources: AnswerSource[]): AnswerSource[] {
       kind: s.kind,
     });
   }
-  // Cited sources first: they are what the measures read, so a cap never drops one for a
-  // retrieved one.
   const all = [...byUrl.values()];
-  return [...all.filter((s) => s.kind === "cited"), ...all.filter((s) => s.kind === "retrieved")]
-    .slice(0, MAX_SOURCES);
+  const ranked = (kind: AnswerSource["kind"]) =>
+    all.filter((s) => s.kind === kind).map((s, i) => ({ ...s, rank: i + 1 }));
+  return [...ranked("cited"), ...ranked("retrieved")];
+}
+
+/**
+ * What is kept of an answer's sources for display: the first {@link MAX_SOURCES}, cited ones first
+ * (the counting has already read them all), and how many there were of each kind.
+ */
+export function displayedSources(
+  sources: AnswerSource[],
+): { kept: AnswerSource[]; total: { cited: number; retrieved: number } } {
+  return {
+    kept: sources.slice(0, MAX_SOURCES),
+    total: {
+      cited: sources.filter((s) => s.kind === "cited").length,
+      retrieved: sources.filter((s) => s.kind === "retrieved").length,
+    },
+  };
+}
+
+/** Search queries as kept: strings only, trimmed, de-duplicated, capped in count and length. */
+export function keptQueries(values: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (typeof v !== "string") continue;
+    const q = v.replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_CHARS);
+    if (q) out.add(q);
+    if (out.size >= MAX_QUERIES) break;
+  }
+  return [...out];
 }
 
 /** The host name of a URL (lower case), or null. */

@@ -89,19 +89,28 @@ export function ownerQuestions(
 }
 
 /**
- * The owner's competitor domains, as registrable domains ("https://www.rival.co.uk/x" ->
- * "rival.co.uk"), at most {@link MAX_COMPETITORS}, never the site itself.
- * @throws BadRequestError for one that is not a domain.
+ * The owner's competitors: each a domain or URL ("https://www.rival.co.uk/x" -> "rival.co.uk"),
+ * optionally with the name answers call it after an equals sign ("rival.example = Rival
+ * Roasters"; share of voice looks for the name as well as the domain), at most
+ * {@link MAX_COMPETITORS}, never the site itself. @throws BadRequestError for one that is not a
+ * domain, or a name that is not 2-100 characters of text.
  */
-export function ownerCompetitors(values: unknown, siteDomain: string): string[] {
-  if (values === undefined || values === null) return [];
+export function ownerCompetitors(
+  values: unknown,
+  siteDomain: string,
+): { domains: string[]; names: Record<string, string> } {
+  const names: Record<string, string> = {};
+  if (values === undefined || values === null) return { domains: [], names };
   if (!Array.isArray(values)) throw new BadRequestError("competitors must be a list of domains");
   if (values.length > MAX_COMPETITORS) {
     throw new BadRequestError(`At most ${MAX_COMPETITORS} competitors.`);
   }
   const out = new Set<string>();
   values.forEach((raw, i) => {
-    const text = typeof raw === "string" ? raw.trim() : "";
+    const entry = typeof raw === "string" ? raw : "";
+    const cut = entry.indexOf("=");
+    const text = (cut >= 0 ? entry.slice(0, cut) : entry).trim();
+    const name = cut >= 0 ? entry.slice(cut + 1).replace(/\s+/g, " ").trim() : "";
     let host: string;
     try {
       host = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).hostname;
@@ -111,8 +120,14 @@ export function ownerCompetitors(values: unknown, siteDomain: string): string[] 
     if (!text || text.length > 253 || !/^[a-z0-9.-]+\.[a-z0-9-]+$/i.test(host)) {
       throw new BadRequestError(`competitors[${i}] is not a domain such as rival.example`);
     }
+    // deno-lint-ignore no-control-regex
+    if (cut >= 0 && (name.length < 2 || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name))) {
+      throw new BadRequestError(`competitors[${i}]: the name after "=" must be 2-100 characters`);
+    }
     const site = siteOf(host);
-    if (site !== siteDomain) out.add(site);
+    if (site === siteDomain) return;
+    out.add(site);
+    if (name) names[site] = name;
   });
-  return [...out];
+  return { domains: [...out], names };
 }

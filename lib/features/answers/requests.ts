@@ -6,7 +6,10 @@ export const QuestionsBodySchema = z.object({
   questions: z.array(z.string().max(1000)).max(50).optional()
     .describe("1 to ANSWERS_MAX_QUESTIONS questions, 8-300 characters each."),
   competitors: z.array(z.string().max(300)).max(50).optional()
-    .describe("Up to 10 competitors' domains (or URLs): 'competitor only' counts these."),
+    .describe(
+      'Up to 10 competitors\' domains (or URLs), each optionally followed by " = Name": ' +
+        "'competitor only' and share of voice count these.",
+    ),
 }).strict();
 
 /** PUT /api/answers/keys/:provider. */

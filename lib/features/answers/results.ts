@@ -16,6 +16,8 @@ import type {
   Sample,
 } from "./run_types.ts";
 import { separated, wilson } from "./wilson.ts";
+import { stabilityOf } from "./stability.ts";
+import { type VoiceLine, voiceOf } from "./voice.ts";
 
 /** The measures, in the order reports show them. */
 export const MEASURES: readonly MeasureName[] = [
@@ -37,23 +39,42 @@ export function measuresOf(presences: Presence[]): Measures {
   };
 }
 
-/** Per question and overall, from one provider's samples. */
+/** Per question and overall, from one provider's samples (in the order they were asked). */
 export function tally(
   samples: Sample[],
   questions: number,
-): { questions: QuestionResult[]; overall: Measures } {
-  const answered = (list: Sample[]) =>
-    list.filter((s) => s.ok && s.presence).map((s) => s.presence!);
-  const perQuestion = Array.from({ length: questions }, (_, q) => {
+): { questions: QuestionResult[]; overall: Measures; voice: VoiceLine[] } {
+  const answered = (list: Sample[]) => list.filter((s) => s.ok && s.presence);
+  const perQuestion = Array.from({ length: questions }, (_, q): QuestionResult => {
     const mine = samples.filter((s) => s.question === q);
+    const ok = answered(mine);
+    const ranks = ok.map((s) => s.presence!.citedRank).filter((r): r is number => r !== null)
+      .sort((a, b) => a - b);
     return {
       question: q,
       asked: mine.length,
-      answered: answered(mine).length,
-      measures: measuresOf(answered(mine)),
+      answered: ok.length,
+      measures: measuresOf(ok.map((s) => s.presence!)),
+      stability: stabilityOf(ok.map((s) => s.presence!)),
+      citedRank: {
+        best: ranks[0] ?? null,
+        median: ranks.length ? ranks[Math.floor((ranks.length - 1) / 2)] : null,
+      },
+      queries: queryCounts(ok),
     };
   });
-  return { questions: perQuestion, overall: measuresOf(answered(samples)) };
+  const all = answered(samples).map((s) => s.presence!);
+  return { questions: perQuestion, overall: measuresOf(all), voice: voiceOf(all) };
+}
+
+/** The searches run for a question's answers, most frequent first (at most 10). */
+function queryCounts(samples: Sample[]): { query: string; answers: number }[] {
+  const counts = new Map<string, number>();
+  for (const s of samples) {
+    for (const q of new Set(s.queries)) counts.set(q, (counts.get(q) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10)
+    .map(([query, answers]) => ({ query, answers }));
 }
 
 /**

@@ -12,7 +12,12 @@ import {
   answerRunsRoute,
   siteAnswersRoute,
 } from "./routes/api/answers.ts";
-import { accountAnswerQuestionsRoute, accountAnswerRunRoute } from "./routes/account/answers.ts";
+import {
+  accountAnswerImportsRoute,
+  accountAnswerQuestionsRoute,
+  accountAnswerRunRoute,
+} from "./routes/account/answers.ts";
+import { answerImportsRoute, answerPagesRoute } from "./routes/api/answer_imports.ts";
 import {
   accountAnswerKeyDeleteRoute,
   accountAnswerKeyRoute,
@@ -25,11 +30,14 @@ export const ANSWERS_ROUTES: readonly RouteDef<AnswersAppDeps>[] = [
   answerKeysRoute,
   answerKeyRoute,
   siteAnswersRoute,
+  answerImportsRoute,
+  answerPagesRoute,
   answerQuestionsRoute,
   answerRunsRoute,
   answerRunRoute,
   accountAnswerRunRoute,
   accountAnswerQuestionsRoute,
+  accountAnswerImportsRoute,
   accountAnswerKeyRoute,
   accountAnswerKeyDeleteRoute,
 ];

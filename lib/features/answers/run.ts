@@ -9,7 +9,7 @@
  * A run makes dozens of calls that each wait for a web search, so it goes on in the background of
  * this process: the API answers 202 with the running run and its link.
  */
-import { keyVariable } from "./config.ts";
+import { budgetLimits, keyVariable } from "./config.ts";
 import { RateLimitedError } from "../../kit/errors.ts";
 import { assertMayRun } from "./access.ts";
 import type { AnswersDeps } from "./context.ts";
@@ -45,7 +45,7 @@ export async function startRun(
   deps: AnswersDeps,
   owner: Owner,
   input: string,
-  via: "api" | "mcp" | "page" | "cli",
+  via: "api" | "mcp" | "page" | "cli" | "watch",
 ): Promise<{ run: AnswerRun; done: Promise<AnswerRun> }> {
   await assertMayRun(deps, owner, domainOf(input).domain);
   if (deps.running.size >= MAX_RUNS_AT_ONCE) {
@@ -71,15 +71,14 @@ export async function startRun(
   }
   const now = deps.now();
   const accountId = owner.kind === "account" ? owner.accountId : null;
-  const perProvider = plan.set.questions.length * plan.samples;
+  const perProvider = plan.callsPerProvider;
   const operatorCalls = configured.filter((p) => p.keySource === "operator").length * perProvider;
   const refused = await deps.answers.reserve({
     accountId,
     calls: plan.estimate.calls,
     operatorCalls,
     day: utcDay(now),
-    accountLimit: deps.config.answers.accountCallsPerDay,
-    globalLimit: deps.config.answers.globalCallsPerDay,
+    limits: budgetLimits(deps.config.answers),
   });
   if (refused) {
     await deps.answers.unlock(owner, plan.domain, id);
@@ -99,6 +98,7 @@ export async function startRun(
     createdAt: now,
     finishedAt: null,
     samples: plan.samples,
+    sampling: plan.sampling,
     questions: plan.set.questions,
     brand: plan.set.facts?.brand.text ?? null,
     competitors: plan.set.competitors,
@@ -183,7 +183,7 @@ async function execute(
     };
   }
   try {
-    const perProvider = plan.set.questions.length * plan.samples;
+    const perProvider = plan.callsPerProvider;
     const unmade = (p: PlannedProvider) => perProvider - (made.get(p.adapter.id) ?? 0);
     const configured = plan.providers.filter((p) => p.key);
     await deps.answers.release({

@@ -9,6 +9,9 @@ import type { CallFailure } from "./vendor_call.ts";
 import type { Rate } from "./wilson.ts";
 import type { ProviderEstimate } from "./cost.ts";
 import type { SiteFacts } from "./site_facts.ts";
+import type { Stability } from "./stability.ts";
+import type { VoiceLine } from "./voice.ts";
+import type { CanaryVerdict } from "./canary.ts";
 
 /** Who a run, a question set or a key belongs to (the store's own type). */
 export type { Owner, StoredKey } from "./store.ts";
@@ -49,6 +52,23 @@ export interface QuestionResult {
   asked: number;
   answered: number;
   measures: Measures;
+  /** How much its answers agree with one another (stability.ts). */
+  stability: Stability;
+  /** The ranks at which its answers cite the site: the best and the median (null: never cited). */
+  citedRank: { best: number | null; median: number | null };
+  /** The searches the assistant ran for it, most frequent first, with how many answers ran each. */
+  queries: { query: string; answers: number }[];
+}
+
+/** What every rate of a provider is: whose, which model, through what, how many answers. */
+export interface RateLabel {
+  provider: string;
+  /** The model the vendor reported (else the one asked). */
+  model: string;
+  /** "API with web search (the Responses API), not the ChatGPT app". */
+  surface: string;
+  /** Answers the overall rates count. */
+  answers: number;
 }
 
 /** A rate that moved between two runs: its intervals no longer overlap. */
@@ -101,12 +121,33 @@ export interface ProviderResult {
   failures: { failure: CallFailure; status: number | null; code: string | null; count: number }[];
   causes: Causes | null;
   changes: Change[];
+  /** Provider, model, surface and sample size of its rates. */
+  rateLabel: RateLabel;
+  /** The site's and each competitor's share of voice over every answer (voice.ts). */
+  voice: VoiceLine[];
+  /** The canary panel's reading, compared with the previous one (canary.ts); null: not asked. */
+  canary: CanaryVerdict | null;
+}
+
+/** How a run samples (config.ts `sampling`). */
+export interface Sampling {
+  mode: "fixed" | "adaptive";
+  /** Answers per question asked first (the published floor unless the operator set fewer). */
+  samples: number;
+  /** The published floor, and whether `samples` meets it. */
+  floor: number;
+  meetsFloor: boolean;
+  /** Adaptive: the interval width it samples down to, and the most answers per question. */
+  targetWidth: number | null;
+  maxSamples: number;
 }
 
 /** The estimate shown before a run, and kept with it. */
 export interface Estimate {
   questions: number;
   samples: number;
+  /** Canary calls per provider, in `calls`. */
+  canaryCalls: number;
   calls: number;
   usd: number;
   providers: ProviderEstimate[];
@@ -121,8 +162,9 @@ export interface AnswerRun {
   status: "running" | "done" | "failed";
   createdAt: number;
   finishedAt: number | null;
-  /** Times each question is asked per provider. */
+  /** Times each question is asked per provider (the first round, when adaptive). */
   samples: number;
+  sampling: Sampling;
   questions: Question[];
   brand: string | null;
   competitors: string[];
@@ -146,7 +188,11 @@ export interface Sample {
   /** The answer's text, cut at MAX_ANSWER_CHARS (then `cut`). */
   text: string;
   cut: boolean;
+  /** The first sources kept for display (every source was counted: `sourceTotal`). */
   sources: AnswerSource[];
+  sourceTotal: { cited: number; retrieved: number };
+  /** The searches the assistant ran (where its API says). */
+  queries: string[];
   presence: Presence | null;
   failure: CallFailure | null;
   status: number | null;
@@ -159,6 +205,8 @@ export interface Sample {
 export interface QuestionSet {
   questions: Question[];
   competitors: string[];
+  /** A competitor's name the owner gave, by domain (share of voice looks for it). */
+  competitorNames?: Record<string, string>;
   /** "default": built from the facts below; "owner": edited. */
   origin: "default" | "owner";
   facts: SiteFacts | null;

@@ -12,6 +12,9 @@ import type { Store } from "../../kit/storage/store.ts";
 import type { SecretBox } from "../../kit/auth/secret_box.ts";
 import type { AnswersDeps, WatchedSites } from "./context.ts";
 import { MAX_ANSWER_BYTES } from "./vendor_call.ts";
+import type { JobRunner } from "../../kit/isolate/protocol.ts";
+import { inlineRunner } from "../../kit/isolate/runner.ts";
+import { answersJobModules } from "./jobs.ts";
 
 /** The parts answer presence is built from. */
 export interface AnswersParts {
@@ -27,11 +30,18 @@ export interface AnswersParts {
   log: (entry: Record<string, unknown>) => void;
   /** Tests replace the wait between vendor retries. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where the site's facts and the vendors' answers are read: the server's workers
+   * (lib/app/server.ts); default: this isolate (the CLI, `deno task answers`, which reads the sites
+   * its operator names).
+   */
+  runJob?: JobRunner;
 }
 
 /** Answer presence of one service. */
 export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
   const { config } = parts;
+  const inline = inlineRunner({}, answersJobModules());
   return {
     config,
     service: parts.service,
@@ -47,12 +57,7 @@ export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
       maxRedirects: 0,
       lookup: parts.lookup,
     }),
-    siteFetcher: createGuardedFetcher({
-      userAgent: config.userAgent,
-      resolve: config.scanResolve,
-      requestTimeoutMs: config.requestTimeoutMs,
-      lookup: parts.lookup,
-    }),
+    runJob: parts.runJob ?? ((job, ms) => inline.runJob(job, ms)),
     now: parts.now,
     sleep: parts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     log: parts.log,
@@ -64,5 +69,4 @@ export function createAnswersDeps(parts: AnswersParts): AnswersDeps {
 export async function closeAnswers(deps: AnswersDeps): Promise<void> {
   await Promise.allSettled([...deps.running]);
   await deps.vendorFetcher.close();
-  await deps.siteFetcher.close();
 }

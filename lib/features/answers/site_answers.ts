@@ -34,7 +34,13 @@ export async function setSiteQuestions(
   const { domain, url } = domainOf(input);
   await assertMayRun(deps, owner, domain);
   const set = await editQuestions(deps, owner, domain, url, body);
-  return { domain, questions: set.questions, competitors: set.competitors, origin: set.origin };
+  return {
+    domain,
+    questions: set.questions,
+    competitors: set.competitors,
+    competitorNames: set.competitorNames ?? {},
+    origin: set.origin,
+  };
 }
 
 /** One of the owner's runs of a site, with its answers. @throws NotFoundError. */

@@ -6,11 +6,18 @@
  * specific schema.org Organization type, e.g. CafeOrCoffeeShop) and its town (the address's
  * addressLocality). Nothing is guessed: a fact the page does not state is null, and every fact
  * says where it came from, so the questions built from them can show their basis.
+ *
+ * The page is a stranger's: it is fetched and parsed in a worker (the "site-facts" job,
+ * lib/features/answers/jobs.ts), never on the server's thread, where a name built to make the site-name
+ * rules backtrack would stall every request (issue 39). The server sends {@link SiteFactsJob}
+ * and gets the facts back, each clipped to {@link MAX_FACT} characters.
  */
 import { extractPageFacts } from "../../engines/html/page_facts.ts";
 import { looksLikeHtml } from "../../kit/net/decode.ts";
 import type { PageFacts } from "../../engines/html/types.ts";
 import { FetchError, type GuardedFetcher } from "../../kit/net/types.ts";
+import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
+import type { Config } from "../../kit/config.ts";
 import {
   flattenJsonLd,
   type JsonLdNode,
@@ -53,6 +60,32 @@ export interface SiteFacts {
 const MAX_FACT = 80;
 /** Types too general to say what a business is. */
 const GENERIC = new Set(["Organization", "Corporation", "LocalBusiness", "OnlineBusiness"]);
+
+/** A "site-facts" job: the home page to read, and how a scan would fetch it. */
+export interface SiteFactsJob {
+  kind: "site-facts";
+  url: string;
+  domain: string;
+  /** As a scan fetches (SCAN_RESOLVE applies): the configuration's fetch settings. */
+  fetch: Pick<Config, "userAgent" | "scanResolve" | "requestTimeoutMs">;
+}
+
+/** Time a "site-facts" job is given: the fetch's 10 s, and the parse. */
+export const SITE_FACTS_TIMEOUT_MS = 20_000;
+
+/** The worker's entry point for "site-facts" jobs (lib/kit/isolate/protocol.ts ThreadJobModule). */
+export async function runJob(job: SiteFactsJob): Promise<SiteFacts> {
+  const fetcher = createGuardedFetcher({
+    userAgent: job.fetch.userAgent,
+    resolve: job.fetch.scanResolve,
+    requestTimeoutMs: job.fetch.requestTimeoutMs,
+  });
+  try {
+    return await readSiteFacts(fetcher, job.url, job.domain);
+  } finally {
+    await fetcher.close();
+  }
+}
 
 /** Reads the home page `url` and what it says. Never throws for what the site answers. */
 export async function readSiteFacts(
@@ -102,7 +135,8 @@ export function factsOfPage(page: PageFacts, domain: string): SiteFacts {
   };
 }
 
-function bare(domain: string, problem: string): SiteFacts {
+/** The facts of a home page that could not be read or analysed: the domain, and why. */
+export function bare(domain: string, problem: string): SiteFacts {
   return {
     domain,
     brand: { text: domain, source: "the domain (the home page could not be read)" },

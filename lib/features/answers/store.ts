@@ -14,8 +14,19 @@
  *                                                                   owner and site; expires)
  *   [svc, "answer_calls", "account", accountId, day] -> number      calls reserved that UTC day
  *   [svc, "answer_calls", "global", day]             -> number      calls on the operator's keys
- *                                                                   that UTC day (both expire
- *                                                                   after 2 days)
+ *                                                                   that UTC day
+ *   [svc, "answer_calls", "share", accountId, day]   -> number      the account's calls on the
+ *                                                                   operator's keys that day
+ *   [svc, "answer_calls", "accounts", day]           -> number      every account's calls on the
+ *                                                                   operator's keys that day (the
+ *                                                                   counters expire after 2 days)
+ *   [svc, "answer_canary", provider, model]          -> CanaryPrint the provider's last canary
+ *                                                                   reading (canary.ts)
+ *   [svc, "answer_imports", owner, domain, source, table]         -> ImportMeta  a first-party
+ *                                                                   export's header and dates
+ *   [svc, "answer_import_rows", owner, domain, source, table, n]  -> rows[]      its rows, in
+ *                                                                   chunks under KV's value cap
+ *       (first_party.ts; a new file of the same source and table replaces the old)
  */
 
 /** Who a run, a question set or a key belongs to: an account, or the operator. */
@@ -54,11 +65,27 @@ interface RunRef {
   createdAt: number;
 }
 
-/** A budget that a reservation would exceed. */
+/**
+ * A budget that a reservation would exceed: the account's own calls of the day ("account"), its
+ * share of the operator's keys ("share"), every account's part of the operator's keys, which
+ * leaves the operator's reserve ("accounts"), or the operator's keys in all ("global").
+ */
 export interface BudgetRefusal {
-  scope: "account" | "global";
+  scope: "account" | "share" | "accounts" | "global";
   used: number;
   limit: number;
+}
+
+/** The limits a reservation is checked against (calls per UTC day). */
+export interface BudgetLimits {
+  /** Every call of one account's runs. */
+  account: number;
+  /** One account's calls on the operator's keys (its share of the global pool). */
+  share: number;
+  /** All accounts' calls on the operator's keys together (the pool less the operator's reserve). */
+  accounts: number;
+  /** Every call on the operator's keys, the operator's own runs included. */
+  global: number;
 }
 
 /** The owner as a key part. */
@@ -159,6 +186,16 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
     return (await this.kv.get<StoredKey>(this.#k("answer_keys", accountId, provider))).value;
   }
 
+  /** Every user's key of this service, with its entry (the start-up sweep seals them again). */
+  async *everyKey(): AsyncIterable<Deno.KvEntry<StoredKey>> {
+    for await (const e of this.kv.list<StoredKey>({ prefix: this.#k("answer_keys") })) yield e;
+  }
+
+  /** Replaces a key only if its entry is unchanged since `entry` was read. */
+  async replaceKey(entry: Deno.KvEntry<StoredKey>, key: StoredKey): Promise<boolean> {
+    return (await this.kv.atomic().check(entry).set(entry.key, key).commit()).ok;
+  }
+
   async putKey(accountId: string, provider: string, key: StoredKey): Promise<void> {
     await this.kv.set(this.#k("answer_keys", accountId, provider), key);
   }
@@ -198,19 +235,36 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
     return this.#k("answer_calls", "global", day);
   }
 
-  /** Calls reserved on `day` by an account, and on the operator's keys. */
-  async used(accountId: string | null, day: string): Promise<{ account: number; global: number }> {
-    const [a, g] = await this.kv.getMany<[number, number]>([
-      accountId ? this.#accountCounter(accountId, day) : this.#globalCounter(day),
+  #counters(accountId: string | null, day: string): Deno.KvKey[] {
+    return [
       this.#globalCounter(day),
-    ]);
-    return { account: accountId ? a.value ?? 0 : 0, global: g.value ?? 0 };
+      this.#k("answer_calls", "accounts", day),
+      ...(accountId
+        ? [
+          this.#accountCounter(accountId, day),
+          this.#k("answer_calls", "share", accountId, day),
+        ]
+        : []),
+    ];
   }
 
   /**
-   * Reserves `calls` calls for the account (null: the operator, no account budget) of which
-   * `operatorCalls` use the operator's keys, both in one commit; or says which budget it would
-   * exceed, changing nothing. A limit of 0 allows no call.
+   * Calls reserved on `day`: by the account (all of its calls, and those on the operator's keys),
+   * by every account on the operator's keys, and on the operator's keys in all.
+   */
+  async used(
+    accountId: string | null,
+    day: string,
+  ): Promise<{ account: number; share: number; accounts: number; global: number }> {
+    const entries = await this.kv.getMany<number[]>(this.#counters(accountId, day));
+    const v = (i: number) => (entries[i]?.value as number | null) ?? 0;
+    return { global: v(0), accounts: v(1), account: v(2), share: v(3) };
+  }
+
+  /**
+   * Reserves `calls` calls for the account (null: the operator, whom only the global pool bounds)
+   * of which `operatorCalls` use the operator's keys, all counters in one commit; or says which
+   * budget it would exceed, changing nothing. A limit of 0 allows no call.
    */
   async reserve(
     o: {
@@ -218,31 +272,34 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
       calls: number;
       operatorCalls: number;
       day: string;
-      accountLimit: number;
-      globalLimit: number;
+      limits: BudgetLimits;
     },
   ): Promise<BudgetRefusal | null> {
+    const keys = this.#counters(o.accountId, o.day);
     for (let attempt = 0; attempt < 20; attempt++) {
-      const g = await this.kv.get<number>(this.#globalCounter(o.day));
-      const a = o.accountId
-        ? await this.kv.get<number>(this.#accountCounter(o.accountId, o.day))
-        : null;
-      const usedAccount = a?.value ?? 0;
-      const usedGlobal = g.value ?? 0;
-      if (a && usedAccount + o.calls > o.accountLimit) {
-        return { scope: "account", used: usedAccount, limit: o.accountLimit };
+      const entries = await this.kv.getMany<number[]>(keys);
+      const v = (i: number) => (entries[i]?.value as number | null) ?? 0;
+      const [global, accounts, account, share] = [v(0), v(1), v(2), v(3)];
+      const ops = o.operatorCalls;
+      if (o.accountId) {
+        if (account + o.calls > o.limits.account) {
+          return { scope: "account", used: account, limit: o.limits.account };
+        }
+        if (ops > 0 && share + ops > o.limits.share) {
+          return { scope: "share", used: share, limit: o.limits.share };
+        }
+        if (ops > 0 && accounts + ops > o.limits.accounts) {
+          return { scope: "accounts", used: accounts, limit: o.limits.accounts };
+        }
       }
-      if (o.operatorCalls > 0 && usedGlobal + o.operatorCalls > o.globalLimit) {
-        return { scope: "global", used: usedGlobal, limit: o.globalLimit };
+      if (ops > 0 && global + ops > o.limits.global) {
+        return { scope: "global", used: global, limit: o.limits.global };
       }
-      const op = this.kv.atomic().check(g)
-        .set(this.#globalCounter(o.day), usedGlobal + o.operatorCalls, {
-          expireIn: COUNTER_TTL_MS,
-        });
-      if (a && o.accountId) {
-        op.check(a).set(this.#accountCounter(o.accountId, o.day), usedAccount + o.calls, {
-          expireIn: COUNTER_TTL_MS,
-        });
+      const ttl = { expireIn: COUNTER_TTL_MS };
+      const op = this.kv.atomic().check(...entries).set(keys[0], global + ops, ttl);
+      if (o.accountId) {
+        op.set(keys[1], accounts + ops, ttl).set(keys[2], account + o.calls, ttl)
+          .set(keys[3], share + ops, ttl);
       }
       if ((await op.commit()).ok) return null;
     }
@@ -254,24 +311,81 @@ export class AnswersStore<Run extends RunKeyed, Sample extends SampleKeyed, Ques
     o: { accountId: string | null; calls: number; operatorCalls: number; day: string },
   ): Promise<void> {
     if (o.calls <= 0 && o.operatorCalls <= 0) return;
+    const keys = this.#counters(o.accountId, o.day);
     for (let attempt = 0; attempt < 20; attempt++) {
-      const g = await this.kv.get<number>(this.#globalCounter(o.day));
-      const a = o.accountId
-        ? await this.kv.get<number>(this.#accountCounter(o.accountId, o.day))
-        : null;
-      const op = this.kv.atomic().check(g).set(
-        this.#globalCounter(o.day),
-        Math.max(0, (g.value ?? 0) - o.operatorCalls),
-        { expireIn: COUNTER_TTL_MS },
-      );
-      if (a && o.accountId) {
-        op.check(a).set(
-          this.#accountCounter(o.accountId, o.day),
-          Math.max(0, (a.value ?? 0) - o.calls),
-          { expireIn: COUNTER_TTL_MS },
-        );
+      const entries = await this.kv.getMany<number[]>(keys);
+      const v = (i: number) => (entries[i]?.value as number | null) ?? 0;
+      const less = (i: number, n: number) => Math.max(0, v(i) - n);
+      const ttl = { expireIn: COUNTER_TTL_MS };
+      const op = this.kv.atomic().check(...entries).set(keys[0], less(0, o.operatorCalls), ttl);
+      if (o.accountId) {
+        op.set(keys[1], less(1, o.operatorCalls), ttl).set(keys[2], less(2, o.calls), ttl)
+          .set(keys[3], less(3, o.operatorCalls), ttl);
       }
       if ((await op.commit()).ok) return;
     }
+  }
+
+  /** Keeps a first-party table (replacing the one before): its meta, its rows in chunks. */
+  async putImport<Meta, Row>(
+    owner: Owner,
+    domain: string,
+    source: string,
+    table: string,
+    meta: Meta,
+    rows: Row[],
+  ): Promise<void> {
+    const o = ownerKey(owner);
+    for await (
+      const e of this.kv.list({ prefix: this.#k("answer_import_rows", o, domain, source, table) })
+    ) await this.kv.delete(e.key);
+    let chunk: Row[] = [];
+    let size = 0;
+    let n = 0;
+    const flush = async () => {
+      if (!chunk.length) return;
+      await this.kv.set(this.#k("answer_import_rows", o, domain, source, table, n++), chunk);
+      chunk = [];
+      size = 0;
+    };
+    for (const row of rows) {
+      const bytes = JSON.stringify(row).length;
+      // KV values are at most 64 KiB: a chunk stays well under it.
+      if (size + bytes > 40_000) await flush();
+      chunk.push(row);
+      size += bytes;
+    }
+    await flush();
+    await this.kv.set(this.#k("answer_imports", o, domain, source, table), meta);
+  }
+
+  /** The first-party tables of an owner's site, with their rows. */
+  async imports<Meta, Row>(
+    owner: Owner,
+    domain: string,
+  ): Promise<{ source: string; table: string; meta: Meta; rows: Row[] }[]> {
+    const o = ownerKey(owner);
+    const out: { source: string; table: string; meta: Meta; rows: Row[] }[] = [];
+    for await (const e of this.kv.list<Meta>({ prefix: this.#k("answer_imports", o, domain) })) {
+      const [source, table] = [String(e.key.at(-2)), String(e.key.at(-1))];
+      const rows: Row[] = [];
+      for await (
+        const r of this.kv.list<Row[]>({
+          prefix: this.#k("answer_import_rows", o, domain, source, table),
+        })
+      ) rows.push(...r.value);
+      out.push({ source, table, meta: e.value, rows });
+    }
+    return out;
+  }
+
+  /** A provider's last canary reading for a model name, or null. */
+  async getCanary<T>(provider: string, model: string): Promise<T | null> {
+    return (await this.kv.get<T>(this.#k("answer_canary", provider, model))).value;
+  }
+
+  /** Keeps a provider's canary reading (the next run compares with it). */
+  async putCanary<T>(provider: string, model: string, print: T): Promise<void> {
+    await this.kv.set(this.#k("answer_canary", provider, model), print);
   }
 }

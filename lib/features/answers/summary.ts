@@ -12,7 +12,13 @@ type PlanView = Awaited<ReturnType<typeof planView>>;
 export function planText(plan: PlanView): string {
   const lines = [
     `Answer presence of ${plan.domain}: ${plan.questions.length} question(s), each asked ` +
-    `${plan.samples} time(s) of each configured provider.`,
+    `${plan.samples} time(s) of each configured provider${
+      plan.sampling?.mode === "adaptive" ? ` (then more, up to ${plan.sampling.maxSamples})` : ""
+    }${
+      plan.sampling && !plan.sampling.meetsFloor
+        ? `, below the published floor of ${plan.sampling.floor}`
+        : ""
+    }; answers through each vendor's API with web search, not its app.`,
     ...plan.questions.map((q, i) => `  ${i + 1}. ${q.text} (${q.basis})`),
     ...plan.providers.map((p) =>
       `  ${p.label}: ${
@@ -48,10 +54,22 @@ export function runText(
       continue;
     }
     const o = p.overall;
+    const l = p.rateLabel;
     lines.push(
       `- ${p.label}: cited ${rateText(o.cited)}; named ${rateText(o.mentioned)}; only others ` +
-        `cited ${rateText(o.competitorOnly)}. ${p.detail}`,
+        `cited ${rateText(o.competitorOnly)}. ${p.detail}` +
+        (l ? ` [${l.model}; ${l.surface}; N=${l.answers}]` : ""),
     );
+    if (p.canary && p.canary.status !== "same") lines.push(`  Canary: ${p.canary.text}`);
+    for (const v of p.voice ?? []) {
+      if (!v.site) {
+        lines.push(
+          `  Competitor ${v.domain}: named ${rateText(v.mentioned)}, cited ${
+            rateText(v.cited)
+          }, first ${rateText(v.first)}.`,
+        );
+      }
+    }
     for (const c of p.changes) {
       lines.push(
         `  Changed since the previous run: ${c.measure} ${c.direction} (${rateText(c.before)} -> ${

@@ -123,3 +123,34 @@ export async function openUserKey(
   }
   return opened?.plain ?? null;
 }
+
+/** What {@link sealKeysAgain} did. */
+export interface KeysResealed {
+  resealed: number;
+  unopened: number;
+  busy: number;
+}
+
+/**
+ * Seals again, with the current key, every user's vendor key that opens only with an older one
+ * (WATCH_SECRET_KEY_PREVIOUS, or the key once kept in KV): the start-up sweep the app runs beside
+ * the watch feature's (lib/features/watch/sealing.ts sealAgain), so the kept key is deleted only
+ * when nothing it sealed is left.
+ */
+export async function sealKeysAgain(deps: Pick<AnswersDeps, "answers" | "box">): Promise<
+  KeysResealed
+> {
+  const done: KeysResealed = { resealed: 0, unopened: 0, busy: 0 };
+  const box = await deps.box();
+  for await (const entry of deps.answers.everyKey()) {
+    const [accountId, provider] = entry.key.slice(-2) as [string, ProviderId];
+    const opened = await box.openWith(entry.value.sealed, context(accountId, provider));
+    if (!opened) done.unopened++;
+    else if (!opened.current) {
+      const sealed = await box.seal(opened.plain, context(accountId, provider));
+      if (await deps.answers.replaceKey(entry, { ...entry.value, sealed })) done.resealed++;
+      else done.busy++;
+    }
+  }
+  return done;
+}

@@ -6,9 +6,15 @@
  * exponential back-off with jitter, at most {@link MAX_RETRIES} times and never waiting longer than
  * {@link MAX_WAIT_MS}; a refused key, a spent quota or a bad request is not retried. The vendor's
  * error message is never kept (it may quote part of the key): only its status and error code.
+ *
+ * The vendor's body is read in a worker (`read`: the "vendor-answer" job,
+ * lib/features/answers/vendor_answer.ts), never here on the server's thread: this module holds the key and
+ * the retries, and acts on what the reading says.
  */
 import { FetchError, type GuardedFetcher } from "../../kit/net/types.ts";
-import { InvalidResponseError, type ParsedAnswer, type ProviderAdapter } from "./provider.ts";
+import type { AnswerSource, ProviderAdapter, ProviderId, Usage } from "./provider.ts";
+import type { Presence } from "./presence.ts";
+import type { VendorReading } from "./vendor_answer.ts";
 
 /** Retries after the first attempt. */
 export const MAX_RETRIES = 2;
@@ -32,9 +38,22 @@ export type CallFailure =
   | "timeout"
   | "network";
 
+/** An answer as the call keeps it (text clipped, presence judged on the whole text). */
+export interface KeptAnswer {
+  text: string;
+  cut: boolean;
+  /** The sources kept for display; presence has read them all. */
+  sources: AnswerSource[];
+  sourceTotal: { cited: number; retrieved: number };
+  queries: string[];
+  usage: Usage;
+  model: string | null;
+  presence: Presence;
+}
+
 /** How a call went. */
 export type CallOutcome =
-  | { ok: true; answer: ParsedAnswer; attempts: number }
+  | { ok: true; answer: KeptAnswer; attempts: number }
   | {
     ok: false;
     failure: CallFailure;
@@ -59,6 +78,14 @@ export interface CallOptions {
   /** Jitter source, 0..1 (tests fix it). */
   random?: () => number;
   signal?: AbortSignal;
+  /**
+   * Reads one response of the vendor (a worker's "vendor-answer" job); the body is null when it
+   * was over the size cap. Rejects only when it could not be read at all (a worker past its
+   * limits), which counts as an invalid response.
+   */
+  read: (response: { provider: ProviderId; status: number; body: string | null }) => Promise<
+    VendorReading
+  >;
 }
 
 /** Asks `question` of `provider` with `key`. Never throws for what the vendor answers. */
@@ -79,7 +106,7 @@ export async function callProvider(
   for (let attempt = 1; attempt <= MAX_RETRIES + 1; attempt++) {
     let status: number;
     let headers: Record<string, string>;
-    let body: unknown;
+    let body: string | null;
     try {
       const r = await options.fetcher.fetch(request.url, {
         method: "POST",
@@ -92,7 +119,7 @@ export async function callProvider(
       });
       status = r.status;
       headers = r.headers;
-      body = r.truncated ? undefined : parseJson(r.body);
+      body = r.truncated ? null : r.body;
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       const failure = error.kind === "timeout" ? "timeout" : "network";
@@ -109,26 +136,32 @@ export async function callProvider(
       await options.sleep(backoff(attempt, random));
       continue;
     }
-    if (status >= 200 && status < 300) {
-      try {
-        if (body === undefined) throw new InvalidResponseError("not JSON, or over the size cap");
-        return { ok: true, answer: provider.parse(body), attempts: attempt };
-      } catch (error) {
-        if (!(error instanceof InvalidResponseError)) throw error;
-        return {
-          ok: false,
-          failure: "invalid_response",
-          status,
-          code: null,
-          attempts: attempt,
-          retryAfterMs: null,
-        };
-      }
+    let reading: VendorReading;
+    try {
+      reading = await options.read({ provider: provider.id, status, body });
+    } catch {
+      // Not read (its worker went past its limits): a 2xx is an invalid answer; any other
+      // status is judged by itself.
+      reading = status >= 200 && status < 300
+        ? { kind: "invalid" }
+        : { kind: "error", class: provider.classify(status, null), code: null, retryDelayMs: null };
     }
-    const parsed = body ?? null;
-    const kind = provider.classify(status, parsed);
-    const asked = retryAfterMs(headers["retry-after"], options.now()) ??
-      provider.retryDelayMs?.(parsed) ?? null;
+    if (reading.kind === "answer") {
+      const { kind: _, ...answer } = reading;
+      return { ok: true, answer, attempts: attempt };
+    }
+    if (reading.kind === "invalid") {
+      return {
+        ok: false,
+        failure: "invalid_response",
+        status,
+        code: null,
+        attempts: attempt,
+        retryAfterMs: null,
+      };
+    }
+    const kind = reading.class;
+    const asked = retryAfterMs(headers["retry-after"], options.now()) ?? reading.retryDelayMs;
     last = {
       ok: false,
       failure: kind === "retry"
@@ -137,7 +170,7 @@ export async function callProvider(
         ? "key_refused"
         : "bad_request",
       status,
-      code: provider.errorCode(parsed),
+      code: reading.code,
       attempts: attempt,
       retryAfterMs: asked,
     };
@@ -161,12 +194,4 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
   const at = Date.parse(v);
   return Number.isFinite(at) ? Math.max(0, at - now) : null;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

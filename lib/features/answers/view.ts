@@ -5,6 +5,7 @@
  * nothing secret is in any of it (no key, no sealed value, no vendor error message).
  */
 import type { AnswersDeps } from "./context.ts";
+import { budgetLimits } from "./config.ts";
 import type { Plan } from "./plan.ts";
 import { PROVIDERS } from "./providers.ts";
 import type { AnswerRun, Owner, Sample } from "./run_types.ts";
@@ -31,19 +32,24 @@ export async function planView(deps: AnswersDeps, plan: Plan) {
     day,
   );
   const settings = deps.config.answers;
+  const limits = budgetLimits(settings);
   return {
     domain: plan.domain,
     questions: plan.set.questions,
     questionsOrigin: plan.set.origin,
     competitors: plan.set.competitors,
+    competitorNames: plan.set.competitorNames ?? {},
     brand: plan.set.facts?.brand ?? null,
     samples: plan.samples,
+    sampling: plan.sampling,
     providers: plan.providers.map((p) => ({
       id: p.adapter.id,
       label: p.adapter.label,
       configured: !!p.key,
       keySource: p.keySource,
       model: p.key ? p.model : null,
+      surface: p.adapter.surface,
+      returnsQueries: p.adapter.returnsQueries,
       api: p.adapter.api,
       docs: p.adapter.docs,
     })),
@@ -55,10 +61,12 @@ export async function planView(deps: AnswersDeps, plan: Plan) {
     },
     budget: {
       day,
-      account: plan.owner.kind === "account"
-        ? { used: used.account, limit: settings.accountCallsPerDay }
-        : null,
-      global: { used: used.global, limit: settings.globalCallsPerDay },
+      account: plan.owner.kind === "account" ? { used: used.account, limit: limits.account } : null,
+      // The account's fair share of the operator's keys, and what all accounts may use of them
+      // (the rest is the operator's reserve).
+      share: plan.owner.kind === "account" ? { used: used.share, limit: limits.share } : null,
+      accounts: { used: used.accounts, limit: limits.accounts },
+      global: { used: used.global, limit: limits.global },
     },
     userKeys: settings.userKeys,
   };
@@ -73,6 +81,7 @@ export function runView(run: AnswerRun) {
     createdAt: new Date(run.createdAt).toISOString(),
     finishedAt: run.finishedAt === null ? null : new Date(run.finishedAt).toISOString(),
     samples: run.samples,
+    sampling: run.sampling,
     questions: run.questions,
     brand: run.brand,
     competitors: run.competitors,
@@ -101,6 +110,8 @@ export function answersView(run: AnswerRun, samples: Sample[]) {
       text: s.text,
       cut: s.cut,
       sources: s.sources,
+      sourceTotal: s.sourceTotal,
+      queries: s.queries,
       presence: s.presence,
       failure: s.failure,
       status: s.status,

@@ -55,3 +55,17 @@ export function rateText(r: Rate): string {
   if (r.n === 0) return "no answer";
   return `${r.k} of ${r.n} (${Math.round(r.low * 100)}-${Math.round(r.high * 100)}%)`;
 }
+
+/**
+ * A rate in plain words, for a reader who does not read intervals: "named in 2 of 3 answers; with
+ * more answers we could say between 22% and 98%". `what` is the verb phrase ("named", "cited").
+ */
+export function plainRate(r: Rate, what: string): string {
+  if (r.n === 0) return `no answer came back, so nothing can be said about how often it is ${what}`;
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const count = `${what} in ${r.k} of ${r.n} answer${r.n === 1 ? "" : "s"}`;
+  if (r.high - r.low < 0.2) {
+    return `${count} (between ${pct(r.low)} and ${pct(r.high)} of the time)`;
+  }
+  return `${count}; with more answers we could say between ${pct(r.low)} and ${pct(r.high)}`;
+}

@@ -47,6 +47,10 @@ export const CompareIssueSchema = z.object({
   title: z.string(),
   impact: z.enum(["critical", "high", "medium", "low"])
     .describe("The highest impact any site's record gives it."),
+  impacts: z.record(z.string(), z.enum(["critical", "high", "medium", "low"]))
+    .describe(
+      "The impact each site's own record gives it, by domain (what that site's report says).",
+    ),
   has: z.array(z.string()).describe("Domains whose latest record lists the issue."),
   lacks: z.array(z.string()).describe("Domains with a result that do not list it."),
   shared: z.boolean().describe("True when every site with a result has it."),
@@ -151,12 +155,14 @@ export function compareRecords(
           id: issue.id,
           title: issue.title,
           impact: issue.impact,
+          impacts: { [e.domain]: issue.impact },
           has: [e.domain],
           lacks: [],
           shared: false,
         });
       } else if (!seen.has.includes(e.domain)) {
         seen.has.push(e.domain);
+        seen.impacts[e.domain] = issue.impact;
         if (IMPACT_RANK[issue.impact] < IMPACT_RANK[seen.impact]) seen.impact = issue.impact;
       }
     }

@@ -264,8 +264,8 @@ export function logReport(agg: Aggregates, ctx: ReportContext = {}): LogReport {
 }
 
 /**
- * The matrix's "observed in logs" cell of a crawler (lib/features/visibility/views/crawler_matrix.tsx
- * shows it).
+ * The matrix's "observed in logs" cell of a crawler (the report's AI products section shows it
+ * beside the crawler's verdict, lib/features/visibility/views/report_products.tsx).
  */
 function observedCell(report: LogReport, token: string): string {
   const f = report.crawlers.find((c) => c.token === token);

@@ -12,7 +12,13 @@ import {
   reportSarifRoute,
 } from "./routes/api/report/[domain]_export.ts";
 import { badgeRoute } from "./routes/badge/[domain].svg.ts";
-import { keptScanPageRoute, reportFormRoute, reportPageRoute } from "./routes/report/[domain].tsx";
+import {
+  keptScanPageRoute,
+  pageReportRoute,
+  reportFormRoute,
+  reportPageRoute,
+} from "./routes/report/[domain].tsx";
+import { pageReportJsonRoute } from "./routes/api/report/[domain]/page.json.ts";
 
 /** The report feature's routes. */
 export const REPORT_ROUTES: readonly RouteDef[] = [
@@ -25,5 +31,7 @@ export const REPORT_ROUTES: readonly RouteDef[] = [
   badgeRoute,
   reportFormRoute,
   reportPageRoute,
+  pageReportRoute,
   keptScanPageRoute,
+  pageReportJsonRoute,
 ];

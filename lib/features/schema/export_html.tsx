@@ -3,7 +3,7 @@ import type { VNode } from "preact";
 import type { ExportInput } from "../../service.ts";
 import type { SchemaScanRecord } from "../../engines/structured/record.ts";
 import { Failed, Link } from "../../engines/export/html.tsx";
-import { RenderedStructureSection } from "./views/rendered_structure.tsx";
+import { ORIGIN_WORDS, readersOf, SchemaViewSection } from "./views/schema_view_section.tsx";
 import { moreLikeThis } from "../../engines/structured/finding_log.ts";
 
 /** The body of a schema record's HTML report. */
@@ -124,7 +124,7 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
           </ul>
         </>
       )}
-      <RenderedStructureSection rendered={r.rendered} />
+      <SchemaViewSection result={r} />
       <h2>Markup to paste</h2>
       <p>Paste this into the page's &lt;head&gt;, then fill in what the page does not say.</p>
       <pre>
@@ -152,6 +152,8 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
                 <th>Types</th>
                 <th>Where</th>
                 <th class="num">Properties</th>
+                {r.view?.rendered && <th>From</th>}
+                {r.view?.rendered && <th>Read by</th>}
               </tr>
             </thead>
             <tbody>
@@ -161,6 +163,8 @@ function SchemaBody(props: { record: SchemaScanRecord; input: ExportInput }): VN
                   <td>{it.types.join(", ") || "–"}</td>
                   <td>{it.location}</td>
                   <td class="num">{Object.keys(it.properties).length}</td>
+                  {r.view?.rendered && <td>{ORIGIN_WORDS[it.origin ?? "server"]}</td>}
+                  {r.view?.rendered && <td>{readersOf(it.origin ?? "server", r.view)}</td>}
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 /** The Schema Markup Generator's Markdown export body (lib/engines/export/markdown.ts joins the blocks). */
 import type { ExportInput } from "../../service.ts";
-import type { RenderedStructured, SchemaScanRecord } from "../../engines/structured/record.ts";
+import type { Result, SchemaScanRecord } from "../../engines/structured/record.ts";
+import { ORIGIN_WORDS, readersOf } from "./views/schema_view_section.tsx";
 import {
   codeBlock,
   failed,
@@ -73,7 +74,7 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
       ) => [mdText(d.feature), mdText(d.type), mdText(d.since), mdText(d.message)]),
     ));
   }
-  out.push(...renderedStructureMarkdown(r.rendered));
+  out.push(...viewMarkdown(r));
   out.push("## Markup to paste");
   out.push("Paste this into the page's `<head>`, then fill in what the page does not say.");
   out.push(codeBlock(r.generated.script, "html"));
@@ -86,12 +87,24 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
   out.push(
     items.length
       ? mdTable(
-        ["Source", "Types", "Where", "Properties"],
+        [
+          "Source",
+          "Types",
+          "Where",
+          "Properties",
+          ...(r.view?.rendered ? ["From", "Read by"] : []),
+        ],
         items.map((it) => [
           mdText(it.source),
           it.types.map(mdText).join(", ") || "–",
           mdText(it.location),
           String(Object.keys(it.properties).length),
+          ...(r.view?.rendered
+            ? [
+              mdText(ORIGIN_WORDS[it.origin ?? "server"]),
+              mdText(readersOf(it.origin ?? "server", r.view)),
+            ]
+            : []),
         ]),
       )
       : "The page has no structured data.",
@@ -99,17 +112,25 @@ function schemaBlocks(record: SchemaScanRecord, input: ExportInput): string[] {
   return out;
 }
 
-/** The schema record's "added by JavaScript" section; none when the scan did not render. */
-function renderedStructureMarkdown(rendered: RenderedStructured | undefined): string[] {
-  if (!rendered) return [];
-  const added = [...rendered.added.jsonLd, ...rendered.added.microdata, ...rendered.added.rdfa];
+/**
+ * The schema record's "server HTML and rendered page" section: what scripts add, change and
+ * remove; none when the scan neither rendered nor has a note about client rendering.
+ */
+function viewMarkdown(r: Result): string[] {
+  const note = r.view?.note ?? r.rendered?.note;
+  if (!note) return [];
+  const moved = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa].filter((i) =>
+    i.origin && i.origin !== "server"
+  );
   return [
-    "## Structured data added by JavaScript",
-    mdText(rendered.note),
-    ...(added.length
+    "## Server HTML and rendered page",
+    mdText(note),
+    ...(moved.length
       ? [
-        added.map((item) =>
-          `- ${mdText(item.types.join(", ") || "untyped")} (${mdText(item.location)})`
+        moved.map((item) =>
+          `- ${mdText(ORIGIN_WORDS[item.origin!])}: ${
+            mdText(item.types.join(", ") || "untyped")
+          } (${mdText(item.location)}): ${mdText(readersOf(item.origin!, r.view))}`
         ).join("\n"),
       ]
       : []),

@@ -20,7 +20,15 @@ export function SchemaHome(props: HomeProps): VNode {
           an article, a business. Enter a page address: see the markup it has, what is wrong with
           it, and get JSON-LD ready to paste.
         </p>
-        <ScanFormBlock widget={props.widget} form={SCHEMA_WORDS.form} canRender={props.canRender} />
+        <ScanFormBlock
+          widget={props.widget}
+          form={SCHEMA_WORDS.form}
+          canRender={props.canRender}
+          // This service renders by default where it can, as Google's Rich Results Test does,
+          // and keeps a report per page.
+          renderChecked
+          perPage
+        />
         <p class="muted small">
           Free and without an account. Up to {LIMITS.ip} new scans per hour from one network.
         </p>

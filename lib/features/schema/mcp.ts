@@ -4,6 +4,7 @@
  * what an agent acts on: the ready-to-paste JSON-LD, what to fill in by hand, and the errors in
  * the markup the page already has.
  */
+import { nonRenderingNames } from "../../engines/structured/page_view.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -57,7 +58,17 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
     `warnings, ${s.deprecated} deprecated rich results; generated ${s.generatedNodes} nodes, ` +
     `${s.fillIn} properties to fill in by hand.`,
   ];
-  if (r.rendered) lines.push("", `Rendered in a browser: ${r.rendered.note}`);
+  if (r.view?.rendered) {
+    const { origins: o, seen } = r.view;
+    lines.push(
+      `One view of the page: ${o.server} items from the server HTML, ${o.added} added, ` +
+        `${o.changed} changed and ${o.removed} removed by scripts; readers that render (Google) ` +
+        `read ${seen.rendering}, those that read the server HTML only ` +
+        `(${nonRenderingNames(r.view.readers)}) read ${seen.nonRendering}.`,
+    );
+  }
+  const note = r.view?.note ?? r.rendered?.note;
+  if (note) lines.push("", r.view?.rendered ? `Rendered in a browser: ${note}` : note);
   const eligibility = r.eligibility ?? [];
   if (eligibility.length) {
     lines.push(
@@ -107,7 +118,7 @@ function registerGenerateSchema(server: McpServer, ctx: McpContext): void {
       forceRescan: z.boolean().optional()
         .describe("Scan again even if a result younger than 24 hours exists. Default false."),
       render: z.boolean().optional().describe(
-        "Also render the page in a browser and report the structured data scripts add. Default false.",
+        "Render the page in a browser (as Google does) and merge the structured data scripts add, change or remove into the report. Default: rendered where this server has a browser; false opts out.",
       ),
     },
     outputSchema: {

@@ -8,6 +8,8 @@ import type { SchemaScanRecord } from "../../engines/structured/record.ts";
 import { scanPage } from "../../engines/schema/scan.ts";
 // The one RFC 9309 reader (lib/schema may not import lib/visibility; the service joins them).
 import { robotsForRender } from "../../engines/visibility/render_step.ts";
+// Which crawlers render (sources and dates in docs/rendering.md), for "who sees which item".
+import { CRAWLER_RENDERING } from "../../engines/visibility/crawlers.ts";
 import { boundOutcome } from "../../kit/limits/record_budget.ts";
 
 /** The steps of a schema scan, as it reports them (its progress card places a scan by them). */
@@ -24,6 +26,7 @@ export async function run(
     now,
     signal,
     readRobots: robotsForRender,
+    readers: CRAWLER_RENDERING,
     // A rendering scan (target.render) reports its browser's steps under their own id.
     onProgress: onProgress && ((text) => onProgress({ id: "rendering", text })),
   });

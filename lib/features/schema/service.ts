@@ -14,7 +14,6 @@ import { schemaHtml } from "./export_html.tsx";
 import { schemaSarif } from "./sarif.ts";
 import { schemaBadge } from "./badge.ts";
 import { schemaMcp } from "./mcp.ts";
-import { validateResultHtml } from "./views/code_result_job.tsx";
 
 /** The Schema Markup Generator. */
 export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
@@ -42,16 +41,18 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
       steps: ["validating", "saving"],
     },
   ],
-  // A scan that asks for the rendered view is not answered by a record without one.
+  // Render where a browser is at hand, as Google's Rich Results Test does (render: false opts
+  // out). A record answers only the same choice: a rendering request is not answered by a record
+  // without the render, an opted-out one not by a rendered record.
+  rendersByDefault: true,
+  wasRendered: (record) => record.result?.rendered !== undefined,
   servesCached: (record, target) =>
     record.url === (target.pageUrl ?? target.url) &&
-    (!target.render || record.result?.rendered !== undefined),
+    (record.status === "failed" ||
+      (target.render === true) === (record.result?.rendered !== undefined)),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
   failedRecordFields: (target) => ({ url: target.pageUrl ?? target.url }),
-  validatesCode: {
-    resultJob: new URL("./views/code_result_job.tsx", import.meta.url),
-    resultHtml: validateResultHtml,
-  },
+  validatesCode: true,
   home: SchemaHome,
   report: schemaReport,
   exports: { markdown: schemaMarkdown, html: schemaHtml, sarif: schemaSarif },

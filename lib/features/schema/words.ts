@@ -23,6 +23,7 @@ export const SCHEMA_WORDS: ServiceWords = {
     hint: "A page of your site, e.g. example.com/products/blue-kettle",
     placeholder: "example.com/page",
     button: "Check markup",
-    render: "Also render the page in a browser: structured data that scripts add (slower)",
+    render:
+      "Render the page in a browser, as Google does: the structured data scripts add, change or remove (slower)",
   },
 };

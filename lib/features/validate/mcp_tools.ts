@@ -30,7 +30,7 @@ import { ValidateInputError, validateRequest } from "./validate_request.ts";
 export const VALIDATE_TOOLS: readonly McpTool[] = [
   {
     name: "validate_code",
-    offered: (deps) => deps.service.validatesCode !== undefined,
+    offered: (deps) => deps.service.validatesCode === true,
     register: registerValidateCode,
   },
 ];

@@ -21,15 +21,10 @@ import {
 import { FairGate } from "../../kit/limits/fair_gate.ts";
 import { rateLimitHeaders, validatePools } from "../../kit/limits/limits.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import {
-  ScanIsolationError,
-  type ScanRunner,
-  TOO_COMPLEX,
-} from "../../kit/isolate/scan_threads.ts";
+import { ScanIsolationError, type ScanRunner, TOO_COMPLEX } from "../../kit/isolate/runner.ts";
 import type { CodeInput } from "./validate_code.ts";
 import { MAX_CODE_BYTES } from "./validate_code.ts";
 import {
-  runValidateJob,
   type ValidateAnswer,
   type ValidateJob,
   ValidateRequestSchema,
@@ -54,7 +49,10 @@ export const VALIDATE_TIMEOUT_MS = 20_000;
 export interface ValidateDeps {
   store: Pick<Store, "limiter">;
   now: () => number;
-  /** The scan threads (validation runs in this isolate without them: tests, Deno Deploy). */
+  /**
+   * Where validation runs: the server's workers (lib/app/server.ts sets it; an inline runner where
+   * there are none: tests, Deno Deploy). The validate-code job module is never imported here.
+   */
   threads?: Pick<ScanRunner, "runJob"> | null;
 }
 
@@ -164,7 +162,7 @@ export async function validateRequest(
     } else {
       job = { kind: "validate-code", input: source.input };
     }
-    if (!deps.threads?.runJob) return runValidateJob(job);
+    if (!deps.threads) throw new Error("no runner for validations (lib/app/server.ts sets it)");
     try {
       return await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as ValidateAnswer;
     } catch (error) {

@@ -14,6 +14,7 @@ import { httpBase } from "../../engines/export/sarif.ts";
 import { Failed, How, Link } from "../../engines/export/html.tsx";
 import { RenderViewSection } from "./views/render_view.tsx";
 import {
+  capLiftText,
   EFFORT_TEXT,
   GRADE_MEANING,
   gradeWord,
@@ -157,9 +158,7 @@ function CapNote(props: { result: Result; base: string | null }): VNode | null {
         {gate?.why}
       </p>
       <p>
-        {cap.binding
-          ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped}.`
-          : "Fix this first: nothing else counts while it stands."}
+        {capLiftText(props.result) ?? "Fix this first: nothing else counts while it stands."}
         {gate && ` It lifts when: ${gate.lift}`}
         {props.base && (
           <>

@@ -20,6 +20,7 @@ import {
   mdText,
 } from "../../engines/export/markdown.ts";
 import {
+  capLiftText,
   EFFORT_TEXT,
   GRADE_MEANING,
   gradeWord,
@@ -104,11 +105,8 @@ function capBlocks(r: Result, base: string | null): string[] {
     `**What holds it back most:** the score is capped at ${cap.cap} because ${
       mdText(gate?.name ?? cap.gateId.replace(/_/g, " "))
     }. ${mdText(gate?.why ?? "")}`,
-    mdText(
-      cap.binding
-        ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped}.`
-        : "Fix this first: nothing else counts while it stands.",
-    ) + (gate ? ` ${mdText(`It lifts when: ${gate.lift}`)}` : "") +
+    mdText(capLiftText(r) ?? "Fix this first: nothing else counts while it stands.") +
+    (gate ? ` ${mdText(`It lifts when: ${gate.lift}`)}` : "") +
     (base ? ` ${mdLink("Learn more", `${base}${learnPath(cap.signalId)}`)}` : ""),
   ];
 }

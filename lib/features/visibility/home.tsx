@@ -13,7 +13,7 @@ import { ScanFormBlock } from "../../kit/ui/scan_form.tsx";
 import { PILLAR_PURPOSE } from "../../engines/visibility/report_texts.ts";
 import { ExampleReport } from "./views/example_report.tsx";
 import { DevelopersSection } from "../../kit/ui/developers_section.tsx";
-import { LEARN_INDEX_PATH } from "../../kit/report_urls.ts";
+import { LEARN_INDEX_PATH, PATHS } from "../../kit/report_urls.ts";
 import { VISIBILITY_WORDS } from "./words.ts";
 
 /** The pillars and their weights, as the scorer defines them (lib/engines/visibility/score.ts). */
@@ -45,6 +45,22 @@ export function VisibilityHome(props: HomeProps): VNode {
         <p class="muted small">
           Free and without an account. Up to {LIMITS.ip}{" "}
           new scans per hour from one network; every report has a link you can share.
+        </p>
+      </section>
+
+      <section class="card watch-offer" aria-labelledby="watch-offer-title">
+        <h2 id="watch-offer-title">Keep an eye on it, and ask the AI assistants</h2>
+        <p>
+          With a free account,{" "}
+          <strong>watch your site</strong>: it is checked again every day or week and you get an
+          e-mail (or a webhook) when something gets worse. And <strong>ask the assistants</strong>
+          {" "}
+          (ChatGPT, Perplexity, Claude, Gemini) the questions your customers ask: see how often they
+          name and cite your site, beside your competitors, in plain words.
+        </p>
+        <p>
+          <a class="button" href={PATHS.accountSignup}>Create a free account</a>{" "}
+          <a href={PATHS.accountLogin}>or sign in</a>
         </p>
       </section>
 

@@ -5,6 +5,7 @@
  * (the fix, why it matters, the signal's evidence, its pillar, its rank, and what the check means:
  * the same "learn more" texts as the report page's /learn/<id>, from lib/engines/visibility/learn.ts).
  */
+import { capLiftText } from "../../engines/visibility/report_texts.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -58,8 +59,7 @@ export function summarise(record: ScanRecord, maxIssues = 5): string {
     lines.push(
       `What holds it back most: the score is capped at ${cap.cap} because ${
         gate?.name ?? cap.gateId
-      }. ${gate?.why ?? ""} Fix that first` +
-        (cap.binding ? ` (without the cap the score would be ${cap.uncapped}).` : "."),
+      }. ${gate?.why ?? ""} ${capLiftText(r) ?? "Fix that first."}`,
     );
     if (cap.evidence.length) lines.push(`Evidence: ${cap.evidence.join("; ")}.`);
     if (gate) lines.push(`It lifts when: ${gate.lift}`);

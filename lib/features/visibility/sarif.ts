@@ -10,6 +10,7 @@ import type {
   SarifResult,
   SarifRule,
 } from "../../service.ts";
+import { sarifLevel, severityOf } from "../../engines/visibility/severity.ts";
 import type { ScanRecord, Signal } from "../../engines/visibility/record.ts";
 import { learnEntry } from "../../engines/visibility/learn.ts";
 import { learnPath } from "../../kit/report_urls.ts";
@@ -35,8 +36,10 @@ function signalsSarif(record: ScanRecord, o: SarifOptions): SarifParts {
   const home = `https://${record.domain}/`;
   for (const pillar of record.result?.pillars ?? []) {
     for (const s of pillar.signals) {
-      const level = LEVEL[s.status];
-      if (!level) continue;
+      // Only what fails or warns is a result; its level follows the impact the report gives it.
+      if (!LEVEL[s.status]) continue;
+      const impact = severityOf(record.result!, s.id);
+      const level = sarifLevel(impact);
       if (!index.has(s.id)) {
         index.set(s.id, rules.length);
         rules.push(visibilityRule(s, pillar.title, level, base));
@@ -59,6 +62,7 @@ function signalsSarif(record: ScanRecord, o: SarifOptions): SarifParts {
         properties: {
           url: place.url,
           pillar: pillar.id,
+          impact: impact ?? "none",
           ...(s.gate ? { gate: s.gate } : {}),
           evidence: s.evidence.slice(0, 10).map((e) => clip(e, 300)),
         },
@@ -80,7 +84,7 @@ function sameSite(url: string, domain: string): boolean {
 function visibilityRule(
   s: Signal,
   pillar: string,
-  level: "error" | "warning",
+  level: "error" | "warning" | "note",
   base: string | null,
 ): SarifRule {
   const entry = learnEntry(s.id);

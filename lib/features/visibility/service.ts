@@ -28,6 +28,7 @@ export const visibilityService: ServiceDef<ScanRecord, VisibilityStep> = {
   failedRecordFields: () => ({ offSite: null }),
   // A scan that asks for the rendered view is not answered by a record without one.
   servesCached: (record, target) => !target.render || record.render !== undefined,
+  wasRendered: (record) => record.render !== undefined,
   comparesSites: true,
   readsServerLogs: true,
   run,

@@ -23,9 +23,9 @@ export interface WatchSectionLeft {
 export function watchAccountSection(deps: WatchDeps): AccountSection {
   return {
     id: WATCH_SECTION,
-    render: async ({ accountId, csrf }, left) => {
+    render: async ({ accountId, csrf, origin }, left) => {
       const { created, form } = (left ?? {}) as WatchSectionLeft;
-      const panel = await watchPanel(deps, accountId, form);
+      const panel = await watchPanel(deps, accountId, form, origin);
       return <WatchSection panel={panel} csrf={csrf} created={created ?? null} />;
     },
   };

@@ -19,6 +19,18 @@ export const WATCH_ENV = {
   ),
   WATCH_MAX_PER_ACCOUNT: z.coerce.number().int().min(0).max(1000).default(10),
   WEBHOOK_RESOLVE: z.string().optional(),
+  SMTP_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().regex(/^smtps?:\/\/[^\s]+$/, {
+      error: "must be smtp://user:password@host:port or smtps://... (the operator's mail server)",
+    }).optional(),
+  ),
+  SMTP_FROM: z.string().trim().optional().transform((v) => v || undefined).pipe(
+    z.string().max(300).refine((v) => {
+      // One line with an @ inside (a linear test: no pattern over the whole value).
+      const at = v.indexOf("@");
+      return at > 0 && at < v.length - 1 && !v.includes("\r") && !v.includes("\n");
+    }, { error: "must be an e-mail address" }).optional(),
+  ),
 };
 
 /** The variables' values, parsed. */
@@ -26,13 +38,18 @@ export type WatchEnv = z.infer<z.ZodObject<typeof WATCH_ENV>>;
 
 /**
  * Watches: the schedules users may pick (WATCH_SCHEDULES, default "daily,weekly"), the most watches
- * per account (WATCH_MAX_PER_ACCOUNT, default 10; 0 turns watches off), and WEBHOOK_RESOLVE (tests
- * only: webhook hosts reached at a loopback address).
+ * per account (WATCH_MAX_PER_ACCOUNT, default 10; 0 turns watches off), WEBHOOK_RESOLVE (tests
+ * only: webhook hosts reached at a loopback address), and the operator's mail server.
  */
 export interface WatchSettings {
   schedules: ("daily" | "weekly")[];
   maxPerAccount: number;
   webhookResolve: Map<string, ResolveTarget>;
+  /**
+   * The operator's mail server for e-mail alerts (SMTP_URL, SMTP_FROM): null, no e-mail
+   * alerts (lib/features/watch/email.ts).
+   */
+  smtp: { url: string; from: string } | null;
 }
 
 /**
@@ -49,5 +66,8 @@ export function watchSettings(
     schedules: [...new Set(schedules)] as ("daily" | "weekly")[],
     maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
     webhookResolve: parseResolve("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
+    smtp: e.SMTP_URL
+      ? { url: e.SMTP_URL, from: e.SMTP_FROM ?? `alerts@${new URL(e.SMTP_URL).hostname}` }
+      : null,
   };
 }

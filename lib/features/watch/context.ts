@@ -5,12 +5,14 @@
  */
 import type { Config } from "../../kit/config.ts";
 import type { AppDeps } from "../../kit/web/context.ts";
+import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import type { LookupFunction } from "../../kit/net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
 import type { SecretBox } from "../../kit/auth/secret_box.ts";
+import type { Mailer } from "./mailer.ts";
 import type { DailyCrawlerCounts } from "./log_alerts.ts";
 
 /** The watch feature's dependencies. */
@@ -26,9 +28,13 @@ export interface WatchDeps {
   lookup?: LookupFunction;
   /** The guarded fetcher of webhook deliveries (its own: WEBHOOK_RESOLVE, small bodies). */
   fetcher: GuardedFetcher;
-  /** The key that seals webhook URLs and secrets (from WATCH_SECRET_KEY, else kept in KV). */
+  /** Seals webhook URLs and secrets (./sealing.ts: WATCH_SECRET_KEY, else a key kept in KV). */
   box(): Promise<SecretBox>;
-  /** Where this instance is reached, for the links in alerts ("https://checker.example.org"). */
+  /**
+   * Where this instance is reached, for the links in alerts ("https://checker.example.org"):
+   * PUBLIC_URL, else the address the server listens on once it does (main.ts sets it with
+   * {@link setListeningOrigin}, so PORT=0 never gives `localhost:0`).
+   */
   origin: string;
   log: (entry: Record<string, unknown>) => void;
   /**
@@ -37,6 +43,45 @@ export interface WatchDeps {
    * no logs. Handed in by the composition root (lib/features/logs/ is another feature).
    */
   logSeries?: (accountId: string, domain: string) => Promise<DailyCrawlerCounts>;
+  /**
+   * Starts an answer-presence run of a watched site for its account (the answers feature's, within
+   * the account's budget and its fair share of the operator's pool), handed in by the app; absent
+   * where that feature is not built. Resolves to what happened, in words; rejects when refused.
+   */
+  startAnswers?: (accountId: string, domain: string) => Promise<string>;
+  /** Sends e-mail alerts through the operator's SMTP server (SMTP_URL); null without one. */
+  mailer: Mailer | null;
+}
+
+/**
+ * The origin the server really listens on (PORT=0 picks one), for the links of alerts and feeds,
+ * unless PUBLIC_URL names it: a wildcard address reads as localhost.
+ */
+export function setListeningOrigin(deps: WatchDeps, hostname: string, port: number): void {
+  if (deps.config.publicUrl) return;
+  const host = ["0.0.0.0", "::", ""].includes(hostname)
+    ? "localhost"
+    : hostname.includes(":")
+    ? `[${hostname}]`
+    : hostname;
+  deps.origin = `http://${host}:${port}`;
+}
+
+/**
+ * The origin of the links in an answer to a request: PUBLIC_URL, else the request's own origin
+ * (what the client reached), never the configured port alone.
+ */
+export function linkOrigin(
+  deps: Pick<WatchDeps, "config">,
+  c: { req: { url: string; header(name: string): string | undefined } },
+): string {
+  if (deps.config.publicUrl) return trimEnd(deps.config.publicUrl, charsOf("/"));
+  const url = new URL(c.req.url);
+  if (deps.config.trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+    if (proto === "https" || proto === "http") url.protocol = `${proto}:`;
+  }
+  return url.origin;
 }
 
 /**

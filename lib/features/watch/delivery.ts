@@ -15,9 +15,11 @@
 import { FetchError } from "../../kit/net/types.ts";
 import type { Delivery, DeliveryAttempt } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
+import { openWebhook } from "./sealing.ts";
 import { signatureHeaders } from "./signature.ts";
 import { renderBody, type WatchEvent } from "./payload.ts";
 import type { Watch } from "./store_types.ts";
+import { sendEmailDelivery } from "./email.ts";
 
 /** The waits before the 2nd, 3rd, 4th and 5th attempts. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000] as const;
@@ -92,18 +94,17 @@ async function deliverOne(
     if (d) await deps.watches.settle({ ...d, nextAttemptAt: null }, leasedUntil);
     return null;
   }
-  const watch = (await deps.watches.get(d.accountId, d.watchId)).value;
-  if (!watch?.webhook) {
+  const held = await deps.watches.get(d.accountId, d.watchId);
+  if (d.channel === "email") return await deliverEmail(deps, d, held.value, now, leasedUntil);
+  if (!held.value?.webhook) {
     // The watch was removed: its alerts stop with it.
     await deps.watches.settle({ ...d, state: "cancelled", nextAttemptAt: null }, leasedUntil);
     return "cancelled";
   }
-  const box = await deps.box();
-  const url = await box.open(watch.webhook.url, watch.id);
-  const secret = await box.open(watch.webhook.secret, watch.id);
+  const opened = await openWebhook(deps.watches, await deps.box(), held as Deno.KvEntry<Watch>);
   let attempt: DeliveryAttempt;
   let retry = false;
-  if (!url || !secret) {
+  if (!opened) {
     attempt = {
       at: now,
       status: null,
@@ -111,7 +112,7 @@ async function deliverOne(
       ms: 0,
     };
   } else {
-    ({ attempt, retry } = await send(deps, url, secret, d, now));
+    ({ attempt, retry } = await send(deps, opened.url, opened.secret, d, now));
   }
   const attempts = [...d.attempts, attempt];
   const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
@@ -129,6 +130,48 @@ async function deliverOne(
     watchId: d.watchId,
     attempt: attempts.length,
     status: attempt.status,
+    state: next.state,
+  });
+  return next.state;
+}
+
+/** An e-mail delivery: sent through the operator's SMTP server, retried as a webhook is. */
+async function deliverEmail(
+  deps: WatchDeps,
+  d: Delivery,
+  watch: Watch | null,
+  now: number,
+  leasedUntil: number,
+): Promise<Delivery["state"]> {
+  if (!watch?.email) {
+    // The watch or its address went (unsubscribed): its mails stop with it.
+    await deps.watches.settle({ ...d, state: "cancelled", nextAttemptAt: null }, leasedUntil);
+    return "cancelled";
+  }
+  const started = performance.now();
+  const sent = await sendEmailDelivery(deps, watch, d);
+  const attempt: DeliveryAttempt = {
+    at: now,
+    status: sent.status,
+    answer: sent.answer.slice(0, ANSWER_CHARS),
+    ms: Math.round(performance.now() - started),
+  };
+  const attempts = [...d.attempts, attempt];
+  const delivered = sent.status === 250;
+  const more = !delivered && sent.retry && attempts.length <= RETRY_DELAYS_MS.length;
+  const next: Delivery = {
+    ...d,
+    attempts,
+    state: delivered ? "delivered" : more ? "pending" : "failed",
+    nextAttemptAt: more ? now + RETRY_DELAYS_MS[attempts.length - 1] : null,
+  };
+  await deps.watches.settle(next, leasedUntil);
+  deps.log({
+    event: "watch.email",
+    deliveryId: d.id,
+    watchId: d.watchId,
+    attempt: attempts.length,
+    status: sent.status,
     state: next.state,
   });
   return next.state;

@@ -10,19 +10,21 @@
  * rendered feed is kept in memory per store until the domain's newest scan changes.
  */
 import { diffRecords } from "../../engines/history/diff.ts";
-import { changesJsonPath, reportPagePath, scanPagePath } from "../../kit/report_urls.ts";
+import {
+  changesFeedPath,
+  changesJsonPath,
+  reportPagePath,
+  scanPagePath,
+} from "../../kit/report_urls.ts";
 import { type HistoryEntry, targetOf } from "../../kit/storage/history.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import { findRegressions } from "../../engines/history/regressions.ts";
-import { fillPath, PATHS } from "../../kit/report_urls.ts";
 
 /** Kept scans read for one feed (the entries are at most one fewer). */
 export const FEED_SCANS = 21;
 
-/** Where a domain's feed is served. */
-export function feedPath(domain: string): string {
-  return fillPath(PATHS.changesFeed, { domain });
-}
+/** Where a domain's feed is served (the one path template, lib/kit/report_urls.ts). */
+export const feedPath = changesFeedPath;
 
 /** A rendered feed and its validator. */
 export interface RenderedFeed {

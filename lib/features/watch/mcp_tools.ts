@@ -91,7 +91,7 @@ function registerWatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): vo
       const a = await account(ctx);
       if ("error" in a) return a.error!;
       try {
-        const { watch, webhookSecret } = await addWatch(a.w, a.accountId, args, "mcp");
+        const { watch, webhookSecret } = await addWatch(a.w, a.accountId, args, "mcp", ctx.ip);
         const view = watchView(watch, a.w.origin);
         return toolResult(
           `Now watching ${watch.target} (${watch.schedule}); next run ${view.nextRunAt}. ` +
@@ -170,7 +170,7 @@ function registerUnwatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): 
       }
       if (!watchId) return toolError("No such watch: give the id from list_watches, or the url.");
       try {
-        const removed = await removeWatch(a.w, a.accountId, watchId);
+        const removed = await removeWatch(a.w, a.accountId, watchId, ctx.ip);
         return toolResult(`No longer watching ${removed.target}.`, {
           deleted: true,
           watch: watchView(removed, a.w.origin),

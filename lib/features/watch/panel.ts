@@ -21,6 +21,8 @@ export interface WatchPanel {
   maxWatches: number;
   /** "sites" (AI Visibility Checker) or "pages" (Schema Markup Generator). */
   targetWords: string;
+  /** Whether e-mail alerts are set up on this instance (SMTP_URL). */
+  email: boolean;
   /** What the visitor typed in a refused form, and why it was refused. */
   form?: WatchForm;
 }
@@ -43,17 +45,19 @@ export async function watchPanel(
   deps: WatchDeps,
   accountId: string,
   form?: WatchForm,
+  origin = deps.origin,
 ): Promise<WatchPanel> {
   const [watches, deliveries] = await Promise.all([
     listWatches(deps, accountId),
     recentDeliveries(deps, accountId, 10),
   ]);
   return {
-    watches: watches.map((w) => watchView(w, deps.origin)),
+    watches: watches.map((w) => watchView(w, origin)),
     deliveries: deliveries.map(deliveryView),
     schedules: allowedSchedules(deps),
     maxWatches: deps.config.watch.maxPerAccount,
     targetWords: deps.service.watchTarget === "page" ? "pages" : "sites",
+    email: deps.mailer !== null,
     ...(form ? { form } : {}),
   };
 }

@@ -5,8 +5,13 @@
 import type { RouteDef } from "../../kit/web/route.ts";
 import type { WatchAppDeps } from "./context.ts";
 import { changesFeedRoute } from "./routes/api/report/[domain]_feed.ts";
-import { watchesRoute, watchRoute, watchTestRoute } from "./routes/api/watches.ts";
-import { accountWatchDeleteRoute, accountWatchesRoute } from "./routes/account/watches.ts";
+import { watchEmailConfirmRoute, watchEmailUnsubscribeRoute } from "./routes/watch/email.tsx";
+import { watchesRoute, watchRoute, watchRunRoute, watchTestRoute } from "./routes/api/watches.ts";
+import {
+  accountWatchDeleteRoute,
+  accountWatchesRoute,
+  accountWatchRunRoute,
+} from "./routes/account/watches.ts";
 
 /** The watch feature's routes. */
 export const WATCH_ROUTES: readonly RouteDef<WatchAppDeps>[] = [
@@ -14,6 +19,10 @@ export const WATCH_ROUTES: readonly RouteDef<WatchAppDeps>[] = [
   watchesRoute,
   watchRoute,
   watchTestRoute,
+  watchRunRoute,
   accountWatchesRoute,
   accountWatchDeleteRoute,
+  accountWatchRunRoute,
+  watchEmailConfirmRoute,
+  watchEmailUnsubscribeRoute,
 ];

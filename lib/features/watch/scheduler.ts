@@ -8,12 +8,10 @@
  * A target whose record is younger than the cache age and new to the watch is not scanned again:
  * that record is compared instead. Each step is bounded per tick; what is left waits for the next.
  */
-import { CAPS, LIMITS, WINDOW_MS } from "../../kit/limits/limits.ts";
 import { changesJsonPath, scanPagePath } from "../../kit/report_urls.ts";
-import { inflightTtlMs, isFresh } from "../../engines/scan/scan_service.ts";
+import { inflightTtlMs, isFresh, withRenderChoice } from "../../engines/scan/scan_service.ts";
 import type { BaseRecord } from "../../service.ts";
 import { STATUS_TTL_MS, targetOf } from "../../kit/storage/history.ts";
-import type { ScanJob } from "../../kit/storage/store.ts";
 import type { Delivery, Watch } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { feedPath } from "./feed.ts";
@@ -21,10 +19,15 @@ import { type EventScan, regressionEvent } from "./payload.ts";
 import { findRegressions } from "../../engines/history/regressions.ts";
 import { nextSlot } from "./schedule.ts";
 import { deliverDue, type DeliveryCounts, newDelivery } from "./delivery.ts";
+import { targetOfWatch, watchPools, watchScanJob } from "./run_now.ts";
+import { alertMail, emailDelivery, emailLinks } from "./email.ts";
 import { checkWatchLogs } from "./log_alert_step.ts";
 
 /** The most of each step one tick does. */
-export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50 } as const;
+export const TICK_LIMITS = { due: 100, pending: 200, outbox: 50, answers: 20 } as const;
+
+/** A scheduled answer run that was refused (a budget of the day) is tried again after this. */
+export const ANSWERS_RETRY_MS = 6 * 3600_000;
 
 /** A run that found the pools full tries again after at least this long. */
 export const LIMITED_RETRY_MS = 10 * 60_000;
@@ -40,6 +43,9 @@ export interface TickReport extends DeliveryCounts {
   /** Finished scans compared with the watch's last one. */
   evaluated: number;
   alerts: number;
+  /** Scheduled answer-presence runs started, and those refused (tried again later). */
+  answersStarted: number;
+  answersRefused: number;
 }
 
 /** Runs one tick at `deps.now()`. */
@@ -51,6 +57,8 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
     limited: 0,
     evaluated: 0,
     alerts: 0,
+    answersStarted: 0,
+    answersRefused: 0,
     delivered: 0,
     failed: 0,
     retried: 0,
@@ -70,18 +78,42 @@ export async function watchTick(deps: WatchDeps): Promise<TickReport> {
       deps.log({ event: "watch.evaluate_failed", watchId: p.id, error: String(error) });
     }
   }
+  if (deps.startAnswers) await runDueAnswers(deps, now, report);
   await deliverDue(deps, now, TICK_LIMITS.outbox, report);
   return report;
 }
 
-/** The target of a watch as the scan flow names it. */
-function targetOfWatch(w: Watch) {
-  return {
-    domain: w.domain,
-    host: w.host,
-    url: w.url,
-    ...(w.pageUrl ? { pageUrl: w.pageUrl } : {}),
-  };
+/**
+ * Starts the answer-presence runs that are due on their watch's schedule (at most
+ * TICK_LIMITS.answers a tick), within the account's budget and its fair share of the operator's
+ * pool (the answers feature refuses what does not fit: tried again ANSWERS_RETRY_MS later).
+ */
+async function runDueAnswers(deps: WatchDeps, now: number, report: TickReport): Promise<void> {
+  for (const due of await deps.watches.answersDue(now, TICK_LIMITS.answers)) {
+    const entry = await deps.watches.get(due.accountId, due.id);
+    const w = entry.value;
+    if (!w || !w.answers || w.answers === "off" || !w.nextAnswersAt || w.nextAnswersAt > now) {
+      continue;
+    }
+    const next = nextSlot(`${w.id}:answers`, w.answers, now);
+    let lastAnswers: NonNullable<Watch["lastAnswers"]>;
+    let nextAnswersAt = next;
+    try {
+      const detail = await deps.startAnswers!(w.accountId, w.domain);
+      lastAnswers = { at: now, outcome: "started", detail };
+      report.answersStarted++;
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      lastAnswers = {
+        at: now,
+        outcome: status && status < 500 ? "refused" : "error",
+        detail: String((error as Error).message ?? error).slice(0, 300),
+      };
+      nextAnswersAt = Math.min(next, now + ANSWERS_RETRY_MS);
+      report.answersRefused++;
+    }
+    await deps.watches.save(entry as Deno.KvEntry<Watch>, { ...w, nextAnswersAt, lastAnswers });
+  }
 }
 
 async function runWatch(
@@ -101,7 +133,9 @@ async function runWatch(
     return;
   }
   const stored = await deps.store.getScan(w.domain);
-  const target = targetOfWatch(w);
+  // A watch scans as the service's form does (the schema service renders where it can), so its
+  // comparisons see the same view a user's scan does.
+  const target = withRenderChoice(targetOfWatch(w), deps);
   if (
     stored && isFresh(stored, now) && stored.jobId !== w.lastSeenScanId &&
     (deps.service.servesCached?.(stored.record, target) ?? true)
@@ -119,25 +153,8 @@ async function runWatch(
   // Claimed before the admission, so two processes running this tick never both scan.
   const claimed = { ...w, nextRunAt: slot };
   if (!(await deps.watches.save(entry, claimed))) return;
-  const job: ScanJob = {
-    kind: "scan",
-    service: deps.service.name,
-    jobId: crypto.randomUUID(),
-    target: {
-      domain: w.domain,
-      host: w.host,
-      url: w.url,
-      ...(w.pageUrl ? { pageUrl: w.pageUrl } : {}),
-    },
-    credential: "watch",
-    enqueuedAt: now,
-    caller: `watch:${w.accountId}`,
-  };
-  const pools = [
-    { pool: "account", id: w.accountId, limit: CAPS.accountScans, windowMs: WINDOW_MS },
-    { pool: "domain", id: w.domain, limit: LIMITS.domain, windowMs: WINDOW_MS },
-  ];
-  const admission = await deps.store.admitScan(job, pools, now, inflightTtlMs(deps.config));
+  const job = watchScanJob(deps, w, now, `watch:${w.accountId}`, target.render === true);
+  const admission = await deps.store.admitScan(job, watchPools(w), now, inflightTtlMs(deps.config));
   const again = await deps.watches.get(accountId, id);
   if (!again.value) return; // removed meanwhile: the scan runs, nothing waits for it
   if (admission.status === "limited") {
@@ -215,12 +232,22 @@ async function evaluateWatch(
     ? await deps.store.history.get(w.baseline.scanId)
     : null;
   const found = base
-    ? findRegressions(base.record, record, { minScoreDrop: w.minScoreDrop })
+    ? findRegressions(base.record, record, {
+      minScoreDrop: w.minScoreDrop,
+      timingPersisted: Boolean(w.timingHeld),
+    })
     : null;
   next.lastSeenScanId = scan.id;
   next.lastStatus = record.status;
-  if (record.status === "ok") next.baseline = { scanId: scan.id, scannedAt: scan.scannedAt };
+  // A drop timing alone explains waits for a second scan: the baseline stays, so the next scan is
+  // compared with the same one and alerts only if it is still slower.
+  const hold = Boolean(found && !found.regressions.length && found.held.length);
+  next.timingHeld = hold ? scan.id : null;
+  if (record.status === "ok" && !hold) {
+    next.baseline = { scanId: scan.id, scannedAt: scan.scannedAt };
+  }
   let delivery: Delivery | null = null;
+  let mail: Delivery | null = null;
   if (found && found.regressions.length && base) {
     report.alerts++;
     next.lastAlert = { at: now, scanId: scan.id, texts: found.regressions.map((r) => r.text) };
@@ -247,11 +274,23 @@ async function evaluateWatch(
       kinds: found.regressions.map((r) => r.kind),
     });
     delivery = newDelivery(w, event, now);
+    if (w.email?.state === "confirmed") {
+      const token = await (await deps.box()).open(w.email.unsubscribe, w.id);
+      if (token) {
+        const link = emailLinks(deps.origin, { unsubscribe: token }).unsubscribe!;
+        mail = emailDelivery(w, "watch.regression", alertMail(event, link), now);
+      }
+    }
   }
   await deps.watches.save(
     entry as Deno.KvEntry<Watch>,
     next,
-    delivery ? (op) => deps.watches.addDelivery(op, delivery!) : undefined,
+    delivery || mail
+      ? (op) => {
+        if (delivery) deps.watches.addDelivery(op, delivery);
+        if (mail) deps.watches.addDelivery(op, mail);
+      }
+      : undefined,
   );
 }
 

@@ -11,6 +11,7 @@ import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
 import type { SecretBox } from "../../kit/auth/secret_box.ts";
+import { createMailer } from "./mailer.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
 /** The parts the watch feature is built from. */
@@ -46,6 +47,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
     }),
     box: parts.box,
     origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
+    mailer: createMailer(config.watch.smtp),
     log: parts.log,
   };
 }

@@ -7,6 +7,10 @@
  *   [svc, "watch_targets", accountId, target]       -> watchId   one watch per target per account
  *   [svc, "watch_count", accountId]                 -> number    watches of the account (the cap)
  *   [svc, "watch_due", nextRunAt, watchId]          -> accountId when each watch runs next
+ *   [svc, "watch_email_tokens", sha256(token)]      -> EmailTokenRef  a confirmation or
+ *                                                   unsubscribe token of a watch's address
+ *   [svc, "watch_answers_due", nextAnswersAt, watchId] -> accountId when a watch's scheduled
+ *                                                   answer-presence run is due
  *   [svc, "watch_pending", watchId]                 -> accountId watches waiting for their scan
  *   [svc, "watch_deliveries", accountId, createdAt, deliveryId]
  *                                                   -> Delivery  an alert and its attempts
@@ -21,6 +25,13 @@ import type { Delivery, Watch } from "./store_types.ts";
 
 /** How long a delivery (and its attempts) stays listed. */
 export const DELIVERY_TTL_MS = 30 * 24 * 3600_000;
+
+/** What a confirmation or unsubscribe token of a watch's address points to. */
+export interface EmailTokenRef {
+  accountId: string;
+  watchId: string;
+  kind: "confirm" | "unsubscribe";
+}
 
 /** Where a delivery with an attempt due is. */
 export interface OutboxRef {
@@ -66,6 +77,18 @@ export class WatchStore {
         .set(this.#watchKey(watch), watch)
         .set(this.#k("watch_due", watch.nextRunAt, watch.id), watch.accountId);
       if (watch.pending) op.set(this.#k("watch_pending", watch.id), watch.accountId);
+      if (watch.nextAnswersAt) {
+        op.set(this.#k("watch_answers_due", watch.nextAnswersAt, watch.id), watch.accountId);
+      }
+      if (watch.email) {
+        const ref = (kind: EmailTokenRef["kind"]): EmailTokenRef => ({
+          accountId: watch.accountId,
+          watchId: watch.id,
+          kind,
+        });
+        op.set(this.#k("watch_email_tokens", watch.email.confirmHash), ref("confirm"));
+        op.set(this.#k("watch_email_tokens", watch.email.unsubscribeHash), ref("unsubscribe"));
+      }
       if ((await op.commit()).ok) return "created";
     }
     throw new Error("WatchStore.create: too much contention");
@@ -91,6 +114,11 @@ export class WatchStore {
     return out.sort((a, b) => a.createdAt - b.createdAt);
   }
 
+  /** Every watch of the service, with its versionstamp (a sweep: lib/features/watch/sealing.ts). */
+  everyWatch(): AsyncIterable<Deno.KvEntry<Watch>> {
+    return this.kv.list<Watch>({ prefix: this.#k("watches") });
+  }
+
   /**
    * Replaces a watch read as `current` by `next` (moving its due and pending entries), in one
    * commit with `extra` writes; false when the watch changed or went meanwhile.
@@ -105,6 +133,12 @@ export class WatchStore {
     if (was.nextRunAt !== next.nextRunAt) {
       op.delete(this.#k("watch_due", was.nextRunAt, was.id));
       op.set(this.#k("watch_due", next.nextRunAt, next.id), next.accountId);
+    }
+    if ((was.nextAnswersAt ?? null) !== (next.nextAnswersAt ?? null)) {
+      if (was.nextAnswersAt) op.delete(this.#k("watch_answers_due", was.nextAnswersAt, was.id));
+      if (next.nextAnswersAt) {
+        op.set(this.#k("watch_answers_due", next.nextAnswersAt, next.id), next.accountId);
+      }
     }
     if (was.pending && !next.pending) op.delete(this.#k("watch_pending", was.id));
     if (!was.pending && next.pending) op.set(this.#k("watch_pending", next.id), next.accountId);
@@ -129,6 +163,11 @@ export class WatchStore {
         .delete(this.#k("watch_due", w.nextRunAt, id))
         .delete(this.#k("watch_pending", id))
         .set(countKey, Math.max(0, (count.value ?? 1) - 1));
+      if (w.nextAnswersAt) op.delete(this.#k("watch_answers_due", w.nextAnswersAt, id));
+      if (w.email) {
+        op.delete(this.#k("watch_email_tokens", w.email.confirmHash));
+        op.delete(this.#k("watch_email_tokens", w.email.unsubscribeHash));
+      }
       if ((await op.commit()).ok) return w;
     }
     throw new Error("WatchStore.remove: too much contention");
@@ -141,6 +180,28 @@ export class WatchStore {
       const e of this.kv.list<string>({
         start: this.#k("watch_due"),
         end: this.#k("watch_due", now + 1),
+      }, { limit })
+    ) out.push({ id: String(e.key[3]), accountId: e.value });
+    return out;
+  }
+
+  /** What an e-mail token (by its hash) points to, or null. */
+  async emailToken(hash: string): Promise<EmailTokenRef | null> {
+    return (await this.kv.get<EmailTokenRef>(this.#k("watch_email_tokens", hash))).value;
+  }
+
+  /** Forgets an e-mail token (the address unsubscribed: its tokens go with it). */
+  forgetEmailToken(op: Deno.AtomicOperation, hash: string): void {
+    op.delete(this.#k("watch_email_tokens", hash));
+  }
+
+  /** Watches whose scheduled answer run is due at `now`, earliest first (at most `limit`). */
+  async answersDue(now: number, limit: number): Promise<{ id: string; accountId: string }[]> {
+    const out: { id: string; accountId: string }[] = [];
+    for await (
+      const e of this.kv.list<string>({
+        start: this.#k("watch_answers_due"),
+        end: this.#k("watch_answers_due", now + 1),
       }, { limit })
     ) out.push({ id: String(e.key[3]), accountId: e.value });
     return out;

@@ -11,6 +11,9 @@ export type Schedule = "daily" | "weekly";
 /** The body shape of a watch's webhook (lib/features/watch/payload.ts WEBHOOK_FORMATS). */
 export type WebhookFormat = "json" | "slack" | "discord";
 
+/** How often a watch asks the assistants (answer presence) about its site. */
+export type AnswerSchedule = "daily" | "weekly" | "off";
+
 /** How the last scheduled run of a watch went. */
 export type WatchRunOutcome =
   /** A new scan was queued (or one in flight joined). */
@@ -60,7 +63,35 @@ export interface Watch {
   /** The last scan it evaluated (never twice). */
   lastSeenScanId: string | null;
   lastRun: { at: number; outcome: WatchRunOutcome; detail: string } | null;
+  /** When its owner last asked it to run now (the owner's "run now" is rate limited). */
+  lastRunNowAt?: number | null;
+  /**
+   * How often answer presence is asked for its site on this schedule ("off": only when asked);
+   * weekly by default. Older watches have none: off.
+   */
+  answers?: AnswerSchedule;
+  /** When the next scheduled answer run is due (ms), and how the last one went. */
+  nextAnswersAt?: number | null;
+  lastAnswers?: { at: number; outcome: "started" | "refused" | "error"; detail: string } | null;
   lastAlert: { at: number; scanId: string; texts: string[] } | null;
+  /**
+   * Where e-mail alerts go (lib/features/watch/email.ts): the address and the unsubscribe token
+   * sealed, the confirmation and unsubscribe tokens' hashes (their index finds the watch), and
+   * whether the owner of the address confirmed it (only then are alerts sent).
+   */
+  email?: {
+    address: Sealed;
+    display: string;
+    state: "pending" | "confirmed";
+    confirmHash: string;
+    unsubscribe: Sealed;
+    unsubscribeHash: string;
+  } | null;
+  /**
+   * A scan whose only regression was timing (lib/engines/history/regressions.ts): held, not alerted, with
+   * the baseline kept; the next scan alerts if it is still slower. Absent in older watches.
+   */
+  timingHeld?: string | null;
   /**
    * Its server-log rules (lib/features/watch/log_alerts.ts): the day last checked and the rules
    * then holding (an alert goes out when one starts to hold); absent before the first check.
@@ -85,9 +116,11 @@ export interface Delivery {
   watchId: string;
   accountId: string;
   target: string;
-  event: "watch.regression" | "watch.ping" | "watch.logs";
+  event: "watch.regression" | "watch.ping" | "watch.logs" | "watch.email_confirm";
   createdAt: number;
   format: WebhookFormat;
+  /** Where it goes: the watch's webhook (the default), or its e-mail address. */
+  channel?: "webhook" | "email";
   /** The exact body sent on each attempt (public facts only, at most 16 KB). */
   body: string;
   state: "pending" | "delivered" | "failed" | "cancelled";

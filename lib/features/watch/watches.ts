@@ -11,7 +11,7 @@ import { InvalidTargetError, normaliseTarget } from "../../kit/net/target.ts";
 import { findResolveTarget, resolvePublicAddresses } from "../../kit/net/guarded_fetch.ts";
 import { FetchError } from "../../kit/net/types.ts";
 import { targetOf } from "../../kit/storage/history.ts";
-import type { Delivery, Watch } from "./store_types.ts";
+import type { AnswerSchedule, Delivery, Watch } from "./store_types.ts";
 import type { WatchDeps } from "./context.ts";
 import { isSchedule, nextSlot, type Schedule, SCHEDULES } from "./schedule.ts";
 import {
@@ -25,6 +25,59 @@ import { changesJsonPath, reportPagePath } from "../../kit/report_urls.ts";
 import { checkWebhookUrl, webhookDisplay } from "./webhook_url.ts";
 import { newSigningSecret } from "./signature.ts";
 import { feedPath } from "./feed.ts";
+import {
+  checkEmail,
+  confirmationMail,
+  emailDelivery,
+  emailDisplay,
+  emailLinks,
+  emailTokens,
+  tokenHash,
+} from "./email.ts";
+import { CAPS, WINDOW_MS } from "../../kit/limits/limits.ts";
+import type { PoolSpec } from "../../kit/limits/limiter.ts";
+
+/**
+ * Counts one creation or removal of a watch in the account's pool and the address's (a client
+ * that creates and removes watches to land on a near slot is stopped here).
+ * @throws RateLimitedError (429, Retry-After) when either is full; nothing is counted then.
+ */
+export async function admitWatchChange(
+  deps: WatchDeps,
+  accountId: string,
+  ip: string | null,
+): Promise<void> {
+  const pools: PoolSpec[] = [
+    {
+      pool: "watch-changes",
+      id: accountId,
+      limit: CAPS.watchChangesPerAccount,
+      windowMs: WINDOW_MS,
+    },
+    ...(ip
+      ? [{
+        pool: "watch-changes-ip",
+        id: ip,
+        limit: CAPS.watchChangesPerAddress,
+        windowMs: WINDOW_MS,
+      }]
+      : []),
+  ];
+  const member = crypto.randomUUID();
+  const decision = await deps.store.limiter.admit(pools, deps.now(), member);
+  if (decision.status !== "admitted") {
+    const seconds = decision.status === "limited"
+      ? Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+      : 60;
+    const per = decision.status === "limited" && decision.pool.pool === "watch-changes-ip"
+      ? `${CAPS.watchChangesPerAddress} per hour from one address`
+      : `${CAPS.watchChangesPerAccount} per hour per account`;
+    throw new RateLimitedError(
+      `Too many watches created or removed (at most ${per}). Retry in ${seconds} seconds.`,
+      seconds,
+    );
+  }
+}
 
 /** 409: the account has as many watches as it may, or already watches the target. */
 export class WatchConflictError extends HttpError {
@@ -41,6 +94,10 @@ export const WatchRequestSchema = z.object({
   webhookUrl: z.string().max(4096).nullable().optional(),
   webhookFormat: z.string().optional(),
   minScoreDrop: z.number().int().min(1).max(50).optional(),
+  email: z.string().max(300).nullable().optional()
+    .describe("An address that gets the alerts by e-mail, once it confirms (SMTP_URL set)."),
+  answers: z.enum(["daily", "weekly", "off"]).optional()
+    .describe("How often the assistants are asked about the site (default weekly)."),
 }).strict();
 export type WatchRequest = z.infer<typeof WatchRequestSchema>;
 
@@ -54,7 +111,15 @@ export interface WatchView {
   createdAt: string;
   nextRunAt: string;
   webhook: { format: WebhookFormat; display: string } | null;
+  /** The alert address (masked) and whether it is confirmed. */
+  email: { display: string; state: "pending" | "confirmed" } | null;
   minScoreDrop: number;
+  /** How often the assistants are asked about the site, the next time and the last outcome. */
+  answers: {
+    schedule: AnswerSchedule;
+    nextAt: string | null;
+    last: { at: string; outcome: string; detail: string } | null;
+  };
   baseline: { scanId: string; scannedAt: string } | null;
   lastRun: { at: string; outcome: string; detail: string } | null;
   lastAlert: { at: string; scanId: string; texts: string[] } | null;
@@ -73,7 +138,21 @@ export function watchView(w: Watch, origin: string): WatchView {
     createdAt: new Date(w.createdAt).toISOString(),
     nextRunAt: new Date(w.nextRunAt).toISOString(),
     webhook: w.webhook ? { format: w.webhook.format, display: w.webhook.display } : null,
+    email: w.email ? { display: w.email.display, state: w.email.state } : null,
     minScoreDrop: w.minScoreDrop,
+    answers: {
+      schedule: w.answers ?? "off",
+      nextAt: w.answers && w.answers !== "off" && w.nextAnswersAt
+        ? new Date(w.nextAnswersAt).toISOString()
+        : null,
+      last: w.lastAnswers
+        ? {
+          at: new Date(w.lastAnswers.at).toISOString(),
+          outcome: w.lastAnswers.outcome,
+          detail: w.lastAnswers.detail,
+        }
+        : null,
+    },
     baseline: w.baseline,
     lastRun: w.lastRun
       ? {
@@ -136,6 +215,7 @@ export async function addWatch(
   accountId: string,
   input: WatchRequest,
   via: Watch["via"],
+  ip: string | null = null,
 ): Promise<{ watch: Watch; webhookSecret: string | null }> {
   const max = deps.config.watch.maxPerAccount;
   if (max === 0) throw new WatchConflictError("Watches are turned off on this instance.");
@@ -164,10 +244,15 @@ export async function addWatch(
       lookup: deps.lookup,
     })
     : null;
+  const email = input.email?.trim() ? checkEmail(input.email) : null;
+  if (email && !deps.mailer) {
+    throw new BadRequestError("E-mail alerts are not set up on this instance (no SMTP server).");
+  }
   const now = deps.now();
   const id = crypto.randomUUID();
   const secret = webhookUrl ? newSigningSecret() : null;
-  const box = webhookUrl ? await deps.box() : null;
+  const box = webhookUrl || email ? await deps.box() : null;
+  const tokens = email ? emailTokens() : null;
   // The scan the watch starts from: the target's latest kept scan, if there is one; without one
   // it runs at the next tick, so the first comparison has something to start from.
   const latest = await latestScanOf(deps, t.domain, page ? target : null);
@@ -191,6 +276,22 @@ export async function addWatch(
       }
       : null,
     minScoreDrop: input.minScoreDrop ?? 1,
+    email: email && box && tokens
+      ? {
+        address: await box.seal(email, id),
+        display: emailDisplay(email),
+        state: "pending",
+        confirmHash: tokenHash(tokens.confirm),
+        unsubscribe: await box.seal(tokens.unsubscribe, id),
+        unsubscribeHash: tokenHash(tokens.unsubscribe),
+      }
+      : null,
+    answers: input.answers ?? "weekly",
+    // The first answer run waits a slot of its own in the period (as the rescans do).
+    nextAnswersAt: (input.answers ?? "weekly") === "off"
+      ? null
+      : nextSlot(`${id}:answers`, input.answers === "daily" ? "daily" : "weekly", now),
+    lastAnswers: null,
     nextRunAt: latest ? nextSlot(id, schedule, now) : now,
     pending: null,
     baseline: latest && latest.status === "ok"
@@ -201,6 +302,11 @@ export async function addWatch(
     lastRun: null,
     lastAlert: null,
   };
+  // What would be refused anyway is not counted as a change (the limiter cannot give one back).
+  const mine = await deps.watches.list(accountId);
+  if (mine.length < max && !mine.some((x) => x.target === target)) {
+    await admitWatchChange(deps, accountId, ip);
+  }
   const outcome = await deps.watches.create(watch, max);
   if (outcome === "full") {
     throw new WatchConflictError(
@@ -208,6 +314,24 @@ export async function addWatch(
     );
   }
   if (outcome === "duplicate") throw new WatchConflictError(`You already watch ${target}.`);
+  if (tokens) {
+    // The confirmation goes out with the next tick's deliveries (within a minute).
+    const entry = await deps.watches.get(accountId, id);
+    const link = emailLinks(deps.origin, { confirm: tokens.confirm }).confirm!;
+    const delivery = emailDelivery(
+      watch,
+      "watch.email_confirm",
+      confirmationMail(watch, link, deps.service.title),
+      now,
+    );
+    if (entry.value) {
+      await deps.watches.save(
+        entry as Deno.KvEntry<Watch>,
+        entry.value,
+        (op) => deps.watches.addDelivery(op, delivery),
+      );
+    }
+  }
   deps.log({ event: "watch.created", watchId: id, domain: t.domain, schedule, via });
   return { watch, webhookSecret: secret };
 }
@@ -242,8 +366,18 @@ export async function listWatches(deps: WatchDeps, accountId: string): Promise<W
   return await deps.watches.list(accountId);
 }
 
-/** Removes a watch of the account. @throws NotFoundError for an id that is not the account's. */
-export async function removeWatch(deps: WatchDeps, accountId: string, id: string): Promise<Watch> {
+/**
+ * Removes a watch of the account (counted like a creation, {@link admitWatchChange}).
+ * @throws NotFoundError for an id that is not the account's, RateLimitedError.
+ */
+export async function removeWatch(
+  deps: WatchDeps,
+  accountId: string,
+  id: string,
+  ip: string | null = null,
+): Promise<Watch> {
+  if (!(await deps.watches.get(accountId, id)).value) throw new NotFoundError("No such watch");
+  await admitWatchChange(deps, accountId, ip);
   const removed = await deps.watches.remove(accountId, id);
   if (!removed) throw new NotFoundError("No such watch");
   deps.log({ event: "watch.removed", watchId: id, domain: removed.domain });

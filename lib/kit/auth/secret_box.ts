@@ -6,15 +6,16 @@
  * webhook URL is itself a credential (anyone holding it may post to the channel). So both are
  * sealed with a key that is not in the same record: WATCH_SECRET_KEY when the operator sets it
  * (then a copy of KV alone reveals neither), else a random key generated once and kept in KV
- * (lib/kit/storage/store_secrets.ts; that protects against a record leaking through a log or an
- * export, not against a copy of the whole store: docs/watch.md says so).
+ * (that protects against a record leaking through a log or an export, not against a copy of the
+ * whole store: start-up warns). Which key: {@link openInstanceBox}; the move off the kept one:
+ * lib/features/watch/sealing.ts.
  *
  * Each sealed value is bound to its watch (the watch id is the additional authenticated data), so
  * a sealed secret copied onto another watch does not open.
  */
 import { createHash } from "node:crypto";
 import { randomToken } from "./crypto.ts";
-import { keptSecret } from "../storage/store_secrets.ts";
+import { keptSecret, secretKey } from "../storage/store_secrets.ts";
 
 /** A value sealed with AES-GCM: `v1.` then base64 of the iv and of the ciphertext with its tag. */
 export type Sealed = string;
@@ -109,17 +110,28 @@ export interface SecretBoxKeys {
   previousSecretKeys: string[];
 }
 
+/** The name of the key kept in KV when WATCH_SECRET_KEY is unset. */
+export const KEPT_KEY_NAME = "watch-secret-box";
+
 /**
- * The instance's one box, built on first use (a key kept in KV is read or made then): the app
+ * The box of this store: WATCH_SECRET_KEY seals when set (the key kept in KV from before, if any,
+ * and WATCH_SECRET_KEY_PREVIOUS only open); else the kept key, made on first use.
+ */
+export async function openInstanceBox(kv: Deno.Kv, keys: SecretBoxKeys): Promise<SecretBox> {
+  if (!keys.secretKey) {
+    const kept = await keptSecret(kv, KEPT_KEY_NAME, () => randomToken(32));
+    return new SecretBox(kept, keys.previousSecretKeys);
+  }
+  const kept = (await kv.get<string>(secretKey(KEPT_KEY_NAME))).value;
+  return new SecretBox(keys.secretKey, [...keys.previousSecretKeys, ...(kept ? [kept] : [])]);
+}
+
+/**
+ * The instance's one box, opened on first use (a key kept in KV is read or made then): the app
  * builds it once and hands it to every feature that seals (watch, answer presence), and a command
  * line of the instance builds it the same way, so all open what the others sealed.
  */
 export function instanceSecretBox(kv: Deno.Kv, keys: SecretBoxKeys): () => Promise<SecretBox> {
   let box: Promise<SecretBox> | null = null;
-  return () =>
-    box ??= (async () =>
-      new SecretBox(
-        keys.secretKey ?? await keptSecret(kv, "watch-secret-box", () => randomToken(32)),
-        keys.previousSecretKeys,
-      ))();
+  return () => box ??= openInstanceBox(kv, keys);
 }

@@ -54,11 +54,26 @@ export interface ThreadJob {
  * text for anything large). It throws only for a bug: a client's bad input is an answer.
  */
 export interface ThreadJobModule {
-  runJob(job: ThreadJob): unknown;
+  runJob(job: ThreadJob): unknown | Promise<unknown>;
 }
 
-/** The job modules a thread loads, by kind: the URL of each module. */
+/** The job modules a worker loads, by kind: the URL of each module. */
 export type ThreadJobModules = Record<string, string>;
+
+/**
+ * A kind of job the workers run, as a feature registers it (lib/app/server.ts JOB_KINDS): the module
+ * that runs it (exporting `runJob`, {@link ThreadJobModule}), what it is in words, and which
+ * services' servers load it (default: all).
+ */
+export interface JobKind {
+  kind: string;
+  module: URL;
+  what: string;
+  when?: (service: { validatesCode?: boolean }) => boolean;
+}
+
+/** Runs a job in a worker (lib/kit/isolate/runner.ts ScanRunner.runJob), as features are handed it. */
+export type JobRunner = (job: ThreadJob, timeoutMs: number) => Promise<unknown>;
 
 /** A job for a thread (sent on the same channel as a scan; told apart by `job`). */
 export interface JobRequestMessage {
@@ -102,6 +117,16 @@ export interface ThreadHello {
    * thread stuck in code that never returns does not reach (lib/kit/isolate/scan_threads.ts).
    */
   life?: MessagePort;
+}
+
+/**
+ * The first message a worker process gets (lib/kit/isolate/worker_process.ts): the scanner module of
+ * each service and the module of each job kind, by URL, all loaded before it answers
+ * {@link THREAD_READY}.
+ */
+export interface WorkerHello {
+  scanners: Record<string, string>;
+  jobs: ThreadJobModules;
 }
 
 /** What the server asks the spawner thread. */

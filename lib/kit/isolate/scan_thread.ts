@@ -54,7 +54,7 @@ server.onMessage(async (m) => {
   // say so (lib/kit/isolate/protocol.ts ThreadBeat).
   const beat = setInterval(() => server.post(heartbeat()), BEAT_MS);
   if ("job" in m) {
-    server.post(runJob(m));
+    server.post(await runJob(m));
     clearInterval(beat);
     return;
   }
@@ -80,12 +80,12 @@ server.onMessage(async (m) => {
 
 server.post(THREAD_READY);
 
-/** One job, run synchronously (its module's code), answered or failed. */
-function runJob(m: JobRequestMessage): JobReplyMessage {
+/** One job (its module's code), answered or failed. */
+async function runJob(m: JobRequestMessage): Promise<JobReplyMessage> {
   try {
     const module = jobs[m.job.kind];
     if (!module) throw new Error(`no ${m.job.kind} job`);
-    return { id: m.id, ok: true, answer: module.runJob(m.job) };
+    return { id: m.id, ok: true, answer: await module.runJob(m.job) };
   } catch (error) {
     return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -36,7 +36,7 @@
  *   through `onLost`. Each thread has a life line, a channel whose end here closes only when the
  *   thread's runtime is really gone: a lost thread whose code does return then ends, and gives
  *   its slot back. Once every slot is lost the pool refuses work at once, saying the server must
- *   be restarted ({@link ScanThreadStats.lost}, /healthz `threads`). A thread that waits (on the
+ *   be restarted (IsolationStats `lost`, /healthz `threads`). A thread that waits (on the
  *   network, a timer) keeps beating, ends properly and is not counted.
  *
  * Jobs other than scans (code validation, summaries of oversized stored records: ThreadJob in
@@ -46,9 +46,7 @@
  * Where no thread can be started (Deno Deploy), scans run in-process and only the parsers' caps
  * (lib/engines/html/linear_parser.ts, the fetcher's body cap) bound them: see {@link isolationFromEnv}.
  */
-import type { Config } from "../config.ts";
-import type { Target } from "../net/target.ts";
-import type { RunDeps, RunOutcome, ScanStep } from "../../service.ts";
+import type { ScanStep } from "../../service.ts";
 import {
   BEAT_MS,
   type JobReplyMessage,
@@ -58,60 +56,20 @@ import {
   type ScanRequestMessage,
   THREAD_READY,
   type ThreadBeat,
-  type ThreadJob,
   type ThreadJobModules,
 } from "./protocol.ts";
 import { type ThreadExit, ThreadSpawner } from "./thread_spawner.ts";
 import { MessageChannel } from "node:worker_threads";
+import {
+  type IsolationStats,
+  ScanIsolationError,
+  type ScanRunner,
+  timeError,
+  TOO_COMPLEX,
+} from "./runner.ts";
 
 export { SCAN_THREAD_NICE, type ScanReplyMessage, type ScanRequestMessage, THREAD_READY };
-
-/** The reason a scan stopped by its thread's bounds gives (the start of its failure text). */
-export const TOO_COMPLEX = "the page is too large or too complex to analyse";
-
-/** Runs a scan somewhere (a thread, or this isolate). */
-export interface ScanRunner {
-  readonly kind: "thread" | "inline";
-  /**
-   * Runs `service`'s scan of `target`. Rejects with {@link ScanIsolationError} when the scan's
-   * thread crashed, ran out of memory or out of time.
-   */
-  run(
-    service: string,
-    target: Target,
-    config: Config,
-    now: () => Date,
-    onProgress?: (step: ScanStep) => void,
-  ): Promise<RunOutcome>;
-  /**
-   * Runs a job other than a scan (lib/kit/isolate/protocol.ts ThreadJob, of a kind the pool was given
-   * a module for) on a scan thread, with the thread's heap limit and `timeoutMs`, waiting for a
-   * thread like a scan. Rejects with {@link ScanIsolationError} like a scan ("needed more than
-   * N MB", "took longer than N s"); a client's bad input is an answer, not a rejection. Absent
-   * where no thread can run it (an inline runner): the caller runs the job in its own isolate.
-   */
-  runJob?(job: ThreadJob, timeoutMs: number): Promise<unknown>;
-  /**
-   * Settles once the threads started ahead have loaded their code (or failed to), so a server
-   * can start serving only then: loading opens files, which a flood of connections could starve.
-   */
-  warmed(): Promise<void>;
-  /** What the pool holds now (threads only). */
-  stats?(): ScanThreadStats;
-  /** Ends every thread. */
-  close(): Promise<void>;
-}
-
-/** A scan ended by its bounds (or its thread's crash), not by anything it returned. */
-export class ScanIsolationError extends Error {
-  constructor(
-    message: string,
-    readonly kind: "memory" | "time" | "crash",
-  ) {
-    super(message);
-    this.name = "ScanIsolationError";
-  }
-}
+export { ScanIsolationError, type ScanRunner, TOO_COMPLEX };
 
 /** Options of {@link startScanThreads}. */
 export interface ScanThreadOptions {
@@ -201,27 +159,10 @@ const THREAD_URL = new URL("./scan_thread.ts", import.meta.url);
 /** A heap this full (of its limit, young generation included) has stopped its scan. */
 export const FULL_HEAP_PERCENT = 90;
 
-/** What a pool holds now. */
-export interface ScanThreadStats {
-  /** Threads started or starting. */
-  threads: number;
-  /** Threads running a scan. */
-  busy: number;
-  /** Scans waiting for a thread. */
-  waiting: number;
-  /**
-   * Threads lost in synchronous code Deno cannot stop (see the module's comment): each still
-   * holds its slot. When `lost` reaches the pool's slots, work is refused until a restart.
-   */
-  lost: number;
-  /** The pool's slots (maxThreads). */
-  maxThreads: number;
-}
-
 /** A pool of scan threads. */
 export function startScanThreads(
   options: ScanThreadOptions,
-): ScanRunner & Required<Pick<ScanRunner, "runJob">> & { stats(): ScanThreadStats } {
+): ScanRunner & { stats(): IsolationStats } {
   const scansPerThread = options.scansPerThread ?? 100;
   const maxThreads = Math.max(1, options.maxThreads ?? 4);
   const warm = Math.min(maxThreads, options.warm ?? 0);
@@ -238,6 +179,8 @@ export function startScanThreads(
   let closed = false;
   /** Threads lost in code that does not return: each keeps its slot (see the module comment). */
   let lost = 0;
+  /** Threads ended at their heap or time limit since the pool started. */
+  let killed = 0;
   /** Slots a new thread may take. */
   const slots = () => Math.max(0, maxThreads - lost);
 
@@ -439,10 +382,7 @@ export function startScanThreads(
     const message = build(id);
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        const error = new ScanIsolationError(
-          `${TOO_COMPLEX} (it took longer than ${Math.round(timeoutMs / 1000)} s)`,
-          "time",
-        );
+        const error = timeError(timeoutMs);
         const silentMs = Math.round(performance.now() - thread.heardAt);
         if (silentMs > SILENT_MS) {
           // Ending it will not stop it (see the module's comment): its slot stays taken until its
@@ -466,6 +406,7 @@ export function startScanThreads(
         if (thread.pending?.id === id) thread.pending = null;
         clearTimeout(timer);
         if (r instanceof ScanIsolationError) {
+          if (r.kind !== "crash") killed++;
           die(thread, r);
           reject(r);
           return;
@@ -490,11 +431,13 @@ export function startScanThreads(
   return {
     kind: "thread",
     stats: () => ({
-      threads: all.size,
+      kind: "thread",
+      workers: all.size,
       busy: [...all].filter((t) => t.pending).length,
       waiting: waiting.length,
+      killed,
       lost,
-      maxThreads,
+      maxWorkers: maxThreads,
     }),
     async warmed() {
       await Promise.allSettled(idle.map((t) => t.ready));
@@ -534,22 +477,6 @@ export function startScanThreads(
       idle.length = 0;
       await spawner.close();
     },
-  };
-}
-
-/** Runs scans in this isolate (no thread available): only the parsers' own caps bound them. */
-export function inlineRunner(
-  services: Record<string, { run(t: Target, d: RunDeps): Promise<RunOutcome> }>,
-): ScanRunner {
-  return {
-    kind: "inline",
-    warmed: () => Promise.resolve(),
-    run: (service, target, config, now, onProgress) => {
-      const s = services[service];
-      if (!s) return Promise.reject(new Error(`no ${service} service`));
-      return s.run(target, { config, now, onProgress });
-    },
-    close: () => Promise.resolve(),
   };
 }
 

@@ -4,7 +4,7 @@
  * frees, the callers waiting take turns (round robin), so one caller's backlog never holds
  * another's request behind all of it. A caller past its queue gets a 429 at once.
  *
- * Used for code validation (each job a scan thread's time, lib/features/validate/validate_request.ts) and
+ * Used for code validation (each job a worker's time, lib/features/validate/validate_request.ts) and
  * for views of stored records (lib/kit/web/record_views.ts). A caller is a client address as the
  * limits group it (an IPv4 address or an IPv6 /64); an IPv6 caller also counts in its /48,
  * which may have {@link FairGateOptions.perPrefix48} running and queued in all.

@@ -36,6 +36,12 @@ export const CAPS = {
   authAttemptsPer48: 30,
   /** /mcp requests in progress at once per IPv6 /48 (the /64 has 4). */
   mcpConcurrentPer48: 8,
+  /** Watches created or removed per hour per account (lib/features/watch/watches.ts). */
+  watchChangesPerAccount: 20,
+  /** Watches created or removed per hour per address, whatever the account. */
+  watchChangesPerAddress: 30,
+  /** "Run now" of one watch by its owner: at most once per this many minutes. */
+  watchRunNowMinutes: 10,
 } as const;
 
 /** Sign-up and administrator login attempts per IP, in one shared sliding window. */

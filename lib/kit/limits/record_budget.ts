@@ -99,7 +99,7 @@ export function withinBudget<R extends AnyRecord>(
 
 /**
  * A stored record's JSON over the budget, summarised: parsed, cut down by {@link withinBudget}
- * and written out again. Synchronous and as large as the record: run it in a scan thread
+ * and written out again. Synchronous and as large as the record: run it in a worker
  * (its job, {@link runJob}) where there is one.
  */
 export function boundStoredJson(json: string): string {
@@ -108,7 +108,7 @@ export function boundStoredJson(json: string): string {
 }
 
 /**
- * A stored record over its budget, to summarise in a scan thread (lib/kit/isolate/protocol.ts
+ * A stored record over its budget, to summarise in a worker (lib/kit/isolate/protocol.ts
  * ThreadJob). The record's JSON is text: Deno 2.9.6's worker_threads take about a second to pass
  * 1 MB as a Uint8Array, and 40 ms as a string.
  */
@@ -127,7 +127,7 @@ export function runJob(job: BoundRecordJob): BoundRecordAnswer {
   return { json: boundStoredJson(job.json) };
 }
 
-/** Where summaries of oversized stored records are made (a scan thread), or null: here. */
+/** Where summaries of oversized stored records are made (a worker), or null: here. */
 let summariser: ((json: string) => Promise<string>) | null = null;
 /** Summaries made here are made one at a time (each holds a large parse). */
 let summarising: Promise<unknown> = Promise.resolve();
@@ -137,7 +137,7 @@ const SUMMARIES_KEPT = 8;
 const decoder = new TextDecoder();
 
 /**
- * Sets where oversized stored records are summarised (createServer: the scan threads), or null
+ * Sets where oversized stored records are summarised (createServer: the workers), or null
  * for this isolate.
  */
 export function setStoredRecordSummariser(
@@ -165,7 +165,7 @@ const making = new Map<string, Promise<string>>();
 /**
  * The summary of a stored record over the budget, by `key` (the record's parts): kept once made
  * (the last {@link SUMMARIES_KEPT}), made once for concurrent readers, one record at a time, in a
- * scan thread when there is one. `read` gives the record's JSON (the caller reads and
+ * worker when there is one. `read` gives the record's JSON (the caller reads and
  * decompresses it only when no summary is kept); null when it is gone.
  */
 export async function storedSummary<R extends AnyRecord>(

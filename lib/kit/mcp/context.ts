@@ -3,7 +3,7 @@
  * agent can act on, domain arguments normalised like the API does, and one guard that turns our
  * typed errors into tool errors without ever leaking an internal one.
  */
-import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ScanRunner } from "../isolate/runner.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -25,7 +25,7 @@ import type { RecordViewGate } from "../web/record_views.ts";
 export interface McpDeps extends ServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
-  /** The scan threads, which also run code validation (lib/features/validate/validate_request.ts). */
+  /** Where jobs run (the server's workers): code validation (lib/features/validate/). */
   threads?: Pick<ScanRunner, "runJob"> | null;
 }
 

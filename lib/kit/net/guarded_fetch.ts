@@ -199,6 +199,17 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     },
   });
   let closed = false;
+  /** `url` when the request may reach its host: a mapped host the caller did not allow is not. */
+  const reachable = (url: URL, o: FetchOptions): URL => {
+    if (!o.mayReachMapped || !findResolveTarget(url.hostname, resolve)) return url;
+    const host = url.hostname.toLowerCase().replace(/\.$/, "");
+    if (o.mayReachMapped(host)) return url;
+    throw new FetchError(
+      "blocked",
+      `${host} is mapped by SCAN_RESOLVE and is not a host this request may reach`,
+      url.href,
+    );
+  };
 
   return {
     async fetch(url: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> {
@@ -207,7 +218,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
       if (method !== "GET" && method !== "HEAD" && method !== "POST") {
         throw new FetchError("invalid_url", `Method ${method} is not allowed`, url);
       }
-      let current = assertFetchableUrl(url, resolve);
+      let current = reachable(assertFetchableUrl(url, resolve), fetchOptions);
       // A POST is answered where it was sent: replaying a body across origins is never wanted.
       const maxRedirects = method === "POST" ? 0 : clamp(
         fetchOptions.maxRedirects ?? defaultRedirects,
@@ -257,7 +268,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
             }
             redirects.push({ url: current.href, status: response.status, location: next.href });
             // Re-validated here; the next hop's connect re-checks resolved addresses.
-            current = assertFetchableUrl(next.href, resolve);
+            current = reachable(assertFetchableUrl(next.href, resolve), fetchOptions);
             continue;
           }
           const ttfbMs = performance.now() - started;

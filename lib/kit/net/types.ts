@@ -21,6 +21,15 @@ export interface FetchOptions {
   timeoutMs?: number;
   /** Aborts the request, e.g. when the whole scan's deadline passes. */
   signal?: AbortSignal;
+  /**
+   * Which SCAN_RESOLVE-mapped hosts this request may reach, asked with the host in lower case
+   * without a trailing dot: a mapped host it says no to is refused as "blocked" at any hop (the
+   * first URL or a redirect), before any connection. Absent: every mapped host (the scan's own
+   * requests). Hosts SCAN_RESOLVE does not map are never asked: the address guard rules them.
+   * The render gate sets it (lib/engines/render/request_gate.ts): a page's scripts reach no
+   * mapped host but the scanned site's.
+   */
+  mayReachMapped?: (host: string) => boolean;
 }
 
 /** One redirect that was followed. */

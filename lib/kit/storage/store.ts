@@ -276,6 +276,8 @@ export class Store {
       since: now,
       credential: job.credential,
       ...(job.target.render ? { render: true } : {}),
+      // The page scanned (the schema service's per-page reports show its progress).
+      ...(job.target.pageUrl ? { url: job.target.pageUrl } : {}),
     };
     op.set(this.#k("inflight", job.target.domain), mark, { expireIn: markTtlMs });
     const status: ScanStatus = {

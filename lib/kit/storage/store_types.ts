@@ -49,6 +49,8 @@ export interface InflightMark {
   renewedAt?: number;
   /** The scan renders its pages in a browser too (its progress card shows that row). */
   render?: boolean;
+  /** The page scanned, when the scan names one (the schema service's per-page reports). */
+  url?: string;
 }
 
 /** A client API key (the key itself is never stored). */

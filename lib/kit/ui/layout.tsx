@@ -19,6 +19,8 @@ export interface PageMeta {
   image?: string;
   /** Keep the page out of search indexes (account and admin pages). */
   noindex?: boolean;
+  /** Other forms of the page a reader or a feed reader can follow (a report's Atom feed). */
+  alternates?: { type: string; href: string; title: string }[];
 }
 
 /** What the shell needs to know about the site and the visitor. */
@@ -65,6 +67,9 @@ export function Document(
         <meta name="description" content={meta.description} />
         {meta.noindex && <meta name="robots" content="noindex, nofollow" />}
         {meta.canonical && <link rel="canonical" href={meta.canonical} />}
+        {(meta.alternates ?? []).map((a) => (
+          <link key={a.href} rel="alternate" type={a.type} href={a.href} title={a.title} />
+        ))}
         <meta property="og:type" content="website" />
         <meta property="og:site_name" content={shell.siteName} />
         <meta property="og:title" content={meta.title} />

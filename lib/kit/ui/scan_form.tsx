@@ -13,25 +13,36 @@ import { PATHS } from "../report_urls.ts";
 /**
  * The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form), with the
  * service's field texts (`form`). With `canRender` (the server can render pages in a browser) and
- * the service's checkbox label, the form offers "render in a browser" too.
+ * the service's checkbox label, the form offers "render in a browser" too, ticked with
+ * `renderChecked`; "Scan again" offers it as well, ticked when the report was rendered.
  */
 export function ScanFormBlock(props: {
   widget: ChallengeWidget;
   form: ServiceWords["form"];
   rescanUrl?: string;
   canRender?: boolean;
+  /** The "render in a browser" box starts ticked (the service's default, or the scan rescanned). */
+  renderChecked?: boolean;
+  /** The service keeps a report per page: the form opens the scanned page's report. */
+  perPage?: boolean;
   /** The address the field starts with (the not-scanned page of a site: "Scan it" opens it). */
   value?: string;
 }): VNode {
   const { render, ...fields } = props.form;
+  const renderBox = props.canRender && render
+    ? { render, ...(props.renderChecked ? { renderChecked: true } : {}) }
+    : {};
+  const perPage = props.perPage ? { perPage: true } : {};
   const texts: Omit<ScanFormProps, "rescanUrl"> = {
     ...fields,
-    ...(props.canRender && render ? { render } : {}),
+    ...renderBox,
+    ...perPage,
     ...(props.value ? { value: props.value } : {}),
   };
-  // The rescan form has no field: its island props (JSON in the page) carry no field texts.
+  // The rescan form has no field: its island props (JSON in the page) carry no field texts; it
+  // keeps (or offers) the render choice.
   const island: ScanFormProps = props.rescanUrl
-    ? { button: "Scan again", rescanUrl: props.rescanUrl }
+    ? { button: "Scan again", rescanUrl: props.rescanUrl, ...renderBox, ...perPage }
     : texts;
   return (
     <form

@@ -16,6 +16,8 @@ import type { Notice } from "../../../islands/KeyManager.tsx";
 export interface AccountView {
   accountId: string;
   csrf: string;
+  /** Where this instance is reached, for absolute links (PUBLIC_URL, else the request's origin). */
+  origin: string;
 }
 
 /** A section of the account page. */

@@ -3,7 +3,7 @@
  * (AppEnv), and the small helpers routes share. Routes import this module, never the server.
  */
 import type { Context } from "hono";
-import type { ScanRunner } from "../isolate/scan_threads.ts";
+import type { ScanRunner } from "../isolate/runner.ts";
 import type { ChallengeProvider } from "../auth/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
 import type { ObservedColumn, ServiceDef } from "../../service.ts";
@@ -42,8 +42,9 @@ export interface AppDeps extends ServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
   /**
-   * The scan threads (set by createServer once started), which also run code validation
-   * (lib/features/validate/validate_request.ts); without them validation runs in this isolate.
+   * Where scans and jobs on untrusted text run (lib/kit/isolate/runner.ts: worker processes,
+   * threads, or this isolate's inline runner), set by createServer: code validation and the
+   * /validate result go through it (lib/features/validate/), and /healthz reads its stats.
    */
   threads?: Pick<ScanRunner, "runJob" | "stats"> | null;
   /** What other features add to the account page, in order (lib/app/sections.ts). */

@@ -14,8 +14,11 @@ import type { StoredScan } from "../storage/store_types.ts";
 export interface ReportPage {
   domain: string;
   stored: StoredScan;
-  /** True on a kept scan's page (lib/kit/storage/history.ts), false on the latest report. */
-  kept: boolean;
+  /**
+   * Which page: the latest report of the domain, one kept scan's page (lib/kit/storage/history.ts)
+   * or one page's report (a service that scans pages).
+   */
+  view: "latest" | "kept" | "page";
   /** The signed-in account reading it, with its session's form token; null for anyone else. */
   reader: { accountId: string; csrf: string } | null;
 }
@@ -24,6 +27,8 @@ export interface ReportPage {
 export type ReportSectionParts = { [P in keyof ReportInserts]?: VNode } & {
   /** The page shows what only this reader may see: it is not cached (private, no-store). */
   private?: boolean;
+  /** The page comes back by itself after this many seconds (something is in progress). */
+  refreshSeconds?: number;
 };
 
 /** A section of the report page. */
@@ -34,21 +39,28 @@ export interface ReportSection {
   load(page: ReportPage): Promise<ReportSectionParts | null>;
 }
 
-/** The sections' parts of one page, each place in the list's order, and whether any is private. */
+/**
+ * The sections' parts of one page, each place in the list's order, whether any is private, and the
+ * soonest reload any asks for.
+ */
 export async function loadSections(
   sections: readonly ReportSection[],
   page: ReportPage,
-): Promise<{ inserts: ReportInserts; private: boolean }> {
+): Promise<{ inserts: ReportInserts; private: boolean; refreshSeconds: number | null }> {
   const parts = await Promise.all(sections.map((s) => s.load(page)));
   const inserts: ReportInserts = { lead: [], top: [], end: [] };
   let only = false;
+  let refresh: number | null = null;
   for (const p of parts) {
     if (!p) continue;
+    if (p.refreshSeconds !== undefined) {
+      refresh = Math.min(refresh ?? p.refreshSeconds, p.refreshSeconds);
+    }
     for (const place of ["lead", "top", "end"] as const) {
       const view = p[place];
       if (view) inserts[place].push(view);
     }
     only ||= p.private === true;
   }
-  return { inserts, private: only };
+  return { inserts, private: only, refreshSeconds: refresh };
 }

@@ -689,7 +689,7 @@ Deno.test("accounts - the schema service: its own title, `usk_` keys, and accoun
     assert.equal(env.service.keyPrefix, "usk_");
     const w = await signedIn(env, "both@example.com");
     const { html } = await w.page("/account");
-    assert.match(html, new RegExp(`<title>Your API keys \\| ${env.service.title}</title>`));
+    assert.match(html, new RegExp(`<title>Your account \\| ${env.service.title}</title>`));
     assert.match(html, /Bearer usk_YOUR_KEY/);
     const res = await createKeyJson(w, "schema key");
     const { key } = await res.json();

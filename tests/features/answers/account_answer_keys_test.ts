@@ -249,7 +249,7 @@ Deno.test("account answer keys - the operator does not allow users' keys: no sec
   try {
     const { w, accountId } = await signedIn(env);
     const html = (await w.page("/account")).html;
-    assert.ok(html.includes("Your API keys"), "the dashboard itself");
+    assert.ok(html.includes("Your account"), "the dashboard itself");
     assert.ok(!html.includes('id="answer-keys"'));
     assert.ok(!html.includes("Your AI vendor keys"));
     assert.ok(!html.includes("/account/answer-keys/"));

@@ -20,6 +20,7 @@ import {
   MAX_WAIT_MS,
 } from "../../../lib/features/answers/vendor_call.ts";
 import { presenceOf } from "../../../lib/features/answers/presence.ts";
+import { readVendorAnswer } from "../../../lib/features/answers/vendor_answer.ts";
 import {
   loadFixture,
   type Replay,
@@ -28,7 +29,19 @@ import {
 } from "../../helpers/answers_replay.ts";
 
 const KEY = "test-key-0123456789";
+/** The four verdicts of a presence (ranks and share of voice are tested in answers_floor_test). */
+const verdicts = (p: ReturnType<typeof presenceOf>) => ({
+  mentioned: p.mentioned,
+  cited: p.cited,
+  competitorOnly: p.competitorOnly,
+  retrievedNotCited: p.retrievedNotCited,
+});
+
 const SITE = { domain: "good.test", brand: "Good Coffee Roasters", competitors: [] };
+
+/** The vendor's body read as a worker reads it (here, in this isolate). */
+const read = (r: { provider: ProviderAdapter["id"]; status: number; body: string | null }) =>
+  Promise.resolve(readVendorAnswer({ kind: "vendor-answer", ...r, site: SITE }));
 
 async function withReplay(
   fn: (
@@ -47,6 +60,7 @@ async function withReplay(
       const waits: number[] = [];
       const outcome = await callProvider(p, "Where can I find fresh coffee?", p.defaultModel, KEY, {
         fetcher,
+        read,
         timeoutMs: 5000,
         sleep: (ms) => {
           waits.push(ms);
@@ -75,7 +89,9 @@ Deno.test("answers adapters - every fixture names the vendor page and the day it
     ) {
       const fx = await loadFixture(vendor as never, f.name.replace(/\.json$/, ""));
       assert(/^https:\/\/[a-z.]+\//.test(fx.doc), `${vendor}/${f.name}: doc`);
-      assertEquals(fx.checked, "2026-11-26");
+      // The days the vendors' pages were read: 2026-11-26, and 2026-12-06 for the fixtures of
+      // issue 44 (the search action's `queries`, many sources, the canary, share of voice).
+      assert(["2026-11-26", "2026-12-06"].includes(fx.checked), `${vendor}/${f.name}: checked`);
       assert(fx.note.length > 20 && Number.isInteger(fx.status));
     }
   }
@@ -105,7 +121,7 @@ Deno.test("answers adapters - OpenAI: output_text and its url_citation annotatio
     const body = req.body as Record<string, unknown>;
     assertEquals(body.tools, [{ type: "web_search" }]);
     assertEquals(body.include, ["web_search_call.action.sources"]);
-    assertEquals(presenceOf(a, SITE), {
+    assertEquals(verdicts(presenceOf(a, SITE)), {
       mentioned: true,
       cited: true,
       competitorOnly: false,
@@ -175,7 +191,7 @@ Deno.test("answers adapters - Perplexity: citations are cited (titles from searc
     );
     assertEquals(a.usage, { inputTokens: 14, outputTokens: 120, searches: 1 });
     // The site is retrieved (www.good.test is good.test) but not cited; a rival is cited.
-    assertEquals(presenceOf(a, SITE), {
+    assertEquals(verdicts(presenceOf(a, SITE)), {
       mentioned: false,
       cited: false,
       competitorOnly: true,
@@ -323,6 +339,7 @@ Deno.test("answers adapters - a Retry-After longer than the longest wait gives u
   const waits: number[] = [];
   const out = await callProvider(anthropic, "q?", "m", KEY, {
     fetcher,
+    read,
     timeoutMs: 1000,
     sleep: (ms) => (waits.push(ms), Promise.resolve()),
     now: () => 0,
@@ -345,6 +362,7 @@ Deno.test("answers adapters - a request is only ever sent to the adapter's own h
   try {
     await callProvider(sneaky, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,
@@ -376,6 +394,7 @@ Deno.test("answers adapters - a 2xx body that is not the documented shape is an 
     };
     const out = await callProvider(p, "q?", "m", KEY, {
       fetcher,
+      read,
       timeoutMs: 1000,
       sleep: () => Promise.resolve(),
       now: () => 0,

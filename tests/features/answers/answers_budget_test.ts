@@ -27,6 +27,9 @@ async function withServer(
     ANSWERS_RESOLVE: replay.resolve,
     OPENAI_API_KEY: "sk-operator-budget-test",
     ANSWERS_GLOBAL_CALLS_PER_DAY: String(globalCallsPerDay),
+    // Small runs counted by hand (answers_floor_test.ts runs the defaults).
+    ANSWERS_SAMPLES: "3",
+    ANSWERS_CANARY: "0",
     LOG_REQUESTS: "0",
   });
   try {
@@ -89,5 +92,29 @@ Deno.test("answers budget - inside the budget: 202, and the run's calls reach th
     }
     assertEquals(status, "done");
     assertEquals(vendorRequests(), 6);
+  });
+});
+
+Deno.test("answers imports - in the server as the start task runs it, a CSV is read in a scan thread", async () => {
+  await withServer(5, async (base) => {
+    const csv = "Top pages,Clicks,Impressions,CTR,Position\nhttps://good.test/,3,40,7.5%,2\n";
+    const res = await fetch(`${base}/api/answers/good.test/imports?source=gsc`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${PIPELINE}`, "content-type": "text/csv" },
+      body: csv,
+    });
+    assertEquals(res.status, 201, await res.clone().text());
+    assertEquals((await res.json()).import.rows, 1);
+    const bad = await fetch(`${base}/api/answers/good.test/imports?source=gsc`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${PIPELINE}`, "content-type": "text/csv" },
+      body: "Top pages,Clicks\nnot a url,1\n",
+    });
+    assertEquals(bad.status, 400);
+    assert(/Line 2: "not a url" is not a page URL/.test((await bad.json()).error));
+    const pages = await (await fetch(`${base}/api/answers/good.test/pages`, {
+      headers: { authorization: `Bearer ${PIPELINE}` },
+    })).json();
+    assertEquals(pages.pages[0].sources.gsc.metrics.clicks, 3);
   });
 });

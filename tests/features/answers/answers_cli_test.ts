@@ -19,6 +19,8 @@ async function cli(args: string[], extra: Record<string, string> = {}) {
       SCAN_RESOLVE: `good.test=127.0.0.1:${site.port}`,
       ANSWERS_RESOLVE: replay.resolve,
       PERPLEXITY_API_KEY: "pplx-operator-cli",
+      ANSWERS_SAMPLES: "3",
+      ANSWERS_CANARY: "0",
       ...extra,
     }, { out: (t) => out.push(t), err: (t) => err.push(t) });
     return { code, out: out.join("\n"), err: err.join("\n"), requests: replay.requests.length };

@@ -50,6 +50,15 @@ const src = (url: string, kind: "cited" | "retrieved" = "cited", host?: string):
   title: null,
   host: host ?? new URL(url).hostname,
   kind,
+  rank: 1,
+});
+
+/** The four verdicts of a presence (the rank and marks are tested apart). */
+const verdicts = (p: ReturnType<typeof presenceOf>) => ({
+  mentioned: p.mentioned,
+  cited: p.cited,
+  competitorOnly: p.competitorOnly,
+  retrievedNotCited: p.retrievedNotCited,
 });
 
 Deno.test("answers stats - a mention is the brand as a phrase or the domain, never a longer name", () => {
@@ -76,19 +85,22 @@ Deno.test("answers stats - cited means a cited source on the registrable domain"
     presenceOf({ text, sources }, SITE);
   assertEquals(a([src("https://blog.good.test/x")]).cited, true);
   assertEquals(a([src("https://good.test.evil.example/")]).cited, false);
-  assertEquals(a([src("https://good.test/", "retrieved")]), {
+  assertEquals(verdicts(a([src("https://good.test/", "retrieved")])), {
     mentioned: false,
     cited: false,
     competitorOnly: false,
     retrievedNotCited: true,
   });
   // A source whose site is unknown (a redirect with no name) counts for no site.
-  assertEquals(a([{ ...src("https://vertexaisearch.cloud.google.com/r/1"), host: null }]), {
-    mentioned: false,
-    cited: false,
-    competitorOnly: false,
-    retrievedNotCited: false,
-  });
+  assertEquals(
+    verdicts(a([{ ...src("https://vertexaisearch.cloud.google.com/r/1"), host: null }])),
+    {
+      mentioned: false,
+      cited: false,
+      competitorOnly: false,
+      retrievedNotCited: false,
+    },
+  );
   // Competitor only: the site absent and another site cited; with a list, a listed one.
   assertEquals(a([src("https://rival.example/")]).competitorOnly, true);
   assertEquals(
@@ -116,8 +128,19 @@ function sample(question: number, index: number, p: Partial<Sample["presence"]> 
     text: p ? "answer" : "",
     cut: false,
     sources: [],
+    sourceTotal: { cited: 0, retrieved: 0 },
+    queries: [],
     presence: p
-      ? { mentioned: false, cited: false, competitorOnly: false, retrievedNotCited: false, ...p }
+      ? {
+        mentioned: false,
+        cited: false,
+        competitorOnly: false,
+        retrievedNotCited: false,
+        citedRank: null,
+        voice: [],
+        citedSites: [],
+        ...p,
+      }
       : null,
     failure: p ? null : "server_error",
     status: p ? 200 : 500,
@@ -240,7 +263,12 @@ Deno.test("answers stats - the owner's questions and competitors are checked", (
       "good.test",
       "shop.other.example",
     ], "good.test"),
-    ["rival.co.uk", "other.example"],
+    { domains: ["rival.co.uk", "other.example"], names: {} },
   );
+  assertEquals(
+    ownerCompetitors(["rival-roasters.example = Rival  Roasters"], "good.test"),
+    { domains: ["rival-roasters.example"], names: { "rival-roasters.example": "Rival Roasters" } },
+  );
+  throws(() => ownerCompetitors(["rival.example = x"], "good.test"), BadRequestError);
   throws(() => ownerCompetitors(["not a domain"], "good.test"), BadRequestError);
 });

@@ -99,6 +99,13 @@ Deno.test("[compare] JSON: five domains side by side, one never scanned, one fai
       ],
     );
     assert.deepEqual(c.sites.map((s) => s.onlyHere), [[], ["access.search_crawlers"], [], [], []]);
+    // Each site's own severity, as its report says it (issue 42): structured.org is high on
+    // beta's report and medium on alpha's and gamma's, whatever the row's highest.
+    assert.deepEqual(c.issues[2].impacts, {
+      "alpha.example": "medium",
+      "beta.example": "high",
+      "gamma.example": "medium",
+    });
     // The body is what /openapi.json says it is.
     const doc = await (await env.app.request("/openapi.json")).json();
     assert.ok(doc.paths["/api/compare.json"].get);
@@ -130,6 +137,14 @@ Deno.test("[compare] page: the table, 'not scanned yet' with a link to scan, esc
     assert.match(html, /<strong class="grade-B">82\/100<\/strong> grade B/);
     assert.match(html, /Issues one site has and another does not/);
     assert.match(html, /Issues every site has \(1\)/);
+    // The severity shown per site is the one its own report shows (one value in every view).
+    const row = html.slice(html.indexOf("Fix structured.org"));
+    assert.deepEqual(
+      [...row.slice(0, row.indexOf("</tr>")).matchAll(/badge impact-(\w+)">([^<]+)</g)].map((
+        m,
+      ) => [m[1], m[2]]),
+      [["medium", "Medium impact"], ["high", "High impact"], ["medium", "Medium impact"]],
+    );
     // The form is refilled with the five sites.
     for (const d of FIVE) assert.match(html, new RegExp(`name="d" value="${d}"`));
     // beta's hostile label and issue titles are text, not markup.

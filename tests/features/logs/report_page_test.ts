@@ -1,7 +1,7 @@
 /**
- * A site with stored server logs, where the report is read: the report page's crawler matrix shows
- * the observed column (declared, enforced by the edge, observed in logs) to the account whose logs
- * they are, and to nobody else; and the logs report joins the account's answer presence (pages an
+ * A site with stored server logs, where the report is read: the report page's AI products section
+ * shows, beside each crawler's verdict (declared, enforced by the edge), what its logs observed, to
+ * the account whose logs they are, and to nobody else; and the logs report joins the account's answer presence (pages an
  * assistant cited against pages its crawlers fetched).
  */
 import assert from "node:assert/strict";
@@ -67,14 +67,17 @@ function recordWithMatrix() {
   return record;
 }
 
-/** The matrix row of `token` on a report page, as its cells' text. */
-function row(html: string, token: string): string[] {
-  const m = html.match(new RegExp(`<tr><th scope="row">${token}</th>(.*?)</tr>`));
-  assert.ok(m, `no row for ${token}`);
-  return [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]);
+/** The products section's line of `token` on a report page, and what it says was observed. */
+function line(html: string, token: string): { text: string; observed: string | null } {
+  const m = html.match(new RegExp(`<li data-token="${token}">(.*?)</li>`));
+  assert.ok(m, `no line for ${token}`);
+  return {
+    text: m[1],
+    observed: m[1].match(/<span class="observed">(.*?)<\/span>/)?.[1] ?? null,
+  };
 }
 
-Deno.test("[logs/report page] the crawler matrix of a site with logs shows the observed column, to its account only", async () => {
+Deno.test("[logs/report page] the products section of a site with logs shows what each crawler was observed doing, to its account only", async () => {
   const env = await startAppEnv({
     env: {
       LOG_IP_RANGES_DIR: await rangeDir(),
@@ -101,13 +104,14 @@ Deno.test("[logs/report page] the crawler matrix of a site with logs shows the o
     const { res, html } = await owner.client.page("/report/shop.test");
     assert.equal(res.status, 200);
     assert.match(res.headers.get("cache-control") ?? "", /private/);
-    assert.match(html, /<th scope="col">Observed in your logs<\/th>/);
+    assert.match(html, /Observed in your logs: what your server(?:'|&#39;)s access logs show/);
     assert.match(html, /from 2026-11-30 to 2026-12-01/);
-    // Columns: robots.txt, declared, edge, observed, checked on.
-    assert.equal(row(html, "OAI-SearchBot")[3], "1 verified (3xx 1)");
+    // Each crawler's line: its verdict (robots.txt, declared, edge), then what was observed.
+    assert.match(line(html, "OAI-SearchBot").text, /may read/);
+    assert.equal(line(html, "OAI-SearchBot").observed, "1 verified (3xx 1)");
     // Reverse DNS is off here: Googlebot's two hits could not be decided.
-    assert.equal(row(html, "Googlebot")[3], "2 unverifiable");
-    assert.equal(row(html, "PerplexityBot")[3], "not seen");
+    assert.equal(line(html, "Googlebot").observed, "2 unverifiable");
+    assert.equal(line(html, "PerplexityBot").observed, "not seen");
     assert.match(html, /href="\/account\/logs\/shop.test"/);
 
     // Another account, and a reader signed in to none, see the matrix without the column.
@@ -115,9 +119,10 @@ Deno.test("[logs/report page] the crawler matrix of a site with logs shows the o
     for (const client of [other.client, new WebClient(env, "198.51.100.203")]) {
       const page = await client.page("/report/shop.test");
       assert.equal(page.res.status, 200);
-      assert.match(page.html, /What each AI crawler is told/);
-      assert.doesNotMatch(page.html, /Observed in your logs/);
-      assert.equal(row(page.html, "OAI-SearchBot").length, 4);
+      assert.match(page.html, /id="products"/);
+      assert.doesNotMatch(page.html, /observed in your logs/i);
+      assert.match(line(page.html, "OAI-SearchBot").text, /may read/);
+      assert.equal(line(page.html, "OAI-SearchBot").observed, null);
     }
   } finally {
     await env.close();

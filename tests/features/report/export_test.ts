@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
+import fc from "fast-check";
 import { DOMParser } from "linkedom";
 import { assertSelfContained } from "../../helpers/export_checks.ts";
 import { startAppEnv } from "../../helpers/app_env.ts";
@@ -195,6 +196,47 @@ Deno.test("[export] Markdown escaping: each text becomes one inert paragraph", (
     const html = md.render(mdText(s)).trim();
     assert.match(html, /^<p>[^<]*<\/p>$/, `${JSON.stringify(s)} -> ${html}`);
   }
+});
+
+Deno.test("[export] Markdown escapes only what Markdown needs: prose reads as written (issue 42)", () => {
+  // Ordinary prose keeps its characters: no "\\(such as", no "\\+4.2 points".
+  for (
+    const s of [
+      "Update your article pages (such as /2024/01/a)",
+      "+4.2 points once the cap is lifted",
+      "C++ & R&D, 50% off! #1 in town: a > b, {x}",
+      "Lifts the cap: 40 → 51",
+    ]
+  ) {
+    const out = mdText(s);
+    if (s.startsWith("+")) assert.equal(out, `\\${s}`, "a leading + could start a list");
+    else assert.equal(out, s, `${JSON.stringify(s)} -> ${out}`);
+    // And it renders as the same words.
+    const html = md.render(out).trim();
+    const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
+    assert.equal(doc.querySelector("div")!.textContent?.trim(), s);
+  }
+});
+
+Deno.test("[export] Markdown escaping: any text renders as one paragraph of exactly its words", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.constantFrom(..."ab #>+-=*_`[]()!<>|~&;1.)\\\n:/x"), maxLength: 40 }),
+      (s) => {
+        const text = s.replace(/\s+/g, " ").trim();
+        fc.pre(text.length > 0);
+        const html = md.render(mdText(s)).trim();
+        const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
+        const div = doc.querySelector("div")!;
+        // One paragraph, no other element (no link, emphasis, code, heading, list or raw HTML),
+        // holding the text as written.
+        assert.deepEqual([...div.children].map((c) => c.tagName.toLowerCase()), ["p"], html);
+        assert.equal(div.querySelector("p")!.children.length, 0, html);
+        assert.equal(div.textContent, text, html);
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });
 
 Deno.test("[export] HTML of a visibility record: self-contained, no script, escaped, prints", () => {

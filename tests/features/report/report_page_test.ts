@@ -57,9 +57,17 @@ Deno.test({
         assert.ok(note, "the cap notice is on the first screen");
         const text = note.textContent!.replace(/\s+/g, " ");
         assert.match(text, /capped at 35/);
-        assert.ok(text.includes(gateText("edge_blocks_ai")!.name), text);
+        // One gate for every path that turns the major AI search crawlers away (here the edge).
+        assert.ok(text.includes(gateText("search_crawlers_blocked")!.name), text);
+        assert.match(text, /refused at the edge: a challenge page \(HTTP 403\)/);
         assert.match(text, /Fix this first/);
-        assert.match(text, /would score \d+/);
+        // One figure for the cap: the score the fix that lifts it reaches, as its badge says.
+        const [, to] = text.match(/takes the score from 35 to (\d+)/) ?? [];
+        assert.ok(to, text);
+        assert.ok(
+          doc.querySelector("#issue-1 .badge.worth")!.textContent!.endsWith(`→ ${to}`),
+          "the lifting fix's badge says the same figure",
+        );
         assert.equal(note.querySelector('a[href="#issue-1"]')?.textContent, "How to fix it");
         assert.equal(r.topIssues[0].id, "access.edge");
         // The pillar that holds the gate says so and starts open; the others are one click away.

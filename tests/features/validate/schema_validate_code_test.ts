@@ -16,7 +16,11 @@ import {
   runJob as runValidateJob,
   type ValidateJob,
 } from "../../../lib/features/validate/validate_job.ts";
-import { runJob as runHtmlJob } from "../../../lib/features/schema/views/code_result_job.tsx";
+import {
+  runJob as runHtmlJob,
+  validateResultHtml,
+} from "../../../lib/features/schema/views/code_result_job.tsx";
+import { DOMParser } from "linkedom";
 import { ScanIsolationError, TOO_COMPLEX } from "../../../lib/kit/isolate/scan_threads.ts";
 
 const PRODUCT = {
@@ -144,7 +148,7 @@ Deno.test("[validate code] POST /api/validate: 200, 400, 413, 415, its own pool,
     });
     await t.step("the page form: same sections, code escaped, no green for no markup", async () => {
       const home = await (await env.app.request("http://generator.test/")).text();
-      assert.match(home, /action="\/validate"/);
+      assert.match(home, /action="\/validate#result"/);
       const form = (code: string) =>
         env.app.request(
           new Request("http://generator.test/validate", {
@@ -262,7 +266,7 @@ Deno.test("[validate code] the /validate page: validated and its result rendered
     assert.equal(ok.status, 200);
     assert.deepEqual(kinds, ["validate-code", "validate-html"]);
     const html = await ok.text();
-    assert.match(html, /<div class="validate-result"><section/);
+    assert.match(html, /<div class="validate-result" id="result" tabindex="-1"><section/);
     assert.match(html, /Merchant listing/);
     assert.ok(!html.includes("<img src=x"), "what the code says is escaped in the thread's HTML");
     // A result too large to render in its thread: a 422 that says so, the code kept in the form.
@@ -278,4 +282,43 @@ Deno.test("[validate code] the /validate page: validated and its result rendered
   } finally {
     await env.close();
   }
+});
+
+Deno.test("[validate code] the result reads errors first, one excerpt per object, one position per error", () => {
+  const code = `{
+  "@context": "https://schema.org",
+  "@type": "Product",
+  "name": "Kettle",
+  "offers": { "@type": "Offer", "price": "9.OO" }
+}`;
+  const html = validateResultHtml(JSON.stringify({ result: validateCode({ jsonld: code }) }));
+  const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
+  const group = doc.querySelector(".finding-group")!;
+  // Errors before warnings in each object's list; the objects with an error before the others.
+  const objects = [...group.querySelectorAll(".finding-object")].map((o) =>
+    [...o.querySelectorAll(".finding .badge")].map((b) => b.textContent)
+  );
+  for (const badges of objects) {
+    const firstWarning = badges.indexOf("Warning");
+    assert.ok(firstWarning === -1 || badges.lastIndexOf("Error") < firstWarning, badges.join());
+  }
+  assert.ok(
+    objects.every((b, i) =>
+      b.includes("Error") || !objects.slice(i).some((o) => o.includes("Error"))
+    ),
+  );
+  assert.ok(objects.flat().includes("Error"));
+  const badges = objects.flat();
+  // One excerpt per object of the code: the Product and its offer's price, each shown once.
+  const captions = [...group.querySelectorAll("figcaption")].map((c) => c.textContent);
+  assert.equal(new Set(captions).size, captions.length, captions.join(" | "));
+  assert.ok(captions.length >= 2 && captions.length < badges.length, captions.join(" | "));
+  // A syntax error: its line and column, once.
+  const broken = validateResultHtml(JSON.stringify({
+    result: validateCode({ jsonld: '{\n  "@type": "Product",\n  "name": "x",\n}' }),
+  }));
+  const text = new DOMParser().parseFromString(`<div>${broken}</div>`, "text/html")
+    .querySelector(".finding-group")!.textContent!;
+  assert.equal(text.match(/line \d+/g)?.length, 1, text);
+  assert.doesNotMatch(text, /position \d+/);
 });

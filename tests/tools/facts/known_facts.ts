@@ -67,9 +67,11 @@ function inProse(title: string): string {
 
 function crawlerFacts(): Record<string, string> {
   const roles: CrawlerRole[] = ["search", "user", "training", "ads"];
-  const search = CRAWLERS.filter((c) => c.role === "search");
+  // The search crawlers the score counts: verified on their vendors' pages, not retired.
+  const search = CRAWLERS.filter((c) => c.role === "search" && c.counts);
   return {
     "crawlers": String(CRAWLERS.length),
+    "crawlers.verified": String(CRAWLERS.filter((c) => c.verified !== false).length),
     ...Object.fromEntries(
       roles.map((r) => [`crawlers.${r}`, String(CRAWLERS.filter((c) => c.role === r).length)]),
     ),

@@ -7,18 +7,33 @@
  * (registry.ts) lists the modules; the feature table, the rules, eligibility, the deprecation
  * notes, the generator and docs/schema.md all read them from there.
  */
+import type { JsonObject } from "../terms.ts";
 import type { Check, RuleNode } from "./rule_kit.ts";
 import type { DatedSource } from "../../../kit/dated_source.ts";
 
 /** Whether Google shows the feature. */
 export type FeatureStatus = "supported" | "limited" | "deprecated";
 
-/** Where a feature's rules apply, and what they check there. */
+/**
+ * Where a feature's rules apply, and what they check there. A rule reads a node whose type is
+ * one of {@link FeatureRule.types} or a schema.org subtype of one (superseded types left out),
+ * unless Google's documentation names a more specific type of that subtype's line for another
+ * rule or feature (the registry's `typesClaimed`: BlogPosting is an Article's, not a
+ * SocialMediaPosting's, because Google's Article page names it), and where {@link
+ * FeatureRule.where} says the node sits.
+ */
 export interface FeatureRule {
   /** The nodes the rules apply to, in words (docs/schema.md prints them). */
   nodes: string;
-  /** Whether the rules apply to this node. */
-  applies(n: RuleNode): boolean;
+  /** The schema.org types Google's page names for these nodes; their subtypes count too. */
+  types: string[];
+  /**
+   * Subtypes Google's page excludes by name (none does today; kept so that an exclusion is data,
+   * written where the type list is, with the page's words in a comment).
+   */
+  excludes?: string[];
+  /** Where on the page such a node must sit (top-level, a list entry...), when it matters. */
+  where?(n: RuleNode): boolean;
   /** Required and recommended properties and the value forms they accept. */
   checks: Check[];
 }
@@ -58,6 +73,24 @@ export interface GoogleFeature extends DatedSource {
   afterlife?: string;
   /** Where the rules apply; empty for a feature without rules of its own. Not read once deprecated. */
   rules: FeatureRule[];
+  /**
+   * Further schema.org types Google's page documents as this feature's (nested parts such as a
+   * video's BroadcastEvent, or the markup of a retired feature): a subtype of another rule's
+   * type that is named here belongs to this feature, not to that rule.
+   */
+  partTypes?: string[];
+  /**
+   * A feature that adds to the items of other features (paywalled parts) rather than owning a
+   * kind of item: its types neither claim subtypes from other rules nor lose them.
+   */
+  overlay?: boolean;
+  /**
+   * Complete items for the feature (our own values, shaped as Google's page describes them),
+   * between them holding a node of every type the rules name: `tests/google_feature_types_test.ts`
+   * puts each of those types and each of their subtypes in its place, and every one must be
+   * eligible. Required for a supported feature with rules.
+   */
+  complete?: JsonObject[];
   /** For a limited or deprecated feature: whether a node's markup aims at it. */
   aimedAt?(n: RuleNode): boolean;
   generator?: FeatureGenerator;

@@ -19,10 +19,8 @@ export const isTopLevel = (n: RuleNode) =>
 export const isListEntry = (n: RuleNode) =>
   ["itemListElement", "item"].includes(n.parentProperty ?? "");
 
-/** A Product Google reads for product results (not a ProductGroup, not an offered item). */
-export const isProductItem = (n: RuleNode) =>
-  anyIsA(n.types, "Product") && !anyIsA(n.types, "ProductGroup") &&
-  (isTopLevel(n) || n.parentProperty === "hasVariant");
+/** Where Google reads a Product for product results: top-level, or a ProductGroup's variant. */
+export const isProductPlace = (n: RuleNode) => isTopLevel(n) || n.parentProperty === "hasVariant";
 
 /** A node whose parent is a Product (its offer, for instance). */
 export const isProductParent = (n: RuleNode) => anyIsA(n.parentTypes, "Product");
@@ -40,7 +38,3 @@ export function isHomePage(pageUrl: string | null | undefined): boolean {
     return false;
   }
 }
-
-/** None of the node's types is (a subtype of) one of `excluded`. */
-export const withoutTypes = (n: RuleNode, ...excluded: string[]) =>
-  !excluded.some((t) => anyIsA(n.types, t));

@@ -5,7 +5,8 @@
  * and their findings, eligibility, the deprecation notes, and the generator's primary and page
  * types. Adding a feature is one module plus one line in {@link FEATURES}.
  */
-import type { GoogleFeature } from "./feature.ts";
+import type { FeatureRule, GoogleFeature } from "./feature.ts";
+import { ancestors, isA, typeInfo } from "../vocabulary.ts";
 import type { DeprecationNote, RuleIssue, RuleNode } from "./rule_kit.ts";
 import { localBusiness } from "./features/local_business.ts";
 import { organization } from "./features/organization.ts";
@@ -108,9 +109,11 @@ export function registerGoogleFeature(feature: GoogleFeature): () => void {
     throw new Error(`a Google feature named "${feature.name}" is already registered`);
   }
   FEATURES.push(feature);
+  lineCache.clear();
   return () => {
     const at = FEATURES.indexOf(feature);
     if (at >= 0) FEATURES.splice(at, 1);
+    lineCache.clear();
   };
 }
 
@@ -122,9 +125,58 @@ export function googleFeature(name: string): GoogleFeature | undefined {
 /** Whether Google still reads the feature's rules (deprecated features only get a note). */
 const live = (f: GoogleFeature) => f.status !== "deprecated";
 
+/** Per type: the most specific types on its line that a (non-overlay) feature names. */
+const lineCache = new Map<string, readonly string[]>();
+
+/**
+ * The most specific types named by Google's pages (a rule's types or a feature's part types, of
+ * features that own their items) that `type` is or inherits from: BlogPosting's are
+ * [BlogPosting] (the Article page names it), DiscussionForumPosting's [DiscussionForumPosting],
+ * ReviewNewsArticle's [NewsArticle, Review].
+ */
+function mostSpecificNamed(type: string): readonly string[] {
+  const cached = lineCache.get(type);
+  if (cached) return cached;
+  const line = ancestors(type);
+  const named = new Set<string>();
+  for (const f of FEATURES) {
+    if (f.overlay) continue;
+    for (const t of [...f.rules.flatMap((r) => r.types), ...(f.partTypes ?? [])]) {
+      if (line.has(t)) named.add(t);
+    }
+  }
+  const most = [...named].filter((n) => ![...named].some((m) => m !== n && isA(m, n)));
+  if (lineCache.size > 5000) lineCache.clear();
+  lineCache.set(type, most);
+  return most;
+}
+
+/**
+ * Whether a node's type is one a rule reads: one of the types it names or a subtype (not a
+ * superseded type, not one Google excludes by name), and, unless the feature is an overlay, not a
+ * subtype whose own line Google documents more specifically for another rule.
+ */
+export function typeFitsRule(type: string, feature: GoogleFeature, rule: FeatureRule): boolean {
+  const info = typeInfo(type);
+  if (!info || info.supersededBy) return false;
+  const line = ancestors(type);
+  const mine = rule.types.filter((t) => line.has(t));
+  if (!mine.length || rule.excludes?.some((e) => line.has(e))) return false;
+  if (feature.overlay) return true;
+  const most = mostSpecificNamed(type);
+  return mine.some((t) => most.includes(t));
+}
+
+/** Whether a rule of a feature applies to a node: its type fits, and it sits where it must. */
+export function ruleApplies(feature: GoogleFeature, rule: FeatureRule, n: RuleNode): boolean {
+  return n.types.some((t) => typeFitsRule(t, feature, rule)) && (!rule.where || rule.where(n));
+}
+
 /** Features whose rules a node is read for. */
 export function featuresOf(n: RuleNode): string[] {
-  return FEATURES.filter((f) => live(f) && f.rules.some((r) => r.applies(n))).map((f) => f.name);
+  return FEATURES.filter((f) => live(f) && f.rules.some((r) => ruleApplies(f, r, n))).map((f) =>
+    f.name
+  );
 }
 
 /** Google's rules for one node: every issue, tagged with its feature. */
@@ -133,7 +185,7 @@ export function googleIssues(n: RuleNode): RuleIssue[] {
   for (const f of FEATURES) {
     if (!live(f)) continue;
     for (const rule of f.rules) {
-      if (!rule.applies(n)) continue;
+      if (!ruleApplies(f, rule, n)) continue;
       const found: RuleIssue[] = [];
       for (const c of rule.checks) c(n, found);
       for (const i of found) out.push({ ...i, feature: f.name });
@@ -181,8 +233,15 @@ export function featureTableMarkdown(): string {
   const rows = [...FEATURES].sort((a, b) =>
     order[a.status] - order[b.status] ||
     (a.status === "supported" ? a.name.localeCompare(b.name) : 0)
-  ).map((f) => [f.name, f.status, f.since ?? "", f.checked, `<${f.url}>`]);
-  const head = ["Feature", "Status", "Since", "Checked on", "Google's page"];
+  ).map((f) => [
+    f.name,
+    f.status,
+    f.since ?? "",
+    f.checked,
+    [...new Set([...f.rules.flatMap((r) => r.types), ...(f.partTypes ?? [])])].join(", "),
+    `<${f.url}>`,
+  ]);
+  const head = ["Feature", "Status", "Since", "Checked on", "Types named", "Google's page"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   return [line(head), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)]

@@ -304,3 +304,64 @@ export function preview(v: JsonValue): string {
   const s = typeof v === "string" ? `"${v}"` : JSON.stringify(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
+
+/** The longest author name Google reads as a name (review snippet page, checked 2026-12-06). */
+export const MAX_AUTHOR_NAME = 100;
+
+/** Words that introduce a byline: Google's author.name holds "only the name of the author". */
+const INTRODUCTION =
+  /^(?:by|posted by|written by|words by|von|par|por|door|av|autor:?|author:?)\s/i;
+
+/**
+ * What Google says an author's name is (https://developers.google.com/search/docs/appearance/
+ * structured-data/article "Author markup best practices", and .../review-snippet "author",
+ * both read 2026-12-06): only the name, without introductory words such as "posted by"; one
+ * author per entry, not "Willow Lane, Regula Felix" in one name; and a reviewer's name "must be
+ * shorter than 100 characters" (past that, no author-based review snippet). A name over
+ * {@link MAX_AUTHOR_NAME} characters is `tooLong` (an error where the feature needs a name), the
+ * others are warnings. `people` splits a byline into its people (lib/engines/structured/bylines.ts).
+ */
+export function authorNames(
+  property: string,
+  tooLong: "error" | "warning",
+  people: (name: string) => string[],
+): Check {
+  return (n, out) => {
+    for (const v of asList(n.data[property])) {
+      const node = nodeOf(n, v);
+      const names = typeof v === "string" ? [v] : node ? asList(node.name) : [];
+      for (const raw of names) {
+        if (typeof raw !== "string") continue;
+        const name = raw.trim();
+        const at = typeof v === "string" ? property : `${property}.name`;
+        if (name.length > MAX_AUTHOR_NAME) {
+          out.push({
+            severity: tooLong,
+            property: at,
+            feature: "",
+            message:
+              `The ${property}'s name is ${name.length} characters long: Google reads a name over ${MAX_AUTHOR_NAME} characters as no name at all. Put only the person's or organization's name here.`,
+          });
+        } else if (INTRODUCTION.test(name)) {
+          out.push({
+            severity: "warning",
+            property: at,
+            feature: "",
+            message: `Put only the name in the ${property}'s name, without "${
+              INTRODUCTION.exec(name)![0].trim()
+            }" (found ${preview(name)}).`,
+          });
+        } else if (people(name).length > 1) {
+          out.push({
+            severity: "warning",
+            property: at,
+            feature: "",
+            message: `${preview(name)} names ${
+              people(name).length
+            } people: give each author an entry of its own ("${property}": [{"name": ...}, {"name": ...}]).`,
+          });
+        }
+      }
+    }
+  };
+}

@@ -11,7 +11,7 @@ import type { PageFacts } from "../../html/types.ts";
 import { type PageStructure, pageStructure } from "../../structured/page_structure.ts";
 import { validateItems } from "../../structured/validate.ts";
 import type { ScanContext } from "../check.ts";
-import { CRAWLERS } from "../crawlers.ts";
+import { crawlersByRole } from "../crawlers.ts";
 import { forbidsIndexing, readDirectives, whoIsForbidden, xRobotsTagLines } from "../directives.ts";
 import type { JsonLdNode } from "../../structured/page_graph.ts";
 import { readRendering } from "../client_rendering.ts";
@@ -45,7 +45,7 @@ export interface PageInput {
   now: Date;
 }
 
-const SEARCH = CRAWLERS.filter((c) => c.role === "search");
+const SEARCH = crawlersByRole("search");
 const ARTICLE_TYPES = ["Article", "BlogPosting", "NewsArticle", "TechArticle", "Report"];
 const ARTICLE_PATH =
   /^\/(blog|blogs|news|article|articles|post|posts|stories|story|insights|journal|magazine)\/./i;
@@ -220,6 +220,7 @@ export function analysePage(
     httpStatus: r.status,
     fails,
     title: facts.title ? facts.title.slice(0, 200) : null,
+    heading: facts.headings.find((h) => h.level === 1)?.text.slice(0, 200) || null,
     description: facts.metaDescription ? facts.metaDescription.slice(0, 300) : null,
     canonical: canonicalState,
     blockedFor,

@@ -8,6 +8,7 @@ import type { ScanContext } from "../check.ts";
 import { pathShape } from "./sample.ts";
 import type { AuditResult, PageReport, PageType } from "./types.ts";
 import type { FixCause } from "../record.ts";
+import { siteEngine } from "../site_engine.ts";
 
 /** The audit as the site signals see it. */
 export interface SiteView {
@@ -142,15 +143,19 @@ export function pagesInWords(pages: PageReport[], groups = 2): string {
 /**
  * The template a site fix edits, as its cause: the largest group of its pages (by kind, or by
  * path for pages of no known kind). Two site checks whose pages are mostly article pages edit
- * the same template, so the report offers them as one change.
+ * the same template, so the report offers them as one change. Named in the site's terms: a
+ * template where the home page shows an engine, the pages themselves on a static site.
  */
-export function templateCause(pages: PageReport[]): FixCause {
+export function templateCause(ctx: ScanContext, pages: PageReport[]): FixCause {
   const g = pageGroups(pages)[0];
+  const engine = siteEngine(ctx) !== null;
   return {
     key: `template:${g.id}`,
     title: g.id === "home"
-      ? "Update the home page's template"
-      : `Update the template of your ${groupWords(g)}`,
+      ? engine ? "Update the home page's template" : "Update your home page"
+      : engine
+      ? `Update the template of your ${groupWords(g)}`
+      : `Update your ${groupWords(g)}`,
   };
 }
 
@@ -162,13 +167,15 @@ export function examples(pages: PageReport[], max = 3): string {
 
 /** Adds "duplicate title/description" to the pages that share one with another page. */
 export function withDuplicates(pages: PageReport[]): PageReport[] {
+  // Two addresses of one path (`/` and `/?ref=nav`) are one document: its canonical, not its
+  // title, tells them apart, so they count as one page here.
   const count = (key: (p: PageReport) => string | null) => {
-    const m = new Map<string, number>();
+    const m = new Map<string, Set<string>>();
     for (const p of pages) {
       const k = key(p);
-      if (k) m.set(k, (m.get(k) ?? 0) + 1);
+      if (k) m.set(k, (m.get(k) ?? new Set()).add(new URL(p.url).pathname));
     }
-    return m;
+    return new Map([...m].map(([k, paths]) => [k, paths.size]));
   };
   const titleKey = (p: PageReport) => p.title?.trim().toLowerCase() || null;
   const descKey = (p: PageReport) => p.description?.trim().toLowerCase() || null;

@@ -51,6 +51,8 @@ export interface PageReport extends AuditPage {
   /** From a sitemap's <loc>. */
   inSitemap: boolean;
   title: string | null;
+  /** The page's first `<h1>` (what a fix can title it with), when it has one. */
+  heading?: string | null;
   description: string | null;
   /** "self", "missing", "home" (a non-home page pointing at the home page), "other", "foreign". */
   canonical: "self" | "missing" | "home" | "other" | "foreign" | null;

@@ -5,7 +5,7 @@
  * its module under signals/<pillar>/<name>.ts (one SignalDef, see signal.ts) and add it to its
  * pillar's list below; its test goes in tests/visibility/signals/<pillar>/<name>_test.ts.
  */
-import type { SignalDef } from "../signal.ts";
+import type { GateDef, SignalDef } from "../signal.ts";
 import { robotsTxt } from "./access/robots_txt.ts";
 import { blanketDisallow } from "./access/blanket_disallow.ts";
 import { searchCrawlers } from "./access/search_crawlers.ts";
@@ -13,7 +13,7 @@ import { userFetchers } from "./access/user_fetchers.ts";
 import { trainingCrawlers } from "./access/training_crawlers.ts";
 import { aiPreferences } from "./access/ai_preferences.ts";
 import { indexing } from "./access/indexing.ts";
-import { edge } from "./access/edge.ts";
+import { edge, EDGE_GATE } from "./access/edge.ts";
 import { sitePages } from "./access/site_pages.ts";
 import { serverText } from "./content/server_text.ts";
 import { headings } from "./content/headings.ts";
@@ -36,6 +36,7 @@ import { sitemapInRobots } from "./discovery/sitemap_in_robots.ts";
 import { siteSample } from "./discovery/site_sample.ts";
 import { siteSitemapUrls } from "./discovery/site_sitemap_urls.ts";
 import { siteLlmsLinks } from "./discovery/site_llms_links.ts";
+import { markdownNegotiation } from "./discovery/markdown_negotiation.ts";
 import { aboutContact } from "./trust/about_contact.ts";
 import { authorDates } from "./trust/author_dates.ts";
 import { brand } from "./trust/brand.ts";
@@ -101,6 +102,7 @@ export const PILLARS: readonly PillarDef[] = [
     signals: [
       llmsTxt,
       llmsFull,
+      markdownNegotiation,
       sitemap,
       sitemapInRobots,
       siteSample,
@@ -133,3 +135,10 @@ export const PILLARS: readonly PillarDef[] = [
     ],
   },
 ];
+
+/**
+ * Gates no signal raises any more that older records still carry, so they read in plain words:
+ * `edge_blocks_ai` (the edge refused every major AI search crawler), replaced by the search
+ * crawlers' gate, which holds for every path that turns them away (issue 40).
+ */
+export const RETIRED_GATES: readonly GateDef[] = [EDGE_GATE];

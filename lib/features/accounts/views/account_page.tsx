@@ -59,7 +59,11 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
     <div class="dashboard">
       <div class="dashboard-head">
         <div>
-          <h1>Your API keys</h1>
+          <h1>Your account</h1>
+          <p class="muted">
+            Your watched sites and their alerts, the AI assistants' answers about them, and your API
+            keys.
+          </p>
           <p class="muted">
             Signed in as <strong class="account-email">{state.account.email}</strong>
           </p>

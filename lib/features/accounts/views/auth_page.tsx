@@ -38,13 +38,14 @@ const COPY: Record<
 > = {
   signup: {
     title: "Create a free account",
-    description: "Sign up for free API keys to scan sites from scripts and pipelines.",
+    description: "Sign up to watch your sites, get alerts when they get worse, ask the AI " +
+      "assistants about them, and get API keys for scripts and pipelines.",
     action: PATHS.accountSignup,
     submit: "Create account",
   },
   login: {
     title: "Sign in",
-    description: "Sign in to manage your API keys.",
+    description: "Sign in to your watched sites, alerts, AI answers and API keys.",
     action: PATHS.accountLogin,
     submit: "Sign in",
   },
@@ -84,15 +85,29 @@ export function AuthPage(props: {
     <div class="narrow auth-page">
       <h1>{copy.title}</h1>
       {mode === "signup" && (
-        <p class="lead">
-          Free API keys for scripts and pipelines: each key has its own {LIMITS.key}{" "}
-          new scans per hour.
-        </p>
+        <>
+          <p class="lead">With a free account you can:</p>
+          <ul class="signup-offers">
+            <li>
+              <strong>Watch your site</strong>: it is checked again every day or week, and you get
+              an e-mail or a webhook when something gets worse.
+            </li>
+            <li>
+              <strong>Ask the AI assistants</strong>{" "}
+              (ChatGPT, Perplexity, Claude, Gemini) the questions your customers ask, and see how
+              often they name and cite your site, beside your competitors.
+            </li>
+            <li>
+              <strong>Use API keys</strong> in scripts and pipelines: each key has its own{" "}
+              {LIMITS.key} new scans per hour.
+            </li>
+          </ul>
+        </>
       )}
       {state.signedInAs && (
         <p class="notice">
           You are signed in as <strong>{state.signedInAs}</strong>.{" "}
-          <a href={PATHS.account}>Go to your keys</a>.
+          <a href={PATHS.account}>Go to your account</a>.
         </p>
       )}
       {state.notice && (

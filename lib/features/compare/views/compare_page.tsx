@@ -8,8 +8,9 @@ import type { VNode } from "preact";
 import type { CompareSite, Comparison } from "../compare.ts";
 import { COMPARE_MAX_SITES } from "../compare.ts";
 import { compareJsonPath, PATHS } from "../../../kit/report_urls.ts";
+import { IMPACT_TEXT } from "../../../engines/visibility/severity.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
-import { gradeOf } from "../../../engines/visibility/report_texts.ts";
+import { gradeOf, gradeWord } from "../../../engines/visibility/report_texts.ts";
 
 /** The compare page: the form, an error when the request was not understood, the comparison. */
 export function ComparePage(
@@ -89,7 +90,14 @@ function ScoreCell(props: { site: CompareSite }): VNode {
     <td>
       <strong class={`grade-${s.grade}`}>{Math.round(s.score)}/100</strong> grade {s.grade}
       <br />
-      <span class="muted">{s.label}</span>
+      {
+        /* The grade's word and the cap only: a label's full sentence in a narrow column made the
+        row hundreds of pixels tall; the site's report says the rest. */
+      }
+      <span class="muted">
+        {gradeWord(s.score)}
+        {s.label?.match(/\(capped at \d+/) ? `, ${s.label.match(/capped at \d+/)![0]}` : ""}
+      </span>
     </td>
   );
 }
@@ -203,15 +211,17 @@ function IssueTable(
         </thead>
         <tbody>
           {props.issues.map((i) => (
-            <tr key={i.id}>
-              <th scope="row">
-                {i.title} <span class="badge">{i.impact}</span>
-              </th>
+            <tr key={i.id} data-issue={i.id}>
+              <th scope="row">{i.title}</th>
               {props.sites.map((s) =>
                 i.has.includes(s.domain)
                   ? (
                     <td key={s.domain}>
                       <span class="badge status-fail">Has it</span>{" "}
+                      {/* The impact this site's own report gives it: one value in every view. */}
+                      <span class={`badge impact-${i.impacts[s.domain] ?? i.impact}`}>
+                        {IMPACT_TEXT[i.impacts[s.domain] ?? i.impact]}
+                      </span>{" "}
                       <a href={`${s.reportPath}#top-fixes`}>see the fix</a>
                     </td>
                   )

@@ -1,10 +1,8 @@
 /**
  * The /validate page's result sections as HTML: code in hand shown as the schema report shows a
- * page (the service's `validatesCode`, lib/service.ts). Rendered where the validation ran: a scan
- * thread (the "validate-html" job, lib/kit/isolate/protocol.ts ThreadJobModule, named by
- * lib/app/server.ts from the service's definition), so the server's thread never parses or renders
- * what a visitor's code produced; it places the HTML in the page
- * (lib/features/validate/routes/validate.tsx). The HTML is this renderer's own output from the
+ * page. Rendered where the validation ran: a worker (the "validate-html" job, lib/app/server.ts
+ * JOB_KINDS names this module), so the server's thread never parses or renders what a visitor's
+ * code produced; it places the HTML in the page (lib/features/validate/routes/validate.tsx). The HTML is this renderer's own output from the
  * validation's bounded answer (lib/features/validate/validate_job.ts): every text in it is escaped
  * by Preact, as on any report page.
  */

@@ -6,14 +6,18 @@
 import type { VNode } from "preact";
 import type { Excerpt } from "../../../engines/structured/record.ts";
 
-/** The excerpt's lines, numbered, with its span in a `<mark>`. */
-export function FindingExcerpt(props: { excerpt: Excerpt }): VNode {
+/**
+ * The excerpt's lines, numbered, with its span in a `<mark>`. `position: false` when the finding's
+ * own sentence says where (a syntax error): the caption names the block only, so each error gives
+ * its line and column once.
+ */
+export function FindingExcerpt(props: { excerpt: Excerpt; position?: boolean }): VNode {
   const e = props.excerpt;
   const width = String(e.firstLine + e.lines.length - 1).length;
   return (
     <figure class="finding-excerpt">
       <figcaption class="muted">
-        {e.block}, line {e.line}, column {e.column}
+        {props.position === false ? e.block : `${e.block}, line ${e.line}, column ${e.column}`}
       </figcaption>
       <pre class="code-block" tabIndex={0}>
         <code>

@@ -21,7 +21,13 @@ import { FailedReportBody } from "../../../kit/ui/failed_report.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import type { ReportProps } from "../../../service.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
-import { RenderedStructureSection } from "./rendered_structure.tsx";
+import {
+  ORIGIN_WORDS,
+  OriginBadge,
+  ReadersLine,
+  readersOf,
+  SchemaViewSection,
+} from "./schema_view_section.tsx";
 import { moreLikeThis } from "../../../engines/structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -57,12 +63,14 @@ export function SchemaReport(
     badge: ReportProps["badge"];
     /** What other features show on this page, by place (lib/kit/web/report_sections.ts). */
     inserts?: ReportProps["inserts"];
+    /** This page's own report, for the head (ReportProps.pageReport). */
+    pageReport?: string;
   },
 ): VNode {
   const { record } = props;
   return (
     <article class="report">
-      <SchemaHead record={record} now={props.now} />
+      <SchemaHead record={record} now={props.now} pageReport={props.pageReport} />
       {props.inserts?.top}
       <SchemaResultSections
         result={record.result!}
@@ -80,43 +88,65 @@ export function SchemaReport(
 }
 
 /**
- * The sections of a schema result (summary, rich-result eligibility, findings, markup to paste,
- * items found): the scan report and "validate code" show the same.
+ * The sections of a schema result (summary, rich-result eligibility, findings, the server HTML
+ * beside the rendered page, markup to paste, items found): the scan report and "validate code"
+ * show the same. Every count and list reads the result's one view of the page (`detected` with
+ * each item's origin, `view`): the summary says what each section lists.
  */
 export function SchemaResultSections(props: { result: Result; actions?: VNode }): VNode {
   const r = props.result;
   const s = r.summary;
+  const v = r.view;
   const eligibleCount = s.eligible ?? 0;
   const items = [...r.detected.jsonLd, ...r.detected.microdata, ...r.detected.rdfa];
+  const byKey = new Map(items.map((i) => [`${i.source}:${i.index}`, i]));
+  const origins = v?.origins;
+  const breakdown = origins && v?.rendered && (origins.added || origins.changed)
+    ? [
+      `${origins.server} in the server HTML`,
+      ...(origins.added ? [`${origins.added} added by scripts`] : []),
+      ...(origins.changed ? [`${origins.changed} changed by scripts`] : []),
+    ].join(", ")
+    : null;
   return (
     <>
       <section class="card summary" aria-labelledby="summary-title">
         <h2 id="summary-title">Summary</h2>
         <ul class="stats">
-          <li>
+          <li data-count="items">
             <strong>{s.items}</strong> item{s.items === 1 ? "" : "s"} found
+            {breakdown && <>{" "}({breakdown})</>}
           </li>
+          {origins?.removed
+            ? (
+              <li class="status-info" data-count="removed">
+                <strong>{origins.removed}</strong> removed by scripts
+              </li>
+            )
+            : null}
           {s.items || s.errors
             ? (
               <>
-                <li class={s.errors ? "status-fail" : "status-pass"}>
+                <li class={s.errors ? "status-fail" : "status-pass"} data-count="errors">
                   <strong>{s.errors}</strong> error{s.errors === 1 ? "" : "s"}
                 </li>
-                <li class={s.warnings ? "status-warn" : "status-pass"}>
+                <li class={s.warnings ? "status-warn" : "status-pass"} data-count="warnings">
                   <strong>{s.warnings}</strong> warning{s.warnings === 1 ? "" : "s"}
                 </li>
               </>
             )
             // Nothing to validate is not "valid": no green for a page without markup.
             : <li class="status-info">No markup to validate: the page has no structured data</li>}
-          <li class={eligibleCount ? "status-pass" : "status-info"}>
+          <li class={eligibleCount ? "status-pass" : "status-info"} data-count="eligible">
             <strong>{eligibleCount}</strong> item{eligibleCount === 1 ? "" : "s"}{" "}
             eligible for rich results
           </li>
-          <li>
+          <li data-count="deprecated">
             <strong>{s.deprecated}</strong> retired feature{s.deprecated === 1 ? "" : "s"}
           </li>
         </ul>
+        <ReadersLine view={v} />
+        {v?.note && <p class="view-note status-info">{v.note}</p>}
         <p>
           {s.types.length
             ? <>Types on the page: {s.types.join(", ")}.{" "}</>
@@ -127,7 +157,7 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         {props.actions}
       </section>
 
-      <EligibilitySection eligibility={r.eligibility ?? []} />
+      <EligibilitySection eligibility={r.eligibility ?? []} items={byKey} />
 
       <section aria-labelledby="findings-title">
         <h2 id="findings-title">Findings</h2>
@@ -151,13 +181,16 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         )}
       </section>
 
-      <RenderedStructureSection rendered={r.rendered} />
+      <SchemaViewSection result={r} />
       <section aria-labelledby="generated-title">
         <h2 id="generated-title">Markup to paste</h2>
         <p>
           This JSON-LD describes the page with what it already says ({r.generated.nodes.length}{" "}
-          node{r.generated.nodes.length === 1 ? "" : "s"}). Paste it into the page's{" "}
-          <code>&lt;head&gt;</code>, replacing any JSON-LD block it repeats.
+          node{r.generated.nodes.length === 1 ? "" : "s"}
+          {v?.rendered && (origins?.added || origins?.changed)
+            ? ", the items scripts add or change included, as Google reads them after rendering"
+            : ""}). Paste it into the page's <code>&lt;head&gt;</code>{" "}
+          as the server sends it, replacing any JSON-LD block it repeats.
         </p>
         {r.generated.graph["@graph"].length
           ? (
@@ -191,7 +224,9 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
         <h2 id="detected-title">Structured data on the page</h2>
         {items.length
           ? (
-            <div class="table-wrap">
+            // Scrolls sideways on a phone when it lists where each item comes from and who reads
+            // it: a region a keyboard can reach.
+            <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="detected-title">
               <table>
                 <caption class="visually-hidden">Items found on the page</caption>
                 <thead>
@@ -199,14 +234,18 @@ export function SchemaResultSections(props: { result: Result; actions?: VNode })
                     <th scope="col">Format</th>
                     <th scope="col">Types</th>
                     <th scope="col">Where</th>
+                    {v?.rendered && <th scope="col">From</th>}
+                    {v?.rendered && <th scope="col">Read by</th>}
                   </tr>
                 </thead>
                 <tbody>
                   {items.map((item) => (
-                    <tr>
+                    <tr data-origin={item.origin ?? "server"}>
                       <td>{SOURCE_NAME[item.source] ?? item.source}</td>
                       <td>{item.types.join(", ") || "(no type)"}</td>
                       <td>{item.location}</td>
+                      {v?.rendered && <td>{ORIGIN_WORDS[item.origin ?? "server"]}</td>}
+                      {v?.rendered && <td>{readersOf(item.origin ?? "server", v)}</td>}
                     </tr>
                   ))}
                 </tbody>
@@ -226,7 +265,9 @@ const STATUS_CLASS: Record<Eligibility["status"], string> = {
 };
 
 /** Rich-result eligibility per item and feature, as Google's Rich Results Test words it. */
-function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
+function EligibilitySection(
+  props: { eligibility: Eligibility[]; items: Map<string, DetectedItem> },
+): VNode {
   return (
     <section aria-labelledby="eligibility-title">
       <h2 id="eligibility-title">Rich results</h2>
@@ -239,7 +280,8 @@ function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
                   {e.status[0].toUpperCase() + e.status.slice(1)}
                 </span>{" "}
                 <strong>{e.feature}</strong> ({SOURCE_NAME[e.source] ?? e.source} item{" "}
-                {e.itemIndex + 1}: {e.type})
+                {e.itemIndex + 1}: {e.type}){" "}
+                <OriginBadge item={props.items.get(`${e.source}:${e.itemIndex}`)} />
                 {e.reasons.length > 0 && (
                   <p>
                     {e.status === "not eligible" ? "Because: " : "To improve: "}
@@ -266,8 +308,13 @@ function EligibilitySection(props: { eligibility: Eligibility[] }): VNode {
   );
 }
 
+/**
+ * The findings per item, as a reader fixes them: the items with an error first; in each item, one
+ * excerpt per object of the code (the node or value its findings point at) with that object's
+ * findings under it, errors before warnings. Linear in the findings and items (a copy per finding
+ * was quadratic: issue 26).
+ */
 function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): VNode {
-  // Linear in the findings and items (a copy per finding was quadratic: issue 26).
   const groups = new Map<string, Finding[]>();
   for (const f of props.findings) {
     const key = `${f.source}:${f.itemIndex ?? "block"}`;
@@ -276,9 +323,11 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
     else groups.set(key, [f]);
   }
   const items = new Map(props.items.map((i) => [`${i.source}:${i.index}`, i]));
+  // Array.prototype.sort is stable: the page's order within each rank.
+  const ordered = [...groups.entries()].sort((a, b) => errorsFirst(a[1]) - errorsFirst(b[1]));
   return (
     <>
-      {[...groups.entries()].map(([key, list]) => {
+      {ordered.map(([key, list]) => {
         const f = list[0];
         const item = items.get(key);
         const title = item
@@ -289,20 +338,36 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
         return (
           <section class="card finding-group" aria-label={title} key={key}>
             <h3>{title}</h3>
-            {item && <p class="muted">{item.location}</p>}
-            <ul class="findings">
-              {list.map((x) => (
-                <li class="finding">
-                  <span class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}>
-                    {x.severity === "error" ? "Error" : "Warning"}
-                  </span>{" "}
-                  <code>{x.path}</code>
-                  <p>{x.message}{moreLikeThis(x)}</p>
-                  {x.excerpt && <FindingExcerpt excerpt={x.excerpt} />}
-                  <p class="muted rule">Rule: {x.rule}</p>
-                </li>
-              ))}
-            </ul>
+            {item && (
+              <p class="muted">
+                {item.location} <OriginBadge item={item} />
+              </p>
+            )}
+            {byObject(list).map((part) => (
+              <div class="finding-object">
+                {part.excerpt && (
+                  <FindingExcerpt
+                    excerpt={part.excerpt}
+                    // A syntax error's sentence already says its line and column.
+                    position={!part.findings.every((x) => x.itemIndex === null)}
+                  />
+                )}
+                <ul class="findings">
+                  {part.findings.map((x) => (
+                    <li class="finding">
+                      <span
+                        class={`badge ${x.severity === "error" ? "status-fail" : "status-warn"}`}
+                      >
+                        {x.severity === "error" ? "Error" : "Warning"}
+                      </span>{" "}
+                      <code>{x.path}</code>
+                      <p>{x.message}{moreLikeThis(x)}</p>
+                      <p class="muted rule">Rule: {x.rule}</p>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
           </section>
         );
       })}
@@ -310,7 +375,36 @@ function FindingGroups(props: { findings: Finding[]; items: DetectedItem[] }): V
   );
 }
 
-function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boolean }): VNode {
+/** 0 for a list with an error, 1 otherwise. */
+function errorsFirst(list: Finding[]): number {
+  return list.some((f) => f.severity === "error") ? 0 : 1;
+}
+
+/**
+ * An item's findings by the object of the code they point at (their excerpt's spot): each
+ * object once, those with an error first, errors before warnings inside each.
+ */
+function byObject(list: Finding[]): { excerpt: Finding["excerpt"]; findings: Finding[] }[] {
+  const parts = new Map<string, { excerpt: Finding["excerpt"]; findings: Finding[] }>();
+  for (const f of list) {
+    const e = f.excerpt;
+    const key = e ? `${e.block}:${e.line}:${e.column}:${e.length}` : "";
+    const part = parts.get(key);
+    if (part) part.findings.push(f);
+    else parts.set(key, { excerpt: e, findings: [f] });
+  }
+  const out = [...parts.values()];
+  for (const p of out) p.findings.sort((a, b) => severityRank(a) - severityRank(b));
+  return out.sort((a, b) => errorsFirst(a.findings) - errorsFirst(b.findings));
+}
+
+function severityRank(f: Finding): number {
+  return f.severity === "error" ? 0 : 1;
+}
+
+function SchemaHead(
+  props: { record: SchemaScanRecord; now: number; failed?: boolean; pageReport?: string },
+): VNode {
   const { record } = props;
   const href = safeHttpUrl(record.url);
   return (
@@ -321,6 +415,15 @@ function SchemaHead(props: { record: SchemaScanRecord; now: number; failed?: boo
         Page:{" "}
         {href ? <a href={href} rel="nofollow noopener noreferrer">{record.url}</a> : record.url}.
         Scanned <LocalTime iso={record.scannedAt} /> ({timeAgo(record.scannedAt, props.now)}).
+        {props.pageReport && (
+          <>
+            {" "}
+            <a href={props.pageReport} class="page-report-link">
+              This page's own report
+            </a>{" "}
+            keeps its link when other pages of {record.domain} are scanned.
+          </>
+        )}
       </p>
       <BudgetNote budget={record.budget} />
     </header>

@@ -18,7 +18,7 @@ import {
   validateRequest,
 } from "../validate_request.ts";
 import { renderPage } from "../../../kit/web/render.tsx";
-import { ScanIsolationError } from "../../../kit/isolate/scan_threads.ts";
+import { ScanIsolationError } from "../../../kit/isolate/runner.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
 import { ASSETS, PATHS } from "../../../kit/report_urls.ts";
@@ -43,28 +43,33 @@ function ValidatePage(
       </header>
       <ValidateCodeForm code={props.code} url={props.url} />
       {props.error && (
-        <p class="card status-fail" role="alert">
+        <p class="card status-fail" role="alert" id="result" tabIndex={-1}>
           {props.error}
         </p>
       )}
       {props.resultHtml && (
-        // Rendered (and escaped) by Preact in a scan thread: the service's validatesCode.resultJob.
-        <div class="validate-result" dangerouslySetInnerHTML={{ __html: props.resultHtml }} />
+        // Rendered (and escaped) by Preact in a worker: the validate-html job (lib/app/server.ts).
+        // The form posts to /validate#result: the browser opens the answer here.
+        <div
+          class="validate-result"
+          id="result"
+          tabIndex={-1}
+          dangerouslySetInnerHTML={{ __html: props.resultHtml }}
+        />
       )}
     </article>
   );
 }
 
 /**
- * The result sections of a validation's answer as HTML, rendered in a scan thread (in this one
- * only where the server runs without threads, as tests and the CLI may).
+ * The result sections of a validation's answer as HTML, rendered in a worker (the "validate-html"
+ * job; in this isolate only where the server runs without workers: tests, Deno Deploy).
  */
 async function resultSections(
   deps: AppDeps,
   { json, code, url }: { json: string; code?: string; url?: string },
 ): Promise<string> {
-  const shown = deps.service.validatesCode!;
-  if (!deps.threads?.runJob) return shown.resultHtml(json);
+  if (!deps.threads) throw new Error("no runner for the /validate result (lib/server.ts sets it)");
   const job = { kind: "validate-html", json };
   try {
     return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
@@ -84,7 +89,7 @@ async function resultSections(
 /** GET and POST /validate (mounted by the services that validate code in hand). */
 export const validatePageRoute: RouteDef = {
   path: PATHS.validate,
-  servedBy: (service) => service.validatesCode !== undefined,
+  servedBy: (service) => service.validatesCode === true,
   handlers: (deps) => handlers(deps),
 };
 

@@ -5,6 +5,7 @@
  */
 import type { VNode } from "preact";
 import type { ScanRecord } from "../../../engines/visibility/record.ts";
+import { Breakable } from "../../../kit/ui/breakable.tsx";
 import {
   pagePath,
   pageStatus,
@@ -22,7 +23,16 @@ export function PagesTable(props: { record: ScanRecord }): VNode | null {
         /* A table wider than a phone scrolls inside its box: the box takes the keyboard's focus
           so it can be scrolled without a mouse (axe: scrollable-region-focusable). */
       }
-      <div class="card table-wrap" tabIndex={0} role="region" aria-labelledby="pages-title">
+      {
+        /* Its own name: a landmark named as the section's is a second landmark of one name (axe:
+        landmark-unique). */
+      }
+      <div
+        class="card table-wrap"
+        tabIndex={0}
+        role="region"
+        aria-label="Table of the pages sampled, scrolls sideways"
+      >
         <table class="pages-table">
           <thead>
             <tr>
@@ -36,7 +46,9 @@ export function PagesTable(props: { record: ScanRecord }): VNode | null {
             {pages.map((p) => {
               return (
                 <tr>
-                  <th scope="row">{pagePath(p.url)}</th>
+                  <th scope="row">
+                    <Breakable text={pagePath(p.url)} />
+                  </th>
                   <td>{p.type}</td>
                   <td>{pageStatus(p)}</td>
                   <td>

@@ -2,8 +2,8 @@
  * The AI's-eye view on the report pages (docs/rendering.md): for a scan that asked to render, each
  * page's server HTML beside its rendered DOM, in plain words what GPTBot, ClaudeBot and
  * PerplexityBot miss, and which crawlers render (with the registry's sources). The Schema Markup
- * Generator's counterpart is lib/features/schema/views/rendered_structure.tsx. Everything from the
- * page is text (escaped).
+ * Generator's view of the page is lib/features/schema/views/schema_view_section.tsx. Everything from
+ * the page is text (escaped).
  */
 import type { VNode } from "preact";
 import type { RenderedPage, RenderView } from "../../../engines/render/view.ts";

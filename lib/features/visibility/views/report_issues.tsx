@@ -7,6 +7,7 @@
 import { Fragment, type VNode } from "preact";
 import { CopyButton } from "../../../kit/ui/copy_button.tsx";
 import { inlineParts, parseHow } from "../../../engines/visibility/fix_text.ts";
+import { Breakable } from "../../../kit/ui/breakable.tsx";
 import type { Issue, Result } from "../../../engines/visibility/record.ts";
 import { learnPath } from "../../../kit/report_urls.ts";
 import { EFFORT_TEXT, IMPACT_TEXT, worthText } from "../../../engines/visibility/report_texts.ts";
@@ -54,7 +55,8 @@ export function IssueItem(props: { issue: Issue; n: number; result: Result }): V
           <strong>Why it matters:</strong> {issue.fix.why}
         </p>
         <Resolves issue={issue} />
-        <h4>How</h4>
+        {/* Under the section's h2, the next level (axe: heading-order). */}
+        <h3 class="how-title">How</h3>
         <FixHow how={issue.fix.how} n={n} />
         <p>
           <a href={learnPath(issue.id)}>
@@ -94,7 +96,11 @@ export function ProseText(props: { text: string }): VNode {
   return (
     <>
       {inlineParts(props.text).map((p, i) =>
-        p.code ? <code key={i}>{p.text}</code> : <Fragment key={i}>{p.text}</Fragment>
+        p.code ? <code key={i}>{p.text}</code> : (
+          <Fragment key={i}>
+            <Breakable text={p.text} />
+          </Fragment>
+        )
       )}
     </>
   );

@@ -1,25 +1,33 @@
 /**
  * The first screen of the AI visibility report, which answers three questions: how visible is the
- * site (score, grade, a plain sentence), what holds it back most (the gate that caps the score, in
- * plain words), and what to do first (the top three fixes with their worth and effort, each one
- * click from its full fix). After a rescan, what changed leads it (`change`,
+ * site (score, grade, and the line that says why from its top causes: which AI products cannot
+ * read the site and what turns them away, with the first fix), what holds it back most (the gate
+ * that caps the score, in plain words), and what to do first (the top three fixes with their worth
+ * and effort, each one click from its full fix). Between them, what each AI product can do with
+ * the site (report_products.tsx). After a rescan, what changed leads it (`change`,
  * lib/features/history/views/report_change_lead.tsx).
  */
+import type { ObservedColumn } from "../../../service.ts";
 import type { VNode } from "preact";
 import type { Issue, Result, ScanRecord } from "../../../engines/visibility/record.ts";
-import { type CapInfo, capOf, gradeFor } from "../../../engines/visibility/score.ts";
+import { type CapInfo, capIssueIndex, capOf } from "../../../engines/visibility/score.ts";
 import { gateText } from "../../../engines/visibility/learn.ts";
 import { learnPath } from "../../../kit/report_urls.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
 import { ScoreGauge } from "./gauge.tsx";
 import {
+  capLiftText,
   EFFORT_TEXT,
-  GRADE_MEANING,
   gradeWord,
   IMPACT_TEXT,
+  scoreReason,
   worthText,
 } from "../../../engines/visibility/report_texts.ts";
+import { ProductsSection } from "./report_products.tsx";
 import { FixHow, Resolves } from "./report_issues.tsx";
+
+/** The evidence lines the cap notice shows (the check below lists them all). */
+const CAP_EVIDENCE = 6;
 
 /** How many fixes the first screen shows. */
 export const TOP_FIXES = 3;
@@ -36,12 +44,15 @@ export function ReportSummary(
     scanId?: string;
     /** What changed since the previous scan: it leads the first screen. */
     change?: VNode | null;
+    /** What the reader's own server logs show of each crawler (only to their account). */
+    observed?: ObservedColumn;
   },
 ): VNode {
   const r = props.record.result!;
   const score = Math.round(r.score);
   const cap = capOf(r);
   const top = r.topIssues.slice(0, TOP_FIXES);
+  const reason = scoreReason(r);
   return (
     <>
       {props.change}
@@ -53,11 +64,20 @@ export function ReportSummary(
               <span class={`grade-${r.grade}`}>{score} / 100</span>
               <span class="grade-chip">Grade {r.grade}: {gradeWord(score)}</span>
             </h2>
-            <p class="plain">{GRADE_MEANING[r.grade] ?? ""}</p>
+            <p class="plain score-reason">
+              {reason}
+              {top[0] && !reason.includes(top[0].title) && (
+                <>
+                  {" "}
+                  <a href={`#issue-1`} class="first-fix">First fix: {top[0].title}</a>
+                </>
+              )}
+            </p>
           </div>
         </div>
-        {cap && <CapNotice cap={cap} issues={r.topIssues} />}
+        {cap && <CapNotice cap={cap} result={r} />}
       </section>
+      {!props.example && <ProductsSection record={props.record} observed={props.observed} />}
       <section id="top-fixes" class="card top-fixes" aria-labelledby="top-title">
         <h2 id="top-title">What to do first</h2>
         {top.length
@@ -87,10 +107,10 @@ export function ReportSummary(
 }
 
 /** What caps the score, in plain words: which gate, why it matters, and that it comes first. */
-function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
+function CapNotice(props: { cap: CapInfo; result: Result }): VNode {
   const { cap } = props;
   const gate = gateText(cap.gateId);
-  const n = props.issues.findIndex((i) => i.id === cap.signalId) + 1;
+  const n = capIssueIndex(props.result.topIssues, cap) + 1;
   return (
     <div class="cap-notice" id="cap-notice" role="note">
       <h3>What holds it back most</h3>
@@ -100,14 +120,18 @@ function CapNotice(props: { cap: CapInfo; issues: Issue[] }): VNode {
         </strong>{" "}
         {gate?.why}
       </p>
-      {cap.evidence.length > 0 && <p class="cap-evidence">Evidence: {cap.evidence.join("; ")}.</p>}
+      {cap.evidence.length > 0 && (
+        <p class="cap-evidence">
+          Evidence: {cap.evidence.slice(0, CAP_EVIDENCE).join("; ")}
+          {cap.evidence.length > CAP_EVIDENCE
+            ? `; and ${cap.evidence.length - CAP_EVIDENCE} more in the check below.`
+            : "."}
+        </p>
+      )}
       {gate && <p class="cap-lift">It lifts when: {gate.lift}</p>}
       <p>
-        {cap.binding
-          ? `Fix this first: everything else counts only once it is fixed. Without the cap, the site would score ${cap.uncapped} (grade ${
-            gradeFor(cap.uncapped).grade
-          }).`
-          : "Fix this first: the other scores are low too, but nothing else counts while it stands."}
+        {capLiftText(props.result) ??
+          "Fix this first: the other scores are low too, but nothing else counts while it stands."}
       </p>
       <p class="cap-links">
         {n > 0 && <a href={`#issue-${n}`}>How to fix it</a>}

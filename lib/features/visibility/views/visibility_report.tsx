@@ -23,7 +23,6 @@ import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
 import { RenderViewSection } from "./render_view.tsx";
-import { CrawlerMatrix } from "./crawler_matrix.tsx";
 import { FailedReportBody } from "../../../kit/ui/failed_report.tsx";
 
 export {
@@ -67,7 +66,7 @@ export interface SectionProps {
    * the kept scans), by place: lib/kit/web/report_sections.ts.
    */
   inserts?: ReportInserts;
-  /** The matrix's "observed in your logs" column, for the account whose logs they are. */
+  /** What the account's own server logs show of each crawler (the products section shows it). */
   observed?: ReportProps["observed"];
 }
 
@@ -90,6 +89,7 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
         rescan={p.rescan}
         scanId={p.scanId}
         change={p.inserts?.lead.length ? <>{p.inserts.lead}</> : null}
+        observed={p.observed}
       />
     ),
   },
@@ -98,10 +98,6 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
   { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
-  {
-    id: "crawlers",
-    render: (p) => <CrawlerMatrix record={p.record} observed={p.observed} />,
-  },
   {
     id: "pillars",
     render: (p) => (

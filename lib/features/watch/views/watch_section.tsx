@@ -6,12 +6,16 @@
  * answered is text, escaped by the renderer.
  */
 import type { CreatedWatch, WatchPanel } from "../panel.ts";
-import { formatWhen } from "../../../kit/ui/key_view.ts";
+import { LocalTimeMs } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
 import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 
-function when(iso: string | null): string {
-  return iso ? formatWhen(Date.parse(iso)) : "never";
+/**
+ * A moment in the reader's own time zone, as every other time of the site (the page's script
+ * rewrites the UTC text; without JavaScript, and in the tooltip, UTC stays), or "never".
+ */
+function When(props: { iso: string | null }) {
+  return <LocalTimeMs ms={props.iso ? Date.parse(props.iso) : null} />;
 }
 
 /** The section. */
@@ -54,10 +58,10 @@ export function WatchSection(
                   <th>Next run</th>
                   <th>Last run</th>
                   <th>Last alert</th>
-                  <th>Webhook</th>
+                  <th>Alerts to</th>
                   <th>Feed</th>
                   <th>
-                    <span class="visually-hidden">Remove</span>
+                    <span class="visually-hidden">Run now or remove</span>
                   </th>
                 </tr>
               </thead>
@@ -65,23 +69,60 @@ export function WatchSection(
                 {panel.watches.map((w) => (
                   <tr key={w.id}>
                     <td data-label="Target" class="domain">{w.target}</td>
-                    <td data-label="Schedule">{w.schedule}</td>
-                    <td data-label="Next run">{when(w.nextRunAt)}</td>
+                    <td data-label="Schedule">
+                      {w.schedule}
+                      {w.answers.schedule !== "off" && (
+                        <span class="muted">
+                          {"; the assistants asked "}
+                          {w.answers.schedule}
+                          {w.answers.last && (
+                            <>
+                              {` (last: ${w.answers.last.outcome}, `}
+                              <When iso={w.answers.last.at} />)
+                            </>
+                          )}
+                        </span>
+                      )}
+                    </td>
+                    <td data-label="Next run">
+                      <When iso={w.nextRunAt} />
+                    </td>
                     <td data-label="Last run">
-                      {w.lastRun ? `${when(w.lastRun.at)}: ${w.lastRun.detail}` : "not yet"}
+                      {w.lastRun
+                        ? (
+                          <>
+                            <When iso={w.lastRun.at} />: {w.lastRun.detail}
+                          </>
+                        )
+                        : "not yet"}
                     </td>
                     <td data-label="Last alert">
                       {w.lastAlert
-                        ? `${when(w.lastAlert.at)}: ${w.lastAlert.texts.join(" ")}`
+                        ? (
+                          <>
+                            <When iso={w.lastAlert.at} />: {w.lastAlert.texts.join(" ")}
+                          </>
+                        )
                         : "none"}
                     </td>
-                    <td data-label="Webhook">
-                      {w.webhook ? `${w.webhook.display} (${w.webhook.format})` : "none"}
+                    <td data-label="Alerts to">
+                      {[
+                        w.email &&
+                        `${w.email.display} (${
+                          w.email.state === "confirmed" ? "confirmed" : "waiting for confirmation"
+                        })`,
+                        w.webhook && `${w.webhook.display} (${w.webhook.format})`,
+                      ].filter(Boolean).join("; ") || "the feed and this page only"}
                     </td>
                     <td data-label="Feed">
                       <a href={w.feed}>Atom feed</a>
                     </td>
-                    <td>
+                    <td class="watch-actions">
+                      <PostButton
+                        action={fillPath(PATHS.accountWatchRun, { id: w.id })}
+                        csrf={csrf}
+                        label="Run now"
+                      />
                       <PostButton
                         action={fillPath(PATHS.accountWatchDelete, { id: w.id })}
                         csrf={csrf}
@@ -118,6 +159,19 @@ export function WatchSection(
             <select id="watch-schedule" name="schedule">
               {panel.schedules.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
+            {panel.email && (
+              <>
+                <label for="watch-email">E-mail for alerts (optional; you confirm it first)</label>
+                <input
+                  id="watch-email"
+                  name="email"
+                  type="email"
+                  maxLength={254}
+                  autocomplete="email"
+                  placeholder="you@example.com"
+                />
+              </>
+            )}
             <label for="watch-webhook">Webhook URL (https, optional)</label>
             <input
               id="watch-webhook"
@@ -155,20 +209,28 @@ export function WatchSection(
               <tbody>
                 {panel.deliveries.map((d) => (
                   <tr key={d.id}>
-                    <td data-label="Created">{when(d.createdAt)}</td>
+                    <td data-label="Created">
+                      <When iso={d.createdAt} />
+                    </td>
                     <td data-label="Target" class="domain">{d.target}</td>
                     <td data-label="Event">{d.event}</td>
                     <td data-label="State">
                       <span class={`badge delivery-${d.state}`}>
                         {d.state === "failed" ? "failing: gave up" : d.state}
                       </span>
-                      {d.nextAttemptAt && ` (next attempt ${when(d.nextAttemptAt)})`}
+                      {d.nextAttemptAt && (
+                        <>
+                          {" (next attempt "}
+                          <When iso={d.nextAttemptAt} />)
+                        </>
+                      )}
                     </td>
                     <td data-label="Attempts">
                       <ol class="attempts">
                         {d.attempts.map((a, i) => (
                           <li key={i}>
-                            {when(a.at)}: {a.status === null ? "no answer" : `HTTP ${a.status}`}
+                            <When iso={a.at} />:{" "}
+                            {a.status === null ? "no answer" : `HTTP ${a.status}`}
                             {a.answer && (
                               <>
                                 {" "}

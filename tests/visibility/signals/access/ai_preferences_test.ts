@@ -77,7 +77,12 @@ Deno.test("access.ai_preferences - an unreadable Content-Usage states nothing; o
     pageCtx({ robots, homeHeaders: { "content-usage": "Train-AI=n" } }),
   );
   assert.ok(s.evidence.includes("AI training: not declared"), s.evidence.join(" | "));
-  assert.ok(s.evidence.includes("also written: robots.txt line 2 (Content-Signal): use=reference"));
+  // Content Signals' use key is read as a level (Cloudflare, 2026-08-31), not left as written.
+  assert.ok(s.evidence.includes("use (how far AI may use content): reference"));
+  assert.ok(
+    s.evidence.includes("robots.txt line 2 (Content-Signal), User-agent: *: use=reference"),
+  );
+  assert.match(s.detail, /Content Signals use\): reference \(the least permissive level\)/);
   assert.ok(s.evidence.some((e) => /Content-Usage header: unreadable/.test(e)));
 });
 

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { edge } from "../../../../lib/engines/visibility/signals/access/edge.ts";
 import { probedCrawlers } from "../../../../lib/engines/visibility/edge_probe.ts";
 import { answer, failed, fixOf, page, pageCtx, reported } from "../../../helpers/signal_ctx.ts";
+import { scoreSite } from "../../../../lib/engines/visibility/score.ts";
 
 const CHALLENGE = "<!doctype html><title>Just a moment...</title><p>Checking your browser</p>";
 const challenge = () => answer("/", CHALLENGE, 403, { "cf-mitigated": "challenge" });
@@ -33,14 +34,30 @@ Deno.test("access.edge - the same page for every crawler passes, with the matrix
   assert.equal(s.crawlers!.find((r) => r.token === "Google-Extended")!.edge, null);
 });
 
-Deno.test("access.edge - every major AI search crawler challenged fails, raises the gate and names the challenge", () => {
+Deno.test("access.edge - every major AI search crawler challenged fails; the search crawlers' gate holds, the edge fix lifts it", () => {
   const edgeAnswers = Object.fromEntries(MAJOR_SEARCH.map((t) => [t, challenge()]));
   const ctx = pageCtx({ edge: edgeAnswers });
   const s = reported(edge, ctx);
   assert.equal(s.status, "fail");
-  assert.deepEqual(s.gate, { id: "edge_blocks_ai", cap: 35 });
+  // No weight of its own: the refusals cost what robots.txt blocks cost, in the search check.
+  assert.equal(s.maxPoints, 0);
+  assert.equal(s.gate, null);
   assert.ok(s.evidence.includes("OAI-SearchBot User-Agent: a challenge page (HTTP 403)"));
+  const row = s.crawlers!.find((r) => r.token === "OAI-SearchBot")!;
+  assert.deepEqual([row.edgeState, row.state, row.causes], ["challenge", "refused", [
+    "edge_challenge",
+  ]]);
+  const result = scoreSite(ctx);
+  const search = result.pillars[0].signals.find((x) => x.id === "access.search_crawlers")!;
+  assert.deepEqual(search.gate, { id: "search_crawlers_blocked", cap: 35 });
+  const issue = result.topIssues[0];
+  assert.equal(issue.id, "access.edge");
+  assert.equal(issue.impact, "critical");
+  assert.deepEqual(issue.worth!.lifts, ["search_crawlers_blocked"]);
+  assert.ok(issue.resolves!.some((r) => r.id === "access.search_crawlers"));
   const fix = fixOf(edge, ctx)!;
+  assert.equal(fix.cause?.key, "edge:ai-crawlers");
+  assert.match(fix.why, /answers their crawlers with a challenge page/);
   assert.match(fix.how, /curl -A 'OAI-SearchBot\/1\.3' -I 'https:\/\/shop\.example\/'/);
   assert.match(
     fix.how,
@@ -49,7 +66,7 @@ Deno.test("access.edge - every major AI search crawler challenged fails, raises 
   );
 });
 
-Deno.test("access.edge - two AI user-agents refused with 403 and one challenged warn without a gate, each named", () => {
+Deno.test("access.edge - two AI user-agents refused with 403 and one challenged warn, each named with its own label", () => {
   const s = reported(
     edge,
     pageCtx({
@@ -62,12 +79,37 @@ Deno.test("access.edge - two AI user-agents refused with 403 and one challenged 
   );
   assert.equal(s.status, "warn");
   assert.equal(s.gate, null);
-  assert.ok(s.points > 0 && s.points < 5, `${s.points}`);
   assert.match(s.detail, /turns away 3 of \d+/);
-  assert.match(s.detail, /ChatGPT-User \(HTTP 403\)/);
+  // A plain 403 is refused, never "a challenge page"; the challenge keeps its label.
+  assert.match(s.detail, /ChatGPT-User \(refused \(HTTP 403\)\)/);
   assert.match(s.detail, /Claude-SearchBot \(a challenge page \(HTTP 403\)\)/);
+  assert.doesNotMatch(s.detail, /ChatGPT-User \(a challenge/);
   const refused = s.crawlers!.filter((r) => r.edgeRefused).map((r) => r.token).sort();
   assert.deepEqual(refused, ["ChatGPT-User", "Claude-SearchBot", "Perplexity-User"]);
+  assert.deepEqual(
+    s.crawlers!.filter((r) => r.edgeRefused).map((r) => [r.token, r.edgeState]).sort(),
+    [["ChatGPT-User", "refused"], ["Claude-SearchBot", "challenge"], [
+      "Perplexity-User",
+      "refused",
+    ]],
+  );
+});
+
+Deno.test('access.edge - an "Access denied" 403 page is refused, not a challenge; a 429 is a rate limit', () => {
+  const denied = answer(
+    "/",
+    "<!doctype html><title>Access denied</title><p>Access denied</p>",
+    403,
+  );
+  const s = reported(
+    edge,
+    pageCtx({ edge: { "OAI-SearchBot": denied, "PerplexityBot": answer("/", "Slow down", 429) } }),
+  );
+  const row = (t: string) => s.crawlers!.find((r) => r.token === t)!;
+  assert.equal(row("OAI-SearchBot").edgeState, "refused");
+  assert.equal(row("OAI-SearchBot").edge, "HTTP 403");
+  assert.equal(row("PerplexityBot").edgeState, "rate_limited");
+  assert.doesNotMatch(s.detail, /challenge/);
 });
 
 Deno.test("access.edge - a page sharing few of the browser's words, or a redirect to a block page, is a refusal", () => {

@@ -23,13 +23,17 @@ Deno.test("access.indexing - noindex for all robots fails, raises the gate and n
   assert.match(fix.how, /<meta name="robots" content="index, follow">/);
 });
 
-Deno.test("access.indexing - noindex for one search crawler warns with points in proportion, no gate", () => {
+Deno.test("access.indexing - noindex for one search crawler warns with the fix; its cost is the search crawlers' check", () => {
   const ctx = pageCtx({ homeHeaders: { "x-robots-tag": "bingbot: noindex" } });
   const s = reported(indexing, ctx);
   assert.equal(s.status, "warn");
   assert.equal(s.gate, null);
-  assert.ok(s.points > 4 && s.points < 5, `${s.points}`);
-  assert.equal(fixOf(indexing, ctx)!.what, "Remove noindex for Bingbot");
+  // Counted once, where a robots.txt block of Bingbot is counted (the one model of access).
+  assert.equal(s.points, 5);
+  assert.match(s.detail, /counted in "AI search crawlers allowed"/);
+  const fix = fixOf(indexing, ctx)!;
+  assert.equal(fix.what, "Remove noindex for Bingbot");
+  assert.equal(fix.cause?.key, "page:noindex-agents");
 });
 
 Deno.test("access.indexing - nosnippet warns and the fix allows snippets", () => {

@@ -6,6 +6,7 @@ import { audit, fixOf, pageCtx, pageReport, siteCtx } from "../../../helpers/sig
 import { codeBlocksOf } from "../../../../lib/engines/visibility/fix_text.ts";
 import { robotsVerdicts } from "../../../../lib/engines/visibility/robots_fix.ts";
 import { evaluate } from "../../../../lib/engines/visibility/signal.ts";
+import { readSteps } from "../../../../lib/engines/visibility/fix_steps.ts";
 
 const ALL = crawlersByRole("search").map((c) => c.token);
 
@@ -48,14 +49,25 @@ Deno.test("access.site_pages - one crawler kept from a section by robots.txt: th
   assert.equal(v.get("PerplexityBot /2024/02/b"), true);
 });
 
-Deno.test("access.site_pages - pages closed by noindex: the template's fix, in words", () => {
+Deno.test("access.site_pages - pages closed by noindex: the pages' fix, in words and in the site's terms", () => {
   const ctx = siteCtx(SECTIONS({ blockedFor: ALL, noindex: true }));
   const fix = fixOf(sitePages, ctx)!;
   assert.equal(fix.what, "Remove the noindex from your article pages (such as /2024/01/a)");
+  // A static site (no engine seen): the pages themselves, each robots meta tag replaced.
   assert.deepEqual(fix.cause, {
     key: "template:article",
-    title: "Update the template of your article pages (such as /2024/01/a)",
+    title: "Update your article pages (such as /2024/01/a)",
   });
+  const steps = readSteps(fix.how);
+  assert.equal(steps[0].kind, "head");
+  assert.deepEqual(steps[0].urls, [
+    "https://shop.example/2024/01/a",
+    "https://shop.example/2024/02/b",
+  ]);
+  assert.deepEqual(steps[0].code, ['<meta name="robots" content="index, follow">']);
+  // A header only the server sends is changed by hand, with the command that shows it.
+  assert.ok(steps.some((s) => s.kind === "by-hand" && /X-Robots-Tag/.test(s.text)));
+  assert.ok(steps.some((s) => s.kind === "check" && /curl -sI/.test(s.code.join())));
 });
 
 Deno.test("access.site_pages - most inner pages closed to every crawler raise the gate", () => {
@@ -77,7 +89,11 @@ Deno.test("access.site_pages - most inner pages closed to every crawler raise th
 
 Deno.test("access.site_pages - left out when the home page is closed to all, or with no sample", () => {
   assert.equal(
-    sitePages.check(siteCtx([pageReport("/", { blockedFor: ALL }), pageReport("/a")])),
+    sitePages.check(
+      siteCtx([pageReport("/", { blockedFor: ALL }), pageReport("/a")], {}, {
+        robots: "User-agent: *\nDisallow: /\n",
+      }),
+    ),
     null,
   );
   assert.equal(sitePages.check(pageCtx()), null);

@@ -17,7 +17,12 @@ Deno.test("access.user_fetchers - a blocked fetcher whose vendor may ignore robo
   assert.match(s.detail, /may not follow robots\.txt \(ChatGPT-User\)/);
   const fix = fixOf(userFetchers, ctx)!;
   assert.equal(fix.what, "Allow ChatGPT-User in robots.txt");
-  assert.match(fix.why, /when a person asks an assistant/);
+  // The products named are those the record shows affected: ChatGPT's fetcher, nobody else.
+  assert.match(
+    fix.why,
+    /^ChatGPT cannot fetch a page a person asks about: robots\.txt tells its crawler/,
+  );
+  assert.doesNotMatch(fix.why, /Google|Copilot|Perplexity|Claude/);
 });
 
 Deno.test("access.user_fetchers - every major fetcher blocked fails but never raises a gate", () => {

@@ -16,7 +16,7 @@ Deno.test("discovery.site_llms_links - a dead link warns and the fix lists it", 
   assert.equal(check.signal.points, 0.8);
   assert.equal(
     check.fix!.how,
-    "Update or remove these links in /llms.txt: https://shop.example/old.",
+    "By hand: update or remove these links in https://shop.example/llms.txt: https://shop.example/old.\n\nAfterwards, check that every link in llms.txt opens a page (HTTP 200).",
   );
 });
 

@@ -28,7 +28,8 @@ Deno.test("discovery.sitemap - no lastmod warns and the fix says what to correct
   assert.match(s.detail, /no <lastmod> dates/);
   const fix = fixOf(sitemap, ctx)!;
   assert.equal(fix.what, "Keep the sitemap accurate");
-  assert.match(fix.how, /^Fix: no <lastmod> dates\./);
+  assert.match(fix.how, /^By hand: fix no <lastmod> dates: generate each <lastmod> from/);
+  assert.match(fix.how, /\n\nAfterwards, check that https:\/\/shop\.example\/sitemap\.xml lists/);
 });
 
 Deno.test("discovery.sitemap - a year-old newest lastmod warns (by the injected clock)", () => {

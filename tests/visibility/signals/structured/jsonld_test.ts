@@ -29,7 +29,11 @@ Deno.test("structured.jsonld - a broken block beside a good one warns; the fix r
 
 Deno.test("structured.jsonld - none fails and the fix is a generated graph built from the page", () => {
   const ctx = pageCtx();
-  assert.equal(reported(jsonLd, ctx).status, "fail");
+  const s = reported(jsonLd, ctx);
+  assert.equal(s.status, "fail");
+  // Nothing follows "0 typed nodes" (issue 42: never "0 typed nodes: " with nothing after it).
+  assert.ok(s.evidence.includes("0 typed nodes"), s.evidence.join(" | "));
+  assert.ok(!s.evidence.some((e) => /:\s*$/.test(e)), s.evidence.join(" | "));
   const fix = fixOf(jsonLd, ctx)!;
   assert.equal(fix.what, "Add a JSON-LD graph describing your organisation, site and page");
   assert.match(fix.how, /<script type="application\/ld\+json">/);

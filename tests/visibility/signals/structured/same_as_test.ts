@@ -21,9 +21,15 @@ Deno.test("structured.same_as - two profiles pass, one warns", () => {
   assert.equal(reported(sameAs, pageCtx({ html: org(two.slice(0, 1)) })).status, "warn");
 });
 
-Deno.test("structured.same_as - none fails; with no profile on the page the fix is a marked template", () => {
+Deno.test("structured.same_as - none fails; with no profile on the page the graph's sameAs are marked templates", () => {
   const ctx = pageCtx();
   assert.equal(reported(sameAs, ctx).status, "fail");
   const fix = fixOf(sameAs, ctx)!;
-  assert.match(fix.how, /this is a template: replace each FILL-IN/);
+  // The profiles go in the Organization node of the home page's one graph.
+  assert.equal(fix.cause?.key, "home:json-ld");
+  assert.match(
+    fix.how,
+    /"sameAs": \[\n\s*"https:\/\/www\.wikidata\.org\/wiki\/FILL-IN-your-item-id",/,
+  );
+  assert.match(fix.how, /FILL-IN values only you can write[^\n]*in sameAs, the addresses/);
 });

@@ -18,6 +18,6 @@ Deno.test("technical.status - direct 200 passes; two redirects warn with a one-h
   assert.equal(s.evidence.length, 3);
   assert.equal(
     fixOf(status, ctx)!.how,
-    "Redirect http://shop.example/ straight to https://shop.example/ with a single 301.",
+    "By hand: redirect http://shop.example/ straight to https://shop.example/ with a single 301.\n\nAfterwards, check that http://shop.example/ answers one 301 to https://shop.example/, which answers 200.",
   );
 });

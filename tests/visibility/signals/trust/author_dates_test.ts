@@ -19,6 +19,12 @@ Deno.test("trust.author_dates - a byline meta and a time element pass; each pers
 Deno.test("trust.author_dates - neither fails (low impact) and the fix is a byline template", () => {
   const ctx = pageCtx();
   assert.equal(reported(authorDates, ctx).status, "fail");
-  assert.match(fixOf(authorDates, ctx)!.how, /FILL-IN: author/);
+  // Static HTML near the top of the page: the author linked rel="author", the date in <time>,
+  // forms every reader of authorship (our own check included) understands.
+  const how = fixOf(authorDates, ctx)!.how;
+  assert.match(how, /^Paste near the top of the main text of https:\/\/shop\.example\//);
+  assert.match(how, /<a rel="author" href="[^"]+">FILL-IN: the author's name<\/a>/);
+  assert.match(how, /<time datetime="FILL-IN: YYYY-MM-DD">/);
+  assert.doesNotMatch(how, /\{\{|\{%|<\?php/, "no template language on a static site");
   assert.deepEqual(splitPeople("By Ann Poe & Bo Li"), ["Ann Poe", "Bo Li"]);
 });

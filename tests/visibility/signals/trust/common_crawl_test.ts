@@ -11,5 +11,5 @@ Deno.test("trust.common_crawl - found passes; not found warns (low) and the fix 
   assert.equal(evaluate(commonCrawl, ctx(found))!.signal.status, "pass");
   const missing = evaluate(commonCrawl, ctx({ status: "not_found", detail: "None.", url: null }))!;
   assert.deepEqual([missing.signal.status, missing.impact], ["warn", "low"]);
-  assert.match(missing.fix!.how, /^Whether to let CCBot in is your choice/);
+  assert.match(missing.fix!.how, /^By hand: whether to let CCBot in is your choice/);
 });

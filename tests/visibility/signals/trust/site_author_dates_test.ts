@@ -18,7 +18,14 @@ Deno.test("trust.site_author_dates - missing bylines warn, each absence half a p
   assert.equal(check.signal.status, "warn");
   assert.equal(check.signal.detail, "1 of 3 article pages name no author: /blog/c.");
   assert.equal(check.signal.points, 2.5);
-  assert.equal(check.fix!.what, "Add a byline and dates to your article page (/blog/c)");
+  // The home page names no author either: one byline fix for both, under the article pages'
+  // template (the pages the change mostly concerns).
+  assert.equal(check.fix!.what, "Show who wrote each page and when");
+  assert.equal(check.fix!.cause?.key, "template:article");
+  assert.match(
+    check.fix!.how,
+    /of each of these pages: https:\/\/shop\.example\/blog\/c, https:\/\/shop\.example\/,/,
+  );
 });
 
 Deno.test("trust.site_author_dates - no article page, no signal", () => {

@@ -13,5 +13,5 @@ Deno.test("trust.wikipedia - not found warns with low impact; the fix warns agai
     2,
     "low",
   ]);
-  assert.match(result.fix!.how, /^Do not write your own article/);
+  assert.match(result.fix!.how, /^By hand: do not write your own article/);
 });

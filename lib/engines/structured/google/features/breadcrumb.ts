@@ -1,5 +1,4 @@
 /** Breadcrumb: the page's position in the site's hierarchy, shown instead of its URL. */
-import { anyIsA } from "../../vocabulary.ts";
 import { asList, isReference, type JsonObject } from "../../terms.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { type Check, nodeOf, required } from "../rule_kit.ts";
@@ -73,7 +72,14 @@ export const breadcrumb: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a BreadcrumbList",
-    applies: (n) => anyIsA(n.types, "BreadcrumbList"),
+    types: ["BreadcrumbList"],
     checks: [required("itemListElement", "the trail's ListItems"), breadcrumbEntries],
+  }],
+  complete: [{
+    "@type": "BreadcrumbList",
+    itemListElement: [
+      { "@type": "ListItem", position: 1, name: "Books", item: "https://example.com/books" },
+      { "@type": "ListItem", position: 2, name: "Science fiction" },
+    ],
   }],
 };

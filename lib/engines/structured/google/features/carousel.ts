@@ -1,7 +1,6 @@
 /** Carousel: a list of recipes, courses, restaurants or films from one site. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
-import { isStandalone, withoutTypes } from "../placement.ts";
+import { isStandalone } from "../placement.ts";
 import { required } from "../rule_kit.ts";
 
 export const carousel: GoogleFeature = {
@@ -12,9 +11,15 @@ export const carousel: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone ItemList (not a breadcrumb, HowTo section or step, or OfferCatalog)",
-    applies: (n) =>
-      anyIsA(n.types, "ItemList") && isStandalone(n) &&
-      withoutTypes(n, "BreadcrumbList", "HowToSection", "HowToStep", "OfferCatalog"),
+    types: ["ItemList"],
+    where: isStandalone,
     checks: [required("itemListElement", "the list's entries, each a ListItem with position")],
+  }],
+  complete: [{
+    "@type": "ItemList",
+    itemListElement: [
+      { "@type": "ListItem", position: 1, url: "https://example.com/recipes/bread" },
+      { "@type": "ListItem", position: 2, url: "https://example.com/recipes/cake" },
+    ],
   }],
 };

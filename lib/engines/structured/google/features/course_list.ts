@@ -1,5 +1,4 @@
 /** Course list: a list of courses from one provider. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isListEntry, isTopLevel } from "../placement.ts";
 import { recommended, required } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const courseList: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Course or a list's Course entry",
-    applies: (n) => anyIsA(n.types, "Course") && (isTopLevel(n) || isListEntry(n)),
+    types: ["Course"],
+    where: (n) => isTopLevel(n) || isListEntry(n),
     checks: [
       required("name", "the course's title"),
       required("description", "what it teaches"),
@@ -20,4 +20,10 @@ export const courseList: GoogleFeature = {
     ],
   }],
   generator: { primary: ["Course"] },
+  complete: [{
+    "@type": "Course",
+    name: "Introduction to statistics",
+    description: "Means, variances and the central limit theorem, with exercises.",
+    provider: { "@type": "Organization", name: "Example University" },
+  }],
 };

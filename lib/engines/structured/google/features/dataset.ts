@@ -1,5 +1,4 @@
 /** Dataset: data sets in Google Dataset Search. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
 import { recommended, required } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const dataset: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Dataset",
-    applies: (n) => anyIsA(n.types, "Dataset") && isTopLevel(n),
+    types: ["Dataset"],
+    where: isTopLevel,
     checks: [
       required("name", "the dataset's name"),
       required("description", "a summary of 50 to 5000 characters"),
@@ -20,5 +20,14 @@ export const dataset: GoogleFeature = {
       recommended("creator", "who made it, a Person or Organization"),
       recommended("url", "the dataset's page", "url"),
     ],
+  }],
+  complete: [{
+    "@type": "Dataset",
+    name: "Daily rainfall in Oslo, 1990-2025",
+    description:
+      "Rainfall measured each day at the Blindern station, in millimetres, from 1990 to 2025.",
+    license: "https://creativecommons.org/licenses/by/4.0/",
+    creator: { "@type": "Organization", name: "Example Weather Office" },
+    url: "https://example.com/data/oslo-rainfall",
   }],
 };

@@ -11,8 +11,9 @@ export const educationQa: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Quiz of flashcards (eduQuestionType Flashcard)",
-    applies: (n) =>
-      n.types.includes("Quiz") && isTopLevel(n) &&
+    types: ["Quiz"],
+    where: (n) =>
+      isTopLevel(n) &&
       valuesAt(n, "hasPart.eduQuestionType").some((v) => String(v) === "Flashcard"),
     checks: [
       each("hasPart", [
@@ -21,5 +22,14 @@ export const educationQa: GoogleFeature = {
         each("acceptedAnswer", [required("text", "the answer's text")]),
       ]),
     ],
+  }],
+  complete: [{
+    "@type": "Quiz",
+    hasPart: [{
+      "@type": "Question",
+      eduQuestionType: "Flashcard",
+      text: "What is the chemical symbol of iron?",
+      acceptedAnswer: { "@type": "Answer", text: "Fe" },
+    }],
   }],
 };

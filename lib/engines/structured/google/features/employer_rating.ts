@@ -1,5 +1,4 @@
 /** Employer aggregate rating: an employer's rating in Google's job search. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { ratingRange } from "../rating.ts";
 import { oneOf, required } from "../rule_kit.ts";
@@ -12,12 +11,18 @@ export const employerRating: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "an EmployerAggregateRating",
-    applies: (n) => anyIsA(n.types, "EmployerAggregateRating"),
+    types: ["EmployerAggregateRating"],
     checks: [
       required("itemReviewed", "the employer rated, an Organization with its name", "node"),
       required("ratingValue", "the average rating", "rating"),
       oneOf("error", ["ratingCount", "reviewCount"], "how many ratings the average is based on"),
       ratingRange,
     ],
+  }],
+  complete: [{
+    "@type": "EmployerAggregateRating",
+    itemReviewed: { "@type": "Organization", name: "Example Ltd" },
+    ratingValue: 4.2,
+    ratingCount: 120,
   }],
 };

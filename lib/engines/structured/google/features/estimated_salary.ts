@@ -11,5 +11,6 @@ export const estimatedSalary: GoogleFeature = {
   note: JUNE_2025,
   afterlife: JUNE_2025_AFTERLIFE,
   rules: [],
+  partTypes: ["Occupation"],
   aimedAt: (n) => n.types.includes("Occupation"),
 };

@@ -2,7 +2,7 @@
 import { anyIsA } from "../../vocabulary.ts";
 import { asList, typesOf } from "../../terms.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
-import { isTopLevel, withoutTypes } from "../placement.ts";
+import { isTopLevel } from "../placement.ts";
 import { type Check, each, KIND_HINT, nodeOf, recommended, required } from "../rule_kit.ts";
 
 const dateOrder: Check = (n, out) => {
@@ -58,13 +58,14 @@ export const event: GoogleFeature = {
   status: "supported",
   since: null,
   url: `${SD_DOCS}event`,
-  checked: "2026-11-26",
+  checked: "2026-12-06",
   rules: [{
     // Comment markup (UserComments) and publication events are Events only in schema.org's tree.
     nodes: "a top-level Event (or subtype), not UserComments or a PublicationEvent",
-    applies: (n) =>
-      anyIsA(n.types, "Event") && isTopLevel(n) &&
-      withoutTypes(n, "UserComments", "PublicationEvent"),
+    // Comment markup (UserComments) is an Event only in schema.org's superseded terms, which no
+    // rule reads; a live video's BroadcastEvent is the Video page's.
+    types: ["Event"],
+    where: isTopLevel,
     checks: [
       required("name", "the event's name"),
       required("startDate", "when it starts", "date"),
@@ -88,4 +89,34 @@ export const event: GoogleFeature = {
     ],
   }],
   generator: { primary: ["Event"] },
+  complete: [{
+    "@type": "Event",
+    name: "Autumn chamber concert",
+    startDate: "2026-11-20T19:00:00+01:00",
+    endDate: "2026-11-20T21:00:00+01:00",
+    description: "Schubert and Brahms by the Example Quartet.",
+    image: "https://example.com/photos/concert.jpg",
+    eventStatus: "https://schema.org/EventScheduled",
+    eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+    location: {
+      "@type": "Place",
+      name: "Example Hall",
+      address: {
+        "@type": "PostalAddress",
+        streetAddress: "1 Main Street",
+        addressLocality: "Bergen",
+        postalCode: "5003",
+        addressCountry: "NO",
+      },
+    },
+    organizer: { "@type": "Organization", name: "Example Hall", url: "https://example.com/" },
+    performer: { "@type": "PerformingGroup", name: "Example Quartet" },
+    offers: {
+      "@type": "Offer",
+      price: 30,
+      priceCurrency: "EUR",
+      availability: "https://schema.org/InStock",
+      url: "https://example.com/tickets",
+    },
+  }],
 };

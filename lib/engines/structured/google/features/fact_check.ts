@@ -11,5 +11,6 @@ export const factCheck: GoogleFeature = {
   note: JUNE_2025,
   afterlife: JUNE_2025_AFTERLIFE,
   rules: [],
+  partTypes: ["ClaimReview"],
   aimedAt: (n) => n.types.includes("ClaimReview"),
 };

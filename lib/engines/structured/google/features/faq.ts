@@ -22,6 +22,7 @@ export const faq: GoogleFeature = {
   afterlife:
     "FAQPage is still valid schema.org (https://schema.org/FAQPage): search engines and AI assistants other than Google's rich results may read the questions and answers, though none of those we checked documents a feature built on it. Keep it only where the page shows the questions with their answers.",
   rules: [],
+  partTypes: ["FAQPage"],
   aimedAt: (n) => n.types.includes("FAQPage"),
   generator: { pageType: "FAQPage" },
 };

@@ -9,5 +9,6 @@ export const howTo: GoogleFeature = {
   checked: "2026-11-26",
   note: "Google stopped showing HowTo rich results in September 2023 (mobile and desktop).",
   rules: [],
+  partTypes: ["HowTo", "HowToSection", "HowToStep"],
   aimedAt: (n) => n.types.includes("HowTo"),
 };

@@ -1,5 +1,4 @@
 /** Image metadata: an image's creator, credit and licence in Google Images. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
 import { oneOf, recommended, valuesAt } from "../rule_kit.ts";
@@ -12,8 +11,9 @@ export const imageMetadata: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level ImageObject that states a licence, credit, copyright or creator",
-    applies: (n) =>
-      anyIsA(n.types, "ImageObject") && isTopLevel(n) &&
+    types: ["ImageObject"],
+    where: (n) =>
+      isTopLevel(n) &&
       ["license", "acquireLicensePage", "creditText", "copyrightNotice", "creator"].some((p) =>
         valuesAt(n, p).length
       ),
@@ -22,5 +22,12 @@ export const imageMetadata: GoogleFeature = {
       recommended("license", "the URL of the image's license", "url"),
       recommended("acquireLicensePage", "where to license the image", "url"),
     ],
+  }],
+  complete: [{
+    "@type": "ImageObject",
+    contentUrl: "https://example.com/photos/fjord.jpg",
+    license: "https://example.com/license",
+    acquireLicensePage: "https://example.com/buy-a-license",
+    creditText: "Example Photo Agency",
   }],
 };

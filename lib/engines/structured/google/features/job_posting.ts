@@ -1,5 +1,4 @@
 /** Job posting: jobs in Google's job search experience. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
 import { namedEntity, recommended, required, valuesAt } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const jobPosting: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level JobPosting",
-    applies: (n) => anyIsA(n.types, "JobPosting") && isTopLevel(n),
+    types: ["JobPosting"],
+    where: isTopLevel,
     checks: [
       required("title", "the job's title only, no codes or salaries"),
       required("description", "the full description, in HTML"),
@@ -37,4 +37,29 @@ export const jobPosting: GoogleFeature = {
     ],
   }],
   generator: { primary: ["JobPosting"] },
+  complete: [{
+    "@type": "JobPosting",
+    title: "Pastry chef",
+    description: "<p>Bake our daily bread and pastries.</p>",
+    datePosted: "2026-10-01",
+    validThrough: "2026-12-31T00:00:00+01:00",
+    employmentType: "FULL_TIME",
+    identifier: { "@type": "PropertyValue", name: "Example Bakery", value: "1234" },
+    hiringOrganization: { "@type": "Organization", name: "Example Bakery" },
+    jobLocation: {
+      "@type": "Place",
+      address: {
+        "@type": "PostalAddress",
+        streetAddress: "1 Main Street",
+        addressLocality: "Bergen",
+        postalCode: "5003",
+        addressCountry: "NO",
+      },
+    },
+    baseSalary: {
+      "@type": "MonetaryAmount",
+      currency: "NOK",
+      value: { "@type": "QuantitativeValue", value: 300, unitText: "HOUR" },
+    },
+  }],
 };

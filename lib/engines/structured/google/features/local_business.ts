@@ -1,5 +1,4 @@
 /** Local business: a business's details in the knowledge panel and maps. */
-import { anyIsA } from "../../vocabulary.ts";
 import { asList } from "../../terms.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
@@ -48,7 +47,8 @@ export const localBusiness: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level LocalBusiness (or subtype)",
-    applies: (n) => anyIsA(n.types, "LocalBusiness") && isTopLevel(n),
+    types: ["LocalBusiness"],
+    where: isTopLevel,
     checks: [
       required("name", "the business's name"),
       required("address", "its PostalAddress"),
@@ -60,5 +60,27 @@ export const localBusiness: GoogleFeature = {
       recommended("geo", "latitude and longitude with at least 5 decimals"),
       recommended("priceRange", 'e.g. "$$" or "10-30 EUR"'),
     ],
+  }],
+  complete: [{
+    "@type": "LocalBusiness",
+    name: "Example Bakery",
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: "1 Main Street",
+      addressLocality: "Bergen",
+      postalCode: "5003",
+      addressCountry: "NO",
+    },
+    telephone: "+47 55 00 00 00",
+    url: "https://example.com/",
+    image: "https://example.com/photos/shop.jpg",
+    openingHoursSpecification: {
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: "https://schema.org/Monday",
+      opens: "07:00",
+      closes: "17:00",
+    },
+    geo: { "@type": "GeoCoordinates", latitude: 60.39299, longitude: 5.32415 },
+    priceRange: "$$",
   }],
 };

@@ -10,11 +10,17 @@ export const loyaltyProgram: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a MemberProgram",
-    applies: (n) => n.types.includes("MemberProgram"),
+    types: ["MemberProgram"],
     checks: [
       required("name", "the program's name"),
       required("description", "what members get"),
       required("hasTiers", "its tiers, each a MemberProgramTier with a name"),
     ],
+  }],
+  complete: [{
+    "@type": "MemberProgram",
+    name: "Example Club",
+    description: "Points on every purchase and free delivery.",
+    hasTiers: { "@type": "MemberProgramTier", name: "Gold" },
   }],
 };

@@ -11,11 +11,22 @@ export const mathSolver: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level MathSolver",
-    applies: (n) => n.types.includes("MathSolver") && isTopLevel(n),
+    types: ["MathSolver"],
+    where: isTopLevel,
     checks: [
       required("url", "the solver's page", "url"),
       required("usageInfo", "the page of its usage policy", "url"),
       required("potentialAction", "a SolveMathAction with its target and mathExpression-input"),
     ],
+  }],
+  complete: [{
+    "@type": ["MathSolver", "LearningResource"],
+    url: "https://example.com/solver",
+    usageInfo: "https://example.com/privacy",
+    potentialAction: {
+      "@type": "SolveMathAction",
+      target: "https://example.com/solve?q={math_expression_string}",
+      "mathExpression-input": "required name=math_expression_string",
+    },
   }],
 };

@@ -5,9 +5,8 @@
  * (MerchantReturnPolicy, on the offer or the selling Organization) and the item condition
  * (OfferItemCondition) as recommended.
  */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
-import { hasOffers, isProductItem, isProductParent } from "../placement.ts";
+import { hasOffers, isProductParent, isProductPlace } from "../placement.ts";
 import { offerCurrencyValid, offerPrice } from "../offer.ts";
 import { each, KIND_HINT, oneOf, recommended, required } from "../rule_kit.ts";
 
@@ -20,7 +19,8 @@ export const merchantListing: GoogleFeature = {
   rules: [
     {
       nodes: "a Product of product snippets that has offers",
-      applies: (n) => isProductItem(n) && hasOffers(n),
+      types: ["Product"],
+      where: (n) => isProductPlace(n) && hasOffers(n),
       checks: [
         required("name", "the product's name"),
         required("image", "a product image URL", "url"),
@@ -34,9 +34,9 @@ export const merchantListing: GoogleFeature = {
       ],
     },
     {
-      nodes: "a Product's Offer (not an AggregateOffer)",
-      applies: (n) =>
-        anyIsA(n.types, "Offer") && !anyIsA(n.types, "AggregateOffer") && isProductParent(n),
+      nodes: "a Product's Offer (an AggregateOffer is the product snippets' rule's)",
+      types: ["Offer"],
+      where: isProductParent,
       checks: [
         ...offerPrice,
         oneOf("error", ["priceCurrency", "priceSpecification.priceCurrency"], KIND_HINT.currency),
@@ -60,4 +60,34 @@ export const merchantListing: GoogleFeature = {
       ],
     },
   ],
+  complete: [{
+    "@type": "Product",
+    name: "Trail runner",
+    image: "https://example.com/photos/shoe.jpg",
+    description: "A light trail running shoe.",
+    sku: "TR-42",
+    brand: { "@type": "Brand", name: "Example" },
+    offers: {
+      "@type": "Offer",
+      price: 89.5,
+      priceCurrency: "EUR",
+      itemCondition: "https://schema.org/NewCondition",
+      shippingDetails: {
+        "@type": "OfferShippingDetails",
+        shippingRate: { "@type": "MonetaryAmount", value: 5, currency: "EUR" },
+        shippingDestination: { "@type": "DefinedRegion", addressCountry: "NO" },
+        deliveryTime: {
+          "@type": "ShippingDeliveryTime",
+          handlingTime: { "@type": "QuantitativeValue", minValue: 0, maxValue: 1, unitCode: "DAY" },
+          transitTime: { "@type": "QuantitativeValue", minValue: 1, maxValue: 3, unitCode: "DAY" },
+        },
+      },
+      hasMerchantReturnPolicy: {
+        "@type": "MerchantReturnPolicy",
+        applicableCountry: "NO",
+        returnPolicyCategory: "https://schema.org/MerchantReturnFiniteReturnWindow",
+        merchantReturnDays: 30,
+      },
+    },
+  }],
 };

@@ -1,5 +1,4 @@
 /** Movie carousel: a list of films from one site. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isListEntry, isTopLevel } from "../placement.ts";
 import { recommended, required } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const movieCarousel: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Movie or a list's Movie entry",
-    applies: (n) => anyIsA(n.types, "Movie") && (isTopLevel(n) || isListEntry(n)),
+    types: ["Movie"],
+    where: (n) => isTopLevel(n) || isListEntry(n),
     checks: [
       required("name", "the film's title"),
       required("image", "a poster or still", "url"),
@@ -22,4 +22,12 @@ export const movieCarousel: GoogleFeature = {
     ],
   }],
   generator: { primary: ["Movie"] },
+  complete: [{
+    "@type": "Movie",
+    name: "The Example",
+    image: "https://example.com/photos/poster.jpg",
+    dateCreated: "2025-05-01",
+    director: { "@type": "Person", name: "Ann Poe" },
+    aggregateRating: { "@type": "AggregateRating", ratingValue: 4, ratingCount: 80 },
+  }],
 };

@@ -1,5 +1,4 @@
 /** Organization: the organization's details (logo, profiles) in Google's knowledge panel. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isStandalone } from "../placement.ts";
 import { recommended } from "../rule_kit.ts";
@@ -12,8 +11,9 @@ export const organization: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone Organization that is not a LocalBusiness",
-    applies: (n) =>
-      anyIsA(n.types, "Organization") && !anyIsA(n.types, "LocalBusiness") && isStandalone(n),
+    // A LocalBusiness (an Organization in schema.org) is the Local business page's.
+    types: ["Organization"],
+    where: isStandalone,
     checks: [
       recommended("name", "the organization's name"),
       recommended("url", "its home page", "url"),
@@ -24,5 +24,12 @@ export const organization: GoogleFeature = {
         "url",
       ),
     ],
+  }],
+  complete: [{
+    "@type": "Organization",
+    name: "Example Ltd",
+    url: "https://example.com/",
+    logo: "https://example.com/logo.png",
+    sameAs: "https://www.wikidata.org/wiki/Q42",
   }],
 };

@@ -1,7 +1,6 @@
 /** Product snippets: price, availability and ratings of a product under its result. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
-import { isProductItem, isProductParent } from "../placement.ts";
+import { isProductParent, isProductPlace } from "../placement.ts";
 import { offerCurrencyValid, offerPrice } from "../offer.ts";
 import { KIND_HINT, oneOf, recommended, required } from "../rule_kit.ts";
 
@@ -14,7 +13,9 @@ export const productSnippets: GoogleFeature = {
   rules: [
     {
       nodes: "a top-level Product (or a ProductGroup's variant), not a ProductGroup",
-      applies: isProductItem,
+      // A ProductGroup is the Product variants page's.
+      types: ["Product"],
+      where: isProductPlace,
       checks: [
         required("name", "the product's name"),
         oneOf(
@@ -30,7 +31,8 @@ export const productSnippets: GoogleFeature = {
     },
     {
       nodes: "a Product's AggregateOffer",
-      applies: (n) => anyIsA(n.types, "AggregateOffer") && isProductParent(n),
+      types: ["AggregateOffer"],
+      where: isProductParent,
       checks: [
         required("lowPrice", "the lowest of the offers' prices, as a number", "number"),
         required("priceCurrency", KIND_HINT.currency, "currency"),
@@ -39,9 +41,9 @@ export const productSnippets: GoogleFeature = {
       ],
     },
     {
-      nodes: "a Product's Offer (not an AggregateOffer)",
-      applies: (n) =>
-        anyIsA(n.types, "Offer") && !anyIsA(n.types, "AggregateOffer") && isProductParent(n),
+      nodes: "a Product's Offer (an AggregateOffer has its own rule)",
+      types: ["Offer"],
+      where: isProductParent,
       checks: [
         ...offerPrice,
         oneOf("warning", ["priceCurrency", "priceSpecification.priceCurrency"], KIND_HINT.currency),
@@ -56,4 +58,42 @@ export const productSnippets: GoogleFeature = {
     },
   ],
   generator: { primary: ["Product"] },
+  complete: [
+    {
+      "@type": "Product",
+      name: "Trail runner",
+      image: "https://example.com/photos/shoe.jpg",
+      offers: {
+        "@type": "Offer",
+        price: 89.5,
+        priceCurrency: "EUR",
+        availability: "https://schema.org/InStock",
+        priceValidUntil: "2026-12-31",
+      },
+      aggregateRating: { "@type": "AggregateRating", ratingValue: 4.4, reviewCount: 89 },
+      review: {
+        "@type": "Review",
+        author: { "@type": "Person", name: "Bo Lind" },
+        reviewRating: { "@type": "Rating", ratingValue: 5 },
+      },
+    },
+    {
+      "@type": "Product",
+      name: "Executive anvil",
+      image: "https://example.com/photos/anvil.jpg",
+      offers: {
+        "@type": "AggregateOffer",
+        lowPrice: 119.99,
+        highPrice: 199.99,
+        offerCount: 4,
+        priceCurrency: "USD",
+      },
+      aggregateRating: { "@type": "AggregateRating", ratingValue: 4.4, ratingCount: 89 },
+      review: {
+        "@type": "Review",
+        author: { "@type": "Person", name: "Bo Lind" },
+        reviewRating: { "@type": "Rating", ratingValue: 5 },
+      },
+    },
+  ],
 };

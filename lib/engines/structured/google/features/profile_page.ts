@@ -11,12 +11,19 @@ export const profilePage: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone ProfilePage",
-    applies: (n) => n.types.includes("ProfilePage") && isStandalone(n),
+    types: ["ProfilePage"],
+    where: isStandalone,
     checks: [
       required("mainEntity", "the Person or Organization the page is about", "node"),
       each("mainEntity", [required("name", "their name")]),
       recommended("dateCreated", "when the profile was created", "date"),
       recommended("dateModified", "when it was last changed", "date"),
     ],
+  }],
+  complete: [{
+    "@type": "ProfilePage",
+    dateCreated: "2024-01-05T08:00:00+01:00",
+    dateModified: "2026-10-12T08:00:00+01:00",
+    mainEntity: { "@type": "Person", name: "Anna Reid" },
   }],
 };

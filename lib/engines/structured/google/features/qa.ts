@@ -11,7 +11,8 @@ export const qa: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone QAPage",
-    applies: (n) => n.types.includes("QAPage") && isStandalone(n),
+    types: ["QAPage"],
+    where: isStandalone,
     checks: [
       required("mainEntity", "the Question the page is about", "node"),
       each("mainEntity", [
@@ -22,5 +23,14 @@ export const qa: GoogleFeature = {
         each("suggestedAnswer", [required("text", "the full answer")]),
       ]),
     ],
+  }],
+  complete: [{
+    "@type": "QAPage",
+    mainEntity: {
+      "@type": "Question",
+      name: "How long should dough rest?",
+      answerCount: 1,
+      acceptedAnswer: { "@type": "Answer", text: "At least an hour, better overnight." },
+    },
   }],
 };

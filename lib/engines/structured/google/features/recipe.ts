@@ -1,5 +1,4 @@
 /** Recipe: a dish with its image, times, ratings and ingredients. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { fits, KIND_HINT, oneOf, preview, recommended, required, valuesAt } from "../rule_kit.ts";
 
@@ -11,7 +10,7 @@ export const recipe: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a Recipe",
-    applies: (n) => anyIsA(n.types, "Recipe"),
+    types: ["Recipe"],
     checks: [
       required("name", "the dish's name"),
       required("image", "a photo of the finished dish", "url"),
@@ -42,4 +41,20 @@ export const recipe: GoogleFeature = {
     ],
   }],
   generator: { primary: ["Recipe"] },
+  complete: [{
+    "@type": "Recipe",
+    name: "Cinnamon buns",
+    image: "https://example.com/photos/buns.jpg",
+    author: { "@type": "Person", name: "Anna Reid" },
+    datePublished: "2026-10-12",
+    description: "Soft buns with cinnamon butter.",
+    recipeIngredient: ["500 g flour", "50 g sugar"],
+    recipeInstructions: [{ "@type": "HowToStep", text: "Knead the dough." }],
+    recipeYield: "12",
+    totalTime: "PT2H",
+    keywords: "baking",
+    recipeCategory: "Pastry",
+    recipeCuisine: "Swedish",
+    nutrition: { "@type": "NutritionInformation", calories: "270 calories" },
+  }],
 };

@@ -1,5 +1,4 @@
 /** Return policy: a merchant's return policy next to its products. */
-import { anyIsA } from "../../vocabulary.ts";
 import { shortTerm } from "../../terms.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { recommended, required, valuesAt } from "../rule_kit.ts";
@@ -12,7 +11,7 @@ export const returnPolicy: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a MerchantReturnPolicy (on an Organization or an Offer)",
-    applies: (n) => anyIsA(n.types, "MerchantReturnPolicy"),
+    types: ["MerchantReturnPolicy"],
     checks: [
       required(
         "returnPolicyCategory",
@@ -26,5 +25,11 @@ export const returnPolicy: GoogleFeature = {
         if (finite) required("merchantReturnDays", "how many days returns are accepted")(n, out);
       },
     ],
+  }],
+  complete: [{
+    "@type": "MerchantReturnPolicy",
+    applicableCountry: "NO",
+    returnPolicyCategory: "https://schema.org/MerchantReturnFiniteReturnWindow",
+    merchantReturnDays: 30,
   }],
 };

@@ -11,10 +11,12 @@ export const siteName: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone WebSite on the site's home page",
-    applies: (n) => n.types.includes("WebSite") && isStandalone(n) && isHomePage(n.pageUrl),
+    types: ["WebSite"],
+    where: (n) => isStandalone(n) && isHomePage(n.pageUrl),
     checks: [
       required("name", "the site's name as you want it shown in results"),
       required("url", "the home page URL", "url"),
     ],
   }],
+  complete: [{ "@type": "WebSite", name: "Example", url: "https://example.com/" }],
 };

@@ -1,5 +1,4 @@
 /** Software app: an app's rating and price under its result. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
 import { oneOf, recommended, required } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const softwareApp: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level SoftwareApplication (or subtype)",
-    applies: (n) => anyIsA(n.types, "SoftwareApplication") && isTopLevel(n),
+    types: ["SoftwareApplication"],
+    where: isTopLevel,
     checks: [
       required("name", "the app's name"),
       required("offers.price", 'its price as a number ("0" when it is free)', "number"),
@@ -22,4 +22,12 @@ export const softwareApp: GoogleFeature = {
     ],
   }],
   generator: { primary: ["SoftwareApplication"] },
+  complete: [{
+    "@type": "SoftwareApplication",
+    name: "Example Notes",
+    operatingSystem: "Android",
+    applicationCategory: "BusinessApplication",
+    offers: { "@type": "Offer", price: 0, priceCurrency: "EUR" },
+    aggregateRating: { "@type": "AggregateRating", ratingValue: 4.6, ratingCount: 8864 },
+  }],
 };

@@ -11,5 +11,6 @@ export const specialAnnouncement: GoogleFeature = {
   note: JUNE_2025,
   afterlife: JUNE_2025_AFTERLIFE,
   rules: [],
+  partTypes: ["SpecialAnnouncement"],
   aimedAt: (n) => n.types.includes("SpecialAnnouncement"),
 };

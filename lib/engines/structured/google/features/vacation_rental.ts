@@ -1,5 +1,4 @@
 /** Vacation rental: a rental listing in Google's travel results. */
-import { anyIsA } from "../../vocabulary.ts";
 import { type GoogleFeature, SD_DOCS } from "../feature.ts";
 import { isTopLevel } from "../placement.ts";
 import { recommended, required } from "../rule_kit.ts";
@@ -12,7 +11,8 @@ export const vacationRental: GoogleFeature = {
   checked: "2026-11-26",
   rules: [{
     nodes: "a top-level VacationRental",
-    applies: (n) => anyIsA(n.types, "VacationRental") && isTopLevel(n),
+    types: ["VacationRental"],
+    where: isTopLevel,
     checks: [
       required("name", "the listing's name"),
       required("identifier", "your own id of the listing"),
@@ -23,5 +23,25 @@ export const vacationRental: GoogleFeature = {
       recommended("address", "its PostalAddress"),
       recommended("aggregateRating", "its average rating"),
     ],
+  }],
+  complete: [{
+    "@type": "VacationRental",
+    name: "Cabin by the fjord",
+    identifier: "cabin-7",
+    image: "https://example.com/photos/cabin.jpg",
+    latitude: 60.39299,
+    longitude: 5.32415,
+    containsPlace: {
+      "@type": "Accommodation",
+      occupancy: { "@type": "QuantitativeValue", value: 4 },
+    },
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: "1 Fjord Road",
+      addressLocality: "Bergen",
+      postalCode: "5003",
+      addressCountry: "NO",
+    },
+    aggregateRating: { "@type": "AggregateRating", ratingValue: 4.8, ratingCount: 30 },
   }],
 };

@@ -1,19 +1,24 @@
 /**
  * `access.indexing`: the home page's robots meta tags and X-Robots-Tag header let AI search index
- * and quote it. Owns the `noindex` gate (noindex for all robots, or for every AI search crawler).
+ * and quote it. Owns the `noindex` gate (noindex for all robots). A noindex aimed at some AI search
+ * crawlers turns them away in the one model of access (crawlers_matrix.ts): it costs what a
+ * robots.txt block of them costs, in `access.search_crawlers`, whose finding credits this signal's
+ * fix with the points it gives back; here it is the cause and the fix.
  */
 import { CRAWLERS } from "../../crawlers.ts";
 import {
   describeDirective,
   forbidsIndexing,
   forbidsSnippets,
+  NOINDEX_AGENTS_CAUSE,
   readDirectives,
   type RobotsDirective,
   searchAgents,
   whoIsForbidden,
   xRobotsTagLines,
 } from "../../directives.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards, pasteInHead } from "../../fix_steps.ts";
 import type { ScanContext } from "../../check.ts";
 import type { Fix } from "../../record.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
@@ -27,9 +32,9 @@ export const NOINDEX_GATE: GateDef = {
   why:
     "A noindex rule keeps the page out of the indexes AI answers are built from, whatever else the page does well.",
   when:
-    '`noindex`/`none` for all robots (`<meta name="robots">`, unscoped `X-Robots-Tag`), or for every search crawler we score',
+    '`noindex`/`none` for all robots (`<meta name="robots">`, unscoped `X-Robots-Tag`); a noindex naming AI search crawlers turns them away in the search crawlers\' check instead',
   lift:
-    "The home page's robots meta tags and X-Robots-Tag header no longer say noindex (or none) to all robots or to every AI search crawler we check.",
+    "The home page's robots meta tags and X-Robots-Tag header no longer say noindex (or none) to all robots.",
 };
 
 /** What the fix removes: the noindex directives found and who they name. */
@@ -72,7 +77,7 @@ export const indexing: SignalDef<Data> = {
       CRAWLERS.filter((c) => m.has(c.token.toLowerCase())).map((c) => c.token);
     const everyAgent = (m: Map<string, unknown>) => agents.every((a) => m.has(a));
     const noindexAll = [...noindex.all, ...[...noindex.agents.values()].flat()];
-    if (noindex.all.length || (noindex.agents.size && everyAgent(noindex.agents))) {
+    if (noindex.all.length) {
       return {
         status: "fail",
         detail:
@@ -89,8 +94,11 @@ export const indexing: SignalDef<Data> = {
         status: "warn",
         detail: `The home page tells ${who.join(", ")} not to index it (noindex for ${
           who.length === 1 ? "that crawler" : "those crawlers"
-        } only): the search and AI answers they feed will drop it; the other AI search crawlers may index it.`,
-        points: 5 * (1 - noindex.agents.size / agents.length),
+        } only): the search and AI answers they feed will drop it${
+          everyAgent(noindex.agents) ? "" : "; the other AI search crawlers may index it"
+        }. It costs what a robots.txt block of them costs, counted in "AI search crawlers allowed".`,
+        // Counted once, in access.search_crawlers (the one model of access).
+        points: 5,
         evidence: [...[...noindex.agents.values()].flat().map(describeDirective), ...other],
         impact: "high",
         data: { kind: "noindex_some", directives: noindexAll, who },
@@ -125,40 +133,85 @@ export const indexing: SignalDef<Data> = {
       evidence: sources,
     };
   },
-  fix(_ctx: ScanContext, found) {
+  fix(ctx: ScanContext, found) {
     const data = found.data!;
     if (data.kind === "nosnippet") {
-      return {
+      const home = ctx.snapshot.home;
+      const lines = home.ok ? xRobotsTagLines(home.result) : [];
+      const directives = readDirectives(ctx.facts.metaRobots, lines);
+      const snippet = directives.filter((d) =>
+        d.name === "nosnippet" || (d.name === "max-snippet" && d.value === "0")
+      );
+      return directivesFix(ctx, {
         what: "Allow snippets",
         why:
           "AI answers quote passages; nosnippet stops them quoting you and many then skip the page.",
-        how: howText(
-          "Remove nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header (to keep a passage out of snippets, put data-nosnippet on its element instead). The tag then reads:",
-          codeBlock('<meta name="robots" content="index, follow, max-snippet:-1">', "html"),
-        ),
-        effort: "S",
-      };
+        directives: snippet,
+        content: "index, follow, max-snippet:-1",
+        word: "nosnippet and max-snippet:0",
+        note: "To keep one passage out of snippets, put data-nosnippet on its element instead.",
+      });
     }
-    return noindexFix(
-      data.kind === "noindex"
+    const fix = directivesFix(ctx, {
+      what: data.kind === "noindex"
         ? "Remove noindex from the home page"
         : `Remove noindex for ${data.who.join(", ")}`,
-      data.directives,
-    );
+      why:
+        "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+      directives: data.directives,
+      content: "index, follow",
+      word: "noindex",
+      note: 'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+    });
+    return data.kind === "noindex" ? fix : { ...fix, cause: NOINDEX_AGENTS_CAUSE };
   },
 };
 
-function noindexFix(what: string, directives: RobotsDirective[]): Fix {
+/**
+ * The fix of robots directives: each robots meta tag that carries them, replaced in the `<head>`
+ * (by the same name), and the X-Robots-Tag header, which only the server's configuration sends,
+ * changed by hand with the command that shows it afterwards.
+ */
+function directivesFix(
+  ctx: ScanContext,
+  o: {
+    what: string;
+    why: string;
+    directives: RobotsDirective[];
+    content: string;
+    word: string;
+    note: string;
+  },
+): Fix {
+  const metas = [
+    ...new Set(
+      o.directives.map((d) => d.source.match(/^<meta name="([^"]+)">$/)?.[1] ?? null)
+        .filter((n): n is string => n !== null),
+    ),
+  ];
+  const header = o.directives.some((d) => !d.source.startsWith("<meta"));
+  const url = ctx.pageUrl.replace(/'/g, "%27");
   return {
-    what,
-    why:
-      "noindex removes the page from the indexes AI search engines retrieve from, whatever robots.txt says.",
+    what: o.what,
+    why: o.why,
     how: howText(
-      `Remove ${
-        [...new Set(directives.map((d) => d.source))].join(" and ")
-      } noindex (for the header: stop sending X-Robots-Tag: noindex), or let the page be indexed explicitly:`,
-      codeBlock('<meta name="robots" content="index, follow">', "html"),
-      'Check your CMS\'s "discourage search engines" setting, which often adds noindex.',
+      metas.length > 0 &&
+        pasteInHead(
+          [ctx.pageUrl],
+          ` (each replaces the robots meta tag of the same name that says ${o.word}):`,
+        ),
+      metas.length > 0 &&
+        codeBlock(
+          metas.map((n) => `<meta name="${escapeHtml(n)}" content="${o.content}">`).join("\n"),
+          "html",
+        ),
+      header &&
+        byHand(
+          `stop sending the X-Robots-Tag header that says ${o.word} (your web server's, framework's or CDN's configuration adds it).`,
+        ),
+      header && checkAfterwards(`that this command prints no ${o.word}:`),
+      header && codeBlock(`curl -sI '${url}' | grep -i x-robots-tag`, "sh"),
+      o.note,
     ),
     effort: "S",
   };

@@ -4,7 +4,9 @@
  */
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
-import { robotsStatusFix, starterRobotsTxt } from "../../robots_fixes.ts";
+import { robotsFileFix } from "../../robots_fixes.ts";
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import { BLANKET_DISALLOW_GATE } from "./blanket_disallow.ts";
 
 export const robotsTxt: SignalDef = {
@@ -74,31 +76,21 @@ export const robotsTxt: SignalDef = {
           what: "Clean up robots.txt",
           why:
             "Lines crawlers cannot parse are silently ignored, so rules you think apply may not.",
-          how:
-            "Keep only User-agent, Allow, Disallow and Sitemap lines (and # comments) in robots.txt.",
+          how: howText(
+            byHand(
+              `keep only robots.txt directives in ${r.url} (User-agent, Allow, Disallow, Sitemap, Crawl-delay, and the AI preference lines Content-Signal and Content-Usage), and # comments; a line that is none of these is ignored by every crawler.`,
+            ),
+            checkAfterwards(
+              "that every line of the file is blank, a # comment or one of those directives.",
+            ),
+          ),
           effort: "S",
         };
       case "missing":
-        return {
-          what: "Publish a robots.txt",
-          why:
-            "Without one, crawlers get no sitemap pointer and you cannot express any preference.",
-          how: `Create ${r.url}, served as text/plain with status 200:\n\n${starterRobotsTxt(ctx)}`,
-          effort: "S",
-        };
       case "server_error":
-        // The search crawlers' fix on this file is the same (one cause: the status).
-        return robotsStatusFix(ctx);
       case "invalid":
-        return {
-          what: "Serve a real robots.txt",
-          why:
-            "An HTML page at /robots.txt holds no rules and no Sitemap line; some crawlers treat it as an error.",
-          how: `Serve ${r.url} as text/plain with status 200, for example:\n\n${
-            starterRobotsTxt(ctx)
-          }`,
-          effort: "S",
-        };
+        // One fix replaces the file whole (its status, its rules and the sitemap line).
+        return robotsFileFix(ctx);
       case "unreachable":
         return null;
     }

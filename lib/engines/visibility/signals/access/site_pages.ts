@@ -3,11 +3,13 @@
  * rules per path, noindex for all or for that agent). Owns the `pages_blocked_for_ai_search` gate:
  * the pages that matter are closed, not only the home page.
  */
-import { CRAWLERS } from "../../crawlers.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { crawlersByRole } from "../../crawlers.ts";
+import { searchOpenOnHome } from "../../crawlers_matrix.ts";
+import { howText } from "../../fix_text.ts";
 import {
   aiAccessFix,
   noindexPages,
+  noindexSteps,
   openedByAccessFix,
   robotsClosesSearch,
 } from "../../robots_fixes.ts";
@@ -23,8 +25,6 @@ import {
   share,
   templateCause,
 } from "../../audit/site_view.ts";
-
-const SEARCH = CRAWLERS.filter((c) => c.role === "search");
 
 /** Most sampled pages beyond the home page are closed to every AI search crawler. */
 export const PAGES_BLOCKED_GATE: GateDef = {
@@ -69,9 +69,14 @@ export const sitePages: SignalDef<Data> = {
   },
   check(ctx) {
     const site = sampledSite(ctx, 0);
-    // A home page closed to every AI search crawler has its own gates and fixes (access.*), which
-    // open the rest of the site too; the page table still shows what each page allows.
-    if (!site || site.pages[0].blockedFor.length >= SEARCH.length) return null;
+    // The crawlers turned away from the home page (by any path: robots.txt, noindex, the edge) are
+    // counted once, in the search crawlers' check; this one asks what the others may read beyond
+    // it, so a crawler costs the same whichever path turns it away from the whole site. A home
+    // page closed to every AI search crawler leaves nothing to ask (the page table still shows
+    // what each page allows).
+    const open = searchOpenOnHome(ctx);
+    const SEARCH = crawlersByRole("search").filter((c) => open.has(c.token));
+    if (!site || !SEARCH.length) return null;
     const { pages } = site;
     const total = pages.length;
     const unread = pages.filter((p) => p.state !== "read").length;
@@ -86,7 +91,9 @@ export const sitePages: SignalDef<Data> = {
       : shares.map((s) => `${s.token}: may read ${share(total - s.blocked.length, total)}`);
     const worst = shares.reduce((a, b) => (b.blocked.length > a.blocked.length ? b : a));
     const inner = pages.slice(1);
-    const hiddenFromAll = inner.filter((p) => p.blockedFor.length === SEARCH.length);
+    const judged = new Set(SEARCH.map((c) => c.token));
+    const blockedOf = (p: PageReport) => p.blockedFor.filter((t) => judged.has(t));
+    const hiddenFromAll = inner.filter((p) => blockedOf(p).length === SEARCH.length);
     const gate = inner.length >= 2 && hiddenFromAll.length * 2 > inner.length;
     const avg = shares.reduce((s, x) => s + (total - x.blocked.length), 0) / shares.length;
     // What the fix leaves closed (robots.txt's deliberate private areas, or pages a noindex keeps
@@ -95,10 +102,10 @@ export const sitePages: SignalDef<Data> = {
     const noindexed = new Set(noindexPages(ctx).length ? noindexPages(ctx) : worst.blocked);
     const stillBlocked = (p: PageReport) =>
       opened
-        ? p.blockedFor.filter((t) => !opened.get(p.path)?.has(t)).length
+        ? blockedOf(p).filter((t) => !opened.get(p.path)?.has(t)).length
         : noindexed.has(p)
         ? 0
-        : p.blockedFor.length;
+        : blockedOf(p).length;
     // As `avg`: the pages each crawler may read, averaged over the crawlers.
     const avgAfter = pages.reduce((s, p) => s + SEARCH.length - stillBlocked(p), 0) /
       SEARCH.length;
@@ -139,8 +146,11 @@ export const sitePages: SignalDef<Data> = {
     // Pages robots.txt closes: the one robots.txt change for the AI crawlers' access (one cause
     // with the home page's crawler signals), which also names the noindex pages.
     if (robotsClosesSearch(ctx)) return aiAccessFix(ctx);
-    const pages = noindexPages(ctx);
-    const closed = pages.length ? pages : found.data!.worst;
+    // What robots.txt's User-agent: * group closes to every crawler without a group of its own,
+    // among open pages, reads as deliberate (the robots.txt fix leaves it too): no fix asks to
+    // open it, and no noindex fix is offered for a page that carries none.
+    const closed = noindexPages(ctx);
+    if (!closed.length) return null;
     return {
       what: `Remove the noindex from ${pagesInWords(closed)}`,
       why:
@@ -148,13 +158,11 @@ export const sitePages: SignalDef<Data> = {
       how: howText(
         `The pages carry a robots directive that keeps them out of search and AI answers (${
           examples(closed)
-        }). Remove noindex from their template's <meta name="robots"> tag (and from the X-Robots-Tag header if your server sends one), for every crawler and for ${
-          found.data!.tokens.join(", ")
-        }:`,
-        codeBlock('<meta name="robots" content="index, follow">', "html"),
+        }), for every crawler and for ${found.data!.tokens.join(", ")}.`,
+        ...noindexSteps(ctx, closed),
       ),
       effort: "S",
-      cause: templateCause(closed),
+      cause: templateCause(ctx, closed),
     };
   },
 };

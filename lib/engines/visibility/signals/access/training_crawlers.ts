@@ -3,6 +3,7 @@
  * scored: blocking them is the owner's choice and does not hide the site from AI search.
  */
 import { noFix, type SignalDef } from "../../signal.ts";
+import { crawlersByRole } from "../../crawlers.ts";
 import { SOURCES } from "../../sources.ts";
 
 export const trainingCrawlers: SignalDef = {
@@ -24,7 +25,9 @@ export const trainingCrawlers: SignalDef = {
     if (r.state === "unreachable") {
       return { status: "unknown", detail: "robots.txt could not be read." };
     }
-    const training = r.crawlers.filter((c) => c.role === "training");
+    // The training crawlers that count: verified on their vendors' pages, not retired tokens.
+    const counted = new Set(crawlersByRole("training").map((c) => c.token));
+    const training = r.crawlers.filter((c) => counted.has(c.token));
     const blocked = training.filter((c) => !c.allowed);
     return {
       status: "info",

@@ -1,4 +1,6 @@
 /** `content.answer_shaped`: questions answered directly, lists and tables an answer can lift. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -43,8 +45,14 @@ export const answerShaped: SignalDef = {
     what: "Add question-and-answer sections",
     why:
       "AI assistants answer questions; passages that state a question and answer it in 40-60 words are the ones they quote.",
-    how:
-      "Add an FAQ section: each question as an <h2>/<h3> (or <details><summary>), followed by a direct 1-3 sentence answer in a <p>; put comparisons and specs in <table>s and steps in <ol>.",
+    how: howText(
+      byHand(
+        "add an FAQ section: each question as an <h2>/<h3> (or <details><summary>), followed by a direct 1-3 sentence answer in a <p>; put comparisons and specs in <table>s and steps in <ol>.",
+      ),
+      checkAfterwards(
+        "that the page has at least two question headings (or two <details>), a list or table, and two paragraphs of 40 words or more.",
+      ),
+    ),
     effort: "M",
   }),
 };

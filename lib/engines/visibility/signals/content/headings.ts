@@ -1,4 +1,6 @@
 /** `content.headings`: one h1 and a heading per section, so the page splits into passages. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -42,8 +44,12 @@ export const headings: SignalDef = {
     what: "Give the page one h1 and a heading per section",
     why:
       "Retrieval systems chunk pages by headings; a clear outline makes each passage findable on its own.",
-    how:
-      "Use exactly one <h1> naming what the page is about, then an <h2> for each section (ideally phrased the way people ask, e.g. <h2>How much does delivery cost?</h2>), with <h3> below when needed.",
+    how: howText(
+      byHand(
+        "use exactly one <h1> naming what the page is about, then an <h2> for each section (ideally phrased the way people ask, e.g. <h2>How much does delivery cost?</h2>), with <h3> below when needed.",
+      ),
+      checkAfterwards("that the page has one <h1> and at least two <h2> or <h3> headings."),
+    ),
     effort: "S",
   }),
 };

@@ -1,4 +1,6 @@
 /** `content.image_alt`: the home page's images say in words what they show. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -30,8 +32,12 @@ export const imageAlt: SignalDef = {
     what: "Describe images with alt text",
     why:
       "AI systems read alt text, not pixels; it is how your products and diagrams enter their answers.",
-    how:
-      'Give every meaningful <img> an alt that says what it shows (e.g. alt="Ethiopian Yirgacheffe beans, 250 g bag"), and alt="" for decorative ones.',
+    how: howText(
+      byHand(
+        'give every meaningful <img> an alt that says what it shows (e.g. alt="Ethiopian Yirgacheffe beans, 250 g bag"), and alt="" for decorative ones.',
+      ),
+      checkAfterwards("that at least 9 in 10 of the page's <img> elements have an alt attribute."),
+    ),
     effort: "S",
   }),
 };

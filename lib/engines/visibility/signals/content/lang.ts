@@ -1,5 +1,6 @@
 /** `content.lang`: the page declares its language on `<html lang>`. */
 import { codeBlock, howText } from "../../fix_text.ts";
+import { rootTag } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -27,11 +28,16 @@ export const lang: SignalDef = {
         : "The page does not declare its language (<html lang>).",
     };
   },
-  fix: () => ({
+  fix: (ctx) => ({
     what: "Declare the page language",
     why: "The language tag tells AI systems which audience and which answers the page serves.",
     how: howText(
-      'Set the language of the page on its root element, replacing "en" with yours if it differs ("en-GB", "de", "fr-CA"):',
+      rootTag(
+        [ctx.pageUrl],
+        `, replacing "en" with the page's language if it differs ("en-GB", "de", "fr-CA")${
+          ctx.facts.lang ? ` (it now says lang="${ctx.facts.lang}")` : ""
+        }:`,
+      ),
       codeBlock('<html lang="en">', "html"),
     ),
     effort: "S",

@@ -1,4 +1,6 @@
 /** `content.semantic_html`: landmarks tell the content from the menus and footers. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -31,8 +33,14 @@ export const semanticHtml: SignalDef = {
   fix: () => ({
     what: "Mark up the page's regions",
     why: "Landmarks let extractors keep the main content and drop menus and footers.",
-    how:
-      "Wrap the main content in <main> (and each post in <article>), the menu in <nav>, and use <header> and <footer> for the page's top and bottom.",
+    how: howText(
+      byHand(
+        "wrap the main content in <main> (and each post in <article>), the menu in <nav>, and use <header> and <footer> for the page's top and bottom.",
+      ),
+      checkAfterwards(
+        "that the page has a <main> (or <article>) and at least two of <header>, <nav> and <footer>.",
+      ),
+    ),
     effort: "S",
   }),
 };

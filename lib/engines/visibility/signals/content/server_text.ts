@@ -6,6 +6,7 @@
  * never a JavaScript shell.
  */
 import { codeBlock, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import {
   basisEvidence,
   EMPTY_MOUNT_SIGN,
@@ -33,6 +34,15 @@ export const JS_ONLY_GATE: GateDef = {
 interface Data {
   shell: boolean;
 }
+
+/**
+ * The cause of a home page whose text appears only after scripts: how it is served. The sampled
+ * pages' check offers this same fix when the home page is the only shell it found.
+ */
+export const HOME_RENDERING_CAUSE = {
+  key: "home:rendering",
+  title: "Render the home page on the server",
+} as const;
 
 export const serverText: SignalDef<Data> = {
   id: "content.server_text",
@@ -112,19 +122,28 @@ export const serverText: SignalDef<Data> = {
         why:
           "AI crawlers read the HTML your server sends and do not execute JavaScript; a client-rendered shell looks empty to them.",
         how: howText(
-          "Serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots.",
-          "Then check that the HTML your server sends holds paragraphs (a number above 0):",
+          byHand(
+            "serve pre-rendered HTML: use server-side rendering or static generation in your framework (Next.js: Server Components or getStaticProps; Nuxt: ssr: true; SvelteKit: prerender; Vite/React SPA: a prerender step such as vite-plugin-ssr or react-snap), or a prerender service that serves HTML to bots.",
+          ),
+          checkAfterwards("that the HTML your server sends holds paragraphs (a number above 0):"),
           codeBlock(`curl -s '${ctx.pageUrl.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
         ),
         effort: "L",
+        cause: HOME_RENDERING_CAUSE,
       };
     }
     return {
       what: "Say more, in text, on the home page",
       why:
         "Thin pages give AI systems nothing to quote or cite; they pick a richer source instead.",
-      how:
-        "Add a few paragraphs of plain HTML text: what you offer, for whom, where, prices or key facts, and answers to the questions customers ask (as <h2> questions followed by a short <p> answer).",
+      how: howText(
+        byHand(
+          "add a few paragraphs of plain HTML text: what you offer, for whom, where, prices or key facts, and answers to the questions customers ask (as <h2> questions followed by a short <p> answer).",
+        ),
+        checkAfterwards(
+          "that the home page's HTML, as your server sends it, holds 300 words or more of visible text.",
+        ),
+      ),
       effort: "M",
     };
   },

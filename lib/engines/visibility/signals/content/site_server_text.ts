@@ -7,6 +7,8 @@
  */
 import { LITTLE_TEXT_WORDS } from "../../client_rendering.ts";
 import { codeBlock, howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
+import { serverText } from "./server_text.ts";
 import type { GateDef, SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
@@ -132,32 +134,52 @@ export const siteServerText: SignalDef<Data> = {
       data: { shells, thin },
     };
   },
-  fix(_ctx, found) {
+  fix(ctx, found) {
     const { shells, thin } = found.data!;
     if (!shells.length) {
       return {
         what: `Say more, in text, on ${pagesInWords(thin)}`,
         why:
           "Thin pages give AI systems little to quote or cite; a page meant to be found needs a few paragraphs of its own.",
-        how: `Where these pages should be cited (${
-          examples(thin)
-        }), add a few paragraphs of plain HTML text: who you are, what you offer, for whom, where, and the facts people ask about. A short contact page is fine as it is.`,
+        how: howText(
+          byHand(
+            `where these pages should be cited (${
+              examples(thin)
+            }), add a few paragraphs of plain HTML text: who you are, what you offer, for whom, where, and the facts people ask about. A short contact page is fine as it is.`,
+          ),
+          checkAfterwards(
+            `that each of them holds at least ${LITTLE_TEXT_WORDS} words of text in the HTML your server sends.`,
+          ),
+        ),
         effort: "M",
       };
     }
+    // The home page's own check asks for its rendering: the sampled pages' fix is the others'.
+    const others = shells.filter((p) => p.type !== "home");
+    if (!others.length) {
+      const home = serverText.check(ctx);
+      const fix = home ? serverText.fix(ctx, home) : null;
+      if (fix) return fix;
+    }
+    const pages = others.length ? others : shells;
     return {
-      what: `Render ${pagesInWords(shells)} on the server`,
+      what: `Render ${pagesInWords(pages)} on the server`,
       why:
         "AI crawlers read the HTML the server sends; a section rendered only in the browser looks empty to them.",
       how: howText(
-        `Serve pre-rendered HTML for ${
-          pagesInWords(shells)
-        } (server-side rendering or static generation in your framework, or a prerender step), then check that this command prints more than 0 (the paragraphs in the HTML the server sends):`,
+        byHand(
+          `serve pre-rendered HTML for ${
+            pagesInWords(pages)
+          } (server-side rendering or static generation in your framework, or a prerender step).`,
+        ),
+        checkAfterwards(
+          "that this command prints more than 0 (the paragraphs in the HTML the server sends):",
+        ),
         // Single-quoted, with any quote of the URL percent-encoded: the command runs as it reads.
-        codeBlock(`curl -s '${shells[0].url.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
+        codeBlock(`curl -s '${pages[0].url.replace(/'/g, "%27")}' | grep -c '<p'`, "sh"),
       ),
       effort: "L",
-      cause: templateCause(shells),
+      cause: templateCause(ctx, pages),
     };
   },
 };

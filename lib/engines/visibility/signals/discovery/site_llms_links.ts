@@ -1,4 +1,6 @@
 /** `discovery.site_llms_links`: the links llms.txt lists answer 2xx. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { pointsFor, sampledSite } from "../../audit/site_view.ts";
@@ -35,7 +37,14 @@ export const siteLlmsLinks: SignalDef = {
   fix: (ctx) => ({
     what: "Fix the broken links in llms.txt",
     why: "llms.txt is the reading list you hand to AI systems: a dead link there is a dead end.",
-    how: `Update or remove these links in /llms.txt: ${ctx.audit!.llmsLinks!.broken.join(", ")}.`,
+    how: howText(
+      byHand(
+        `update or remove these links in ${new URL("/llms.txt", ctx.pageUrl).href}: ${
+          ctx.audit!.llmsLinks!.broken.join(", ")
+        }.`,
+      ),
+      checkAfterwards("that every link in llms.txt opens a page (HTTP 200)."),
+    ),
     effort: "S",
   }),
 };

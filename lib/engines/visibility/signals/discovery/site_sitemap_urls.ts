@@ -2,7 +2,10 @@
  * `discovery.site_sitemap_urls`: the sampled URLs that came from the sitemap answer 200, are
  * indexable and are open to AI search crawlers.
  */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
+import { searchOpenOnHome } from "../../crawlers_matrix.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import { examples, pointsFor, SAMPLE_HOW, sampledSite, share } from "../../audit/site_view.ts";
@@ -40,7 +43,10 @@ export const siteSitemapUrls: SignalDef<Data> = {
       (p.httpStatus !== null && (p.httpStatus < 200 || p.httpStatus >= 300))
     );
     const noindex = listed.filter((p) => p.noindex);
-    const blocked = listed.filter((p) => p.blockedFor.length > 0 && !p.noindex);
+    // Blocked for a crawler the home page lets in: a section closed by path rules. A crawler turned
+    // away from the whole site is a choice the access checks count once, not a sitemap fault.
+    const open = searchOpenOnHome(ctx);
+    const blocked = listed.filter((p) => p.blockedFor.some((t) => open.has(t)) && !p.noindex);
     const bad = new Set([...notOk, ...noindex, ...blocked]);
     const n = listed.length;
     const parts = [
@@ -69,10 +75,14 @@ export const siteSitemapUrls: SignalDef<Data> = {
     what: "List only live, indexable pages in the sitemap",
     why:
       "A sitemap is a promise of pages worth crawling: redirects, errors and noindex pages in it waste crawl budget and lower trust in the rest.",
-    how:
-      `Generate the sitemap from published, indexable pages only: drop URLs that redirect or fail (${
-        examples(found.data!.notOk)
-      }), noindex pages and paths robots.txt disallows, or change those pages so they qualify.`,
+    how: howText(
+      byHand(
+        `generate the sitemap from published, indexable pages only: drop URLs that redirect or fail (${
+          examples(found.data!.notOk)
+        }), noindex pages and paths robots.txt disallows, or change those pages so they qualify.`,
+      ),
+      checkAfterwards("that every URL the sitemap lists answers 200 and carries no noindex."),
+    ),
     effort: "S",
   }),
 };

@@ -2,13 +2,12 @@
  * `discovery.sitemap`: the sitemap robots.txt names (or /sitemap.xml) is a sitemap with URLs and
  * honest lastmod dates; an index is judged with its first child sitemaps read.
  */
-import { codeBlock, howText } from "../../fix_text.ts";
-import type { ScanContext } from "../../check.ts";
-import type { Fix } from "../../record.ts";
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { readSitemap } from "../../sitemap.ts";
-import { sitemapXml } from "../../skeletons.ts";
+import { sitemapFix } from "../../sitemap_fix.ts";
 import { isOk } from "../../snapshot.ts";
 
 /** Which remedy the finding calls for. */
@@ -120,40 +119,39 @@ export const sitemap: SignalDef<Data> = {
     };
   },
   fix(ctx, found) {
-    const fix = publishFix(ctx);
     const data = found.data!;
+    const why =
+      "The sitemap is how crawlers (and the AI indexes built on them) find and re-crawl your pages; lastmod tells them what changed.";
     if (data.kind === "children") {
-      return { ...fix, what: "Repair the sitemap index's child sitemaps" };
+      return {
+        what: "Repair the sitemap index's child sitemaps",
+        why,
+        how: howText(
+          byHand(
+            `make each child sitemap your index at ${ctx.snapshot.sitemap.url} lists answer 200 with a <urlset> of your pages (your CMS or sitemap plugin writes them).`,
+          ),
+          checkAfterwards("that each child sitemap's address opens as XML in a browser."),
+        ),
+        effort: "S",
+      };
     }
     if (data.kind === "accuracy") {
       return {
-        ...fix,
         what: "Keep the sitemap accurate",
-        how: `Fix: ${
-          data.problems.join("; ")
-        }. Generate <lastmod> from each page's real modification date.`,
+        why,
+        how: howText(
+          byHand(
+            `fix ${
+              data.problems.join("; ")
+            }: generate each <lastmod> from that page's real modification date.`,
+          ),
+          checkAfterwards(
+            `that ${ctx.snapshot.sitemap.url} lists your pages, each with a <lastmod> of the day it last changed.`,
+          ),
+        ),
+        effort: "S",
       };
     }
-    return fix;
+    return sitemapFix(ctx);
   },
 };
-
-/** Publish (or repair) the sitemap: a skeleton of the pages the home page links to. */
-function publishFix(ctx: ScanContext): Fix {
-  const { source } = ctx.snapshot.sitemap;
-  return {
-    what: source === "robots" ? "Repair the sitemap robots.txt points to" : "Publish a sitemap.xml",
-    why:
-      "The sitemap is how crawlers (and the AI indexes built on them) find and re-crawl your pages; lastmod tells them what changed.",
-    how: howText(
-      `Serve ${
-        new URL("/sitemap.xml", ctx.pageUrl).href
-      } (most CMSs and frameworks generate one). This skeleton lists your home page and the pages it links to that crawlers may read:`,
-      codeBlock(sitemapXml(ctx), "xml"),
-      "Add a <lastmod> to an entry only from that page's real modification date (your CMS knows it); a made-up date teaches crawlers to ignore it.",
-      "Then name it in robots.txt, on a line of its own outside any group:",
-      codeBlock(`Sitemap: ${new URL("/sitemap.xml", ctx.pageUrl).href}`),
-    ),
-    effort: "S",
-  };
-}

@@ -1,8 +1,8 @@
 /** `discovery.sitemap_in_robots`: robots.txt names the sitemap on a `Sitemap:` line. */
-import { codeBlock, howText } from "../../fix_text.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
-import { sitemapExists } from "../../skeletons.ts";
+import { robotsReadable, sitemapFix } from "../../sitemap_fix.ts";
+import { robotsFileFix } from "../../robots_fixes.ts";
 
 export const sitemapInRobots: SignalDef = {
   id: "discovery.sitemap_in_robots",
@@ -30,15 +30,7 @@ export const sitemapInRobots: SignalDef = {
       impact: "low",
     };
   },
-  fix: (ctx) => ({
-    what: "Name the sitemap in robots.txt",
-    why: "Crawlers read robots.txt first; a Sitemap line is how most of them find the sitemap.",
-    how: howText(
-      sitemapExists(ctx)
-        ? "Add this line to robots.txt (anywhere, outside any group):"
-        : "Once the sitemap is published (see the sitemap fix), add this line to robots.txt (anywhere, outside any group):",
-      codeBlock(`Sitemap: ${new URL("/sitemap.xml", ctx.pageUrl).href}`),
-    ),
-    effort: "S",
-  }),
+  // One cause with the sitemap itself: publishing it and naming it are one fix. A robots.txt that
+  // is missing or broken is replaced whole by the robots.txt fix, which names the sitemap.
+  fix: (ctx) => robotsReadable(ctx) ? sitemapFix(ctx) : robotsFileFix(ctx),
 };

@@ -1,5 +1,7 @@
 /** `structured.jsonld`: the home page carries schema.org JSON-LD that parses. */
 import type { SignalDef } from "../../signal.ts";
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import { SOURCES } from "../../sources.ts";
 import { jsonLdFix } from "../../jsonld_fix.ts";
 
@@ -27,9 +29,12 @@ export const jsonLd: SignalDef<Data> = {
     const broken = blocks.filter((b) => b.error !== null);
     const evidence = [
       `${blocks.length} JSON-LD blocks, ${broken.length} invalid`,
-      `${ctx.nodes.length} typed nodes: ${
-        [...new Set(ctx.nodes.flatMap((n) => n.types))].slice(0, 12).join(", ")
-      }`,
+      // "3 typed nodes: Organization, WebSite, WebPage"; no list to follow "0 typed nodes".
+      ctx.nodes.length
+        ? `${ctx.nodes.length} typed nodes: ${
+          [...new Set(ctx.nodes.flatMap((n) => n.types))].slice(0, 12).join(", ")
+        }`
+        : "0 typed nodes",
       ...(ctx.facts.microdataItems ? [`${ctx.facts.microdataItems} microdata items`] : []),
       ...(ctx.facts.rdfaItems ? [`${ctx.facts.rdfaItems} RDFa items`] : []),
       ...broken.slice(0, 3).map((b) => `invalid JSON-LD: ${b.error}`),
@@ -69,8 +74,14 @@ export const jsonLd: SignalDef<Data> = {
       return {
         what: "Repair the invalid JSON-LD blocks",
         why: "A block with a JSON syntax error is dropped whole by search engines and AI crawlers.",
-        how:
-          `Fix the JSON syntax of the broken block (${repair}), then check it with https://validator.schema.org/ before publishing. Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
+        how: howText(
+          byHand(
+            `fix the JSON syntax of the broken block (${repair}). Common causes: trailing commas, unescaped quotes in text, template variables left empty.`,
+          ),
+          checkAfterwards(
+            "that https://validator.schema.org/ reads every JSON-LD block of the page without a syntax error.",
+          ),
+        ),
         effort: "S",
       };
     }

@@ -1,6 +1,7 @@
 /** `technical.canonical`: one canonical link, pointing at this site. */
 import type { ScanContext } from "../../check.ts";
 import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
+import { pasteInHead } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -43,6 +44,9 @@ export const canonical: SignalDef = {
       "The canonical tells crawlers which URL to index and cite when the same page is reachable several ways.",
     how: canonicalHow(ctx),
     effort: "S",
+    // The sampled pages' canonical check offers this same fix when the home page is the one
+    // page it finds wrong: one tag, one fix.
+    cause: { key: "home:canonical", title: "Declare one canonical URL" },
   }),
 };
 
@@ -57,15 +61,17 @@ function canonicalHow(ctx: ScanContext): string {
   const bare = (h: string) => h.replace(/^www\./, "");
   if (c && bare(new URL(c).hostname) !== bare(page.hostname)) {
     return howText(
-      `It depends on whose page this is. If it is a syndicated copy of a page first published at ${c}, the canonical is right: keep it, and AI systems will credit the original. If this page is the original, point the canonical at itself instead:`,
+      `It depends on whose page this is. If it is a syndicated copy of a page first published at ${c}, the canonical is right: keep it, and AI systems will credit the original. If this page is the original, point the canonical at itself instead.`,
+      pasteInHead([ctx.pageUrl], " (it replaces the canonical there):"),
       self,
     );
   }
   if (ctx.facts.canonicalCount > 1) {
     return howText(
-      `Keep a single <link rel="canonical"> in the <head> (templates and plugins often add a second one), pointing at the URL you want cited:`,
+      `Keep a single <link rel="canonical"> in the <head> (templates and plugins often add a second one), pointing at the URL you want cited.`,
+      pasteInHead([ctx.pageUrl], " (it replaces every canonical there):"),
       self,
     );
   }
-  return howText("Add to the <head>:", self);
+  return howText(pasteInHead([ctx.pageUrl]), self);
 }

@@ -1,6 +1,8 @@
 /** `technical.description`: the page has a meta description of 50-170 characters. */
-import { clip } from "../../check.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { clip, type ScanContext } from "../../check.ts";
+import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
+import { pasteInHead } from "../../fix_steps.ts";
+import { pageSays } from "../../page_says.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -30,18 +32,36 @@ export const description: SignalDef = {
       evidence: d ? [clip(d, 170)] : [],
     };
   },
-  fix: () => ({
+  fix: (ctx) => ({
     what: "Write a meta description",
     why: "Many AI systems and search engines use it as the page's summary when they cite it.",
-    how: descriptionHow(),
+    how: descriptionHow(ctx),
     effort: "S",
   }),
 };
 
-/** The `how` of the meta description fix. */
-function descriptionHow(): string {
+/**
+ * The `how` of the meta description fix: the description the rendered page shows, when scripts
+ * write one the server HTML lacks (the page's own words), else a FILL-IN.
+ */
+function descriptionHow(ctx: ScanContext): string {
+  const said = pageSays(ctx);
+  const own = said.renderedOnly.includes("description") && said.description;
+  const len = (ctx.facts.metaDescription ?? "").length;
   return howText(
-    "Add to the <head>, replacing the FILL-IN with one or two sentences (50-170 characters) on what the page offers and for whom:",
-    codeBlock('<meta name="description" content="FILL-IN">', "html"),
+    pasteInHead(
+      [ctx.pageUrl],
+      own
+        ? " (your page writes this description with scripts; crawlers that do not run them need it in the HTML the server sends):"
+        : `, replacing the FILL-IN with one or two sentences (50-170 characters) on what the page offers and for whom${
+          len ? ` (your current one has ${len})` : ""
+        }:`,
+    ),
+    codeBlock(
+      `<meta name="description" content="${
+        own ? escapeHtml(own) : "FILL-IN: one or two sentences on what the page offers and for whom"
+      }">`,
+      "html",
+    ),
   );
 }

@@ -1,4 +1,6 @@
 /** `technical.https`: the home page ends up on an https:// address. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { homeAnswer } from "../home_answer.ts";
@@ -29,8 +31,12 @@ export const https: SignalDef = {
     what: "Serve the site over HTTPS",
     why:
       "Search engines and AI systems prefer secure sources, and browsers mark HTTP pages as not secure.",
-    how:
-      "Get a free certificate (Let's Encrypt, or your host's or CDN's automatic TLS) and 301-redirect every http:// URL to https://.",
+    how: howText(
+      byHand(
+        "get a free certificate (Let's Encrypt, or your host's or CDN's automatic TLS) and 301-redirect every http:// URL to https://.",
+      ),
+      checkAfterwards("that opening the http:// address of the home page ends on https://."),
+    ),
     effort: "M",
   }),
 };

@@ -4,6 +4,8 @@ import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { ownName } from "../../same_as.ts";
+import { pasteInHead } from "../../fix_steps.ts";
+import { pageSays } from "../../page_says.ts";
 
 const WANTED = ["og:title", "og:description", "og:image"];
 
@@ -46,9 +48,10 @@ export const openGraph: SignalDef = {
  */
 function openGraphHow(ctx: ScanContext): string {
   const og = ctx.facts.openGraph;
+  const said = pageSays(ctx);
   const tag = (p: string, v: string) => `<meta property="${p}" content="${escapeHtml(v)}">`;
-  const title = og["og:title"] ?? ctx.facts.title ?? null;
-  const description = og["og:description"] ?? ctx.facts.metaDescription ?? null;
+  const title = og["og:title"] ?? said.title ?? null;
+  const description = og["og:description"] ?? said.description ?? null;
   let image = og["og:image"] ?? null;
   if (!image && ctx.facts.twitter["twitter:image"]) {
     try {
@@ -70,14 +73,17 @@ function openGraphHow(ctx: ScanContext): string {
     ...(image ? [] : ['<meta property="og:image" content="FILL-IN: https URL of an image">']),
   ];
   return howText(
-    facts.length > 0 && "Add to the <head> (taken from what your page already says):",
+    facts.length > 0 && pasteInHead([ctx.pageUrl], " (taken from what your page already says):"),
     facts.length > 0 && codeBlock(facts.join("\n"), "html"),
     fill.length > 0 &&
-      `${facts.length ? "Then add" : "Add"} these, replacing each FILL-IN${
-        image
-          ? ""
-          : " (for og:image, the full URL of an image that exists on your site, ideally 1200x630 pixels)"
-      }:`,
+      pasteInHead(
+        [ctx.pageUrl],
+        `${facts.length ? " these too" : ""}, replacing each FILL-IN${
+          image
+            ? ""
+            : " (for og:image, the full URL of an image that exists on your site, ideally 1200x630 pixels)"
+        }:`,
+      ),
     fill.length > 0 && codeBlock(fill.join("\n"), "html"),
   );
 }

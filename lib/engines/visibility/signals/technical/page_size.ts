@@ -1,4 +1,6 @@
 /** `technical.page_size`: the home page's HTML is small enough for crawlers to read whole. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { homeAnswer } from "../home_answer.ts";
@@ -29,8 +31,12 @@ export const pageSize: SignalDef = {
     what: "Slim the HTML down",
     why:
       "Crawlers stop reading after a few MB (Googlebot at 2 MB of HTML); content past that point is invisible.",
-    how:
-      "Move inline scripts, styles and data blobs to external files, paginate long lists, and keep the HTML under 2 MB.",
+    how: howText(
+      byHand(
+        "move inline scripts, styles and data blobs to external files, paginate long lists, and keep the HTML under 2 MB.",
+      ),
+      checkAfterwards("that the home page's HTML, as your server sends it, is under 2 MB."),
+    ),
     effort: "M",
   }),
 };

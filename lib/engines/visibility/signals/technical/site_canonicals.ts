@@ -2,7 +2,9 @@
  * `technical.site_canonicals`: the sampled pages' canonicals point at themselves, not at the home
  * page or another site (a missing one is noted, not scored: crawlers then use the URL fetched).
  */
-import { codeBlock, howText } from "../../fix_text.ts";
+import { escapeHtml, howText } from "../../fix_text.ts";
+import { pageEditSteps } from "../../page_edits.ts";
+import { canonical } from "./canonical.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
@@ -70,15 +72,29 @@ export const siteCanonicals: SignalDef<Data> = {
       data: { pages: [...wrong, ...missing] },
     };
   },
-  fix: (_ctx, found) => ({
-    what: `Point the canonical of ${pagesInWords(found.data!.pages)} at the page itself`,
-    why:
-      "A canonical that points at the home page tells crawlers every such page is a copy of it: they drop the pages and cite none of them.",
-    how: howText(
-      "In the template, print the page's own URL as its canonical (not the site's root):",
-      codeBlock('<link rel="canonical" href="{{ page.absolute_url }}">', "html"),
-    ),
-    effort: "S",
-    cause: templateCause(found.data!.pages),
-  }),
+  fix(ctx, found) {
+    // The home page's canonical is its own check's fix (one tag, one fix); the others are here.
+    const pages = found.data!.pages.filter((p) => p.type !== "home");
+    if (!pages.length) {
+      const home = canonical.check(ctx);
+      return home && home.status !== "pass" ? canonical.fix(ctx, home) : null;
+    }
+    return {
+      what: `Point the canonical of ${pagesInWords(pages)} at the page itself`,
+      why:
+        "A canonical that points at the home page tells crawlers every such page is a copy of it: they drop the pages and cite none of them.",
+      how: howText(
+        ...pageEditSteps(ctx, {
+          urls: pages.map((p) => p.url),
+          where: "head",
+          code: (url) => `<link rel="canonical" href="${escapeHtml(url)}">`,
+          note: "it replaces the canonical there",
+          template: "print each page's own URL as its canonical, not the site's root",
+          check: "that each page's canonical names the page's own URL.",
+        }),
+      ),
+      effort: "S",
+      cause: templateCause(ctx, pages),
+    };
+  },
 };

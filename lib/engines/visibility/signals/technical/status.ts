@@ -1,4 +1,6 @@
 /** `technical.status`: the home page answers 200 after at most one redirect. */
+import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { homeAnswer } from "../home_answer.ts";
@@ -34,7 +36,10 @@ export const status: SignalDef = {
     return {
       what: "Redirect in one hop",
       why: "Each redirect costs crawl time and some crawlers give up after a few hops.",
-      how: `Redirect ${r.url} straight to ${r.finalUrl} with a single 301.`,
+      how: howText(
+        byHand(`redirect ${r.url} straight to ${r.finalUrl} with a single 301.`),
+        checkAfterwards(`that ${r.url} answers one 301 to ${r.finalUrl}, which answers 200.`),
+      ),
       effort: "S",
     };
   },

@@ -4,6 +4,8 @@ import { codeBlock, escapeHtml, howText } from "../../fix_text.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { displayName } from "../../site_identity.ts";
+import { pasteInHead } from "../../fix_steps.ts";
+import { pageSays } from "../../page_says.ts";
 
 export const title: SignalDef = {
   id: "technical.title",
@@ -40,10 +42,20 @@ export const title: SignalDef = {
 
 /** The `how` of the title fix: a template, since only the owner can say what the page offers. */
 function titleHow(ctx: ScanContext): string {
+  const said = pageSays(ctx);
+  const own = said.renderedOnly.includes("title") && said.title &&
+    said.title.length >= 10 && said.title.length <= 70;
   return howText(
-    "Write a title of 10-70 characters that says what the page offers and for whom, then your name; replace the FILL-IN:",
+    pasteInHead(
+      [ctx.pageUrl],
+      own
+        ? " (your page writes this title with scripts; crawlers that do not run them need it in the HTML the server sends):"
+        : ", with a title of 10-70 characters that says what the page offers and for whom, then your name (replace the FILL-IN):",
+    ),
     codeBlock(
-      `<title>FILL-IN: what you offer, for whom | ${escapeHtml(displayName(ctx))}</title>`,
+      own
+        ? `<title>${escapeHtml(said.title!)}</title>`
+        : `<title>FILL-IN: what you offer, for whom | ${escapeHtml(displayName(ctx))}</title>`,
       "html",
     ),
   );

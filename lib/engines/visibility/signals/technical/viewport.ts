@@ -1,5 +1,6 @@
 /** `technical.viewport`: a mobile viewport meta tag is set. */
 import { codeBlock, howText } from "../../fix_text.ts";
+import { pasteInHead } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 
@@ -21,11 +22,11 @@ export const viewport: SignalDef = {
     detail: ctx.facts.hasViewport ? "A viewport meta tag is set." : "No viewport meta tag.",
     impact: "low",
   }),
-  fix: () => ({
+  fix: (ctx) => ({
     what: "Declare a mobile viewport",
     why: "Search engines index the mobile version of pages first.",
     how: howText(
-      "Add to the <head>:",
+      pasteInHead([ctx.pageUrl]),
       codeBlock('<meta name="viewport" content="width=device-width, initial-scale=1">', "html"),
     ),
     effort: "S",

@@ -1,5 +1,7 @@
 /** `trust.about_contact`: the home page links to an About page and a Contact page. */
 import { codeBlock, howText } from "../../fix_text.ts";
+import { byHand, pasteInFooter, pasteInHeader } from "../../fix_steps.ts";
+import { homeAnswer } from "../home_answer.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { homeUrl } from "../../site_identity.ts";
@@ -39,13 +41,22 @@ export const aboutContact: SignalDef = {
       why:
         "AI systems (and Google's quality raters) look for who runs a site and how to reach them before trusting it as a source.",
       how: howText(
-        `Create ${
-          [!t.about && `${homeUrl(ctx)}about`, !t.contact && `${homeUrl(ctx)}contact`].filter(
-            Boolean,
-          ).join(" and ")
-        }: who you are, since when and where; an address, e-mail and phone. Then link ${
-          missing.length > 1 ? "them" : "it"
-        } in the header or footer of every page, e.g.:`,
+        byHand(
+          `write ${
+            [
+              !t.about && `an About page at ${homeUrl(ctx)}about`,
+              !t.contact &&
+              `a Contact page at ${homeUrl(ctx)}contact`,
+            ].filter(Boolean).join(" and ")
+          }: who you are, since when and where; an address, e-mail and phone.`,
+        ),
+        // A page cut for its size keeps only its top: the links go in its header there.
+        (homeAnswer(ctx).truncated ? pasteInHeader : pasteInFooter)(
+          [ctx.pageUrl],
+          `, and into the same place on every other page, the link${
+            missing.length > 1 ? "s" : ""
+          }:`,
+        ),
         codeBlock(
           [
             !t.about && '<a href="/about">About us</a>',

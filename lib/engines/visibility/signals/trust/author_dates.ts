@@ -4,7 +4,7 @@
  * the same check on article pages (site_author_dates.ts reads its evidence).
  */
 import { allNodes } from "../../check.ts";
-import { codeBlock, howText } from "../../fix_text.ts";
+import { bylineFix, bylinePages } from "../../byline_fix.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import {
@@ -36,7 +36,7 @@ export const authorDates: SignalDef = {
     what: "Who wrote the content and when it was published or updated.",
     why: "AI answers prefer sources that are current and written by someone identifiable.",
     how:
-      "We look for authors and dates in the structured data, meta tags and time elements of the home page.",
+      'We look for authors and dates in the structured data, meta tags, time elements and visible byline ("By ...", "Published ...") of the home page.',
     sources: [SOURCES.helpful],
   },
   check(ctx) {
@@ -51,6 +51,8 @@ export const authorDates: SignalDef = {
       ...splitPeople(f.meta["author"] ?? f.meta["dcterms.creator"] ?? f.meta["dc.creator"] ?? ""),
       ...articles.flatMap((a) => personNames(a.data.author ?? a.data.creator, byId)),
       ...f.links.filter((l) => /(^|\s)author(\s|$)/.test(l.rel)).map((l) => l.text),
+      // The byline the page's text shows ("By Anna Reid", lib/engines/html/visible_bylines.ts).
+      ...(f.bylines?.authors ?? []).map((a) => a.name),
     ];
     const seen = new Set<string>();
     const authors = names.filter((n) => {
@@ -65,7 +67,7 @@ export const authorDates: SignalDef = {
       articles.map((a) => stringValues(a.data.dateModified ?? a.data.datePublished)[0]).find(
         Boolean,
       ) ??
-      f.times[0] ?? null;
+      f.bylines?.updated ?? f.bylines?.published ?? f.times[0] ?? null;
     return {
       status: author && date ? "pass" : author || date ? "warn" : "fail",
       detail: author && date
@@ -84,24 +86,8 @@ export const authorDates: SignalDef = {
       impact: "low",
     };
   },
-  fix: () => ({
-    what: "State who wrote the content and when it was updated",
-    why:
-      "AI answers prefer fresh, attributable sources; a visible date and author make recency and expertise checkable.",
-    how: howText(
-      "Show a byline and a date in the page, replacing the FILL-INs (the datetime is the ISO date):",
-      codeBlock(
-        '<p>By <a href="/about#FILL-IN">FILL-IN: author</a>, updated <time datetime="FILL-IN: YYYY-MM-DD">FILL-IN: date</time></p>',
-        "html",
-      ),
-      "and state the same in the page's JSON-LD (Article, BlogPosting or WebPage node):",
-      codeBlock(
-        '"author": { "@type": "Person", "name": "FILL-IN: author" },\n"datePublished": "FILL-IN: YYYY-MM-DD",\n"dateModified": "FILL-IN: YYYY-MM-DD"',
-        "json",
-      ),
-    ),
-    effort: "S",
-  }),
+  // One fix with the article pages' byline check: the same line on every page that lacks it.
+  fix: (ctx) => bylineFix(ctx, bylinePages(ctx, true)),
 };
 
 /** Splits a byline such as "Jane Doe, Bob Roe and Ann Poe" into people. */

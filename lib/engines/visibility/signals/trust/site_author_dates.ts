@@ -1,17 +1,10 @@
 /** `trust.site_author_dates`: the sampled article pages name an author and a date. */
-import { codeBlock, howText } from "../../fix_text.ts";
+import { bylineFix, bylinePages } from "../../byline_fix.ts";
+import { authorDates } from "./author_dates.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
-import {
-  examples,
-  pagesInWords,
-  pointsFor,
-  SAMPLE_HOW,
-  sampledSite,
-  share,
-  templateCause,
-} from "../../audit/site_view.ts";
+import { examples, pointsFor, SAMPLE_HOW, sampledSite, share } from "../../audit/site_view.ts";
 
 /** The article pages missing an author or a date. */
 interface Data {
@@ -58,18 +51,6 @@ export const siteAuthorDates: SignalDef<Data> = {
       data: { bad },
     };
   },
-  fix: (_ctx, found) => ({
-    what: `Add a byline and dates to ${pagesInWords(found.data!.bad)}`,
-    why:
-      "AI answers prefer attributable, fresh sources: an author and a date on every article make expertise and recency checkable.",
-    how: howText(
-      "In the article template, print the author and the dates from the post's fields, and state them in its JSON-LD:",
-      codeBlock(
-        '<p>By <a href="/authors/{{ author.slug }}">{{ author.name }}</a>, updated <time datetime="{{ updated | iso }}">{{ updated }}</time></p>',
-        "html",
-      ),
-    ),
-    effort: "S",
-    cause: templateCause(found.data!.bad),
-  }),
+  // One fix with the home page's byline check (the same line, on every page that lacks it).
+  fix: (ctx) => bylineFix(ctx, bylinePages(ctx, authorDates.check(ctx)?.status !== "pass")),
 };

@@ -1,5 +1,6 @@
 /** `trust.wikidata`: a Wikidata item whose official website (P856) is this domain. */
 import { howText } from "../../fix_text.ts";
+import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { SOURCES } from "../../sources.ts";
 import { displayName, homeUrl } from "../../site_identity.ts";
@@ -25,11 +26,16 @@ export const wikidata: SignalDef = {
     why:
       "Wikidata is the entity database AI systems and Google's Knowledge Graph draw on; an item with your official website (P856) ties your domain to the entity.",
     how: howText(
-      `If you meet Wikidata's notability policy, create an item at https://www.wikidata.org/wiki/Special:NewItem for "${
-        displayName(ctx)
-      }" with: instance of (P31), official website (P856) = ${
-        homeUrl(ctx)
-      }, and your social profile identifiers. Then add the item's URL to the sameAs of your JSON-LD Organization (see the structured-data fixes).`,
+      byHand(
+        `if you meet Wikidata's notability policy, create an item at https://www.wikidata.org/wiki/Special:NewItem for "${
+          displayName(ctx)
+        }" with: instance of (P31), official website (P856) = ${
+          homeUrl(ctx)
+        }, and your social profile identifiers. Then add the item's URL to the sameAs of your JSON-LD Organization (see the structured-data fixes).`,
+      ),
+      checkAfterwards(
+        `that searching Wikidata for ${homeUrl(ctx)} finds your item (its official website, P856).`,
+      ),
     ),
     effort: "M",
   }),

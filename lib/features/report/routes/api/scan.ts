@@ -30,7 +30,8 @@ export async function scanPost(req: Request, clientIp: string, deps: AppDeps): P
   try {
     target = {
       ...normaliseTarget(parsed.data.url),
-      ...(parsed.data.render ? { render: true } : {}),
+      // Absent: the service decides (the schema service renders where it can); false opts out.
+      ...(parsed.data.render !== undefined ? { render: parsed.data.render } : {}),
     };
   } catch (e) {
     if (e instanceof InvalidTargetError) throw new BadRequestError(e.message);

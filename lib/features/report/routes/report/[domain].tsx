@@ -19,13 +19,15 @@ import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
 import {
   ASSETS,
+  changesFeedPath,
+  pageReportPath,
   PATHS,
   reportPagePath,
   scanPagePath,
   scanStatusPath,
   staticPath,
 } from "../../../../kit/report_urls.ts";
-import { scanOf } from "../../../../engines/history/service.ts";
+import { latestOfPage, scanOf } from "../../../../engines/history/service.ts";
 import { loadSections, type ReportPage } from "../../../../kit/web/report_sections.ts";
 import { NotFoundError } from "../../../../kit/errors.ts";
 import { formatUtc } from "../../../../kit/ui/format.ts";
@@ -49,6 +51,18 @@ export const reportPageRoute: RouteDef = {
   handlers: (deps) => ({ GET: (c) => latestReport(c, deps) }),
 };
 
+/**
+ * GET /report/:domain/page?url=...: the report of one page of a domain (a service that scans
+ * pages: the schema service), its latest scan whatever page was scanned last, with that page's
+ * own history; its URL never changes meaning.
+ */
+export const pageReportRoute: RouteDef = {
+  path: PATHS.pageReport,
+  viewsRecords: true,
+  servedBy: (service) => service.watchTarget === "page",
+  handlers: (deps) => ({ GET: (c) => pageReport(c, deps) }),
+};
+
 /** GET /report/:domain/scans/:id: one kept scan, forever (lib/kit/storage/history.ts). */
 export const keptScanPageRoute: RouteDef = {
   path: PATHS.keptScanPage,
@@ -69,7 +83,7 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
   // What other features show (what changed, answer presence for the signed-in account).
   const reader = readerOf(c);
   const sections = stored
-    ? await loadSections(deps.reportSections ?? [], { domain, stored, kept: false, reader })
+    ? await loadSections(deps.reportSections ?? [], { domain, stored, view: "latest", reader })
     : null;
   // The observed column: only for the account whose server logs of the site are stored.
   const observed = stored && reader && deps.observedOf
@@ -79,7 +93,64 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     observed: observed ?? undefined,
   });
   if (sections?.private || observed) page.headers.set("Cache-Control", "private, no-store");
+  // Something in progress (an answer-presence run): the page comes back by itself, with its
+  // progress, and lands on the results once it ends (no script needed). (With its URL: a bare
+  // "10" would reload a URL ending in #answers as a same-page jump.)
+  if (sections?.refreshSeconds) {
+    page.headers.set("Refresh", `${sections.refreshSeconds}; url=${reportPagePath(domain)}`);
+  }
   return page;
+}
+
+async function pageReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+  const raw = param(c, "domain");
+  const domain = domainOf(raw);
+  if (!domain) return notFound(c, deps, null);
+  const asked = c.req.query("url") ?? "";
+  const url = pageOf(asked, domain);
+  if (!url) return notFound(c, deps, domain);
+  if (domain !== raw || url !== asked) return c.redirect(pageReportPath(domain, url), 301);
+  const [stored, inflight] = await Promise.all([
+    deps.store.getScan(domain),
+    deps.store.getInflight(domain),
+  ]);
+  // A scan of another page of the domain is not this page's progress.
+  const running = inflight?.url === url ? inflight : null;
+  let current = (stored?.record as { url?: unknown } | undefined)?.url === url ? stored : null;
+  if (!current) {
+    const latest = await latestOfPage(deps.store, domain, url);
+    if (latest) {
+      current = {
+        record: latest.record,
+        failure: latest.entry.failure ?? null,
+        credential: "pipeline",
+        durationMs: 0,
+        jobId: latest.entry.id,
+      };
+    }
+  }
+  if (!current && !running) return notFound(c, deps, domain, undefined, url);
+  const sections = current
+    ? await loadSections(deps.reportSections ?? [], {
+      domain,
+      stored: current,
+      view: "page",
+      reader: readerOf(c),
+    })
+    : null;
+  const page = reportPage(c, deps, domain, current, running, sections?.inserts, { page: url });
+  if (sections?.private) page.headers.set("Cache-Control", "private, no-store");
+  return page;
+}
+
+/** The page a `url` parameter names on `domain` (normalised), or null. */
+function pageOf(input: string, domain: string): string | null {
+  try {
+    const t = normaliseTarget(input);
+    return t.domain === domain ? t.pageUrl ?? t.url : null;
+  } catch {
+    return null;
+  }
 }
 
 // One kept scan, forever (lib/kit/storage/history.ts): the same report, as it was then.
@@ -106,7 +177,7 @@ async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Respon
   const sections = await loadSections(deps.reportSections ?? [], {
     domain,
     stored,
-    kept: true,
+    view: "kept",
     reader: readerOf(c),
   });
   const page = reportPage(c, deps, domain, stored, null, sections.inserts, { kept: true });
@@ -135,7 +206,7 @@ function reportPage(
   stored: StoredScan | null,
   inflight: InflightMark | null,
   inserts: ReportInserts | undefined = undefined,
-  options: { kept?: boolean; observed?: ObservedColumn } = {},
+  options: { kept?: boolean; page?: string; observed?: ObservedColumn } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -151,6 +222,8 @@ function reportPage(
         elapsedMs: Math.max(0, now - inflight.since),
         // The rendering row only for a scan that renders (the mark says so).
         steps: deps.service.progress.filter((row) => !row.rendering || inflight.render),
+        // A page's report comes back to that page's report when the scan is done.
+        ...(options.page ? { reportUrl: pageReportPath(domain, options.page) } : {}),
       }}
     />
   );
@@ -185,19 +258,38 @@ function reportPage(
       widget={deps.challenge.widget}
       form={deps.service.words.form}
       rescanUrl={rescanUrl}
+      // "Scan again" keeps the render choice of the report it rescans, or offers it.
+      canRender={deps.config.render.browser.kind !== "off"}
+      renderChecked={deps.service.wasRendered?.(stored.record) ?? false}
+      perPage={deps.service.watchTarget === "page"}
     />
   );
   const meta: PageMeta = {
     title: "",
     description: "",
     canonical: `${origin}${
-      options.kept ? scanPagePath(domain, stored.jobId) : reportPagePath(domain)
+      options.kept
+        ? scanPagePath(domain, stored.jobId)
+        : options.page
+        ? pageReportPath(domain, options.page)
+        : reportPagePath(domain)
     }`,
     image: `${origin}${staticPath(`og-${service}.png`)}`,
+    // The domain's feed of changes, where a feed reader (or a browser) finds it from the report.
+    alternates: [{
+      type: "application/atom+xml",
+      href: `${origin}${changesFeedPath(domain)}`,
+      title: `What changed on ${domain}`,
+    }],
   };
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
   const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
+  // A service that scans pages: the page's own report, whose link never changes meaning.
+  const url = (stored.record as { url?: unknown }).url;
+  const pageReport = deps.service.watchTarget === "page" && typeof url === "string"
+    ? pageReportPath(domain, url)
+    : undefined;
   const view = deps.service.report(stored, {
     now,
     rescan,
@@ -206,6 +298,7 @@ function reportPage(
     badge,
     inserts,
     observed: options.observed,
+    ...(pageReport ? { pageReport } : {}),
   });
   meta.title = view.title;
   meta.description = view.description;
@@ -238,7 +331,39 @@ function notFound(
   deps: AppDeps,
   domain: string | null,
   scanId?: string,
+  /** A page of the domain that was never scanned (or whose scans are no longer kept). */
+  page?: string,
 ): Response {
+  if (domain && page !== undefined) {
+    return renderPage(
+      c,
+      { title: `No report for ${page} yet`, description: "Not scanned yet.", noindex: true },
+      shellFor(c, deps, {
+        islands: true,
+        challenge: deps.challenge.widget,
+        challengeScript: "lazy",
+        styles: [ASSETS.reportCss],
+      }),
+      <>
+        <h1>No report for this page yet</h1>
+        <p class="lead">
+          {page}{" "}
+          has not been scanned yet, or its scans are older than the ones this service keeps. Scan it
+          now, or{" "}
+          <a href={reportPagePath(domain)}>
+            see the last page scanned on {domain}
+          </a>.
+        </p>
+        <ScanFormBlock
+          widget={deps.challenge.widget}
+          form={deps.service.words.form}
+          value={page}
+          perPage
+        />
+      </>,
+      404,
+    );
+  }
   if (domain && scanId !== undefined) {
     return renderPage(
       c,
@@ -278,6 +403,7 @@ function notFound(
         widget={deps.challenge.widget}
         form={deps.service.words.form}
         value={domain ?? undefined}
+        perPage={deps.service.watchTarget === "page"}
       />
     </>,
     404,

@@ -26,7 +26,7 @@ export { MAX_VALIDATE_BODY, ValidateRequestSchema };
 /** POST /api/validate (mounted by the services that validate code in hand). */
 export const validateRoute: RouteDef = {
   path: PATHS.validateApi,
-  servedBy: (service) => service.validatesCode !== undefined,
+  servedBy: (service) => service.validatesCode === true,
   handlers: (deps) => ({ POST: (c) => validateCode(c, deps) }),
   schemas: () => ({
     ValidateRequest: { schema: ValidateRequestSchema, io: "input" },

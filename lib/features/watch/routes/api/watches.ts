@@ -6,6 +6,9 @@
  *   GET    /api/watches/:id         one watch and its last deliveries
  *   DELETE /api/watches/:id         removes it: it never runs or alerts again
  *   POST   /api/watches/:id/test    queues a signed test delivery ("watch.ping")
+ *   POST   /api/watches/:id/run     starts the watch's scan now (its owner's key, or the
+ *                                   operator's PIPELINE_TOKEN for any watch): 202
+ * Creating and removing watches is rate limited per account and per address (429, Retry-After).
  * A JSON API: a body of another type is 415 (so a cross-site form post is never served).
  */
 import { jsonApi, type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
@@ -13,7 +16,11 @@ import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { accountOfBearer } from "../../../../kit/auth/caller.ts";
-import { type WatchAppDeps, watchOf } from "../../context.ts";
+import { digestsEqual, sha256Digest } from "../../../../kit/auth/crypto.ts";
+import { UnauthorizedError } from "../../../../kit/errors.ts";
+import { PATHS, scanStatusPath } from "../../../../kit/report_urls.ts";
+import { linkOrigin, type WatchAppDeps, watchOf } from "../../context.ts";
+import { type RunNowCaller, runWatchNow } from "../../run_now.ts";
 import {
   addWatch,
   allowedSchedules,
@@ -25,7 +32,6 @@ import {
   WatchRequestSchema,
   watchView,
 } from "../../watches.ts";
-import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** Largest body of POST /api/watches. */
 const MAX_WATCH_BODY = 8 * 1024;
@@ -53,7 +59,7 @@ export const watchesRoute: RouteDef<WatchAppDeps> = {
           recentDeliveries(w, accountId),
         ]);
         return c.json({
-          watches: watches.map((x) => watchView(x, w.origin)),
+          watches: watches.map((x) => watchView(x, linkOrigin(w, c))),
           deliveries: deliveries.map(deliveryView),
           limits: { maxWatches: deps.config.watch.maxPerAccount, schedules: allowedSchedules(w) },
         });
@@ -64,8 +70,14 @@ export const watchesRoute: RouteDef<WatchAppDeps> = {
           await readJsonBody(c.req.raw, MAX_WATCH_BODY),
         );
         if (!parsed.success) throw new BadRequestError(zodMessage(parsed.error));
-        const { watch, webhookSecret } = await addWatch(w, accountId, parsed.data, "api");
-        return c.json({ watch: watchView(watch, w.origin), webhookSecret }, 201);
+        const { watch, webhookSecret } = await addWatch(
+          w,
+          accountId,
+          parsed.data,
+          "api",
+          c.get("clientIp") ?? null,
+        );
+        return c.json({ watch: watchView(watch, linkOrigin(w, c)), webhookSecret }, 201);
       },
     };
   },
@@ -98,6 +110,10 @@ export const watchesRoute: RouteDef<WatchAppDeps> = {
         ...REFUSED,
         "409": errorResponse("The account's cap is reached, or the target is watched already."),
         "415": errorResponse("Not JSON."),
+        "429": errorResponse(
+          "Too many watches created or removed this hour, by the account or from the address " +
+            "(Retry-After).",
+        ),
       },
     },
   }),
@@ -118,14 +134,14 @@ export const watchRoute: RouteDef<WatchAppDeps> = {
         const deliveries = (await recentDeliveries(w, accountId, 50))
           .filter((d) => d.watchId === watch.id);
         return c.json({
-          watch: watchView(watch, w.origin),
+          watch: watchView(watch, linkOrigin(w, c)),
           deliveries: deliveries.map(deliveryView),
         });
       },
       DELETE: async (c) => {
         const { accountId } = await callerOf(deps, c.req.header("authorization"));
-        const removed = await removeWatch(w, accountId, param(c, "id"));
-        return c.json({ deleted: true, watch: watchView(removed, w.origin) });
+        const removed = await removeWatch(w, accountId, param(c, "id"), c.get("clientIp") ?? null);
+        return c.json({ deleted: true, watch: watchView(removed, linkOrigin(w, c)) });
       },
     };
   },
@@ -152,6 +168,7 @@ export const watchRoute: RouteDef<WatchAppDeps> = {
         "200": { description: "Removed.", content: json("WatchRemoved") },
         ...REFUSED,
         "404": errorResponse("Not a watch of this account."),
+        "429": errorResponse("Too many watches created or removed this hour (Retry-After)."),
       },
     },
   }),
@@ -186,6 +203,66 @@ export const watchTestRoute: RouteDef<WatchAppDeps> = {
         "429": errorResponse(
           "A test of this watch was queued less than 5 minutes ago (Retry-After).",
         ),
+      },
+    },
+  }),
+};
+
+/**
+ * Who asks a watch to run now: the operator (PIPELINE_TOKEN, any watch) or the account whose key
+ * the request carries (its own watches). @throws UnauthorizedError (401), 403 for a loose key.
+ */
+async function runCallerOf(
+  deps: WatchAppDeps,
+  authorization: string | undefined,
+): Promise<RunNowCaller> {
+  const token = authorization?.match(/^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i)?.[1];
+  if (!token) throw new UnauthorizedError();
+  const pipeline = deps.config.pipelineToken;
+  if (pipeline && digestsEqual(sha256Digest(token).bytes, sha256Digest(pipeline).bytes)) {
+    return { kind: "operator" };
+  }
+  const { accountId } = await callerOf(deps, authorization);
+  return { kind: "owner", accountId };
+}
+
+/** POST /api/watches/:id/run: the watch's scan, now. */
+export const watchRunRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.watchRun,
+  use: [jsonApi],
+  handlers: (deps) => {
+    const w = watchOf(deps);
+    return {
+      POST: async (c) => {
+        const caller = await runCallerOf(deps, c.req.header("authorization"));
+        const started = await runWatchNow(w, param(c, "id"), caller);
+        const statusUrl = scanStatusPath(started.scanId);
+        c.header("Location", statusUrl);
+        return c.json({
+          watch: watchView(started.watch, linkOrigin(w, c)),
+          scanId: started.scanId,
+          joined: started.joined,
+          statusUrl,
+        }, 202);
+      },
+    };
+  },
+  openapi: () => ({
+    post: {
+      tags: ["watches"],
+      operationId: "runWatchNow",
+      summary: "Start the watch's scan now (its owner, or the operator with PIPELINE_TOKEN)",
+      description: "Queued at once on the scan queue and compared with the watch's last scan " +
+        "when it ends (a regression alerts as usual). The owner's run counts in the account's " +
+        "scan pool and may be asked once per watch every 10 minutes; a scan of the target " +
+        "already in flight is joined. Follow statusUrl (GET /api/scans/{id}).",
+      ...KEYED,
+      parameters: [ID_PARAMETER],
+      responses: {
+        "202": { description: "Started (or joined).", content: json("Object") },
+        ...REFUSED,
+        "404": errorResponse("Not a watch of this account (or no such watch)."),
+        "429": errorResponse("Run less than 10 minutes ago, or a scan pool is full (Retry-After)."),
       },
     },
   }),

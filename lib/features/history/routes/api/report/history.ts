@@ -16,6 +16,7 @@ import {
   ScanDiffSchema,
 } from "../../../../../engines/history/schemas.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
 import { DOMAIN_PARAMETER, errorResponse as error, json } from "../../../../../kit/web/openapi.ts";
 
 const id = (description: string) => ({
@@ -39,8 +40,21 @@ export const historyRoute: RouteDef = {
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
         throw new BadRequestError("limit must be a whole number from 1 to 10000");
       }
-      const scans = await historyOf(deps.store, domain, limit);
-      if (!scans.length) throw new NotFoundError(`No kept scan of ${domain}`);
+      let scans = await historyOf(deps.store, domain, limit);
+      // Additive: `?url=` keeps the scans of one page (a service that scans pages).
+      const page = c.req.query("url");
+      if (page !== undefined) {
+        let url: string;
+        try {
+          const t = normaliseTarget(page);
+          url = t.pageUrl ?? t.url;
+        } catch (e) {
+          if (e instanceof InvalidTargetError) throw new BadRequestError(`url: ${e.message}`);
+          throw e;
+        }
+        scans = scans.filter((s) => s.url === url);
+      }
+      if (!scans.length) throw new NotFoundError(`No kept scan of ${page ?? domain}`);
       c.header("Cache-Control", "no-store");
       return c.json({ domain, scans });
     },
@@ -58,6 +72,13 @@ export const historyRoute: RouteDef = {
         required: false,
         description: "At most this many (1-10000, default 1000).",
         schema: { type: "integer", minimum: 1, maximum: 10000 },
+      }, {
+        name: "url",
+        in: "query",
+        required: false,
+        description: "Only the scans of this page (the Schema Markup Generator keeps a history " +
+          "per page), among the newest `limit` of the domain.",
+        schema: { type: "string" },
       }],
       responses: {
         "200": { description: "The kept scans.", content: json("History") },

@@ -1,0 +1,129 @@
+/**
+ * Messages between the server and a worker process (lib/kit/isolate/process_pool.ts,
+ * worker_process.ts) over the process's stdin and stdout pipes: each message is one frame, a
+ * 4-byte big-endian length and the message serialised by V8 (`node:v8` serialize, the structured
+ * clone `postMessage` uses between threads, so Maps, Dates and `undefined` pass as they did).
+ *
+ * Why pipes and V8's serialiser (measured with deno 2.9.6, tests/bench/isolation_bench.ts): a
+ * round trip of 1 MiB of text to a child process and back costs about 10 ms (ASCII) to 30 ms
+ * (two-byte characters), against about 1.3 s for 1 MB passed as a Uint8Array between
+ * worker_threads. A record is at most 1 MiB (lib/kit/limits/record_budget.ts), a job's input at most
+ * a few MiB, so {@link MAX_FRAME_BYTES} leaves room and still bounds what either side buffers.
+ *
+ * The reader is linear in what it reads: chunks are kept as they come and copied once into their
+ * frame; a length over the cap ends the stream with {@link FrameError} before anything is kept.
+ */
+import { deserialize, serialize } from "node:v8";
+
+/** The largest frame either side accepts (a stored record's summary job carries up to 64 MiB). */
+export const MAX_FRAME_BYTES = 80 * 1024 * 1024;
+
+/** A frame over the cap, or bytes that are not a serialised message. */
+export class FrameError extends Error {
+  override name = "FrameError";
+}
+
+/** One message as a frame. @throws FrameError past {@link MAX_FRAME_BYTES}. */
+export function encodeFrame(message: unknown, maxBytes = MAX_FRAME_BYTES): Uint8Array {
+  const body = serialize(message);
+  if (body.byteLength > maxBytes) {
+    throw new FrameError(`a message of ${body.byteLength} bytes is over the ${maxBytes} cap`);
+  }
+  const frame = new Uint8Array(4 + body.byteLength);
+  new DataView(frame.buffer).setUint32(0, body.byteLength);
+  frame.set(body, 4);
+  return frame;
+}
+
+/** Reads frames from a byte stream, one message at a time. */
+export class FrameReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #max: number;
+  /** Chunks read; those from {@link #head} on are not yet taken, the first from {@link #offset}. */
+  #chunks: Uint8Array[] = [];
+  #head = 0;
+  #offset = 0;
+  #buffered = 0;
+
+  constructor(stream: ReadableStream<Uint8Array>, maxBytes = MAX_FRAME_BYTES) {
+    this.#reader = stream.getReader();
+    this.#max = maxBytes;
+  }
+
+  /**
+   * The next message, or null once the stream has ended between frames.
+   * @throws FrameError for a length over the cap, a stream cut inside a frame, or bad bytes.
+   */
+  async next(): Promise<unknown | null> {
+    if (!(await this.#fill(4))) {
+      if (this.#buffered === 0) return null;
+      throw new FrameError("the stream ended inside a frame's length");
+    }
+    const head = this.#take(4);
+    const length = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
+    if (length > this.#max) {
+      await this.cancel();
+      throw new FrameError(`a frame of ${length} bytes is over the ${this.#max} cap`);
+    }
+    if (!(await this.#fill(length))) throw new FrameError("the stream ended inside a frame");
+    try {
+      return deserialize(this.#take(length));
+    } catch (error) {
+      throw new FrameError(`a frame could not be read: ${(error as Error).message}`);
+    }
+  }
+
+  /** Stops reading (the stream is cancelled). */
+  async cancel(): Promise<void> {
+    await this.#reader.cancel().catch(() => {});
+  }
+
+  /** Reads until `n` bytes are buffered; false when the stream ends first. */
+  async #fill(n: number): Promise<boolean> {
+    while (this.#buffered < n) {
+      const { value, done } = await this.#reader.read();
+      if (done) return false;
+      if (value.byteLength === 0) continue;
+      this.#chunks.push(value);
+      this.#buffered += value.byteLength;
+    }
+    return true;
+  }
+
+  /** Takes `n` buffered bytes (each byte is copied at most once). */
+  #take(n: number): Uint8Array {
+    const first = this.#chunks[this.#head];
+    // The common case: the frame lies in the first chunk, taken without a copy.
+    if (first.byteLength - this.#offset >= n) {
+      const out = first.subarray(this.#offset, this.#offset + n);
+      this.#advance(n);
+      return out;
+    }
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const chunk = this.#chunks[this.#head];
+      const part = chunk.subarray(this.#offset, this.#offset + (n - filled));
+      out.set(part, filled);
+      filled += part.byteLength;
+      this.#advance(part.byteLength);
+    }
+    return out;
+  }
+
+  /** Marks `n` bytes of the first chunk taken (an index, not a shift: linear in chunks). */
+  #advance(n: number): void {
+    this.#buffered -= n;
+    this.#offset += n;
+    if (this.#offset < this.#chunks[this.#head].byteLength) return;
+    this.#head++;
+    this.#offset = 0;
+    if (this.#head === this.#chunks.length) {
+      this.#chunks = [];
+      this.#head = 0;
+    } else if (this.#head > 1024) {
+      this.#chunks = this.#chunks.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}

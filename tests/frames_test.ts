@@ -1,0 +1,53 @@
+/**
+ * The frames between the server and its worker processes (lib/kit/isolate/frames.ts): messages pass
+ * whole and unchanged (Maps, Dates, undefined, text of any size) however the pipe cuts them, the
+ * reader keeps nothing past its cap, and a stream cut inside a frame is an error, not a message.
+ */
+import assert from "node:assert/strict";
+import { encodeFrame, FrameError, FrameReader } from "../lib/kit/isolate/frames.ts";
+
+/** A stream that delivers `bytes` in chunks of `size`. */
+function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
+};
+
+Deno.test("[frames] messages pass whole in order, however the stream is cut", async () => {
+  const messages = [
+    { id: 1, ok: true, outcome: { record: { domain: "a.test", scannedAt: new Date(0) } } },
+    { map: new Map([["shop.test", { host: "127.0.0.1", port: 4507 }]]), none: undefined },
+    { text: "é€".repeat(100_000) },
+    "scan-thread-ready",
+  ];
+  const bytes = concat(messages.map((m) => encodeFrame(m)));
+  for (const size of [1, 7, 4096, bytes.length]) {
+    const reader = new FrameReader(chunked(bytes, size));
+    const got: unknown[] = [];
+    for (let m = await reader.next(); m !== null; m = await reader.next()) got.push(m);
+    assert.deepEqual(got, messages, `chunks of ${size}`);
+  }
+});
+
+Deno.test("[frames] a frame over the cap is refused before it is read; a stream cut inside a frame is an error", async () => {
+  const big = encodeFrame({ text: "x".repeat(2000) });
+  const reader = new FrameReader(chunked(big, 64), 1000);
+  await assert.rejects(() => reader.next(), FrameError);
+  assert.throws(() => encodeFrame({ text: "x".repeat(2000) }, 1000), FrameError);
+  const cut = new FrameReader(chunked(big.slice(0, 100), 10));
+  await assert.rejects(() => cut.next(), /ended inside a frame/);
+  const garbage = new Uint8Array([0, 0, 0, 3, 1, 2, 3]);
+  await assert.rejects(() => new FrameReader(chunked(garbage, 7)).next(), FrameError);
+});
