@@ -6,6 +6,8 @@
  * LOG_RETENTION_DAYS (how long daily aggregates are kept) LOG_REVERSE_DNS (off: ask no DNS) and LOG_IP_RANGES_FETCH (off: never fetch the lists).
  */
 
+import { intSetting } from "../../kit/config_values.ts";
+
 /** The feature's settings. */
 export interface LogsSettings {
   ipRangesDir: string | undefined;
@@ -16,22 +18,6 @@ export interface LogsSettings {
   reverseDns: boolean;
   /** LOG_IP_RANGES_FETCH=off: the vendors' lists are never fetched (directory and snapshot only). */
   fetchRanges: boolean;
-}
-
-function intSetting(
-  env: Record<string, string | undefined>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  }
-  return n;
 }
 
 /** The settings from the environment; throws with a message naming the bad variable. */

@@ -8,10 +8,16 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { HttpError } from "../../kit/errors.ts";
 import { accountOfBearer } from "../../kit/auth/caller.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
-import { guarded, type McpContext, toolError, toolResult } from "../../kit/mcp/context.ts";
+import {
+  guarded,
+  type McpContext,
+  type McpTool,
+  refusal,
+  toolError,
+  toolResult,
+} from "../../kit/mcp/context.ts";
 import { FORMAT_IDS } from "./formats.ts";
 import { logReport } from "./report.ts";
 import { reportText } from "./report_text.ts";
@@ -22,8 +28,17 @@ import { keepFrom } from "./aggregate.ts";
 /** The largest log the tool takes, in bytes of UTF-8. */
 export const MAX_TOOL_LOG = 48 * 1024;
 
-/** Registers the tool. */
-export function registerLogTools(server: McpServer, ctx: McpContext): void {
+/** The server-log tools, in the order tools/list gives them. */
+export const LOG_TOOLS: readonly McpTool[] = [
+  {
+    name: "analyse_server_log",
+    offered: (deps) => deps.service.readsServerLogs === true,
+    register: registerAnalyseServerLog,
+  },
+];
+
+/** Registers analyse_server_log. */
+function registerAnalyseServerLog(server: McpServer, ctx: McpContext): void {
   server.registerTool("analyse_server_log", {
     title: "Which AI crawlers really come (a server access log)",
     description:
@@ -94,7 +109,8 @@ export function registerLogTools(server: McpServer, ctx: McpContext): void {
         if (error instanceof ReadersBusyError) {
           return toolError("Other logs are being read; retry in a minute.");
         }
-        if (error instanceof HttpError && error.status < 500) return toolError(error.message);
+        const refused = refusal(error);
+        if (refused) return refused;
         if (error instanceof Error && error.name === "InvalidTargetError") {
           return toolError(error.message);
         }
