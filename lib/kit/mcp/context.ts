@@ -22,8 +22,11 @@ export interface McpDeps extends ScanServiceDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** The watch feature (lib/features/watch/): the watch tools act for the account of the request's key. */
   watch?: WatchDeps;
-  /** Where jobs run (the server's workers): code validation (lib/features/validate/). */
-  threads?: Pick<ScanRunner, "runJob"> | null;
+  /**
+   * Where jobs run (the server's workers): code validation (lib/features/validate/), server logs
+   * (lib/features/logs/).
+   */
+  threads?: (Pick<ScanRunner, "runJob"> & Partial<Pick<ScanRunner, "runStream">>) | null;
   /** Answer presence (lib/features/answers/): its tools act for the request's key, like the watch tools. */
   answers?: AnswersDeps;
 }
