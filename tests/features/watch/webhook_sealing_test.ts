@@ -18,6 +18,7 @@ import { watchOf } from "../../../lib/features/watch/context.ts";
 import { SecretBox } from "../../../lib/features/watch/secret_box.ts";
 import { KEPT_KEY_NAME } from "../../../lib/features/watch/sealing.ts";
 import type { Watch } from "../../../lib/features/watch/store_types.ts";
+import { AnswersStore } from "../../../lib/features/answers/store.ts";
 import { startAppEnv, type TestEnv } from "../../helpers/app_env.ts";
 import { type Receiver, startReceiver } from "../../helpers/watch_env.ts";
 import { startLikeStartTask } from "../../helpers/start_task_server.ts";
@@ -263,6 +264,75 @@ Deno.test({
       env = await app(kvPath, receiver, { WATCH_SECRET_KEY: KEY_2 });
       try {
         assert.ok(signedWith(b.secret, await ping(env, b.key, b.id, receiver)));
+      } finally {
+        await env.close();
+      }
+    } finally {
+      await receiver.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[keys] setting WATCH_SECRET_KEY also seals again e-mail alert addresses and users' vendor keys before the kept key goes",
+  ...STEP,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const kvPath = `${dir}/kv.sqlite3`;
+    const receiver = startReceiver();
+    const keyContext = `answers-key:${ACCOUNT}:openai`;
+    try {
+      // Without the setting: a watch with a webhook and an e-mail address, and a user's vendor
+      // key, all sealed with the key kept in KV (as an earlier version sealed vendor keys).
+      let env = await app(kvPath, receiver, {});
+      const a = await watchWithWebhook(env, "mail.example");
+      try {
+        const deps = watchOf(env.deps);
+        const kept = await deps.box();
+        const entry = await deps.watches.get(ACCOUNT, a.id);
+        const email = {
+          address: await kept.seal("owner@mail.example", a.id),
+          display: "o***@mail.example",
+          state: "confirmed" as const,
+          confirmHash: "confirm-hash",
+          unsubscribe: await kept.seal("unsubscribe-token-1", a.id),
+          unsubscribeHash: "unsubscribe-hash",
+        };
+        assert.ok(
+          await deps.watches.save(entry as Deno.KvEntry<Watch>, { ...entry.value!, email }),
+        );
+        await new AnswersStore(env.kv, env.service.name).putKey(ACCOUNT, "openai", {
+          sealed: await kept.seal("sk-vendor-key-0001", keyContext),
+          addedAt: 0,
+        });
+      } finally {
+        await env.close();
+      }
+
+      env = await app(kvPath, receiver, { WATCH_SECRET_KEY: KEY_1 });
+      try {
+        // One watch (its webhook and e-mail values) and one vendor key sealed again.
+        assert.deepEqual(env.logs.find((e) => e.event === "watch.sealed_again"), {
+          event: "watch.sealed_again",
+          resealed: 2,
+          unopened: 0,
+          busy: 0,
+          keptKeyDeleted: true,
+        });
+        const watch = await stored(env, a.id);
+        const box = new SecretBox(KEY_1);
+        assert.equal(await box.open(watch.email!.address, a.id), "owner@mail.example");
+        assert.equal(await box.open(watch.email!.unsubscribe, a.id), "unsubscribe-token-1");
+        const key = await new AnswersStore(env.kv, env.service.name).getKey(ACCOUNT, "openai");
+        assert.equal(await box.open(key!.sealed, keyContext), "sk-vendor-key-0001");
+        // A copy of the store opens none of them.
+        for (const material of await everyStoredString(env.kv)) {
+          const copy = new SecretBox(material);
+          assert.equal(await copy.open(watch.email!.address, a.id), null);
+          assert.equal(await copy.open(key!.sealed, keyContext), null);
+        }
       } finally {
         await env.close();
       }
