@@ -185,7 +185,7 @@ export async function readAccessLog(
       // agent could not be cut out; nothing when the format has none.
       const may = scan.agentStart < 0
         ? mayNameCrawler(text.slice(start, end))
-        : scan.agentStart < scan.agentEnd && match.mayNameAt(text, scan.agentStart, scan.agentEnd);
+        : scan.agentStart < scan.agentEnd && match.mayNameIn(scan, scan.agentStart, scan.agentEnd);
       if (!may) {
         s.otherLines++;
         return;
@@ -301,8 +301,10 @@ export async function readAccessLog(
         s.cut = true;
       }
       s.bytes += chunk.length;
-      if (!sawBinary && chunk.indexOf(0) >= 0) sawBinary = true;
       text = decoder.decode(chunk, { stream: true });
+      // A NUL byte decodes to U+0000 and nothing else does: searched in the text, which the
+      // runtime does about eight times faster than in the bytes (measured, docs/logs.md).
+      if (!sawBinary && text.indexOf("\0") >= 0) sawBinary = true;
       let start = 0;
       let nl = text.indexOf("\n");
       if (nl >= 0 && (carry || discarding)) {

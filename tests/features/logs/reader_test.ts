@@ -9,6 +9,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { checkClfAt, looksLikeClf } from "../../../lib/features/logs/formats/clf.ts";
 import { TextScan } from "../../../lib/features/logs/text_scan.ts";
+import {
+  AgentFilter,
+  anchorsFor,
+  mayNameCrawler,
+} from "../../../lib/features/logs/crawler_match.ts";
+import { CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
 import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { addressBytes, PrefixTrie } from "../../../lib/features/logs/ip_trie.ts";
@@ -113,6 +119,63 @@ Deno.test("[logs/reader] a hostile chunk (nothing to find before each line's end
     // Each kind of search goes over the text at most once.
     assert.ok(scan.searched <= 3 * text.length, `${filler}: ${scan.searched} of ${text.length}`);
   }
+});
+
+Deno.test("[logs/reader] the agents' prefilter never drops an agent that names a crawler, in any case, wherever it lies in a text", () => {
+  const tokens = CRAWLERS.map((c) => c.token);
+  // Every token holds an anchor (a token holding none would be an anchor of its own).
+  const anchors = anchorsFor(tokens);
+  for (const t of tokens) assert.ok(anchors.some((a) => t.toLowerCase().includes(a)), t);
+  assert.ok(anchorsFor([...tokens, "Zzyzx"]).includes("zzyzx"));
+  // Agents from pieces of browsers' agents, tokens, their letters in either case and the
+  // characters the anchors start with, several to a text, asked about in order as the reader
+  // asks: whenever the tokens' expression finds a token, the prefilter says so.
+  const flip = (s: string, mask: number) =>
+    [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
+  const piece = fc.oneof(
+    fc.constantFrom(
+      "Mozilla/5.0 (",
+      "AppleWebKit/537.36",
+      " (KHTML, like Gecko) ",
+      "Safari/537.36",
+      "/blog/",
+      "- -",
+      "b",
+      "B",
+      "-",
+      "bo",
+      "o",
+      "t",
+      " ",
+    ),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
+      .map(([t, m]) => flip(t, m)),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
+      .map(([t, cut]) => t.slice(0, cut)),
+  );
+  const agent = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(agent, fc.array(piece, { maxLength: 3 })), { maxLength: 6 }),
+      (parts) => {
+        // Each agent between quotes, with other text (the next line's start) after it.
+        let text = "";
+        const at: [number, number][] = [];
+        for (const [a, gap] of parts) {
+          text += '"';
+          at.push([text.length, text.length + a.length]);
+          text += `${a}"\n${gap.join("")} `;
+        }
+        const filter = new AgentFilter();
+        for (const [start, end] of at) {
+          const named = mayNameCrawler(text.slice(start, end));
+          if (named) assert.ok(filter.mayName(text, start, end), text.slice(start, end));
+          else filter.mayName(text, start, end);
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });
 
 Deno.test("[logs/reader] a lookup in the prefix tree equals a scan of every range", () => {
