@@ -161,12 +161,20 @@ function detached(s: string): string {
  * without a memory.
  */
 export class CrawlerMatcher {
-  #filter = new AgentFilter();
+  readonly #filter: AgentFilter | null;
   #may = new Map<string, boolean>();
   #named = new Map<string, Crawler | null>();
   #lookups = 0;
   #misses = 0;
   #remember = true;
+
+  /**
+   * `prefilter: false` sends every agent to the tokens' test: the reference the prefilter is
+   * compared with (tests/features/logs/reader_test.ts) and the benchmark's figure without it.
+   */
+  constructor(options: { prefilter?: boolean } = {}) {
+    this.#filter = options.prefilter === false ? null : new AgentFilter();
+  }
 
   /**
    * {@link mayNameCrawler} of `text` from `start` to `end` (a line's User-Agent inside a chunk's
@@ -194,7 +202,8 @@ export class CrawlerMatcher {
    * agent without an anchor costs a few searches, no string), then {@link mayNameAt}.
    */
   mayNameIn(scan: TextScan, start: number, end: number): boolean {
-    return this.#filter.mayName(scan.text, start, end) && this.mayNameAt(scan.text, start, end);
+    return (this.#filter?.mayName(scan.text, start, end) ?? true) &&
+      this.mayNameAt(scan.text, start, end);
   }
 
   /** {@link crawlerOf} a User-Agent. */

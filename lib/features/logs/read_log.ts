@@ -30,6 +30,11 @@ export interface ReadOptions extends JudgeDeps {
   signal?: AbortSignal;
   /** Told after each chunk how far the read is (bytes after decompression, lines). */
   onProgress?: (progress: { bytes: number; lines: number }) => void;
+  /**
+   * False: every User-Agent goes to the tokens' test, without the anchors' prefilter
+   * (crawler_match.ts AgentFilter). Only to compare with; the answers are the same.
+   */
+  prefilter?: boolean;
 }
 
 /** A line that could not be read: its number and why. */
@@ -114,7 +119,7 @@ export async function readAccessLog(
 
   const hits: LogHit[] = [];
   const collect = (h: LogHit) => hits.push(h);
-  const match = new CrawlerMatcher();
+  const match = new CrawlerMatcher({ prefilter: options.prefilter });
   const scan = new TextScan();
 
   /** Reads a line that may name a crawler; a promise only when judging waits (DNS, signatures). */
