@@ -40,7 +40,7 @@
  * (lib/kit/isolate/worker_command.ts).
  */
 import type { Config } from "../config.ts";
-import { encodeFrame, FrameError, FrameReader } from "./frames.ts";
+import { bytesFrameHead, encodeFrame, FrameError, FrameReader } from "./frames.ts";
 import {
   type JobProgressMessage,
   type JobReplyMessage,
@@ -493,7 +493,12 @@ export function startWorkerProcesses(
     // A stream job's input goes to this worker as it asks; a write to a process that is gone
     // fails, and its exit settles the work.
     const feed = opts.input
-      ? streamFeed(opts.input, (m) => p.writer.write(encodeFrame(m)).catch(() => {}))
+      ? streamFeed(opts.input, (m) => {
+        if (!("chunk" in m)) return p.writer.write(encodeFrame(m)).catch(() => {});
+        // The piece goes as it is, after its head: no copy of it is made here.
+        p.writer.write(bytesFrameHead(m.id, m.chunk.byteLength)).catch(() => {});
+        return p.writer.write(m.chunk).catch(() => {});
+      })
       : null;
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

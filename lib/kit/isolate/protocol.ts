@@ -90,12 +90,14 @@ export interface StreamRequestMessage {
 }
 
 /**
- * The next piece of a stream job's input (`chunk`: bytes, to a process; `chunk64`: the same as
- * base64, to a thread, whose channel passes strings quickly and bytes slowly), or its end
- * (`error`: the input broke off, which the job's stream raises).
+ * The next piece of a stream job's input (`chunk`: bytes; `parts`: the same read back from a
+ * worker process's pipe, as views of the reads it spans; `chunk64`: the same as base64, to a
+ * thread, whose channel passes strings quickly and bytes slowly), or its end (`error`: the input
+ * broke off, which the job's stream raises).
  */
 export type StreamInputMessage =
   | { id: number; chunk: Uint8Array }
+  | { id: number; parts: Uint8Array[] }
   | { id: number; chunk64: string }
   | { id: number; end: true; error?: string };
 

@@ -58,7 +58,7 @@ const inputs = new Map<number, (m: StreamInputMessage) => void>();
 const server = await channel;
 
 server.onMessage(async (m) => {
-  if ("chunk" in m || "chunk64" in m || "end" in m) {
+  if ("chunk" in m || "parts" in m || "chunk64" in m || "end" in m) {
     inputs.get(m.id)?.(m);
     return;
   }

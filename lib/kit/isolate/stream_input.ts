@@ -49,8 +49,8 @@ export function streamInput(ask: () => void): {
         else controller.close();
         return;
       }
-      const piece = "chunk" in m ? m.chunk : Uint8Array.fromBase64(m.chunk64);
-      controller.enqueue(piece);
+      if ("parts" in m) { for (const part of m.parts) controller.enqueue(part); }
+      else controller.enqueue("chunk" in m ? m.chunk : Uint8Array.fromBase64(m.chunk64));
       askMore();
     },
   };

@@ -52,9 +52,20 @@ new Worker(new URL("./orphan_watch.ts", import.meta.url), { type: "module" });
 
 const input = new FrameReader(Deno.stdin.readable);
 const output = Deno.stdout.writable.getWriter();
+/**
+ * Writes one message after the ones before it: a stream job asks for its pieces and reports its
+ * progress without waiting, and Deno 2.9.6 keeps native memory for each write in flight, which
+ * grew without bound (tens of MB a few hundred MB into an upload, measured with
+ * tests/bench/logs_bench.ts) when thousands were started at once.
+ */
+let writing: Promise<void> = Promise.resolve();
 const post = (
   m: ScanReplyMessage | JobReplyMessage | JobProgressMessage | StreamPullMessage,
-) => output.write(encodeFrame(m));
+): Promise<void> => {
+  const frame = encodeFrame(m);
+  writing = writing.then(() => output.write(frame)).catch(() => {});
+  return writing;
+};
 
 const hello = await input.next() as WorkerHello | null;
 if (!hello) Deno.exit(0);
@@ -83,7 +94,7 @@ for (;;) {
     | StreamInputMessage
     | null;
   if (!m) break;
-  if ("chunk" in m || "chunk64" in m || "end" in m) inputs.get(m.id)?.(m);
+  if ("chunk" in m || "parts" in m || "chunk64" in m || "end" in m) inputs.get(m.id)?.(m);
   else if ("stream" in m) working = working.then(async () => await post(await runStream(m)));
   else if ("job" in m) working = working.then(async () => await post(await runJob(m)));
   else working = working.then(async () => await post(await runScan(m)));
