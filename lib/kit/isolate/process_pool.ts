@@ -90,7 +90,8 @@ export interface ProcessPoolOptions {
   jobs?: ThreadJobModules;
   /**
    * Job kinds run by workers of their own with this V8 old generation, in MB (at most `heapMb`:
-   * larger is cut to it): each such worker loads that kind's module alone (see the module comment).
+   * larger is cut to it): each such worker loads that kind's module alone (see the module comment),
+   * and may collect its garbage at its own pace (`--expose-gc`: lib/kit/isolate/worker_command.ts).
    */
   ownHeap?: Record<string, number>;
   /** A local Chromium workers may start to render (docs/rendering.md), or null. */
@@ -216,6 +217,7 @@ export function startWorkerProcesses(
           deno: options.deno,
           heapMb,
           youngMb: youngOf(heapMb),
+          exposeGc: true,
           chromium: null,
           module: options.module,
           read: [...moduleDirs, ...(options.read ?? [])],
