@@ -109,9 +109,9 @@ export function describeConfig(config: Config): string[] {
       : `Watches: up to ${config.watch.maxPerAccount} per account, ${
         config.watch.schedules.join(" or ")
       }; webhook secrets sealed with ${
-        config.watch.secretKey
+        config.secretBox.secretKey
           ? `WATCH_SECRET_KEY${
-            config.watch.previousSecretKeys.length
+            config.secretBox.previousSecretKeys.length
               ? " (WATCH_SECRET_KEY_PREVIOUS opens older ones)"
               : ""
           }`
@@ -121,7 +121,7 @@ export function describeConfig(config: Config): string[] {
           ? `e-mail alerts through ${new URL(config.watch.smtp.url).host} (SMTP_URL)`
           : "no e-mail alerts (SMTP_URL)"
       }`,
-    ...(config.watch.maxPerAccount && !config.watch.secretKey ? [KEPT_KEY_WARNING] : []),
+    ...(config.watch.maxPerAccount && !config.secretBox.secretKey ? [KEPT_KEY_WARNING] : []),
     describeAnswers(config.answers),
     config.logRequests
       ? "Logs: one JSON line per request and per scan"

@@ -7,6 +7,7 @@
 import { useState } from "preact/hooks";
 import type { VNode } from "preact";
 
+import { fillPath, PATHS } from "../lib/kit/report_urls.ts";
 /** The island's props. */
 export interface ImportFormProps {
   domain: string;
@@ -27,7 +28,7 @@ export function ImportForm(props: ImportFormProps): VNode {
     setBusy(true);
     try {
       const res = await fetch(
-        `/account/answers/${encodeURIComponent(props.domain)}/imports?source=${source}`,
+        `${fillPath(PATHS.accountAnswerImports, { domain: props.domain })}?source=${source}`,
         {
           method: "POST",
           headers: { "content-type": "text/csv", "x-csrf-token": props.csrf },

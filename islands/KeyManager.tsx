@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
 import { formatWhen, type KeyView, sortKeys } from "../lib/kit/ui/key_view.ts";
 import { checkKeyName } from "../lib/kit/auth/account_rules.ts";
+import { fillPath, PATHS } from "../lib/kit/report_urls.ts";
 
 /** A key just created, the only moment its full text exists. */
 export interface NewKey {
@@ -107,7 +108,7 @@ export function KeyManager(props: KeyManagerProps): VNode {
     setNotice(null);
     setCopyStatus(null);
     try {
-      const data = await post("/account/keys", { name: checked.name });
+      const data = await post(PATHS.accountKeys, { name: checked.name });
       const entry = data.entry as KeyView;
       setKeys((list) => [entry, ...list.filter((k) => k.id !== entry.id)]);
       setCreated({ key: data.key as string, id: entry.id, name: entry.name });
@@ -123,7 +124,7 @@ export function KeyManager(props: KeyManagerProps): VNode {
     setConfirming({ id, busy: true });
     setNotice(null);
     try {
-      const data = await post(`/account/keys/${encodeURIComponent(id)}/revoke`, {});
+      const data = await post(fillPath(PATHS.accountKeyRevoke, { id }), {});
       const entry = data.entry as KeyView;
       setKeys((list) => list.map((k) => (k.id === entry.id ? entry : k)));
       if (created?.id === entry.id) setCreated(null);
@@ -197,7 +198,7 @@ export function KeyManager(props: KeyManagerProps): VNode {
 
       <form
         method="post"
-        action="/account/keys"
+        action={PATHS.accountKeys}
         class="card create-key"
         onSubmit={onCreate}
         noValidate={hydrated}
@@ -285,7 +286,7 @@ export function KeyManager(props: KeyManagerProps): VNode {
                           : (
                             <form
                               method="post"
-                              action={`/account/keys/${k.id}/revoke`}
+                              action={fillPath(PATHS.accountKeyRevoke, { id: k.id })}
                               onSubmit={(e) => {
                                 e.preventDefault();
                                 setConfirming({ id: k.id, busy: false });

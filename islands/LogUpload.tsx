@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { VNode } from "preact";
-import { accountSiteLogsPath } from "../lib/kit/report_urls.ts";
+import { accountSiteLogsPath, fillPath, PATHS } from "../lib/kit/report_urls.ts";
 
 /** Props (JSON, from the server; a type, so it fits Island's props). */
 export type LogUploadProps = {
@@ -84,7 +84,7 @@ export function LogUpload(props: LogUploadProps): VNode {
     const query = new URLSearchParams({ upload: id });
     if (format) query.set("format", format);
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/account/logs/${encodeURIComponent(site)}?${query}`);
+    xhr.open("POST", `${accountSiteLogsPath(site)}?${query}`);
     xhr.setRequestHeader("accept", "application/json");
     xhr.setRequestHeader("x-csrf-token", props.csrf);
     xhr.upload.onprogress = (p) => setSent({ sent: p.loaded, total: p.total || file.size });
@@ -118,7 +118,7 @@ export function LogUpload(props: LogUploadProps): VNode {
     // Lines read, as the server's worker reads the stream.
     poll.current = setInterval(async () => {
       try {
-        const res = await fetch(`/account/log-uploads/${id}`, {
+        const res = await fetch(fillPath(PATHS.accountLogUpload, { id }), {
           headers: { accept: "application/json" },
           credentials: "same-origin",
         });

@@ -1,6 +1,6 @@
 /**
  * The scan form's fields and behaviour. It is rendered inside a server-rendered
- * `<form method="get" action="/report">` (lib/kit/ui/scan_form.tsx) next to the challenge widget,
+ * `<form method="get" action={PATHS.reportForm}>` (lib/kit/ui/scan_form.tsx) next to the challenge widget,
  * which stays outside the island so hydration never touches the widget's own DOM.
  *
  * Without JavaScript the form opens the stored report of the site. With it, submitting POSTs
@@ -17,7 +17,7 @@
  */
 import type { VNode } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { pageReportPath, reportPagePath } from "../lib/kit/report_urls.ts";
+import { pageReportPath, PATHS, reportPagePath } from "../lib/kit/report_urls.ts";
 import { waitText } from "../lib/kit/ui/format.ts";
 import { challengeRenewal } from "./challenge_renewal.ts";
 
@@ -158,7 +158,7 @@ export function ScanForm(props: ScanFormProps): VNode {
     let res: Response;
     let body: { domain?: string; error?: string; retryAfterSeconds?: number } = {};
     try {
-      res = await fetch("/api/scan", {
+      res = await fetch(PATHS.scan, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({

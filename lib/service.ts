@@ -18,8 +18,6 @@ import type { ChallengeWidget } from "./kit/auth/challenge.ts";
 import type { Config } from "./kit/config.ts";
 import type { Target } from "./kit/net/target.ts";
 import type { BaseRecord, StoredScan } from "./kit/storage/store_types.ts";
-import type { ScanDiff } from "./engines/history/diff.ts";
-import type { HistoryItem } from "./engines/history/service.ts";
 
 export type { BaseRecord };
 
@@ -115,6 +113,11 @@ export interface HomeProps {
    * plan lets run: lib/kit/config_memory.ts), so the scan form offers it.
    */
   canRender: boolean;
+  /**
+   * The form to validate code in hand (lib/features/validate/), where the service validates code:
+   * the app hands it in, the home page places it.
+   */
+  validateForm?: VNode;
 }
 
 /** What a stored record's page is rendered with. */
@@ -129,13 +132,13 @@ export interface ReportProps {
   scanId?: string;
   /** The badge's alt text and size, for its snippet. */
   badge: { alt: string; width: number; height: number };
-  /** The kept scans and what changed (absent before a second scan): the report places them. */
-  history?: ReportHistoryData;
   /**
-   * What another feature shows this reader (answer presence for the account watching the site,
-   * lib/features/answers/): the report places it right after what changed.
+   * What other features show on this page (lib/kit/web/report_sections.ts: what changed since the
+   * last scan and the kept scans, answer presence for the account watching the site), by place.
    */
-  extra?: VNode;
+  inserts?: ReportInserts;
+  /** A service that scans pages (the schema service): the permanent path of this page's report. */
+  pageReport?: string;
   /**
    * The crawler matrix's "observed in logs" column, for the reader whose account holds server-log
    * aggregates of the site (lib/features/logs/): never shown to anyone else.
@@ -157,21 +160,16 @@ export interface ObservedColumn {
 }
 
 /**
- * A report page's history: the kept scans of the target (newest first) and what changed against
- * the scan before the one shown (null when there is none, or it could not be read).
+ * The places a report page gives other features' sections, each a list in the order the app lists
+ * the sections (lib/app/sections.ts): a service's report view puts each where it belongs.
  */
-export interface ReportHistoryData {
-  diff: ScanDiff | null;
-  scans: HistoryItem[];
-  /** The scan the page shows (its id), to mark it in the list. */
-  currentId: string | null;
-  /**
-   * A service that scans pages (the schema service): `scans` are this page's, and these are the
-   * pages of the site its kept scans name, each with its own report's path.
-   */
-  pages?: { url: string; scannedAt: string; status: "ok" | "failed"; report: string }[];
-  /** The permanent path of this page's report (a service that scans pages). */
-  pageReport?: string;
+export interface ReportInserts {
+  /** Beside the summary, the first thing read (what changed since the last scan). */
+  lead: VNode[];
+  /** Right after the summary (what changed in full; answer presence). */
+  top: VNode[];
+  /** At the end of the page (the kept scans). */
+  end: VNode[];
 }
 
 /** What a stored record's page says: its title, description and body. */
@@ -253,18 +251,18 @@ export interface BadgeMessage {
 
 /**
  * A service over MCP (lib/app/mcp_server.ts builds the server from it). `Ctx` is the MCP request's
- * context (lib/kit/mcp/context.ts McpContext); the contract leaves it open so that this module imports
- * nothing of lib/mcp.
+ * context (lib/kit/mcp/context.ts McpContext) and `Tool` a tool as the features list them
+ * (McpTool there); the contract leaves both open so that this module imports nothing of lib/kit/mcp.
  */
-export interface ServiceMcp<Ctx = unknown> {
+export interface ServiceMcp<Ctx = unknown, Tool = unknown> {
   /** The server name agents see: "ai-visibility-checker". */
   serverName: string;
   /** A short, readable summary of a stored record (the text beside the structured content). */
   summarise(record: BaseRecord): string;
   /** Service-specific lines for the server instructions. */
   instructions: string;
-  /** Registers the tools only this service has. */
-  registerTools(server: McpServer, ctx: Ctx): void;
+  /** The tools only this service has (lib/app/mcp_server.ts lists them after the history tools). */
+  tools: readonly Tool[];
   /** Registers the service's prompts, if it has any. */
   registerPrompts?(server: McpServer, ctx: Ctx): void;
 }
@@ -305,8 +303,8 @@ export interface ServiceDef<R extends BaseRecord = BaseRecord, Id extends string
   wasRendered?(record: R): boolean;
   /** What the service does, after its title ("The <title> <summary>."): the OpenAPI summary. */
   summary?: string;
-  /** The fields of a failed record beyond domain, status, scannedAt and result. */
-  failedRecordFields?(job: { url: string; pageUrl?: string }): Record<string, unknown>;
+  /** The fields of a failed record of `target` beyond domain, status, scannedAt and result. */
+  failedRecordFields?(target: Target): Record<string, unknown>;
   /** What a watch of this service rescans (lib/features/watch/): the whole site, or the one page named. */
   watchTarget: "site" | "page";
   /** What "Scan again" on a record's page scans (default: the record's domain). */

@@ -3,10 +3,17 @@
  * own address. The machine-readable version is /openapi.json.
  */
 import type { ComponentChildren, VNode } from "preact";
-import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
+import { siteOrigin } from "../lib/kit/web/context.ts";
+import type { ServerDeps } from "../lib/app/deps.ts";
 import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import { LIMITS } from "../lib/kit/limits/limits.ts";
-import { reportJsonPath } from "../lib/kit/report_urls.ts";
+import {
+  ASSETS,
+  badgePath,
+  PATHS,
+  reportJsonPath,
+  reportPagePath,
+} from "../lib/kit/report_urls.ts";
 import { type McpToolInfo, mcpTools } from "../lib/app/mcp_server.ts";
 import type { ServiceWords } from "../lib/service.ts";
 import { renderPage } from "../lib/kit/web/render.tsx";
@@ -14,12 +21,12 @@ import { shellFor } from "../lib/kit/web/shell.ts";
 import { CopyButton } from "../lib/kit/ui/copy_button.tsx";
 
 /** GET /docs. */
-export const docsRoute: RouteDef = {
-  path: "/docs",
+export const docsRoute: RouteDef<ServerDeps> = {
+  path: PATHS.docs,
   handlers: (deps) => handlers(deps),
 };
 
-function handlers(deps: AppDeps): RouteHandlers {
+function handlers(deps: ServerDeps): RouteHandlers {
   const app: RouteHandlers = {};
   app.GET = (c) => {
     const origin = siteOrigin(c, deps.config.trustProxy);
@@ -29,9 +36,9 @@ function handlers(deps: AppDeps): RouteHandlers {
         title: "API, keys and MCP",
         description: `How to use the ${deps.service.title} from scripts and AI agents: the HTTP ` +
           "API with curl examples, free API keys, limits, the MCP server and the OpenAPI document.",
-        canonical: `${origin}/docs`,
+        canonical: `${origin}${PATHS.docs}`,
       },
-      shellFor(c, deps, { islands: true, styles: ["/static/report.css"] }),
+      shellFor(c, deps, { islands: true, styles: [ASSETS.reportCss] }),
       <Docs
         prefix={deps.service.keyPrefix}
         words={deps.service.words}
@@ -49,7 +56,7 @@ function Docs(
 ): VNode {
   const { prefix, words, origin } = props;
   const example = words.exampleTarget;
-  const scanCurl = `curl -s ${origin}/api/scan \\
+  const scanCurl = `curl -s ${origin}${PATHS.scan} \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "${example}"}'`;
@@ -57,7 +64,7 @@ function Docs(
   const pollScript = `# start a scan, then follow it every 2 seconds until it is done
 url=${example}
 key=${prefix}YOUR_KEY
-curl -s ${origin}/api/scan -H "Authorization: Bearer $key" -o answer.json \\
+curl -s ${origin}${PATHS.scan} -H "Authorization: Bearer $key" -o answer.json \\
   -H "Content-Type: application/json" -d "{\\"url\\": \\"$url\\"}"
 status=$(jq -r '.statusUrl // empty' answer.json)
 if [ -z "$status" ]; then cp answer.json report.json; else  # 200: a cached report
@@ -69,13 +76,13 @@ jq '${words.resultJq}' report.json`;
   const mcpJson = JSON.stringify(
     {
       mcpServers: {
-        [words.mcpName]: { type: "http", url: `${origin}/mcp` },
+        [words.mcpName]: { type: "http", url: `${origin}${PATHS.mcp}` },
       },
     },
     null,
     2,
   );
-  const mcpCurl = `curl -s ${origin}/mcp \\
+  const mcpCurl = `curl -s ${origin}${PATHS.mcp} \\
   -H "Content-Type: application/json" \\
   -H "Accept: application/json, text/event-stream" \\
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_report","arguments":{"domain":"example.com"}}}'`;
@@ -120,7 +127,7 @@ jq '${words.resultJq}' report.json`;
         <h2 id="quick-start">Quick start</h2>
         <ol>
           <li>
-            <a href="/account/signup">Create a free account</a> and a key (it starts with{" "}
+            <a href={PATHS.accountSignup}>Create a free account</a> and a key (it starts with{" "}
             <code>{prefix}</code>; it is shown once).
           </li>
           <li>Start a scan. A report younger than 24 hours comes back at once (200).</li>
@@ -153,8 +160,8 @@ jq '${words.resultJq}' report.json`;
                 <td>Scripts and apps</td>
                 <td>
                   <code>Authorization: Bearer {prefix}…</code>, a free key from{" "}
-                  <a href="/account/signup">/account/signup</a>. Keys are named and can be revoked
-                  at once from your dashboard.
+                  <a href={PATHS.accountSignup}>/account/signup</a>. Keys are named and can be
+                  revoked at once from your dashboard.
                 </td>
                 <td>{LIMITS.key} new scans per hour per key, whatever your IP</td>
               </tr>
@@ -232,8 +239,8 @@ jq '${words.resultJq}' report.json`;
         <Code id="report-curl" what="the report command">{reportCurl}</Code>
         <p>
           {words.recordWords} Its exact shape is in the{" "}
-          <a href="/openapi.json">OpenAPI document</a>. The same report is readable at{" "}
-          <code>{origin}/report/example.com</code>.
+          <a href={PATHS.openApi}>OpenAPI document</a>. The same report is readable at{" "}
+          <code>{origin}{reportPagePath("example.com")}</code>.
         </p>
       </section>
 
@@ -257,7 +264,7 @@ jq '${words.resultJq}' report.json`;
         <h2 id="mcp">MCP for AI agents</h2>
         <p>
           Agents that speak the Model Context Protocol can call this service at{" "}
-          <code>{origin}/mcp</code>{" "}
+          <code>{origin}{PATHS.mcp}</code>{" "}
           (Streamable HTTP, stateless, no credentials; calls count as anonymous by IP). Add it to an
           MCP client's configuration:
         </p>
@@ -265,7 +272,8 @@ jq '${words.resultJq}' report.json`;
         <p>
           With Claude Code:{" "}
           <code>
-            claude mcp add --transport http {words.mcpName} {origin}/mcp
+            claude mcp add --transport http {words.mcpName} {origin}
+            {PATHS.mcp}
           </code>
         </p>
         <div class="table-wrap">
@@ -297,7 +305,7 @@ jq '${words.resultJq}' report.json`;
       <section aria-labelledby="badge">
         <h2 id="badge">Badge</h2>
         <p>
-          <code>{origin}/badge/example.com.svg</code>{" "}
+          <code>{origin}{badgePath("example.com")}</code>{" "}
           is an SVG badge of a domain's latest result, for a README or a site footer. Every report
           page has the snippet to paste.
         </p>
@@ -306,7 +314,7 @@ jq '${words.resultJq}' report.json`;
       <section aria-labelledby="openapi">
         <h2 id="openapi">OpenAPI</h2>
         <p>
-          <a href="/openapi.json">/openapi.json</a>{" "}
+          <a href={PATHS.openApi}>/openapi.json</a>{" "}
           is an OpenAPI 3.1 document generated from the same schemas the server validates with, so
           it always matches. Load it into any OpenAPI tool to generate a client.
         </p>

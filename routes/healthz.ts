@@ -4,10 +4,11 @@
  */
 import type { RouteDef } from "../lib/kit/web/route.ts";
 import { checkHealth, type Health } from "../lib/kit/health.ts";
+import { PATHS } from "../lib/kit/report_urls.ts";
 
 /** GET /healthz. */
 export const healthRoute: RouteDef = {
-  path: "/healthz",
+  path: PATHS.healthz,
   handlers: (deps) => {
     let last: { at: number; health: Promise<Health> } | null = null;
     return {

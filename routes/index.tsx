@@ -8,10 +8,12 @@ import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
 import type { HomeProps } from "../lib/service.ts";
 import { renderPage } from "../lib/kit/web/render.tsx";
 import { shellFor } from "../lib/kit/web/shell.ts";
+import { ValidateCodeForm } from "../lib/features/validate/views/validate_code_form.tsx";
+import { ASSETS, PATHS, staticPath } from "../lib/kit/report_urls.ts";
 
 /** GET /. */
 export const indexRoute: RouteDef = {
-  path: "/",
+  path: PATHS.home,
   handlers: (deps) => handlers(deps),
 };
 
@@ -25,13 +27,13 @@ function handlers(deps: AppDeps): RouteHandlers {
         title: deps.service.title,
         description: deps.service.words.homeDescription,
         canonical: `${origin}/`,
-        image: `${origin}/static/og-${deps.service.name}.png`,
+        image: `${origin}${staticPath(`og-${deps.service.name}.png`)}`,
       },
       shellFor(c, deps, {
         islands: true,
         challenge: deps.challenge.widget,
         challengeScript: "lazy",
-        styles: ["/static/report.css"],
+        styles: [ASSETS.reportCss],
       }),
       deps.service.home(homeProps(deps)),
     );
@@ -50,5 +52,6 @@ function homeProps(deps: AppDeps): HomeProps {
       : null,
     sourceUrl,
     canRender: deps.config.render.browser.kind !== "off",
+    validateForm: deps.service.validatesCode ? <ValidateCodeForm /> : undefined,
   };
 }

@@ -9,11 +9,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Handler, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../lib/kit/web/context.ts";
 import type { RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
-import {
-  DEFAULT_MCP_CONCURRENT_PER_IP,
-  type McpDeps,
-  type McpOptions,
-} from "../lib/kit/mcp/context.ts";
+import { DEFAULT_MCP_CONCURRENT_PER_IP, type McpOptions } from "../lib/kit/mcp/context.ts";
+import type { ServerDeps, ServerMcpDeps } from "../lib/app/deps.ts";
 import {
   batchesAllowed,
   checkOrigin,
@@ -28,13 +25,14 @@ import {
 import { createMcpServer, mcpTools } from "../lib/app/mcp_server.ts";
 import { ipv6Prefix48 } from "../lib/kit/net/client_ip.ts";
 import { CAPS } from "../lib/kit/limits/limits.ts";
+import { PATHS } from "../lib/kit/report_urls.ts";
 
 /** Largest accepted body: a tool call is a few hundred bytes. */
 export const MAX_MCP_BODY = 64 * 1024;
 
 /** POST /mcp (and every other method, answered by the protocol's own rules). */
-export const mcpRoute: RouteDef = {
-  path: "/mcp",
+export const mcpRoute: RouteDef<ServerDeps> = {
+  path: PATHS.mcp,
   handlers: (deps, app) => mcpHandlers(deps, { recordViews: app.viewGate }),
   openapi: ({ deps }) => ({
     post: {
@@ -75,10 +73,11 @@ export const mcpRoute: RouteDef = {
 };
 
 /**
- * The handlers of /mcp (AppDeps fits: the MCP server needs only the scan flow's part of it):
+ * The handlers of /mcp (the app's deps fit: the MCP server needs the scan flow's part of them and
+ * the features' parts its tools read):
  * POST answers JSON-RPC, OPTIONS a CORS preflight, any other method a 405 in JSON-RPC's words.
  */
-export function mcpHandlers(deps: McpDeps, options: McpOptions = {}): RouteHandlers {
+export function mcpHandlers(deps: ServerMcpDeps, options: McpOptions = {}): RouteHandlers {
   // Requests in progress per client IP (and IPv6 /48): scan_site may hold one for up to
   // scanWaitMs, so without a cap one address could hold any number of them open.
   const inProgress = new Map<string, number>();

@@ -6,10 +6,11 @@
 import { type AppDeps, siteOrigin } from "../lib/kit/web/context.ts";
 import { openApiDocument } from "../lib/kit/web/openapi.ts";
 import type { MountedApp, RouteDef, RouteHandlers } from "../lib/kit/web/route.ts";
+import { PATHS } from "../lib/kit/report_urls.ts";
 
 /** GET /openapi.json. */
 export const openApiRoute: RouteDef = {
-  path: "/openapi.json",
+  path: PATHS.openApi,
   handlers: (deps, mounted) => handlers(deps, mounted),
 };
 

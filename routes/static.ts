@@ -4,6 +4,7 @@
  */
 import type { RouteDef } from "../lib/kit/web/route.ts";
 import { NotFoundError } from "../lib/kit/errors.ts";
+import { PATHS } from "../lib/kit/report_urls.ts";
 
 const ROOT = new URL("../static/", import.meta.url);
 const TYPES: Record<string, string> = {
@@ -19,7 +20,7 @@ const TYPES: Record<string, string> = {
 
 /** GET /static/*. */
 export const staticRoute: RouteDef = {
-  path: "/static/*",
+  path: PATHS.static,
   handlers: () => ({
     GET: async (c) => {
       const rel = c.req.path.replace(/^\/static\//, "");

@@ -4,8 +4,9 @@
  * main.ts, mod.ts and routes/), the features (lib/features/<name>/), the engines (lib/engines/), the
  * kit (lib/kit/) and the service contract (lib/service.ts). A feature is a folder: it imports the
  * kit, the engines and the contract, never another feature's files, and nothing but the app imports
- * a feature (the named exceptions are listed below with their reasons; the list only shrinks). No
- * cycle, not even between folders; route modules never import the server, a route list or each
+ * a feature (no exception: features meet through the app's lists and sections). The kit imports no
+ * engine, feature or app (but the config reads the features' settings slices), an engine no
+ * feature or app. No cycle, not even between folders; route modules never import the server, a route list or each
  * other; the scanners' engines (visibility, schema) never import each other (shared code is in
  * lib/engines/structured); views are pure (they import neither lib/kit/web nor hono); stores build
  * no limit and lib/kit/limits imports no store; small shared helpers live with what they describe;
@@ -16,24 +17,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { programFiles } from "./helpers/program_files.ts";
 
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), ".."));
-const ROOTS = ["main.ts", "mod.ts", "lib", "routes", "islands"];
-
-/** Every .ts/.tsx file under the program's roots, relative to the repository. */
-export async function programFiles(): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string) => {
-    const info = await Deno.stat(join(ROOT, rel));
-    if (info.isFile) {
-      if (/\.(ts|tsx)$/.test(rel)) out.push(rel);
-      return;
-    }
-    for await (const e of Deno.readDir(join(ROOT, rel))) await walk(join(rel, e.name));
-  };
-  for (const r of ROOTS) await walk(r);
-  return out.sort();
-}
 
 /**
  * The relative module specifiers of a source file: static `import ... from`, `export ... from`,
@@ -144,73 +130,10 @@ const SETTINGS_SLICE = /^lib\/features\/[^/]+\/config\.ts$/;
 const CONFIG_MODULES = /^lib\/kit\/config(?:_[a-z]+)?\.ts$/;
 
 /**
- * Imports the feature rule still lets through, each with its reason (issue 45 item 1, phase 1 moved
- * the files whole; these are what the moves found tangled, for the next phase to untie). The test
- * fails when one is no longer in the graph: remove it then, so the list only shrinks.
+ * The imports that break the feature rule, as "from -> to". There is no exception: features meet
+ * through the app (the route and tool lists, the sections the account and report pages render,
+ * lib/app/deps.ts), the kit and the service contract.
  */
-const FEATURE_EXCEPTIONS: Record<string, string> = {
-  // The account page shows the watch and answer-key sections, and their forms re-render it with
-  // the error in place: the sections should be registered by their features with the page.
-  "lib/features/accounts/account_dashboard.ts -> lib/features/answers/user_keys.ts":
-    "the account page's answer-key section",
-  "lib/features/accounts/account_dashboard.ts -> lib/features/watch/panel.ts":
-    "the account page's watch section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/answers/user_keys.ts":
-    "the account page's answer-key section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/answers/views/answer_keys_section.tsx":
-    "the account page's answer-key section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/watch/panel.ts":
-    "the account page's watch section",
-  "lib/features/accounts/views/account_page.tsx -> lib/features/watch/views/watch_section.tsx":
-    "the account page's watch section",
-  "lib/features/answers/routes/account/answer_keys.ts -> lib/features/accounts/account_dashboard.ts":
-    "a vendor-key form re-renders the account page with its error",
-  "lib/features/watch/routes/account/watches.ts -> lib/features/accounts/account_dashboard.ts":
-    "a watch form re-renders the account page with its error",
-  // Answer presence runs for the sites an account watches, and seals a user's vendor keys with
-  // the watch secrets' box: a shared secret box and watch list reader belong in the kit.
-  "lib/features/answers/cli.ts -> lib/features/watch/sealing.ts": "vendor keys sealed",
-  "lib/features/answers/cli.ts -> lib/features/watch/store.ts": "runs for watched sites",
-  "lib/features/answers/context.ts -> lib/features/watch/secret_box.ts": "vendor keys sealed",
-  "lib/features/answers/context.ts -> lib/features/watch/store.ts": "runs for watched sites",
-  "lib/features/answers/service.ts -> lib/features/watch/secret_box.ts": "vendor keys sealed",
-  "lib/features/answers/service.ts -> lib/features/watch/store.ts": "runs for watched sites",
-  // The answers CLI (deno task answers) is an entry point: it takes the service registry.
-  "lib/features/answers/cli.ts -> lib/app/server.ts": "an entry point of its own",
-  // The report page shows the answer-presence panel: a section the feature should register.
-  "lib/features/report/routes/report/[domain].tsx -> lib/features/answers/panel.ts":
-    "the report page's answer-presence section",
-  "lib/features/report/routes/report/[domain].tsx -> lib/features/answers/views/answer_presence_section.tsx":
-    "the report page's answer-presence section",
-  // Both services' reports show what changed since the last scan (the history feature's views).
-  "lib/features/schema/views/schema_report.tsx -> lib/features/history/views/report_changes.tsx":
-    "the report's changes section",
-  "lib/features/visibility/views/visibility_report.tsx -> lib/features/history/views/report_change_lead.tsx":
-    "the report's changes section",
-  "lib/features/visibility/views/visibility_report.tsx -> lib/features/history/views/report_changes.tsx":
-    "the report's changes section",
-  // Views one service's report shares with another feature: shared report pieces for the kit.
-  "lib/features/compare/views/compare_page.tsx -> lib/features/visibility/views/visibility_report.tsx":
-    "compare shows each site's grade as the report does (gradeOf)",
-  "lib/features/schema/views/schema_report.tsx -> lib/features/visibility/views/visibility_report.tsx":
-    "a failed scan's body is the same in both reports (FailedReportBody)",
-  "lib/features/validate/views/validate_result_job.tsx -> lib/features/schema/views/schema_report.tsx":
-    "code in hand is shown as the schema report shows a page",
-  // The schema service offers validate on its home page and as an MCP tool.
-  "lib/features/schema/home.tsx -> lib/features/validate/views/validate_code_form.tsx":
-    "the schema home page's validate form",
-  "lib/features/schema/mcp.ts -> lib/features/validate/validate_code.ts": "the validate_code tool",
-  "lib/features/schema/mcp.ts -> lib/features/validate/validate_request.ts":
-    "the validate_code tool",
-  // The request context and the MCP context carry each feature's deps (watch, answers): the
-  // app should hand them in rather than the kit naming them.
-  "lib/kit/mcp/context.ts -> lib/features/answers/context.ts": "McpContext holds AnswersDeps",
-  "lib/kit/mcp/context.ts -> lib/features/watch/context.ts": "McpContext holds WatchDeps",
-  "lib/kit/web/context.ts -> lib/features/answers/context.ts": "AppDeps holds AnswersDeps",
-  "lib/kit/web/context.ts -> lib/features/watch/context.ts": "AppDeps holds WatchDeps",
-};
-
-/** The imports that break the feature rule (see {@link FEATURE_EXCEPTIONS}), as "from -> to". */
 export function featureRuleBreaks(graph: Map<string, string[]>): string[] {
   const out: string[] = [];
   for (const [file, targets] of graph) {
@@ -243,13 +166,52 @@ Deno.test("architecture - the feature rule finder: a feature may import the kit,
 });
 
 Deno.test("architecture - a feature imports the kit, the engines and the contract, never another feature's files; only the app imports the app", async () => {
-  const breaks = featureRuleBreaks(await importGraph());
-  assertEquals(breaks.filter((b) => !(b in FEATURE_EXCEPTIONS)), []);
-  assertEquals(
-    Object.keys(FEATURE_EXCEPTIONS).filter((b) => !breaks.includes(b)),
-    [],
-    "no longer an import: remove it from FEATURE_EXCEPTIONS",
-  );
+  assertEquals(featureRuleBreaks(await importGraph()), []);
+});
+
+/**
+ * The imports that break the tiers' order, as "from -> to": the kit (with islands/) imports only
+ * the kit and the contract, except the config's reads of the features' settings slices; an engine
+ * imports the kit, the contract and the engines, never a feature or the app.
+ */
+export function tierBreaks(graph: Map<string, string[]>): string[] {
+  const allowed: Record<string, string[]> = {
+    kit: ["kit", "contract"],
+    engine: ["kit", "contract", "engine"],
+  };
+  const out: string[] = [];
+  for (const [file, targets] of graph) {
+    const may = allowed[tierOf(file)];
+    if (!may) continue;
+    for (const t of targets) {
+      if (may.includes(tierOf(t))) continue;
+      if (CONFIG_MODULES.test(file) && SETTINGS_SLICE.test(t)) continue;
+      out.push(`${file} -> ${t}`);
+    }
+  }
+  return out.sort();
+}
+
+Deno.test("architecture - the tier finder: the kit imports the kit and the contract; an engine the kit, the contract, the engines", () => {
+  const graph = new Map([
+    ["lib/kit/net/f.ts", ["lib/kit/x.ts", "lib/service.ts", "lib/engines/html/d.ts"]],
+    ["lib/kit/ui/v.tsx", ["lib/engines/render/view.ts", "lib/features/a/x.ts"]],
+    ["islands/I.tsx", ["lib/kit/ui/v.tsx", "lib/app/server.ts"]],
+    ["lib/kit/config.ts", ["lib/features/a/config.ts"]],
+    ["lib/engines/e/x.ts", ["lib/kit/k.ts", "lib/engines/f/y.ts", "lib/features/a/x.ts"]],
+    ["lib/features/a/x.ts", ["lib/engines/e/x.ts", "lib/kit/k.ts"]],
+  ]);
+  assertEquals(tierBreaks(graph), [
+    "islands/I.tsx -> lib/app/server.ts",
+    "lib/engines/e/x.ts -> lib/features/a/x.ts",
+    "lib/kit/net/f.ts -> lib/engines/html/d.ts",
+    "lib/kit/ui/v.tsx -> lib/engines/render/view.ts",
+    "lib/kit/ui/v.tsx -> lib/features/a/x.ts",
+  ]);
+});
+
+Deno.test("architecture - the kit imports no engine, feature or app; an engine no feature or app", async () => {
+  assertEquals(tierBreaks(await importGraph()), []);
 });
 
 Deno.test("architecture - feature tests mirror their folders (tests/features/<name>/ for lib/features/<name>/)", async () => {
@@ -432,26 +394,20 @@ Deno.test("architecture - the unit finder groups files and finds two units impor
 });
 
 /**
- * The graph without the feature rule's named exceptions (each is held by its own test) and without
- * the config's reads of the features' settings slices: a slice imports nothing of the config, and
- * it is how a feature's settings reach the one reader of the environment, which the feature reads.
+ * The graph without the config's reads of the features' settings slices: a slice imports nothing
+ * of the config, and it is how a feature's settings reach the one reader of the environment, which
+ * the feature reads.
  */
-async function graphWithoutExceptions(): Promise<Map<string, string[]>> {
+async function graphWithoutSettingsSlices(): Promise<Map<string, string[]>> {
   const graph = await importGraph();
   for (const [file, targets] of graph) {
-    graph.set(
-      file,
-      targets.filter((t) =>
-        !(`${file} -> ${t}` in FEATURE_EXCEPTIONS) &&
-        !(CONFIG_MODULES.test(file) && SETTINGS_SLICE.test(t))
-      ),
-    );
+    graph.set(file, targets.filter((t) => !(CONFIG_MODULES.test(file) && SETTINGS_SLICE.test(t))));
   }
   return graph;
 }
 
-Deno.test("architecture - no two units import each other (beyond the feature rule's named exceptions)", async () => {
-  const mutual = mutualUnits(await graphWithoutExceptions());
+Deno.test("architecture - no two units import each other", async () => {
+  const mutual = mutualUnits(await graphWithoutSettingsSlices());
   assertEquals([...mutual].map(([pair, files]) => `${pair}: ${files.join(" / ")}`), []);
 });
 
@@ -520,7 +476,7 @@ const SERVICE_FOLDERS = ["lib/features/visibility/", "lib/features/schema/"];
 /**
  * The composition roots: the only modules that may import a service folder (lib/app/server.ts
  * builds the registry; the CLI is the visibility service's command line and takes its words and
- * exports), beside the feature rule's named exceptions.
+ * exports).
  */
 const SERVICE_IMPORTERS = new Set(["lib/app/server.ts", "lib/app/cli.ts"]);
 
@@ -530,7 +486,7 @@ Deno.test("architecture - only the composition roots import a service folder; a 
   for (const [file, targets] of graph) {
     for (const t of targets) {
       const folder = SERVICE_FOLDERS.find((dir) => t.startsWith(dir));
-      if (!folder || file.startsWith(folder) || `${file} -> ${t}` in FEATURE_EXCEPTIONS) continue;
+      if (!folder || file.startsWith(folder)) continue;
       if (!SERVICE_IMPORTERS.has(file)) bad.push(`${file} -> ${t}`);
     }
   }

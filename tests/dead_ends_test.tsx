@@ -110,6 +110,7 @@ Deno.test("[dead ends] the account page's curl example follows the status URL, a
         } as never,
         csrf: "t",
         keys: [],
+        sections: [],
       }}
       origin="https://checker.example"
       prefix="uvk_"

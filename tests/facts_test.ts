@@ -5,12 +5,13 @@
  * fail, naming the files, and `deno task facts` makes it pass.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import MarkdownIt from "markdown-it";
 import { markdownFiles, staleFacts } from "./tools/facts.ts";
 import { FactMarkerError, factNames, fillFacts } from "./tools/facts/markers.ts";
 import { knownFacts } from "./tools/facts/known_facts.ts";
 import { EXAMPLE_RECORD_FILE } from "./tools/facts/example_record.ts";
+import { copyRepository } from "./helpers/repo_copy.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -84,25 +85,6 @@ Deno.test("[facts] markers are filled in place, and a wrong one is an error, nev
   assert.throws(() => fillFacts("<!-- facts:other -->\n<!-- /facts:other -->", source), /other/);
 });
 
-/** Copies the repository's files (tracked and new, not ignored) into a temporary directory. */
-async function copyRepository(): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-    cwd: ROOT,
-    stdout: "piped",
-  }).output();
-  const copy = await Deno.makeTempDir({ prefix: "facts_copy_" });
-  for (const file of new TextDecoder().decode(out.stdout).split("\0").filter(Boolean)) {
-    const from = join(ROOT, file);
-    if (!(await Deno.stat(from).catch(() => null))?.isFile) continue; // deleted, not committed
-    await Deno.mkdir(join(copy, dirname(file)), { recursive: true });
-    await Deno.copyFile(from, join(copy, file));
-  }
-  // What installs and builds make is shared, not copied.
-  await Deno.symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
-  return copy;
-}
-
 /** Runs `deno task facts` with `args` in `dir`; its exit code and output. */
 async function factsTask(dir: string, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -127,7 +109,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const copy = await copyRepository();
+    const copy = await copyRepository("facts_copy_");
     try {
       // The recipe names the registry file: "**A crawler**: one entry in `<file>`".
       const recipe = await Deno.readTextFile(join(copy, "docs/architecture.md"));
@@ -146,7 +128,7 @@ Deno.test({
     purpose: "search",
     robotsTxt: "yes",
     userAgent: "Mozilla/5.0 (compatible; ExampleSearchBot/1.0; +https://example.org/bot)",
-    docs: "https://example.org/bot",
+    url: "https://example.org/bot",
     checked: "2026-12-01",
   },`;
       await Deno.writeTextFile(

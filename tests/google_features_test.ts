@@ -17,6 +17,7 @@ import {
 import { required } from "../lib/engines/structured/google/rule_kit.ts";
 import { PAGE_TYPES } from "../lib/engines/structured/page_graph.ts";
 import { analyseFixture } from "./helpers/schema_fixtures.ts";
+import { datedSourceProblems } from "../lib/kit/dated_source.ts";
 
 const URL_ = "https://shop.test/item";
 
@@ -38,9 +39,8 @@ function analyse(data: unknown, url = URL_): Result {
 
 Deno.test("[google features] every entry names Google's page and the day it was checked", () => {
   for (const f of googleFeatures()) {
-    assert.match(f.source, /^https:\/\/developers\.google\.com\/search\//, f.name);
-    assert.match(f.checkedOn, /^\d{4}-\d{2}-\d{2}$/, `${f.name}: checked-on date`);
-    assert.ok(!Number.isNaN(Date.parse(f.checkedOn)), f.name);
+    assert.deepEqual(datedSourceProblems(f), [], f.name);
+    assert.match(f.url, /^https:\/\/developers\.google\.com\/search\//, f.name);
     if (f.status !== "supported") assert.ok(f.note, `${f.name}: what the status means`);
     if (f.status === "deprecated") assert.match(f.since ?? "", /^\d{4}-\d{2}/, f.name);
     if (f.status === "supported") assert.equal(f.since, null, f.name);
@@ -49,9 +49,11 @@ Deno.test("[google features] every entry names Google's page and the day it was 
 
 Deno.test("[google features] a feature without a source or a date is refused by the check", () => {
   // The check above is real: the same assertions fail on an entry that lacks either.
-  const bad = { ...googleFeature("Recipe")!, source: "", checkedOn: "" };
-  assert.throws(() => assert.match(bad.source, /^https:\/\/developers\.google\.com\/search\//));
-  assert.throws(() => assert.match(bad.checkedOn, /^\d{4}-\d{2}-\d{2}$/));
+  const recipe = googleFeature("Recipe")!;
+  assert.deepEqual(datedSourceProblems({ ...recipe, url: "" }), ["no source URL"]);
+  assert.deepEqual(datedSourceProblems({ ...recipe, checked: "" }), [
+    "no checked-on date (YYYY-MM-DD)",
+  ]);
 });
 
 Deno.test("[google features] FAQ is retired since 2026-05-07, as Google's FAQ page says", () => {
@@ -98,8 +100,8 @@ Deno.test("[google features] a feature added through the registry alone reaches 
     name: "Throwaway gadget",
     status: "supported",
     since: null,
-    source: "https://developers.google.com/search/docs/appearance/structured-data/gadget",
-    checkedOn: "2026-11-26",
+    url: "https://developers.google.com/search/docs/appearance/structured-data/gadget",
+    checked: "2026-11-26",
     rules: [{
       nodes: "a top-level Thing named Gadget",
       types: ["Thing"],

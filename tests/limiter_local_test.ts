@@ -16,9 +16,7 @@ function job(domain: string): ScanJob {
     kind: "scan",
     service: "visibility",
     jobId: `job-${n}`,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "challenge",
     enqueuedAt: 0,
   };

@@ -267,9 +267,7 @@ async function jobOf(env: Awaited<ReturnType<typeof startAppEnv>>, domain: strin
     kind: "scan" as const,
     service: "visibility",
     jobId: mark.jobId,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: mark.credential,
     enqueuedAt: mark.since,
   };

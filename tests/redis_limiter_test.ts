@@ -211,9 +211,7 @@ redisTest(
         kind: "scan",
         service: "visibility",
         jobId: "job-race",
-        domain: "race.example",
-        url: "https://race.example/",
-        host: "race.example",
+        target: { domain: "race.example", url: "https://race.example/", host: "race.example" },
         credential: "pipeline",
         enqueuedAt: T0,
       };

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { PIPELINE, startAppEnv } from "./helpers/app_env.ts";
 import type { ScanRecord } from "../lib/engines/visibility/record.ts";
-import { scanJob } from "./helpers/records.ts";
+import { scanJob, withUrl } from "./helpers/records.ts";
 import type { SchemaScanRecord } from "../lib/engines/structured/record.ts";
 import { analysePage } from "../lib/engines/schema/scan.ts";
 import { extractPage } from "../lib/engines/structured/extract.ts";
@@ -130,7 +130,7 @@ Deno.test("POST /api/scan (schema) - renders by default where a browser is at ha
       try {
         const store = (r: SchemaScanRecord) =>
           app.store.finishScan(
-            { ...scanJob(r.domain, crypto.randomUUID(), Date.parse(r.scannedAt)), url: r.url },
+            withUrl(scanJob(r.domain, crypto.randomUUID(), Date.parse(r.scannedAt)), r.url),
             { record: r, failure: null, credential: "pipeline", durationMs: 1, jobId: "x" },
           );
         const ask = async (body: Record<string, unknown>) => {

@@ -13,7 +13,7 @@ import { visibilityService } from "../lib/features/visibility/service.ts";
 import { analysePage } from "../lib/engines/schema/scan.ts";
 import { extractPage } from "../lib/engines/structured/extract.ts";
 import type { SchemaScanRecord } from "../lib/engines/structured/record.ts";
-import { scanJob } from "./helpers/records.ts";
+import { scanJob, withUrl } from "./helpers/records.ts";
 
 /** The home page's scan form, parsed. */
 async function homeForm(env: Awaited<ReturnType<typeof startAppEnv>>) {
@@ -103,7 +103,7 @@ Deno.test("render form - the schema service's box starts ticked (it renders by d
         result: analysePage(html, page(url), domain, rendered ? { render } : {}),
       };
       await env.store.finishScan(
-        { ...scanJob(domain, crypto.randomUUID(), env.clock.now - 60_000), url },
+        withUrl(scanJob(domain, crypto.randomUUID(), env.clock.now - 60_000), url),
         { record, failure: null, credential: "pipeline", durationMs: 1, jobId: "x" },
       );
     };

@@ -14,7 +14,7 @@ import { visibilityService } from "../lib/features/visibility/service.ts";
 import type { RenderView } from "../lib/engines/render/view.ts";
 import type { ScanRecord } from "../lib/engines/visibility/record.ts";
 import { CRAWLER_RENDERING } from "../lib/engines/visibility/crawlers.ts";
-import { RenderViewSection } from "../lib/kit/ui/render_view.tsx";
+import { RenderViewSection } from "../lib/features/visibility/views/render_view.tsx";
 import { startAppEnv } from "./helpers/app_env.ts";
 import { scanJob } from "./helpers/records.ts";
 

@@ -9,7 +9,7 @@ import {
   TOO_COMPLEX,
 } from "../lib/kit/isolate/scan_threads.ts";
 import { memoryPlan } from "../lib/kit/config_memory.ts";
-import { validateResultHtml } from "../lib/features/validate/views/validate_result_job.tsx";
+import { validateResultHtml } from "../lib/features/schema/views/code_result_job.tsx";
 import type { ThreadJob } from "../lib/kit/isolate/protocol.ts";
 
 const config = loadConfig({});
@@ -254,7 +254,7 @@ Deno.test("[scan threads] a real code validation runs as the thread's job: answe
     maxThreads: 1,
     jobs: {
       "validate-html":
-        new URL("../lib/features/validate/views/validate_result_job.tsx", import.meta.url).href,
+        new URL("../lib/features/schema/views/code_result_job.tsx", import.meta.url).href,
     },
   });
   try {

@@ -257,7 +257,7 @@ Deno.test("[schema truth] job postings and software apps have Google's rules", (
     assert.ok(names.has(f), f);
   }
   for (const f of googleFeatures()) {
-    assert.match(f.source, /^https:\/\/developers\.google\.com\/search\//);
+    assert.match(f.url, /^https:\/\/developers\.google\.com\/search\//);
     if (f.status === "deprecated") assert.match(f.since ?? "", /^\d{4}-\d{2}/, f.name);
     if (f.status === "supported") assert.equal(f.since, null, f.name);
   }

@@ -10,7 +10,7 @@ import { normaliseTarget } from "../lib/kit/net/target.ts";
 import { takeSnapshot } from "../lib/engines/visibility/snapshot.ts";
 import { analyseSnapshot } from "../lib/engines/visibility/scan.ts";
 import type { Result } from "../lib/engines/visibility/record.ts";
-import { decodeBody, prescanMetaCharset } from "../lib/engines/html/decode.ts";
+import { decodeBody, prescanMetaCharset } from "../lib/kit/net/decode.ts";
 import { page } from "./helpers/verdict_env.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");

@@ -8,6 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServiceDef, WorkerStepId } from "../lib/service.ts";
 import type { VisibilityStep } from "../lib/engines/visibility/snapshot.ts";
 import type { SchemaStep } from "../lib/features/schema/scanner.ts";
@@ -97,12 +99,15 @@ const wordsService: ServiceDef<WordsRecord, "counting"> = {
     serverName: "word-counter",
     summarise: (record) => `Words of ${record.domain}`,
     instructions: "Counts the words of a site.",
-    registerTools: (server) => {
-      server.registerTool("count_words", {
-        title: "Count the words of a site",
-        description: "Answers the count (it is a test: always 42).",
-      }, () => ({ content: [{ type: "text", text: "42" }] }));
-    },
+    tools: [{
+      name: "count_words",
+      register: (server: McpServer) => {
+        server.registerTool("count_words", {
+          title: "Count the words of a site",
+          description: "Answers the count (it is a test: always 42).",
+        }, () => ({ content: [{ type: "text", text: "42" }] }));
+      },
+    }],
   },
 };
 

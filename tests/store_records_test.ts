@@ -15,9 +15,7 @@ function job(domain: string, at = T0): ScanJob {
     kind: "scan",
     service: "schema",
     jobId: crypto.randomUUID(),
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "key",
     enqueuedAt: at,
   };

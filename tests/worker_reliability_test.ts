@@ -56,9 +56,7 @@ function jobFor(domain: string, caller?: string): ScanJob {
     kind: "scan",
     service: "visibility",
     jobId: crypto.randomUUID(),
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "key",
     enqueuedAt: T0,
     ...(caller ? { caller } : {}),
@@ -235,7 +233,8 @@ Deno.test("[worker reliability] a job waiting for a slot keeps renewing its doma
   try {
     const jobs = [await env.admit(jobFor("one.test")), await env.admit(jobFor("two.test"))];
     env.clock.now = T0 + 50_000;
-    const marks = async () => await Promise.all(jobs.map((j) => env.store.getInflight(j.domain)));
+    const marks = async () =>
+      await Promise.all(jobs.map((j) => env.store.getInflight(j.target.domain)));
     // (Deno KV's queue may take a few seconds to deliver on a loaded machine.)
     const until = Date.now() + 15_000;
     let now = await marks();
@@ -310,7 +309,7 @@ Deno.test("[worker reliability] the polled queue leases ready jobs round-robin a
     let free = 3;
     const listening = queue.listen(async (job) => {
       free--;
-      started.push((job as ScanJob).domain);
+      started.push((job as ScanJob).target.domain);
       await gate;
       free++;
     }, { capacity: () => free, fairKey: (job) => (job as ScanJob).caller ?? "" });

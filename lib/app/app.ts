@@ -13,10 +13,12 @@ import { scanPost, scanRoute } from "../features/report/routes/api/scan.ts";
 import { sessionMiddleware } from "../kit/web/sessions.ts";
 import { compressPages } from "../kit/web/compress.ts";
 import { pageErrors } from "../kit/web/page_errors.tsx";
+import { accountPageErrors } from "../features/accounts/account_dashboard.ts";
 import { notFoundPage } from "../kit/web/not_found.tsx";
 import { type GroupSpec, inGroup, routeGroup } from "../kit/web/groups.ts";
 import { createRecordViewGate } from "../kit/web/record_views.ts";
 import { routeApp, type RouteDef, served } from "../kit/web/route.ts";
+import type { ServerDeps } from "./deps.ts";
 import { ROUTES } from "./routes.ts";
 import { PATHS } from "../kit/report_urls.ts";
 
@@ -26,14 +28,15 @@ import { PATHS } from "../kit/report_urls.ts";
  */
 export const GROUPS: readonly GroupSpec[] = [
   {
-    prefix: "/account",
-    errors: pageErrors,
-    session: { kind: "client", signIn: "/account/login" },
+    prefix: PATHS.account,
+    // A section's refused form shows the account page again (lib/kit/web/account_sections.ts).
+    errors: accountPageErrors,
+    session: { kind: "client", signIn: PATHS.accountLogin },
   },
   {
-    prefix: "/admin",
+    prefix: PATHS.admin,
     errors: pageErrors,
-    session: { kind: "admin", signIn: "/admin/login" },
+    session: { kind: "admin", signIn: PATHS.adminLogin },
   },
 ];
 
@@ -41,7 +44,10 @@ export const GROUPS: readonly GroupSpec[] = [
  * Builds the application from the route list (lib/app/routes.ts ROUTES; tests pass their own): the
  * routes the service serves are mounted, each with its 405s, the grouped ones inside their group.
  */
-export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): Hono<AppEnv> {
+export function createApp(
+  deps: ServerDeps,
+  routes: readonly RouteDef<ServerDeps>[] = ROUTES,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // First, so it sees every other middleware's headers (Cache-Control, Set-Cookie) on the way out.
   app.use("*", compressPages());
@@ -140,7 +146,7 @@ async function scanDirect(
   try {
     return await scanPost(req, requestIp(req, info, deps.config.trustProxy), deps);
   } catch (error) {
-    const a = errorAnswer(error, { path: "/api/scan", method: "POST" }, deps);
+    const a = errorAnswer(error, { path: PATHS.scan, method: "POST" }, deps);
     return new Response(JSON.stringify(a.body), {
       status: a.status,
       headers: [

@@ -17,23 +17,39 @@ import { PRODUCT } from "../kit/config.ts";
 import { CAPS, LIMITS } from "../kit/limits/limits.ts";
 import type { ServiceDef } from "../service.ts";
 import {
+  adapterOf,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_SCAN_WAIT_MS,
   type McpContext,
-  type McpDeps,
   type McpOptions,
   type McpServiceAdapter,
+  type McpTool,
 } from "../kit/mcp/context.ts";
 import { registerReportResource } from "../kit/mcp/resources.ts";
-import { registerCommonTools } from "../kit/mcp/tools.ts";
-import { registerHistoryTools } from "../features/history/mcp_tools.ts";
-import { registerWatchTools } from "../features/watch/mcp_tools.ts";
-import { registerAnswerTools } from "../features/answers/mcp_tools.ts";
-import { registerLogTools } from "../features/logs/mcp_tools.ts";
+import type { ServerMcpDeps } from "./deps.ts";
+import { REPORT_TOOLS } from "../features/report/mcp_tools.ts";
+import { HISTORY_TOOLS } from "../features/history/mcp_tools.ts";
+import { VALIDATE_TOOLS } from "../features/validate/mcp_tools.ts";
+import { WATCH_TOOLS } from "../features/watch/mcp_tools.ts";
+import { ANSWER_TOOLS } from "../features/answers/mcp_tools.ts";
+import { LOG_TOOLS } from "../features/logs/mcp_tools.ts";
 
-/** The service's MCP adapter, with this server's request context (lib/service.ts ServiceMcp). */
-function adapterOf(service: ServiceDef): McpServiceAdapter {
-  return service.mcp as McpServiceAdapter;
+/**
+ * The tools the MCP server of `deps.service` offers, in the order tools/list gives them: each
+ * feature's list (its mcp_tools.ts), the service's own tools (its adapter's) after the history
+ * tools, each where it says it is offered. Adding a tool is an entry in its feature's list.
+ */
+export function toolsOf(deps: ServerMcpDeps): McpTool<ServerMcpDeps>[] {
+  const tools: readonly McpTool<ServerMcpDeps>[] = [
+    ...REPORT_TOOLS,
+    ...HISTORY_TOOLS,
+    ...adapterOf(deps.service).tools,
+    ...VALIDATE_TOOLS,
+    ...WATCH_TOOLS,
+    ...ANSWER_TOOLS,
+    ...LOG_TOOLS,
+  ];
+  return tools.filter((tool) => tool.offered?.(deps) ?? true);
 }
 
 /** Most array elements plus object members one tool call's arguments may hold. */
@@ -41,13 +57,13 @@ const MAX_TOOL_INPUT_ELEMENTS = 64;
 
 /** The MCP server of `deps.service` for one caller. */
 export function createMcpServer(
-  deps: McpDeps,
+  deps: ServerMcpDeps,
   caller: { ip: string; authorization?: string | null },
   options: McpOptions = {},
 ): McpServer {
   const service = deps.service;
   const adapter = adapterOf(service);
-  const ctx: McpContext = {
+  const ctx: McpContext<ServerMcpDeps> = {
     deps,
     ip: caller.ip,
     authorization: caller.authorization ?? null,
@@ -62,12 +78,7 @@ export function createMcpServer(
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     },
   );
-  registerCommonTools(server, ctx, adapter);
-  registerHistoryTools(server, ctx);
-  adapter.registerTools(server, ctx);
-  if (deps.watch) registerWatchTools(server, ctx);
-  if (deps.answers) registerAnswerTools(server, ctx);
-  if (service.readsServerLogs) registerLogTools(server, ctx);
+  for (const tool of toolsOf(deps)) tool.register(server, ctx);
   registerReportResource(server, ctx);
   adapter.registerPrompts?.(server, ctx);
   withoutListChanged(server);
@@ -82,31 +93,33 @@ export interface McpToolInfo {
 
 /**
  * The tools the MCP server of `deps.service` registers, in registration order: read from the same
- * registration functions {@link createMcpServer} calls, so the docs page and the OpenAPI text list
- * exactly the tools /mcp serves.
+ * list {@link createMcpServer} registers ({@link toolsOf}), so the docs page and the OpenAPI text
+ * list exactly the tools /mcp serves. Throws when a tool registers under another name than its
+ * list entry says (a list that lies would hide a tool from the docs).
  */
-export function mcpTools(deps: McpDeps): McpToolInfo[] {
+export function mcpTools(deps: ServerMcpDeps): McpToolInfo[] {
   const tools: McpToolInfo[] = [];
+  let expected = "";
   const recorder = {
     registerTool: (name: string, config: { title?: string }) => {
+      if (name !== expected) {
+        throw new Error(`The MCP tool listed as ${expected} registers as ${name}`);
+      }
       tools.push({ name, title: config.title ?? name });
       return {};
     },
   } as unknown as McpServer;
-  const adapter = adapterOf(deps.service);
-  const ctx: McpContext = {
+  const ctx: McpContext<ServerMcpDeps> = {
     deps,
     ip: "",
     authorization: null,
     scanWaitMs: DEFAULT_SCAN_WAIT_MS,
     pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
   };
-  registerCommonTools(recorder, ctx, adapter);
-  registerHistoryTools(recorder, ctx);
-  adapter.registerTools(recorder, ctx);
-  if (deps.watch) registerWatchTools(recorder, ctx);
-  if (deps.answers) registerAnswerTools(recorder, ctx);
-  if (deps.service.readsServerLogs) registerLogTools(recorder, ctx);
+  for (const tool of toolsOf(deps)) {
+    expected = tool.name;
+    tool.register(recorder, ctx);
+  }
   return tools;
 }
 

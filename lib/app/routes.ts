@@ -8,6 +8,7 @@
  * feature's routes/ folder and one line in that feature's list.
  */
 import type { RouteDef } from "../kit/web/route.ts";
+import type { ServerDeps } from "./deps.ts";
 import { REPORT_ROUTES } from "../features/report/routes.ts";
 import { HISTORY_ROUTES } from "../features/history/routes.ts";
 import { WATCH_ROUTES } from "../features/watch/routes.ts";
@@ -26,7 +27,7 @@ import { openApiRoute } from "../../routes/openapi.json.ts";
 import { healthRoute } from "../../routes/healthz.ts";
 
 /** Every route, in the order the OpenAPI document lists the documented ones. */
-export const ROUTES: readonly RouteDef[] = [
+export const ROUTES: readonly RouteDef<ServerDeps>[] = [
   ...REPORT_ROUTES,
   mcpRoute,
   ...HISTORY_ROUTES,

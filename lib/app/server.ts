@@ -13,7 +13,8 @@ import {
 import type { JobKind, ThreadJobModules } from "../kit/isolate/protocol.ts";
 import type { Hono } from "hono";
 import { createApp, createHandler } from "./app.ts";
-import type { AppDeps, AppEnv } from "../kit/web/context.ts";
+import type { AppEnv } from "../kit/web/context.ts";
+import type { ServerDeps } from "./deps.ts";
 import type { RouteDef } from "../kit/web/route.ts";
 import { Altcha, sharedSecret } from "../kit/auth/altcha.ts";
 import {
@@ -52,6 +53,8 @@ import { sealKeysAgain } from "../features/answers/user_keys.ts";
 import { AnswersStore } from "../features/answers/store.ts";
 import { type TickReport, watchTick } from "../features/watch/scheduler.ts";
 import { closeAnswers, createAnswersDeps } from "../features/answers/service.ts";
+import { accountSections, reportSections } from "./sections.ts";
+import { instanceSecretBox } from "../kit/auth/secret_box.ts";
 import { citedPagesOf } from "../features/answers/cited_pages.ts";
 import { logsOf } from "../features/logs/site_logs.ts";
 import { startRun } from "../features/answers/run.ts";
@@ -109,7 +112,7 @@ export interface ServerOverrides {
   /** The service this server answers for (default: the config's SERVICE). */
   service?: ServiceDef;
   /** The routes to mount (default: lib/app/routes.ts ROUTES). */
-  routes?: readonly RouteDef[];
+  routes?: readonly RouteDef<ServerDeps>[];
   /** The structured log sink (default: JSON lines on stdout). */
   log?: Logger;
   /** The job transport (default: the config's JOB_QUEUE). */
@@ -136,7 +139,7 @@ export interface Server {
   config: Config;
   app: Hono<AppEnv>;
   /** What the routes were built with. */
-  deps: AppDeps;
+  deps: ServerDeps;
   /** The request handler (report-cache and scan fast paths in front of the app). */
   handler: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** {@link handler}, with one log line per request when the config asks (LOG_REQUESTS). */
@@ -267,6 +270,8 @@ export async function createServer(
   const accounts = Object.fromEntries(
     Object.entries(stores).map(([name, store]) => [name, accountStoreOf(store)]),
   );
+  // One secret box for the instance: watches seal their webhooks, answer presence users' keys.
+  const box = instanceSecretBox(kv, config.secretBox);
   const watch = createWatchDeps({
     kv,
     store: stores[service.name],
@@ -275,17 +280,18 @@ export async function createServer(
     now,
     lookup: overrides.lookup,
     log,
+    box,
   });
   // WATCH_SECRET_KEY set: the values an older key sealed (webhooks, e-mail addresses, users' vendor
   // keys of every service in this store) are sealed again with it, and a key kept in KV from before
   // it was set is deleted once nothing it sealed is left (lib/features/watch/sealing.ts).
   const sealed = await sealAgain(
     kv,
-    config.watch,
-    watch.box,
+    config.secretBox,
+    box,
     Object.keys(services),
     Object.keys(services).map((name) => () =>
-      sealKeysAgain({ answers: new AnswersStore(kv, name), box: watch.box })
+      sealKeysAgain({ answers: new AnswersStore(kv, name), box })
     ),
   );
   if (sealed.resealed || sealed.unopened || sealed.busy || sealed.keptKeyDeleted) {
@@ -305,7 +311,7 @@ export async function createServer(
     service,
     config,
     watches: watch.watches,
-    box: watch.box,
+    box,
     now,
     lookup: overrides.lookup,
     log,
@@ -317,9 +323,12 @@ export async function createServer(
     const { run } = await startRun(answers, { kind: "account", accountId }, domain, "watch");
     return `started run ${run.id} (${run.estimate.calls} calls reserved)`;
   };
-  const deps: AppDeps = {
+  const sectionParts = { service, store: stores[service.name], watch, answers };
+  const deps: ServerDeps = {
     watch,
     answers,
+    accountSections: accountSections(sectionParts),
+    reportSections: reportSections(sectionParts),
     reportCache,
     config,
     store: stores[service.name],
@@ -514,8 +523,9 @@ export const JOB_KINDS: readonly JobKind[] = [
     when: (s) => s.validatesCode === true,
   },
   {
+    // Code in hand shown as the schema report shows a page (its result sections).
     kind: "validate-html",
-    module: new URL("../features/validate/views/validate_result_job.tsx", import.meta.url),
+    module: new URL("../features/schema/views/code_result_job.tsx", import.meta.url),
     what: "the /validate page's result sections as HTML",
     when: (s) => s.validatesCode === true,
   },

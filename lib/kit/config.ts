@@ -12,6 +12,8 @@ import type { Config, IsolationSettings, RenderBrowser, ResolveTarget } from "./
 import { machineMemory, type MemoryPlan, memoryPlan } from "./config_memory.ts";
 import { answersFromEnv } from "../features/answers/config.ts";
 import { logsFromEnv } from "../features/logs/config.ts";
+import { WATCH_ENV, watchSettings } from "../features/watch/config.ts";
+import { ACCOUNTS_ENV, accountsSettings } from "../features/accounts/config.ts";
 import { SERVICE_DEFAULTS, SERVICE_NAMES } from "./service_defaults.ts";
 import { charsOf, trimEnd } from "./text/trim.ts";
 export type {
@@ -114,8 +116,7 @@ const EnvSchema = z.object({
   RENDER_PAGE_MS: int(8_000, 1_000, 60_000),
   RENDER_CONCURRENCY: int(1, 1, 8),
   ALTCHA_HMAC_KEY: optionalString,
-  ADMIN_PASSWORD_HASH: optionalString,
-  ADMIN_PASSWORD: optionalString,
+  ...ACCOUNTS_ENV,
   DENO_DEPLOYMENT_ID: optionalString,
   DENO_KV_ACCESS_TOKEN: optionalString,
   UPSTASH_REDIS_REST_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
@@ -126,30 +127,13 @@ const EnvSchema = z.object({
   RECORD_RETENTION_DAYS: int(30, 1, 3650),
   HISTORY_RETENTION_DAYS: int(90, 1, 3650),
   HISTORY_MAX_SCANS: int(1000, 1, 100_000),
-  WATCH_SCHEDULES: z.string().trim().default("daily,weekly").pipe(
-    z.string().regex(/^(daily|weekly)(\s*,\s*(daily|weekly))*$/, {
-      error: 'must list "daily" and/or "weekly", comma-separated',
-    }),
-  ),
-  WATCH_MAX_PER_ACCOUNT: int(10, 0, 1000),
+  ...WATCH_ENV,
+  // The instance's secret box (lib/kit/auth/secret_box.ts): it seals webhooks and users' keys.
   WATCH_SECRET_KEY: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
   WATCH_SECRET_KEY_PREVIOUS: z.string().trim().optional().transform((v) => v || undefined).pipe(
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
-  ),
-  WEBHOOK_RESOLVE: z.string().optional(),
-  SMTP_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(
-    z.string().regex(/^smtps?:\/\/[^\s]+$/, {
-      error: "must be smtp://user:password@host:port or smtps://... (the operator's mail server)",
-    }).optional(),
-  ),
-  SMTP_FROM: z.string().trim().optional().transform((v) => v || undefined).pipe(
-    z.string().max(300).refine((v) => {
-      // One line with an @ inside (a linear test: no pattern over the whole value).
-      const at = v.indexOf("@");
-      return at > 0 && at < v.length - 1 && !v.includes("\r") && !v.includes("\n");
-    }, { error: "must be an e-mail address" }).optional(),
   ),
   JOB_QUEUE: z.enum(["auto", "queue", "poll"]).default("auto"),
   CONN_GUARD: z.enum(["0", "1", "true", "false", "auto", ""]).default("auto"),
@@ -403,8 +387,7 @@ export function loadConfig(
       concurrency: e.RENDER_CONCURRENCY,
     },
     altchaHmacKey: e.ALTCHA_HMAC_KEY,
-    adminPasswordHash: e.ADMIN_PASSWORD_HASH,
-    adminPassword: e.ADMIN_PASSWORD,
+    ...accountsSettings(e),
     onDeploy,
     kvAccessTokenSet: !!e.DENO_KV_ACCESS_TOKEN,
     upstash: e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
@@ -414,15 +397,10 @@ export function loadConfig(
     recordRetentionDays: e.RECORD_RETENTION_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     historyMaxScans: e.HISTORY_MAX_SCANS,
-    watch: {
-      schedules: [...new Set(list(e.WATCH_SCHEDULES))] as ("daily" | "weekly")[],
-      maxPerAccount: e.WATCH_MAX_PER_ACCOUNT,
+    watch: watchSettings(e, parseResolveSetting),
+    secretBox: {
       secretKey: e.WATCH_SECRET_KEY,
       previousSecretKeys: e.WATCH_SECRET_KEY_PREVIOUS ? [e.WATCH_SECRET_KEY_PREVIOUS] : [],
-      webhookResolve: parseResolveSetting("WEBHOOK_RESOLVE", e.WEBHOOK_RESOLVE),
-      smtp: e.SMTP_URL
-        ? { url: e.SMTP_URL, from: e.SMTP_FROM ?? `alerts@${new URL(e.SMTP_URL).hostname}` }
-        : null,
     },
     answers,
     logs,

@@ -5,6 +5,9 @@
 
 import type { AnswersSettings } from "../features/answers/config.ts";
 import type { LogsSettings } from "../features/logs/config.ts";
+import type { WatchSettings } from "../features/watch/config.ts";
+import type { AccountsSettings } from "../features/accounts/config.ts";
+import type { SecretBoxKeys } from "./auth/secret_box.ts";
 import type { ServiceName } from "./service_defaults.ts";
 
 /** Where a host named in SCAN_RESOLVE connects instead of using DNS. */
@@ -63,8 +66,11 @@ export interface RenderSettings {
   concurrency: number;
 }
 
-/** The validated configuration of one process. */
-export interface Config {
+/**
+ * The validated configuration of one process: the kit's settings, and each feature's slice (its
+ * config.ts: the administrator's password at the top level, the others under the feature's name).
+ */
+export interface Config extends AccountsSettings {
   service: ServiceName;
   /** The TCP port (default: its service's, lib/kit/service_defaults.ts, so both run side by side). */
   port: number;
@@ -134,10 +140,6 @@ export interface Config {
   maxRedirects: number;
   /** Signs ALTCHA challenges; unset, a secret generated once is kept in KV. */
   altchaHmacKey: string | undefined;
-  /** The administrator's password as an argon2id PHC string. */
-  adminPasswordHash: string | undefined;
-  /** The administrator's password in clear, for local use only. */
-  adminPassword: string | undefined;
   /** Scans the queue worker runs at once in this process (default: the scan workers). */
   workerConcurrency: number;
   /** How the process divides its memory (MEMORY_MB; lib/kit/config_memory.ts). */
@@ -174,26 +176,15 @@ export interface Config {
   historyRetentionDays: number;
   /** At most this many kept scans per target (domain, or page for the schema service). */
   historyMaxScans: number;
+  /** Watches (docs/watch.md; lib/features/watch/config.ts reads them). */
+  watch: WatchSettings;
   /**
-   * Watches (docs/watch.md): the schedules users may pick (WATCH_SCHEDULES, default
-   * "daily,weekly"), the most watches per account (WATCH_MAX_PER_ACCOUNT, default 10; 0 turns
-   * watches off), the key that seals webhook URLs and secrets and users' vendor keys
-   * (WATCH_SECRET_KEY; unset: a key kept in KV, and users' vendor keys stay off), the key it
-   * replaced (WATCH_SECRET_KEY_PREVIOUS: opens, never seals; docs/security.md, rotation), and
-   * WEBHOOK_RESOLVE (tests only: webhook hosts reached at a loopback address).
+   * The instance's secret box (lib/kit/auth/secret_box.ts), which seals webhook URLs and secrets
+   * and users' vendor keys: its key (WATCH_SECRET_KEY; unset: a key kept in KV, and users' vendor
+   * keys stay off) and the key it replaced (WATCH_SECRET_KEY_PREVIOUS: opens, never seals;
+   * docs/security.md, rotation).
    */
-  watch: {
-    schedules: ("daily" | "weekly")[];
-    maxPerAccount: number;
-    secretKey: string | undefined;
-    previousSecretKeys: string[];
-    webhookResolve: Map<string, ResolveTarget>;
-    /**
-     * The operator's mail server for e-mail alerts (SMTP_URL, SMTP_FROM): null, no e-mail
-     * alerts (lib/features/watch/email.ts).
-     */
-    smtp: { url: string; from: string } | null;
-  };
+  secretBox: SecretBoxKeys;
   /** Answer presence (docs/answer-presence.md; lib/features/answers/config.ts reads it). */
   answers: AnswersSettings;
   /** Server logs (docs/logs.md; lib/features/logs/config.ts reads them). */

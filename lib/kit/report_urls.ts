@@ -1,13 +1,32 @@
 /**
- * The URL templates of the routes that other code links to, written once, and the builders that
- * fill them. A route module takes its `path` from {@link PATHS} (lib/kit/web/route.ts RouteDef), so
- * the path it is mounted on, its OpenAPI key and the links built here are one string. No imports,
- * so the browser islands use it too. A domain in its normal spelling (lib/kit/net/target.ts) is already
- * URL-safe; anything else is percent-encoded.
+ * The site's paths, written once: every route's path template (lib/kit/web/route.ts RouteDef takes
+ * its `path` from here, so the path it is mounted on, its OpenAPI key and the links built here are
+ * one string), the assets pages link to, and the builders that fill the templates. Pages, views,
+ * routes, redirects and islands link through this table; tests/paths_test.ts fails on a site path
+ * written anywhere else. No imports, so the browser islands use it too. A domain in its normal
+ * spelling (lib/kit/net/target.ts) is already URL-safe; anything else is percent-encoded.
  */
 
 /** The templates, as OpenAPI writes paths (`{name}` is a parameter). */
 export const PATHS = {
+  /** The home page: what the service does and the scan form. */
+  home: "/",
+  /** The API, keys and MCP, for scripts and agents. */
+  docs: "/docs",
+  /** The OpenAPI document of the API. */
+  openApi: "/openapi.json",
+  /** The Model Context Protocol endpoint. */
+  mcp: "/mcp",
+  /** Liveness and readiness. */
+  healthz: "/healthz",
+  /** Static files: styles, images, the browser bundles. */
+  static: "/static/*",
+  /** A new browser challenge (ALTCHA). */
+  challenge: "/api/challenge",
+  /** Ask for a scan. */
+  scan: "/api/scan",
+  /** The scan form's no-JavaScript path (`?url=`), to the report of that site. */
+  reportForm: "/report",
   /** The report page of a domain's latest record. */
   reportPage: "/report/{domain}",
   /** One kept scan's page, forever. */
@@ -44,11 +63,99 @@ export const PATHS = {
   learnIndex: "/learn",
   /** The explanation of one check. */
   learn: "/learn/{id}",
+  /** Validate code in hand: the page. */
+  validate: "/validate",
+  /** Validate code in hand: the API. */
+  validateApi: "/api/validate",
+  /** A signed-in account's page: its keys and what other features add. */
+  account: "/account",
+  /** Sign in. */
+  accountLogin: "/account/login",
+  /** Create an account. */
+  accountSignup: "/account/signup",
+  /** Sign out. */
+  accountLogout: "/account/logout",
+  /** Create an API key (the account page's form). */
+  accountKeys: "/account/keys",
+  /** Revoke one of the account's keys. */
+  accountKeyRevoke: "/account/keys/{id}/revoke",
+  /** Add a watch (the account page's form). */
+  accountWatches: "/account/watches",
+  /** Remove one of the account's watches. */
+  accountWatchDelete: "/account/watches/{id}/delete",
+  /** Run one of the account's watches now. */
+  accountWatchRun: "/account/watches/{id}/run",
+  /** Set the account's own key of an AI vendor. */
+  accountAnswerKey: "/account/answer-keys/{provider}",
+  /** Remove it. */
+  accountAnswerKeyDelete: "/account/answer-keys/{provider}/delete",
+  /** Start an answer-presence run of a watched site (the report page's form). */
+  accountAnswerRun: "/account/answers/{domain}/run",
+  /** Set the questions asked about a watched site. */
+  accountAnswerQuestions: "/account/answers/{domain}/questions",
+  /** Import a first-party export (Bing, Search Console) of a watched site (the report's form). */
+  accountAnswerImports: "/account/answers/{domain}/imports",
+  /** The administrator's page. */
+  admin: "/admin",
+  /** The administrator signs in. */
+  adminLogin: "/admin/login",
+  /** The administrator signs out. */
+  adminLogout: "/admin/logout",
+  /** The administrator revokes a key. */
+  adminKeyRevoke: "/admin/keys/{id}/revoke",
+  /** The account's own AI vendor keys (API). */
+  answerKeys: "/api/answers/keys",
+  /** One of them. */
+  answerKey: "/api/answers/keys/{provider}",
+  /** Answer presence of a watched site: the plan and the last runs. */
+  siteAnswers: "/api/answers/{domain}",
+  /** The questions asked about it. */
+  answerQuestions: "/api/answers/{domain}/questions",
+  /** Its runs (POST starts one). */
+  answerRuns: "/api/answers/{domain}/runs",
+  /** One run. */
+  answerRun: "/api/answers/{domain}/runs/{id}",
+  /** Import a first-party export of a watched site. */
+  answerImports: "/api/answers/{domain}/imports",
+  /** A watched site's pages: the answers citing each, the exports' figures, the logs' hits. */
+  answerPages: "/api/answers/{domain}/pages",
+  /** The account's watches (API). */
+  watches: "/api/watches",
+  /** One watch. */
+  watch: "/api/watches/{id}",
+  /** A test delivery of a watch's webhook. */
+  watchTest: "/api/watches/{id}/test",
+  /** Run a watch now. */
+  watchRun: "/api/watches/{id}/run",
+  /** An e-mail alert's link: confirm the address. */
+  watchEmailConfirm: "/watch/email/confirm",
+  /** An e-mail alert's link: stop the e-mails. */
+  watchEmailUnsubscribe: "/watch/email/unsubscribe",
+  /** A site's server logs: POST one, GET the report. */
+  logs: "/api/logs/{domain}",
   /** The account's server logs: the sites with logs and the upload form. */
   accountLogs: "/account/logs",
   /** The report of one site's server logs, for the account whose logs they are. */
   accountSiteLogs: "/account/logs/{domain}",
+  /** How far an upload of the account's has been read (lines). */
+  accountLogUpload: "/account/log-uploads/{id}",
 } as const;
+
+/** The files under /static/ that pages link to by name (the browser bundles' names are built). */
+export const ASSETS = {
+  /** The site's stylesheet. */
+  appCss: "/static/app.css",
+  /** The report pages' stylesheet (reports, docs, learn, compare, validate). */
+  reportCss: "/static/report.css",
+  /** The account and administrator pages' stylesheet. */
+  accountsCss: "/static/accounts.css",
+  favicon: "/static/favicon.svg",
+} as const;
+
+/** The path of a file under /static/ (`/static/og-visibility.png`, `/static/build/islands.js`). */
+export function staticPath(file: string): string {
+  return `${PATHS.static.slice(0, -1)}${file}`;
+}
 
 /** A template with its parameters filled in, each percent-encoded. */
 export function fillPath(template: string, params: Record<string, string>): string {

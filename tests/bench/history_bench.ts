@@ -34,9 +34,7 @@ async function keep(domain: string, record: BaseRecord, ms: number): Promise<str
     kind: "scan",
     service: "visibility",
     jobId: id,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "pipeline",
     enqueuedAt: ms,
   };

@@ -23,9 +23,7 @@ function job(domain: string): ScanJob {
     kind: "scan",
     service: "bench",
     jobId: `j${++n}`,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "key",
     enqueuedAt: 0,
   };

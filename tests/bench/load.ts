@@ -66,9 +66,7 @@ await store.finishScan({
   kind: "scan",
   service: "visibility",
   jobId: "bench",
-  domain: "good.test",
-  url: "https://good.test/",
-  host: "good.test",
+  target: { domain: "good.test", url: "https://good.test/", host: "good.test" },
   credential: "pipeline",
   enqueuedAt: Date.now(),
 }, { record, failure: null, credential: "pipeline", durationMs: 1, jobId: "bench" });

@@ -36,9 +36,7 @@ const job = (domain: string): ScanJob => ({
   kind: "scan",
   service: "schema",
   jobId: "j",
-  domain,
-  url: `https://${domain}/`,
-  host: domain,
+  target: { domain, url: `https://${domain}/`, host: domain },
   credential: "key",
   enqueuedAt: T0,
 });

@@ -258,9 +258,7 @@ Deno.test({
             kind: "scan",
             service: "visibility",
             jobId: "j1",
-            domain: "shop.example",
-            url: "https://shop.example/",
-            host: "shop.example",
+            target: { domain: "shop.example", url: "https://shop.example/", host: "shop.example" },
             credential: "key",
             enqueuedAt: Date.now(),
           }, {

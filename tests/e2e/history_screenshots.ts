@@ -35,9 +35,7 @@ if (import.meta.main) {
         kind: "scan",
         service: "visibility",
         jobId: id,
-        domain: "shop.example",
-        url: "https://shop.example/",
-        host: "shop.example",
+        target: { domain: "shop.example", url: "https://shop.example/", host: "shop.example" },
         credential: "pipeline",
         enqueuedAt: at,
       };

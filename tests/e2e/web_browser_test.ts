@@ -146,9 +146,7 @@ browserTest(
         kind: "scan" as const,
         service: "visibility",
         jobId: mark.jobId,
-        domain: "busy.example",
-        url: "https://busy.example/",
-        host: "busy.example",
+        target: { domain: "busy.example", url: "https://busy.example/", host: "busy.example" },
         credential: "pipeline" as const,
         enqueuedAt: mark.since,
       };

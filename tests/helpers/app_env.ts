@@ -3,7 +3,7 @@
  * verifier reached through the real guarded fetcher, and optionally the queue worker running the
  * real scanner against the fixture sites.
  */
-import type { AppDeps } from "../../lib/kit/web/context.ts";
+import type { ServerDeps } from "../../lib/app/deps.ts";
 import { challengeProvider, turnstileVerifier } from "../../lib/kit/auth/challenge.ts";
 import { Altcha } from "../../lib/kit/auth/altcha.ts";
 import { type Config, loadConfig } from "../../lib/kit/config.ts";
@@ -46,7 +46,7 @@ export const fakeLookup: LookupFunction = (hostname) => {
 export interface TestEnv {
   app: Server["app"];
   /** What the app was built with. */
-  deps: AppDeps;
+  deps: ServerDeps;
   /** The server's request handler (lib/app/server.ts createServer), as main.ts serves it. */
   handler: Server["handler"];
   /** The whole server (lib/app/server.ts), as main.ts builds it. */

@@ -28,9 +28,7 @@ export async function storeRecord(
       kind: "scan",
       service: env.service.name,
       jobId,
-      domain: record.domain,
-      url: `https://${record.domain}/`,
-      host: record.domain,
+      target: { domain: record.domain, url: `https://${record.domain}/`, host: record.domain },
       credential: "pipeline",
       enqueuedAt: Date.parse(record.scannedAt),
     },
@@ -233,15 +231,18 @@ export function schemaRecord(domain: string, hostile = false): SchemaScanRecord 
   });
 }
 
+/** `job` with the scan starting at `url` (its target's url). */
+export function withUrl(job: ScanJob, url: string): ScanJob {
+  return { ...job, target: { ...job.target, url } };
+}
+
 /** A visibility scan job of `domain` with id `id`, queued at `at` (as the store's writers take). */
 export function scanJob(domain: string, id: string, at: number): ScanJob {
   return {
     kind: "scan",
     service: "visibility",
     jobId: id,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "pipeline",
     enqueuedAt: at,
   };

@@ -190,9 +190,7 @@ Deno.test({
         kind: "scan",
         service: "visibility",
         jobId: crypto.randomUUID(),
-        domain,
-        url: `https://${domain}/`,
-        host: domain,
+        target: { domain, url: `https://${domain}/`, host: domain },
         credential: "pipeline",
         enqueuedAt: Date.now(),
       }, {

@@ -291,9 +291,7 @@ function job(domain: string, jobId: string, enqueuedAt: number): ScanJob {
     kind: "scan",
     service: "visibility",
     jobId,
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential: "pipeline",
     enqueuedAt,
   };

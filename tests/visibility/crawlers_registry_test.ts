@@ -10,16 +10,18 @@ import {
   crawlersByRole,
   mayIgnoreRobots,
 } from "../../lib/engines/visibility/crawlers.ts";
-import { sourceProblems } from "../../lib/engines/visibility/sources.ts";
+import { datedSourceProblems } from "../../lib/kit/dated_source.ts";
 import { productOf, PRODUCTS } from "../../lib/engines/visibility/products.ts";
 import { probedCrawlers } from "../../lib/engines/visibility/edge_probe.ts";
 
 Deno.test("crawler registry - every entry has its vendor's page and the day it was checked", () => {
   for (const c of REGISTRY) {
-    assert.deepEqual(sourceProblems(c), [], c.token);
+    assert.deepEqual(datedSourceProblems(c), [], c.token);
     assert.ok(c.vendor.trim(), `${c.token}: vendor`);
     assert.ok(["yes", "may_ignore", "not_stated"].includes(c.robotsTxt), `${c.token}: robots.txt`);
-    if (c.ipRanges !== undefined) assert.deepEqual(sourceProblems({ ...c, url: c.ipRanges }), []);
+    if (c.ipRanges !== undefined) {
+      assert.deepEqual(datedSourceProblems({ url: c.ipRanges, checked: c.checked }), []);
+    }
   }
   const tokens = REGISTRY.map((c) => c.token.toLowerCase());
   assert.equal(new Set(tokens).size, tokens.length, "one entry per token");
@@ -27,10 +29,10 @@ Deno.test("crawler registry - every entry has its vendor's page and the day it w
 
 Deno.test("crawler registry - an entry without a source or a date is caught", () => {
   const entry = REGISTRY[0];
-  assert.notDeepEqual(sourceProblems({ ...entry, docs: "" }), []);
-  assert.notDeepEqual(sourceProblems({ ...entry, checked: "" }), []);
-  assert.notDeepEqual(sourceProblems({ ...entry, checked: "2026-02-30" }), []);
-  assert.notDeepEqual(sourceProblems({ ...entry, docs: "http://example.com/bots" }), []);
+  assert.notDeepEqual(datedSourceProblems({ ...entry, url: "" }), []);
+  assert.notDeepEqual(datedSourceProblems({ ...entry, checked: "" }), []);
+  assert.notDeepEqual(datedSourceProblems({ ...entry, checked: "2026-02-30" }), []);
+  assert.notDeepEqual(datedSourceProblems({ ...entry, url: "http://example.com/bots" }), []);
 });
 
 Deno.test("crawler registry - the 2025-2026 crawlers verified on their vendors' pages are in, with their purpose", () => {
@@ -81,7 +83,7 @@ Deno.test("crawler registry - every entry feeds a known AI product; an unverifia
     assert.equal(by(t).ipRanges, "https://claude.com/crawling/bots.json", t);
   }
   // An entry without a source or a date still fails, new entries included.
-  assert.notDeepEqual(sourceProblems({ ...by("ShapBot"), checked: "" }), []);
+  assert.notDeepEqual(datedSourceProblems({ ...by("ShapBot"), checked: "" }), []);
   // Every product of the list is fed by some crawler, and every id is known.
   for (const p of PRODUCTS) assert.ok(CRAWLERS.some((c) => c.product === p.id), p.id);
 });

@@ -4,12 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { STANDARDS, standards } from "../../lib/engines/visibility/standards.ts";
-import { sourceProblems, SOURCES } from "../../lib/engines/visibility/sources.ts";
+import { SOURCES } from "../../lib/engines/visibility/sources.ts";
+import { datedSourceProblems } from "../../lib/kit/dated_source.ts";
 import { registeredSignals } from "../../lib/engines/visibility/learn.ts";
 
 Deno.test("standards - every format and draft we read names its version, source and date", () => {
   for (const s of standards()) {
-    assert.deepEqual(sourceProblems(s), [], s.id);
+    assert.deepEqual(datedSourceProblems(s), [], s.id);
     assert.ok(s.version.trim() && s.reads.trim(), s.id);
   }
   assert.match(STANDARDS.aiprefVocab.version, /^draft-ietf-aipref-vocab-\d\d /);
@@ -18,10 +19,10 @@ Deno.test("standards - every format and draft we read names its version, source 
 });
 
 Deno.test("standards - every shared source and every signal's learn source is dated", () => {
-  for (const [key, s] of Object.entries(SOURCES)) assert.deepEqual(sourceProblems(s), [], key);
+  for (const [key, s] of Object.entries(SOURCES)) assert.deepEqual(datedSourceProblems(s), [], key);
   for (const signal of registeredSignals()) {
     for (const s of signal.learn.sources) {
-      assert.deepEqual(sourceProblems(s), [], `${signal.id}: ${s.url}`);
+      assert.deepEqual(datedSourceProblems(s), [], `${signal.id}: ${s.url}`);
     }
   }
 });

@@ -4,7 +4,7 @@
  * one-pass extraction (lib/engines/html/page_facts.ts), so a word, heading or link counts the same way in
  * each. What exists only after scripts, what scripts change in the head, and the page's verdict.
  */
-import { looksLikeHtml } from "../html/decode.ts";
+import { looksLikeHtml } from "../../kit/net/decode.ts";
 import { extractPageFacts } from "../html/page_facts.ts";
 import type { PageFacts } from "../html/types.ts";
 import { flattenJsonLd } from "../structured/page_graph.ts";

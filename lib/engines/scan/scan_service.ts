@@ -4,19 +4,16 @@
  * cache -> DNS -> limits -> enqueue.
  */
 import type { Caller } from "../../kit/auth/auth.ts";
+import type { ServiceDeps } from "../../kit/service_deps.ts";
 import type { Config } from "../../kit/config.ts";
 import { type Target } from "../../kit/net/target.ts";
 import { BadRequestError, RateLimitedError } from "../../kit/errors.ts";
 import { limitMessage, poolsFor, rateLimitHeaders } from "../../kit/limits/limits.ts";
-import {
-  findResolveTarget,
-  type LookupFunction,
-  resolvePublicAddresses,
-} from "../../kit/net/guarded_fetch.ts";
+import { findResolveTarget, resolvePublicAddresses } from "../../kit/net/guarded_fetch.ts";
 import { FetchError } from "../../kit/net/types.ts";
-import type { BaseRecord, ServiceDef } from "../../service.ts";
-import type { ScanJob, Store, StoredScan } from "../../kit/storage/store.ts";
-import { readReport, type ReportCache } from "../../kit/storage/report_cache.ts";
+import type { BaseRecord } from "../../service.ts";
+import type { ScanJob, StoredScan } from "../../kit/storage/store.ts";
+import { readReport } from "../../kit/storage/report_cache.ts";
 import { isStoreWriteError, StoreUnavailableError, storeWriteHealth } from "../../kit/health.ts";
 
 /** How long a stored record is served instead of scanning again. */
@@ -24,17 +21,8 @@ export const CACHE_TTL_MS = 24 * 3600_000;
 /** A failed scan is served from cache for less time: the site may be back soon. */
 export const FAILED_CACHE_TTL_MS = 15 * 60_000;
 
-/** What the scan flow needs. */
-export interface ScanServiceDeps {
-  config: Config;
-  store: Store;
-  service: ServiceDef;
-  now: () => number;
-  /** DNS resolver used to check that a target resolves to public addresses (tests inject one). */
-  lookup?: LookupFunction;
-  /** Serialised records kept for a second (lib/kit/storage/report_cache.ts). */
-  reportCache?: ReportCache;
-}
+/** What the scan flow needs: a service's part of every request's dependencies. */
+export type ScanServiceDeps = ServiceDeps;
 
 /** The outcome of a scan request. */
 export type ScanRequestOutcome =
@@ -117,11 +105,7 @@ export async function requestScan(
     kind: "scan",
     service: deps.service.name,
     jobId: crypto.randomUUID(),
-    domain: target.domain,
-    url: target.url,
-    ...(target.pageUrl ? { pageUrl: target.pageUrl } : {}),
-    ...(target.render ? { render: true } : {}),
-    host: target.host,
+    target,
     credential: caller.kind,
     enqueuedAt: now,
     caller: schedulingKey(caller),

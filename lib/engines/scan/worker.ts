@@ -15,7 +15,6 @@
  * scan by at most one scan per caller ahead of it, not by the whole backlog.
  */
 import type { Config } from "../../kit/config.ts";
-import { normaliseTarget } from "../../kit/net/target.ts";
 import type { ScanStep, ServiceDef, WorkerStepId } from "../../service.ts";
 import type { ScanJob, Store } from "../../kit/storage/store.ts";
 import type { JobQueue } from "../../kit/storage/job_queue.ts";
@@ -61,11 +60,41 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** Tells a queued scan job from anything else on the queue. */
-export function isScanJob(value: unknown): value is ScanJob {
-  const v = value as ScanJob;
-  return !!v && typeof v === "object" && v.kind === "scan" && typeof v.jobId === "string" &&
-    typeof v.domain === "string" && typeof v.url === "string" && typeof v.service === "string";
+/** The loose fields a job queued before its target travelled whole carried instead of it. */
+type LooseTarget = {
+  domain: string;
+  url: string;
+  host: string;
+  pageUrl?: string;
+  render?: boolean;
+};
+
+/**
+ * The scan job a queue message carries, or null for anything else. A job queued by an earlier
+ * version, its target in five loose fields (domain, url, pageUrl, host, render), is read into its
+ * target as it was queued (never normalised again), so an upgrade loses no queued scan.
+ */
+export function scanJobOf(value: unknown): ScanJob | null {
+  const v = value as Partial<ScanJob> & Partial<LooseTarget>;
+  if (!v || typeof v !== "object" || v.kind !== "scan") return null;
+  if (typeof v.jobId !== "string" || typeof v.service !== "string") return null;
+  if (v.target && typeof v.target.domain === "string" && typeof v.target.url === "string") {
+    return v as ScanJob;
+  }
+  if (typeof v.domain !== "string" || typeof v.url !== "string" || typeof v.host !== "string") {
+    return null;
+  }
+  const { domain, url, host, pageUrl, render, ...job } = v;
+  return {
+    ...job,
+    target: {
+      domain,
+      url,
+      host,
+      ...(pageUrl ? { pageUrl } : {}),
+      ...(render ? { render: true } : {}),
+    },
+  } as ScanJob;
 }
 
 /** Starts listening on the queue. Call once per KV handle. */
@@ -88,8 +117,9 @@ export function startWorker(deps: WorkerDeps): Worker {
   // Rendering scans start a browser each: at most config.render.concurrency at once.
   const renderSlots = new Slots(deps.config.render?.concurrency ?? 1);
 
-  const handler = async (message: unknown) => {
-    if (!isScanJob(message)) {
+  const handler = async (queued: unknown) => {
+    const message = scanJobOf(queued);
+    if (!message) {
       log({ event: "queue.ignored", reason: "not a scan job" });
       return;
     }
@@ -102,7 +132,7 @@ export function startWorker(deps: WorkerDeps): Worker {
         }, deps.heartbeatMs ?? 30_000)
         : undefined;
       try {
-        if (message.render) await renderSlots.acquire();
+        if (message.target.render) await renderSlots.acquire();
         try {
           await acquire(callerOf(message));
           try {
@@ -111,7 +141,7 @@ export function startWorker(deps: WorkerDeps): Worker {
             release();
           }
         } finally {
-          if (message.render) renderSlots.release();
+          if (message.target.render) renderSlots.release();
         }
       } finally {
         clearInterval(beat);
@@ -127,7 +157,10 @@ export function startWorker(deps: WorkerDeps): Worker {
   const listening = deps.queue
     ? deps.queue.listen(handler, {
       capacity: () => limit - active - waiting.size,
-      fairKey: (job) => isScanJob(job) ? callerOf(job) : "",
+      fairKey: (queued) => {
+        const job = scanJobOf(queued);
+        return job ? callerOf(job) : "";
+      },
     })
     : (deps.kv.listenQueue(handler), null);
 
@@ -156,16 +189,21 @@ async function runJob(
     log({
       event: "scan.skipped",
       service: job.service,
-      domain: job.domain,
+      domain: job.target.domain,
       reason: "unknown service",
     });
     throw new Error(`no ${job.service} service in this process`);
   }
-  const existing = await store.getScan(job.domain);
+  const existing = await store.getScan(job.target.domain);
   if (existing && Date.parse(existing.record.scannedAt) >= job.enqueuedAt) {
     // Redelivered after it was already stored: nothing to do but release the domain.
     await store.releaseInflight(job);
-    log({ event: "scan.duplicate", service: job.service, domain: job.domain, jobId: job.jobId });
+    log({
+      event: "scan.duplicate",
+      service: job.service,
+      domain: job.target.domain,
+      jobId: job.jobId,
+    });
     return;
   }
   const started = performance.now();
@@ -184,11 +222,11 @@ async function runJob(
   const maxAttempts = Math.max(1, deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const failedRecord = (failure: string) => ({
     record: {
-      domain: job.domain,
+      domain: job.target.domain,
       status: "failed" as const,
       scannedAt: now().toISOString(),
       result: null,
-      ...service.failedRecordFields?.(job),
+      ...service.failedRecordFields?.(job.target),
     },
     failure,
   });
@@ -204,12 +242,7 @@ async function runJob(
       break;
     }
     try {
-      const target = {
-        ...normaliseTarget(job.url),
-        domain: job.domain,
-        ...(job.pageUrl ? { pageUrl: job.pageUrl } : {}),
-        ...(job.render ? { render: true } : {}),
-      };
+      const target = job.target;
       outcome = deps.runner
         ? await deps.runner.run(job.service, target, deps.config, now, onProgress)
         : await service.run(target, { config: deps.config, now, onProgress });
@@ -219,7 +252,7 @@ async function runJob(
         log({
           event: "scan.isolation_failed",
           service: job.service,
-          domain: job.domain,
+          domain: job.target.domain,
           jobId: job.jobId,
           attempt,
           cause: error.kind,
@@ -254,7 +287,12 @@ async function runJob(
     const reason = `the report could not be stored: ${
       error instanceof Error ? error.message : String(error)
     }`;
-    log({ event: "scan.store_failed", service: job.service, domain: job.domain, error: reason });
+    log({
+      event: "scan.store_failed",
+      service: job.service,
+      domain: job.target.domain,
+      error: reason,
+    });
     outcome = failedRecord(reason);
     try {
       result = await store.finishScan(job, {
@@ -268,11 +306,11 @@ async function runJob(
       throw again;
     }
   }
-  deps.onStored?.(job.service, job.domain);
+  deps.onStored?.(job.service, job.target.domain);
   log({
     event: "scan.finished",
     service: job.service,
-    domain: job.domain,
+    domain: job.target.domain,
     status: outcome.record.status,
     failure: outcome.failure,
     durationMs,

@@ -16,7 +16,7 @@ import type { Config } from "../../kit/config.ts";
 import { normaliseTarget, type Target } from "../../kit/net/target.ts";
 import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
 import { FetchError, type FetchResult, type GuardedFetcher } from "../../kit/net/types.ts";
-import { looksLikeHtml } from "../html/decode.ts";
+import { looksLikeHtml } from "../../kit/net/decode.ts";
 import { allItems, type Detected, type Extraction, extractPage } from "../structured/extract.ts";
 import { generateGraph, scriptFor } from "../structured/generate.ts";
 import {

@@ -211,7 +211,7 @@ function eligibilityOf(
         ? "eligible with warnings"
         : "eligible",
       reasons: (errors.length ? errors : warnings).slice(0, 20),
-      docs: googleFeature(feature)?.source ?? null,
+      docs: googleFeature(feature)?.url ?? null,
     });
   }
   for (const d of retired) {
@@ -228,7 +228,7 @@ function eligibilityOf(
           f?.status === "limited" ? "restricted" : "retired"
         } this rich result in ${d.since}: ${d.message}`,
       ],
-      docs: f?.source ?? null,
+      docs: f?.url ?? null,
     });
   }
   return out;

@@ -105,7 +105,7 @@ export function crawlerMatrix(ctx: ScanContext): CrawlerMatrix {
       preference: pref && pref.allowed !== null ? `${pref.allowed ? "yes" : "no"}: ${name}` : null,
       edge: answer ? answer.detail : null,
       edgeRefused: !answer || answer.kind === "failed" || scannerRefused ? null : isRefusal(answer),
-      docs: c.docs,
+      docs: c.url,
       ipRanges: c.ipRanges ?? null,
       checked: c.checked,
       product: c.product,

@@ -3,7 +3,7 @@
  * checked against and the day it was last checked (crawlers.ts derives the roles and lookups;
  * tests/visibility/crawlers_registry_test.ts fails when an entry lacks a source or a date).
  *
- * `checked` is the day the entry was last compared with its `docs` page: 2026-11-26 where a
+ * `checked` is the day the entry was last compared with its `url` page: 2026-11-26 where a
  * stored copy of the vendor's page was read through the project's search tool for this change
  * (Google's user-triggered fetchers and Google-Agent pages, its documentation changelog, Mistral's
  * crawler page, Amazon's Amazonbot page), the day the shared source was last read where the entry
@@ -43,13 +43,17 @@
  * (developer.amazon.com/support/amazonbot, read 2026-11-26).
  */
 import { SOURCES } from "./sources.ts";
+import type { DatedSource } from "../../kit/dated_source.ts";
 import type { ProductId } from "./products.ts";
 
 /** What the vendor says the crawler is for. */
 export type CrawlerPurpose = "search" | "user" | "agent" | "training" | "ads";
 
-/** One registry entry: what its vendor documents about it, and when that was last checked. */
-export interface CrawlerEntry {
+/**
+ * One registry entry: what its vendor documents about it, and when that was last checked: its
+ * dated source (`url`, the vendor's page documenting the crawler, and `checked`).
+ */
+export interface CrawlerEntry extends DatedSource {
   /** Product token, matched case-insensitively and exactly against robots.txt User-agent lines. */
   token: string;
   /** Who runs it. */
@@ -65,12 +69,8 @@ export interface CrawlerEntry {
   robotsTxt: "yes" | "may_ignore" | "not_stated";
   /** A User-Agent string the crawler really sends (used to probe the edge); "" for a token only. */
   userAgent: string;
-  /** The vendor's page documenting the crawler (the source of this entry). */
-  docs: string;
   /** The list of addresses the vendor's page names for it; absent when it names none. */
   ipRanges?: string;
-  /** The day the entry was last checked against `docs` (YYYY-MM-DD). */
-  checked: string;
   /**
    * A crawler of a major engine or assistant (most of the AI answers people get): blocking all the
    * major ones of a role hides the site from that role; minor ones weigh half as much in points.
@@ -95,40 +95,40 @@ const RECHECKED = "2026-12-06";
 /** Anthropic's one published address list for its crawlers (see the note above). */
 const ANTHROPIC_IPS = "https://claude.com/crawling/bots.json";
 
-const openai = { vendor: "OpenAI", docs: SOURCES.openai.url, checked: SOURCES.openai.checked };
+const openai = { vendor: "OpenAI", url: SOURCES.openai.url, checked: SOURCES.openai.checked };
 const anthropic = {
   vendor: "Anthropic",
-  docs: SOURCES.anthropic.url,
+  url: SOURCES.anthropic.url,
   checked: SOURCES.anthropic.checked,
 };
 const perplexity = {
   vendor: "Perplexity",
-  docs: SOURCES.perplexity.url,
+  url: SOURCES.perplexity.url,
   checked: SOURCES.perplexity.checked,
 };
 const googleCommon = {
   vendor: "Google",
-  docs: SOURCES.googleCrawlers.url,
+  url: SOURCES.googleCrawlers.url,
   checked: SOURCES.googleCrawlers.checked,
 };
 const googleUser = {
   vendor: "Google",
-  docs:
+  url:
     "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
   checked: TODAY,
   // Google: "Because the fetch was requested by a user, these fetchers generally ignore
   // robots.txt rules."
   robotsTxt: "may_ignore",
 } as const;
-const mistral = { vendor: "Mistral AI", docs: "https://docs.mistral.ai/robots", checked: TODAY };
+const mistral = { vendor: "Mistral AI", url: "https://docs.mistral.ai/robots", checked: TODAY };
 const meta = {
   vendor: "Meta",
-  docs: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers",
+  url: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers",
   checked: "2026-11-24",
 };
 const amazon = {
   vendor: "Amazon",
-  docs: "https://developer.amazon.com/amazonbot",
+  url: "https://developer.amazon.com/amazonbot",
   checked: "2026-11-24",
 };
 
@@ -183,7 +183,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "Microsoft",
-    docs: "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0",
+    url: "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0",
     checked: "2026-11-21",
     token: "Bingbot",
     product: "copilot",
@@ -196,7 +196,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "Apple",
-    docs: "https://support.apple.com/en-us/119829",
+    url: "https://support.apple.com/en-us/119829",
     checked: "2026-11-21",
     token: "Applebot",
     product: "apple",
@@ -221,7 +221,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "DuckDuckGo",
-    docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
+    url: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
     checked: "2026-11-24",
     token: "DuckAssistBot",
     product: "duckduckgo",
@@ -247,7 +247,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     // Amazon's crawler page lists AMZN-User beside Amazonbot: "supports user actions, such as
     // responding to Alexa queries that require up-to-date information ... does not crawl content for
     // generative AI model training"; "Amazon respects the Robots Exclusion Protocol".
-    docs: "https://developer.amazon.com/support/amazonbot",
+    url: "https://developer.amazon.com/support/amazonbot",
     checked: TODAY,
     token: "AMZN-User",
     product: "amazon",
@@ -270,7 +270,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     vendor: "You.com",
     // You.com publishes no crawler page we could find; the token comes from the ai.robots.txt list.
-    docs: "https://github.com/ai-robots-txt/ai.robots.txt",
+    url: "https://github.com/ai-robots-txt/ai.robots.txt",
     checked: "2026-11-24",
     token: "YouBot",
     product: "you",
@@ -447,7 +447,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "Apple",
-    docs: "https://support.apple.com/en-us/119829",
+    url: "https://support.apple.com/en-us/119829",
     checked: "2026-11-21",
     token: "Applebot-Extended",
     product: "apple",
@@ -458,7 +458,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "Common Crawl",
-    docs: SOURCES.commonCrawl.url,
+    url: SOURCES.commonCrawl.url,
     checked: SOURCES.commonCrawl.checked,
     token: "CCBot",
     product: "commoncrawl",
@@ -470,7 +470,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   {
     vendor: "ByteDance",
     // ByteDance publishes no crawler page; the token and its use come from the ai.robots.txt list.
-    docs: "https://github.com/ai-robots-txt/ai.robots.txt",
+    url: "https://github.com/ai-robots-txt/ai.robots.txt",
     checked: "2026-11-21",
     token: "Bytespider",
     product: "bytedance",
@@ -495,7 +495,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "OpenAI",
-    docs:
+    url:
       "https://help.openai.com/en/articles/20001243-advertiser-guidance-for-allowing-openai-web-crawlers",
     checked: TODAY,
     token: "OAI-AdsBot",
@@ -511,7 +511,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
     vendor: "Parallel",
     // Parallel's crawler page: "ShapBot helps discover and index websites for Parallel's web APIs";
     // it suggests allowing ShapBot in robots.txt and from its addresses (shapbot.json).
-    docs: "https://docs.parallel.ai/resources/crawler",
+    url: "https://docs.parallel.ai/resources/crawler",
     checked: RECHECKED,
     token: "ShapBot",
     product: "parallel",
@@ -523,7 +523,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   },
   {
     vendor: "Parallel",
-    docs: "https://docs.parallel.ai/resources/crawler",
+    url: "https://docs.parallel.ai/resources/crawler",
     checked: RECHECKED,
     token: "Shap-User",
     product: "parallel",
@@ -537,7 +537,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   ...(["KimiBot", "Kimi-SearchBot", "Kimi-User"] as const).map((token) => ({
     vendor: "Moonshot AI",
     // Only community lists name these tokens; no page of Moonshot's about them came back.
-    docs: "https://github.com/ai-robots-txt/ai.robots.txt",
+    url: "https://github.com/ai-robots-txt/ai.robots.txt",
     checked: RECHECKED,
     token,
     product: "kimi" as const,
@@ -556,7 +556,7 @@ export const REGISTRY: readonly CrawlerEntry[] = [
   })),
   {
     vendor: "Google",
-    docs:
+    url:
       "https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers",
     checked: RECHECKED,
     token: "Google-CloudVertexBot",

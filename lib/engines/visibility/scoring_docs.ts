@@ -83,7 +83,7 @@ export function scoringDocs(): string {
       c.purpose,
       c.role,
       robotsWords[c.robotsTxt],
-      `[${new URL(c.docs).hostname}](${c.docs})`,
+      `[${new URL(c.url).hostname}](${c.url})`,
       c.ipRanges ? `[list](${c.ipRanges})` : "",
       c.checked,
     ]),

@@ -15,8 +15,8 @@ import {
 } from "./edge_probe.ts";
 import { parseRobotsTxt } from "./robots.ts";
 import { readSitemap, sitemapKind } from "./sitemap.ts";
-import { looksLikeHtml } from "../html/decode.ts";
-export { looksLikeHtml } from "../html/decode.ts";
+import { looksLikeHtml } from "../../kit/net/decode.ts";
+export { looksLikeHtml } from "../../kit/net/decode.ts";
 import type { FetchOutcome, Snapshot } from "./snapshot_types.ts";
 
 /** The steps of a visibility scan, as it reports them (its progress card places a scan by them). */

@@ -3,14 +3,13 @@
  * was last read to confirm what we cite it for. A signal names the entries it rests on in its
  * `learn.sources` (a source only one signal cites may be written in that signal's module instead).
  */
+import type { DatedSource } from "../../kit/dated_source.ts";
+
 /** A page of a vendor's or standard's own documentation that a signal's rule rests on. */
-export interface LearnSource {
+export interface LearnSource extends DatedSource {
   /** Who publishes it ("Google Search Central", "OpenAI", "IETF"). */
   by: string;
   title: string;
-  url: string;
-  /** The day the page was last read to confirm what we cite it for (YYYY-MM-DD). */
-  checked: string;
 }
 
 /**
@@ -201,24 +200,3 @@ export const SOURCES = {
     checked: FIRST_CITED,
   },
 } as const satisfies Record<string, LearnSource>;
-
-/**
- * What is wrong with a dated source (a learn source, a registry entry, a format we read): no
- * https URL, or no real calendar day in `checked`. Empty when it is fine.
- */
-export function sourceProblems(
-  source: { url?: string; docs?: string; checked?: string },
-): string[] {
-  const out: string[] = [];
-  const url = source.url ?? source.docs ?? "";
-  try {
-    if (new URL(url).protocol !== "https:") out.push(`not an https URL: ${url}`);
-  } catch {
-    out.push(`no source URL${url ? `: ${url}` : ""}`);
-  }
-  const day = source.checked ?? "";
-  const m = day.match(/^(\d{4})-(\d{2})-(\d{2})$/);
-  const real = m && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
-  if (!real) out.push(`no checked-on date (YYYY-MM-DD)${day ? `: ${day}` : ""}`);
-  return out;
-}

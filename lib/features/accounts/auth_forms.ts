@@ -21,6 +21,7 @@ import { ACCOUNT_STYLES } from "../../kit/ui/error_page.tsx";
 import { pageWithStatus } from "../../kit/web/page_errors.tsx";
 import { renderPage } from "../../kit/web/render.tsx";
 import { shellFor } from "../../kit/web/shell.ts";
+import { PATHS } from "../../kit/report_urls.ts";
 
 /**
  * Renders an authentication page with a status (400 for refused fields, 429 when limited...): a
@@ -130,8 +131,8 @@ export async function submitAuthForm(
     });
     await openSession(c, deps, "client", account.id);
     c.header("Cache-Control", "no-store");
-    if (wantsJson(c)) return c.json({ ok: true, location: "/account" }, jsonStatus);
-    return c.redirect("/account", 303);
+    if (wantsJson(c)) return c.json({ ok: true, location: PATHS.account }, jsonStatus);
+    return c.redirect(PATHS.account, 303);
   } catch (error) {
     if (wantsJson(c)) throw error;
     const page = refusedAuthPage(c, deps, mode, email, error);

@@ -8,16 +8,16 @@
  *   --json       print JSON instead of text
  *
  * Exit codes: 0 done, 1 refused (over budget, nothing configured, a bad domain), 2 bad settings.
+ *
+ * The entry point is lib/app/answers_cli.ts: it composes answer presence of the configured
+ * service as the server does (its registry, the watch list, the instance's secret box).
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../../kit/config.ts";
+import { type Config, ConfigError, loadConfig } from "../../kit/config.ts";
 import { HttpError } from "../../kit/errors.ts";
 import { openKv } from "../../kit/storage/kv_open.ts";
-import { serviceFor } from "../../app/server.ts";
-import { Store } from "../../kit/storage/store.ts";
-import { WatchStore } from "../watch/store.ts";
-import { openSecretBox } from "../watch/sealing.ts";
-import { closeAnswers, createAnswersDeps } from "./service.ts";
+import type { AnswersDeps } from "./context.ts";
+import { closeAnswers } from "./service.ts";
 import { planRun } from "./plan.ts";
 import { startRun } from "./run.ts";
 import { planText, runText } from "./summary.ts";
@@ -35,8 +35,12 @@ export interface CliIo {
   err(text: string): void;
 }
 
-/** Runs the CLI; returns the exit code. */
-export async function main(
+/** Builds answer presence of the configured service over an open KV (the app's part). */
+export type ComposeAnswers = (config: Config, kv: Deno.Kv) => AnswersDeps;
+
+/** Runs the CLI with answer presence as `compose` builds it; returns the exit code. */
+export async function answersCli(
+  compose: ComposeAnswers,
   args: string[],
   env?: Record<string, string | undefined>,
   io: CliIo = { out: (t) => console.log(t), err: (t) => console.error(t) },
@@ -80,17 +84,7 @@ export async function main(
     return 2;
   }
   const { kv } = opened;
-  const service = serviceFor(config);
-  const deps = createAnswersDeps({
-    kv,
-    store: new Store(kv, service.name),
-    service,
-    config,
-    watches: new WatchStore(kv, service.name),
-    box: () => openSecretBox(kv, config.watch),
-    now: Date.now,
-    log: () => {},
-  });
+  const deps = compose(config, kv);
   const operator = { kind: "operator" as const };
   const input = parsed.positionals[0];
   const print = (text: string, json: unknown) =>
@@ -122,5 +116,3 @@ export async function main(
     opened.close();
   }
 }
-
-if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -5,6 +5,8 @@
  * budgets of calls per day, whether users may bring their own keys, and the tests' resolve map.
  */
 
+import { intSetting } from "../../kit/config_values.ts";
+
 /** Where a host of a resolve map connects (the shape of config_types.ts's ResolveTarget). */
 type ResolveTarget = { host: string; port: number };
 
@@ -132,21 +134,21 @@ export function answersFromEnv(
   const sealingKey = (text("WATCH_SECRET_KEY")?.length ?? 0) >= 32;
   return {
     providers,
-    samples: int(env, "ANSWERS_SAMPLES", SAMPLE_FLOOR, 1, 20),
+    samples: intSetting(env, "ANSWERS_SAMPLES", SAMPLE_FLOOR, 1, 20),
     sampling: sampling(text("ANSWERS_SAMPLING")),
     targetWidth: fraction(env, "ANSWERS_TARGET_WIDTH", 0.35),
-    maxSamples: int(env, "ANSWERS_MAX_SAMPLES", 15, 1, 50),
+    maxSamples: intSetting(env, "ANSWERS_MAX_SAMPLES", 15, 1, 50),
     canary: !["0", "false"].includes(text("ANSWERS_CANARY") ?? "1"),
-    accountSharePercent: int(env, "ANSWERS_ACCOUNT_SHARE_PERCENT", 25, 0, 100),
-    operatorReservePercent: int(env, "ANSWERS_OPERATOR_RESERVE_PERCENT", 20, 0, 100),
-    maxQuestions: int(env, "ANSWERS_MAX_QUESTIONS", 5, 1, 10),
-    accountCallsPerDay: int(env, "ANSWERS_ACCOUNT_CALLS_PER_DAY", 150, 0, 100_000),
-    globalCallsPerDay: int(env, "ANSWERS_GLOBAL_CALLS_PER_DAY", 500, 0, 1_000_000),
+    accountSharePercent: intSetting(env, "ANSWERS_ACCOUNT_SHARE_PERCENT", 25, 0, 100),
+    operatorReservePercent: intSetting(env, "ANSWERS_OPERATOR_RESERVE_PERCENT", 20, 0, 100),
+    maxQuestions: intSetting(env, "ANSWERS_MAX_QUESTIONS", 5, 1, 10),
+    accountCallsPerDay: intSetting(env, "ANSWERS_ACCOUNT_CALLS_PER_DAY", 150, 0, 100_000),
+    globalCallsPerDay: intSetting(env, "ANSWERS_GLOBAL_CALLS_PER_DAY", 500, 0, 1_000_000),
     // Users' keys are sealed with WATCH_SECRET_KEY, a key kept outside the store: without it
     // they stay off (a key kept in KV beside them would open them for anyone with a copy).
     userKeys: userKeysAsked && sealingKey,
     userKeysRefused: userKeysAsked && !sealingKey,
-    timeoutMs: int(env, "ANSWERS_TIMEOUT_MS", 60_000, 1_000, 300_000),
+    timeoutMs: intSetting(env, "ANSWERS_TIMEOUT_MS", 60_000, 1_000, 300_000),
     resolve: parseResolve("ANSWERS_RESOLVE", env.ANSWERS_RESOLVE),
   };
 }
@@ -173,22 +175,6 @@ export function budgetLimits(s: AnswersSettings) {
     accounts: Math.floor((global * (100 - s.operatorReservePercent)) / 100),
     global,
   };
-}
-
-function int(
-  env: Record<string, string | undefined>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  }
-  return n;
 }
 
 function parsePrice(name: string, value: string | undefined): CallPrice | undefined {

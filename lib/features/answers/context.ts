@@ -3,14 +3,30 @@
  * lib/features/answers/service.ts) and handed to the API, MCP, the report's section and the CLI.
  */
 import type { Config } from "../../kit/config.ts";
+import type { AppDeps } from "../../kit/web/context.ts";
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { AnswersStore } from "./store.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import type { WatchStore } from "../watch/store.ts";
 import type { AnswerRun, QuestionSet, Sample } from "./run_types.ts";
-import type { SecretBox } from "../watch/secret_box.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
 import type { JobRunner } from "../../kit/isolate/protocol.ts";
+
+/** A site an account watches, as answer presence reads it. */
+export interface WatchedSite {
+  /** The record key (lib/kit/net/target.ts). */
+  domain: string;
+  /** Where a scan of it starts. */
+  url: string;
+}
+
+/**
+ * The sites an account watches: the watch feature's list (its store), handed in by the app
+ * (lib/app/server.ts, lib/app/answers_cli.ts). Answer presence runs for them.
+ */
+export interface WatchedSites {
+  list(accountId: string): Promise<WatchedSite[]>;
+}
 
 /** Answer presence's dependencies. */
 export interface AnswersDeps {
@@ -20,7 +36,7 @@ export interface AnswersDeps {
   store: Store;
   answers: AnswersStore<AnswerRun, Sample, QuestionSet>;
   /** The watch list: an account runs answer presence for the sites it watches. */
-  watches: WatchStore;
+  watches: WatchedSites;
   /** Seals users' own vendor keys (the watch feature's box: WATCH_SECRET_KEY, else kept in KV). */
   box(): Promise<SecretBox>;
   /** Calls the vendors (ANSWERS_RESOLVE, never SCAN_RESOLVE; no redirects; 2 MB answers). */
@@ -44,8 +60,19 @@ export interface AnswersDeps {
   observed?: (accountId: string, domain: string) => Promise<Map<string, number> | null>;
 }
 
+/**
+ * The part of the app's dependencies answer presence's routes, tools and sections read
+ * (lib/app/deps.ts puts it in the app's; createServer always builds it).
+ */
+export interface WithAnswers {
+  answers?: AnswersDeps;
+}
+
+/** The app's dependencies as the feature's routes read them: the kit's, and the feature's part. */
+export type AnswersAppDeps = AppDeps & WithAnswers;
+
 /** Answer presence of an app's dependencies (createServer always builds it). */
-export function answersOf(deps: { answers?: AnswersDeps }): AnswersDeps {
+export function answersOf(deps: WithAnswers): AnswersDeps {
   if (!deps.answers) throw new Error("answer presence was not built (lib/app/server.ts)");
   return deps.answers;
 }

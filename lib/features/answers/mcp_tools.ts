@@ -8,27 +8,47 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { HttpError } from "../../kit/errors.ts";
-import { answersOf } from "./context.ts";
+import { answersOf, type WithAnswers } from "./context.ts";
 import { ownerOfBearer } from "./access.ts";
 import { startRun } from "./run.ts";
 import { ownedRun, siteAnswers } from "./site_answers.ts";
 import { planText, runText } from "./summary.ts";
-import { guarded, type McpContext, toolError, toolResult } from "../../kit/mcp/context.ts";
+import {
+  guarded,
+  type McpContext,
+  type McpDeps,
+  type McpTool,
+  refusal,
+  toolResult,
+} from "../../kit/mcp/context.ts";
 
 const NEEDS_KEY = "Needs the account's API key (its watched sites) or the operator's token in " +
   "the MCP request's Authorization header (Bearer <key>).";
 
-/** Registers the answer-presence tools. */
-export function registerAnswerTools(server: McpServer, ctx: McpContext): void {
-  const refused = (error: unknown) =>
-    error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
-  const owner = async () => {
-    const a = answersOf(ctx.deps);
-    return { a, owner: await ownerOfBearer(ctx.authorization, a) };
-  };
-  const url = z.string().trim().min(1).max(2048).describe("The watched site (domain or URL).");
+/** What the answer-presence tools need of the app: the feature (built by lib/app/server.ts). */
+type AnswersMcpDeps = McpDeps & WithAnswers;
 
+/** The answer-presence tools, in the order tools/list gives them: where the app built the feature. */
+export const ANSWER_TOOLS: readonly McpTool<AnswersMcpDeps>[] = [
+  { name: "answer_presence", offered: hasAnswers, register: registerAnswerPresence },
+  { name: "run_answer_presence", offered: hasAnswers, register: registerRunAnswerPresence },
+  { name: "answer_presence_run", offered: hasAnswers, register: registerAnswerPresenceRun },
+];
+
+function hasAnswers(deps: AnswersMcpDeps): boolean {
+  return deps.answers !== undefined;
+}
+
+/** Answer presence and the owner behind the request's Authorization header. */
+async function owner(ctx: McpContext<AnswersMcpDeps>) {
+  const a = answersOf(ctx.deps);
+  return { a, owner: await ownerOfBearer(ctx.authorization, a) };
+}
+
+const url = z.string().trim().min(1).max(2048).describe("The watched site (domain or URL).");
+
+/** Registers answer_presence: the plan and the last runs. */
+function registerAnswerPresence(server: McpServer, ctx: McpContext<AnswersMcpDeps>): void {
   server.registerTool("answer_presence", {
     title: "Answer presence: plan and last runs",
     description: "For a watched site: the questions asked of AI assistants (ChatGPT search, " +
@@ -44,17 +64,20 @@ export function registerAnswerTools(server: McpServer, ctx: McpContext): void {
   }, (args) =>
     guarded(ctx, "answer_presence", async () => {
       try {
-        const { a, owner: o } = await owner();
+        const { a, owner: o } = await owner(ctx);
         const site = await siteAnswers(a, o, args.url);
         return toolResult(planText(site.plan), {
           plan: site.plan as unknown as Record<string, unknown>,
           runs: site.runs as unknown as Record<string, unknown>[],
         });
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
+}
 
+/** Registers run_answer_presence: starts a run. */
+function registerRunAnswerPresence(server: McpServer, ctx: McpContext<AnswersMcpDeps>): void {
   server.registerTool("run_answer_presence", {
     title: "Ask the AI assistants about a watched site",
     description: "Starts a run: each question is asked several times of each configured " +
@@ -69,7 +92,7 @@ export function registerAnswerTools(server: McpServer, ctx: McpContext): void {
   }, (args) =>
     guarded(ctx, "run_answer_presence", async () => {
       try {
-        const { a, owner: o } = await owner();
+        const { a, owner: o } = await owner(ctx);
         const { run } = await startRun(a, o, args.url, "mcp");
         return toolResult(
           `Started run ${run.id} of ${run.domain}: ${run.estimate.calls} calls, about $${
@@ -78,10 +101,13 @@ export function registerAnswerTools(server: McpServer, ctx: McpContext): void {
           { run: run as unknown as Record<string, unknown> },
         );
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
+}
 
+/** Registers answer_presence_run: one run's results. */
+function registerAnswerPresenceRun(server: McpServer, ctx: McpContext<AnswersMcpDeps>): void {
   server.registerTool("answer_presence_run", {
     title: "A run's answer presence",
     description: "One run's results per provider (and, with answers: true, what each assistant " +
@@ -100,11 +126,11 @@ export function registerAnswerTools(server: McpServer, ctx: McpContext): void {
   }, (args) =>
     guarded(ctx, "answer_presence_run", async () => {
       try {
-        const { a, owner: o } = await owner();
+        const { a, owner: o } = await owner(ctx);
         const result = await ownedRun(a, o, args.url, args.runId, args.answers ?? false);
         return toolResult(runText(result.run), result as unknown as Record<string, unknown>);
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }

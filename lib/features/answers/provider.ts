@@ -5,14 +5,15 @@
  * the call itself (timeouts, retries, rate limits) is vendor_call.ts.
  */
 import type { CallPrice, ProviderId } from "./config.ts";
+import type { DatedSource } from "../../kit/dated_source.ts";
 export type { CallPrice, ProviderId } from "./config.ts";
 
-/** A page of the vendor's documentation an adapter follows, and the day it was read. */
-export interface VendorDoc {
+/**
+ * A page of the vendor's documentation an adapter follows, and the day it was read (a stored copy
+ * of it, through the project's search tool): a dated source.
+ */
+export interface VendorDoc extends DatedSource {
   title: string;
-  url: string;
-  /** The day the page (a stored copy of it, through the project's search tool) was read. */
-  checked: string;
 }
 
 /** One source an answer names. */

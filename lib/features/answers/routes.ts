@@ -3,6 +3,7 @@
  * questions, a user's own vendor keys). lib/app/routes.ts lists it.
  */
 import type { RouteDef } from "../../kit/web/route.ts";
+import type { AnswersAppDeps } from "./context.ts";
 import {
   answerKeyRoute,
   answerKeysRoute,
@@ -23,7 +24,7 @@ import {
 } from "./routes/account/answer_keys.ts";
 
 /** The answers feature's routes. */
-export const ANSWERS_ROUTES: readonly RouteDef[] = [
+export const ANSWERS_ROUTES: readonly RouteDef<AnswersAppDeps>[] = [
   // /api/answers/keys before /api/answers/{domain}: "keys" is never a domain, but the first
   // matching route answers.
   answerKeysRoute,

@@ -9,9 +9,8 @@ import { createGuardedFetcher, type LookupFunction } from "../../kit/net/guarded
 import type { ServiceDef } from "../../service.ts";
 import { AnswersStore } from "./store.ts";
 import type { Store } from "../../kit/storage/store.ts";
-import type { WatchStore } from "../watch/store.ts";
-import type { SecretBox } from "../watch/secret_box.ts";
-import type { AnswersDeps } from "./context.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
+import type { AnswersDeps, WatchedSites } from "./context.ts";
 import { MAX_ANSWER_BYTES } from "./vendor_call.ts";
 import type { JobRunner } from "../../kit/isolate/protocol.ts";
 import { inlineRunner } from "../../kit/isolate/runner.ts";
@@ -23,8 +22,8 @@ export interface AnswersParts {
   store: Store;
   service: ServiceDef;
   config: Config;
-  /** The watch list (who watches what) and the box that seals secrets: the watch feature's. */
-  watches: WatchStore;
+  /** The watch list (who watches what: the watch feature's) and the instance's secret box. */
+  watches: WatchedSites;
   box: () => Promise<SecretBox>;
   now: () => number;
   lookup?: LookupFunction;

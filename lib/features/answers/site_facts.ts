@@ -13,7 +13,7 @@
  * and gets the facts back, each clipped to {@link MAX_FACT} characters.
  */
 import { extractPageFacts } from "../../engines/html/page_facts.ts";
-import { looksLikeHtml } from "../../engines/html/decode.ts";
+import { looksLikeHtml } from "../../kit/net/decode.ts";
 import type { PageFacts } from "../../engines/html/types.ts";
 import { FetchError, type GuardedFetcher } from "../../kit/net/types.ts";
 import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";

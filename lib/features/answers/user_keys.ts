@@ -1,6 +1,6 @@
 /**
  * A signed-in user's own vendor keys, where the operator allows them (ANSWERS_USER_KEYS=1): sealed
- * at rest with the watch feature's box (AES-256-GCM, lib/features/watch/secret_box.ts), each bound to its
+ * at rest with the instance's box (AES-256-GCM, lib/kit/auth/secret_box.ts), each bound to its
  * account and vendor so a sealed key copied elsewhere does not open; opened only to make a call;
  * never logged, never returned: the API says only whether a key is set and since when.
  */

@@ -11,15 +11,11 @@ import { PROVIDERS } from "./providers.ts";
 import type { AnswerRun, Owner, Sample } from "./run_types.ts";
 import { settled, utcDay } from "./run.ts";
 import { MAX_ANSWER_CHARS, MAX_SOURCES } from "./provider.ts";
-
-/** Where a site's answer presence is, over the API. */
-export function answersPath(domain: string): string {
-  return `/api/answers/${encodeURIComponent(domain)}`;
-}
+import { fillPath, PATHS } from "../../kit/report_urls.ts";
 
 /** Where one run is, over the API. */
 export function runPath(domain: string, id: string): string {
-  return `${answersPath(domain)}/runs/${encodeURIComponent(id)}`;
+  return fillPath(PATHS.answerRun, { domain, id });
 }
 
 /** The caps on what is kept of an answer (said with every answer list). */

@@ -13,6 +13,7 @@ import {
   domainOf,
   guarded,
   type McpContext,
+  type McpTool,
   toolError,
   toolResult,
   viewing,
@@ -22,8 +23,14 @@ const domainArg = z.string().trim().min(1).max(2048)
   .describe('The domain ("example.com"; a URL is accepted too).');
 const idArg = z.string().trim().min(1).max(100);
 
-/** Registers list_scans and compare_scans. */
-export function registerHistoryTools(server: McpServer, ctx: McpContext): void {
+/** The history tools, in the order tools/list gives them. */
+export const HISTORY_TOOLS: readonly McpTool[] = [
+  { name: "list_scans", register: registerListScans },
+  { name: "compare_scans", register: registerCompareScans },
+];
+
+/** Registers list_scans: the kept scans of a domain, newest first. */
+function registerListScans(server: McpServer, ctx: McpContext): void {
   server.registerTool("list_scans", {
     title: "List the kept scans of a site",
     description: "Returns the scans kept of a domain, newest first: each scan's id, date, " +
@@ -66,7 +73,10 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext): void {
         { domain, scans },
       );
     }));
+}
 
+/** Registers compare_scans: what changed between two kept scans. */
+function registerCompareScans(server: McpServer, ctx: McpContext): void {
   server.registerTool("compare_scans", {
     title: "Compare two scans of a site",
     description: "What changed between two kept scans of a domain: the score and grade change, " +

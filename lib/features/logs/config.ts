@@ -9,6 +9,8 @@
  * 2 s per stated MB added to it).
  */
 
+import { intSetting } from "../../kit/config_values.ts";
+
 /** The feature's settings. */
 export interface LogsSettings {
   ipRangesDir: string | undefined;
@@ -28,22 +30,6 @@ export interface LogsSettings {
   readHeapMb: number;
   /** LOG_READ_TIMEOUT_MS: the time an upload is given to be read, plus 2 s per stated MB. */
   readTimeoutMs: number;
-}
-
-function intSetting(
-  env: Record<string, string | undefined>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  }
-  return n;
 }
 
 /** The settings from the environment; throws with a message naming the bad variable. */

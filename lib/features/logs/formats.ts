@@ -11,6 +11,7 @@ import { W3cReader } from "./formats/w3c.ts";
 import { looksLikeAlb, readAlb } from "./formats/alb.ts";
 import type { TextScan } from "./text_scan.ts";
 
+import type { DatedSource } from "../../kit/dated_source.ts";
 /** A format's reader for one log (some carry state, such as W3C's columns). */
 export interface LineReader {
   /** Cheap: whether the line is of this format ("skip" for a line holding no request). */
@@ -26,14 +27,10 @@ export interface LineReader {
   checkAt?(scan: TextScan, start: number, end: number): LineOutcome;
 }
 
-/** One log format. */
-export interface LogFormat {
+/** One log format, with its dated source: the documentation its reader follows. */
+export interface LogFormat extends DatedSource {
   id: LogFormatId;
   name: string;
-  /** The documentation its reader follows. */
-  source: string;
-  /** The day `source` was read (YYYY-MM-DD). */
-  checked: string;
   /** False for formats that have no User-Agent field: crawlers cannot be told apart in them. */
   hasUserAgent: boolean;
   reader(): LineReader;
@@ -89,7 +86,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "combined",
     name: "Combined Log Format (Apache, nginx's default)",
-    source: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
+    url: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
     checked: CHECKED,
     hasUserAgent: true,
     reader: clf(true),
@@ -97,7 +94,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "common",
     name: "Common Log Format (no User-Agent: crawlers cannot be told apart)",
-    source: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
+    url: "https://httpd.apache.org/docs/current/mod/mod_log_config.html",
     checked: CHECKED,
     hasUserAgent: false,
     reader: clf(false),
@@ -105,7 +102,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "fastly",
     name: "Fastly (its NCSA combined format)",
-    source:
+    url:
       "https://www.fastly.com/documentation/guides/integrations/streaming-logs/useful-log-formats",
     checked: CHECKED,
     hasUserAgent: true,
@@ -114,7 +111,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "nginx_json",
     name: "nginx JSON (log_format escape=json with nginx's variable names)",
-    source: "https://nginx.org/en/docs/http/ngx_http_log_module.html",
+    url: "https://nginx.org/en/docs/http/ngx_http_log_module.html",
     checked: CHECKED,
     hasUserAgent: true,
     reader: json("nginx_json"),
@@ -122,7 +119,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "caddy",
     name: "Caddy JSON access log",
-    source: "https://caddyserver.com/docs/caddyfile/directives/log",
+    url: "https://caddyserver.com/docs/caddyfile/directives/log",
     checked: CHECKED,
     hasUserAgent: true,
     reader: json("caddy"),
@@ -130,7 +127,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "w3c",
     name: "W3C extended (IIS)",
-    source: "https://learn.microsoft.com/en-us/windows/win32/http/w3c-logging",
+    url: "https://learn.microsoft.com/en-us/windows/win32/http/w3c-logging",
     checked: CHECKED,
     hasUserAgent: true,
     reader: w3c,
@@ -138,7 +135,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "cloudfront",
     name: "AWS CloudFront standard log",
-    source:
+    url:
       "https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/standard-logs-reference.html",
     checked: CHECKED,
     hasUserAgent: true,
@@ -147,7 +144,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "alb",
     name: "AWS Application Load Balancer",
-    source:
+    url:
       "https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-access-logs.html",
     checked: CHECKED,
     hasUserAgent: true,
@@ -160,7 +157,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "cloudflare",
     name: "Cloudflare Logpush HTTP requests (NDJSON)",
-    source: "https://developers.cloudflare.com/logs/reference/log-fields/zone/http_requests/",
+    url: "https://developers.cloudflare.com/logs/reference/log-fields/zone/http_requests/",
     checked: CHECKED,
     hasUserAgent: true,
     reader: json("cloudflare"),
@@ -168,7 +165,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "vercel",
     name: "Vercel log drain (JSON or NDJSON)",
-    source: "https://vercel.com/docs/drains/reference/logs",
+    url: "https://vercel.com/docs/drains/reference/logs",
     checked: CHECKED,
     hasUserAgent: true,
     reader: json("vercel"),
@@ -176,7 +173,7 @@ export const FORMATS: readonly LogFormat[] = [
   {
     id: "netlify",
     name: "Netlify log drain, traffic logs (JSON or NDJSON)",
-    source: "https://docs.netlify.com/manage/monitoring/log-drains/",
+    url: "https://docs.netlify.com/manage/monitoring/log-drains/",
     checked: CHECKED,
     hasUserAgent: true,
     reader: json("netlify"),

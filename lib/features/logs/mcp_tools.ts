@@ -12,7 +12,13 @@ import { z } from "zod";
 import { HttpError } from "../../kit/errors.ts";
 import { accountOfBearer } from "../../kit/auth/caller.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
-import { guarded, type McpContext, toolError, toolResult } from "../../kit/mcp/context.ts";
+import {
+  guarded,
+  type McpContext,
+  type McpTool,
+  toolError,
+  toolResult,
+} from "../../kit/mcp/context.ts";
 import { FORMAT_IDS } from "./formats.ts";
 import { logFigures } from "./figures.ts";
 import { reportText } from "./report_text.ts";
@@ -21,8 +27,17 @@ import { logsOf } from "./site_logs.ts";
 /** The largest log the tool takes, in bytes of UTF-8. */
 export const MAX_TOOL_LOG = 48 * 1024;
 
-/** Registers the tool. */
-export function registerLogTools(server: McpServer, ctx: McpContext): void {
+/** The server-log tools, in the order tools/list gives them. */
+export const LOG_TOOLS: readonly McpTool[] = [
+  {
+    name: "analyse_server_log",
+    offered: (deps) => deps.service.readsServerLogs === true,
+    register: registerAnalyseServerLog,
+  },
+];
+
+/** Registers analyse_server_log. */
+function registerAnalyseServerLog(server: McpServer, ctx: McpContext): void {
   server.registerTool("analyse_server_log", {
     title: "Which AI crawlers really come (a server access log)",
     description:

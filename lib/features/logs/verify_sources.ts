@@ -6,13 +6,12 @@
  * unverifiable: its hits are labelled so, never guessed.
  */
 import { CRAWLERS } from "../../engines/visibility/crawlers.ts";
+import type { DatedSource } from "../../kit/dated_source.ts";
 
-/** A vendor's documented reverse-DNS rule for one crawler. */
-export interface ReverseDnsRule {
+/** A vendor's documented reverse-DNS rule for one crawler, with its dated source. */
+export interface ReverseDnsRule extends DatedSource {
   /** Host-name suffixes a genuine crawler's address resolves to (matched on a label boundary). */
   suffixes: string[];
-  source: string;
-  checked: string;
 }
 
 /**
@@ -26,27 +25,28 @@ export interface ReverseDnsRule {
 export const REVERSE_DNS: Readonly<Record<string, ReverseDnsRule>> = {
   Googlebot: {
     suffixes: ["googlebot.com", "google.com"],
-    source: "https://developers.google.com/crawling/docs/crawlers-fetchers/verifying-googlebot",
+    url: "https://developers.google.com/crawling/docs/crawlers-fetchers/verifying-googlebot",
     checked: "2026-12-06",
   },
   Bingbot: {
     suffixes: ["search.msn.com"],
-    source: "https://www.bing.com/webmaster/help/how-to-verify-bingbot-3905dc26",
+    url: "https://www.bing.com/webmaster/help/how-to-verify-bingbot-3905dc26",
     checked: "2026-12-06",
   },
   Amazonbot: {
     suffixes: ["crawl.amazonbot.amazon"],
-    source: "https://developer.amazon.com/support/amazonbot",
+    url: "https://developer.amazon.com/support/amazonbot",
     checked: "2026-12-06",
   },
 };
 
-/** A signing agent (Web Bot Auth `Signature-Agent` origin host) and the vendor that runs it. */
-export interface SigningAgent {
+/**
+ * A signing agent (Web Bot Auth `Signature-Agent` origin host) and the vendor that runs it, with the
+ * dated source that says so.
+ */
+export interface SigningAgent extends DatedSource {
   host: string;
   vendor: string;
-  source: string;
-  checked: string;
   basis: string;
 }
 
@@ -61,7 +61,7 @@ export const SIGNING_AGENTS: readonly SigningAgent[] = [
   {
     host: "chatgpt.com",
     vendor: "OpenAI",
-    source: "https://simonwillison.net/2025/Aug/4/chatgpt-agents-user-agent/",
+    url: "https://simonwillison.net/2025/Aug/4/chatgpt-agents-user-agent/",
     checked: "2026-12-06",
     basis: "observed requests and the published key directory; not on OpenAI's crawler page",
   },

@@ -6,7 +6,6 @@ import type { VNode } from "preact";
 import type { HomeProps } from "../../service.ts";
 import { LIMITS } from "../../kit/limits/limits.ts";
 import { ScanFormBlock } from "../../kit/ui/scan_form.tsx";
-import { ValidateCodeForm } from "../validate/views/validate_code_form.tsx";
 import { DevelopersSection } from "../../kit/ui/developers_section.tsx";
 import { SCHEMA_WORDS } from "./words.ts";
 
@@ -37,7 +36,7 @@ export function SchemaHome(props: HomeProps): VNode {
       <section aria-labelledby="validate-title">
         <h2 id="validate-title">Or validate code</h2>
         <p>Not published yet? Paste the HTML or JSON-LD and check it as it is.</p>
-        <ValidateCodeForm />
+        {props.validateForm}
       </section>
       <section aria-labelledby="get-title">
         <h2 id="get-title">What you get</h2>

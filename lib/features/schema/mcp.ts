@@ -13,12 +13,9 @@ import {
   EligibilitySchema,
   FindingSchema,
   GeneratedSchema,
-  type Result,
   type SchemaScanRecord,
 } from "../../engines/structured/record.ts";
-import { LIMITS, VALIDATE_LIMIT } from "../../kit/limits/limits.ts";
-import { MAX_CODE_BYTES } from "../validate/validate_code.ts";
-import { ValidateInputError, validateRequest } from "../validate/validate_request.ts";
+import { LIMITS } from "../../kit/limits/limits.ts";
 import { moreLikeThis } from "../../engines/structured/finding_log.ts";
 import {
   guarded,
@@ -26,19 +23,19 @@ import {
   type McpServiceAdapter,
   reportPath,
   reportUri,
+  stillRunning,
   toolError,
   toolResult,
 } from "../../kit/mcp/context.ts";
-import { scanAndWait, stillRunning } from "../../kit/mcp/tools.ts";
+import { scanAndWait } from "../../engines/scan/scan_wait.ts";
 
 /** The schema service's MCP adapter. */
 export const schemaMcp: McpServiceAdapter = {
   serverName: "schema-markup-generator",
   summarise: (record) => summarise(record as SchemaScanRecord),
-  registerTools: (server, ctx) => {
-    registerGenerateSchema(server, ctx);
-    registerValidateCode(server, ctx);
-  },
+  // validate_code, which this service offers too (it validates code in hand), is the validate
+  // feature's (lib/features/validate/mcp_tools.ts).
+  tools: [{ name: "generate_schema", register: registerGenerateSchema }],
   instructions: "A record describes one page: the structured data it has (JSON-LD, microdata, " +
     "RDFa), the findings (errors and warnings with a path and how to fix each) and generated " +
     "JSON-LD (one @graph to paste, plus the properties to fill in by hand). generate_schema " +
@@ -106,7 +103,7 @@ export function summarise(record: SchemaScanRecord, maxFindings = 8): string {
 }
 
 /** Registers generate_schema. */
-export function registerGenerateSchema(server: McpServer, ctx: McpContext): void {
+function registerGenerateSchema(server: McpServer, ctx: McpContext): void {
   server.registerTool("generate_schema", {
     title: "Generate schema.org markup for a page",
     description: "Scans one page and returns the schema.org JSON-LD it should carry (one @graph, " +
@@ -183,66 +180,5 @@ export function registerGenerateSchema(server: McpServer, ctx: McpContext): void
         deprecated: r.deprecated,
         eligibility: r.eligibility ?? [],
       });
-    }));
-}
-
-/** Registers validate_code: pasted HTML or JSON-LD, analysed offline. */
-export function registerValidateCode(server: McpServer, ctx: McpContext): void {
-  server.registerTool("validate_code", {
-    title: "Validate structured-data code",
-    description: "Checks pasted HTML or JSON-LD like the Rich Results Test's Code tab, without " +
-      "fetching anything: the items found, the errors and warnings (each with a path and how to " +
-      "fix it), rich-result eligibility per item and Google feature, and the generated JSON-LD. " +
-      `Send exactly one of html or jsonld (at most ${MAX_CODE_BYTES} bytes). Limited to ` +
-      `${VALIDATE_LIMIT} per hour per caller IP, apart from the scan limits.`,
-    inputSchema: {
-      html: z.string().max(MAX_CODE_BYTES * 2).optional().describe("A whole page or a fragment."),
-      jsonld: z.string().max(MAX_CODE_BYTES * 2).optional()
-        .describe("JSON-LD text (one object, an array or a @graph)."),
-      url: z.string().max(2048).optional()
-        .describe("The URL the code stands for (relative URLs resolve against it)."),
-    },
-    outputSchema: {
-      url: z.string(),
-      summary: z.record(z.string(), z.json()),
-      eligibility: z.array(EligibilitySchema),
-      findings: z.array(FindingSchema),
-      deprecated: z.array(DeprecationSchema),
-      script: z.string(),
-      graph: GeneratedSchema.shape.graph,
-      fillIn: GeneratedSchema.shape.fillIn,
-    },
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  }, ({ html, jsonld, url }) =>
-    guarded(ctx, "validate_code", async () => {
-      let outcome;
-      try {
-        // Analysed in a scan thread; the answer is bounded (lib/features/validate/validate_job.ts).
-        outcome = await validateRequest(ctx.deps, ctx.ip, { input: { html, jsonld, url } });
-      } catch (e) {
-        if (e instanceof ValidateInputError) return toolError(e.message);
-        throw e;
-      }
-      const r = (JSON.parse(outcome.json) as { result: Result }).result;
-      const record: SchemaScanRecord = {
-        domain: new URL(r.page.finalUrl).hostname,
-        url: r.page.finalUrl,
-        status: "ok",
-        scannedAt: new Date(ctx.deps.now()).toISOString(),
-        result: r,
-      };
-      return toolResult(
-        summarise(record).replace(/^Structured data of .*$/m, "Structured data of the code"),
-        {
-          url: r.page.finalUrl,
-          summary: r.summary,
-          eligibility: r.eligibility ?? [],
-          findings: r.findings,
-          deprecated: r.deprecated,
-          script: r.generated.script,
-          graph: r.generated.graph,
-          fillIn: r.generated.fillIn,
-        },
-      );
     }));
 }

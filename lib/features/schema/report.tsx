@@ -7,7 +7,7 @@ import { describeSchemaRecord, FailedSchemaReport, SchemaReport } from "./views/
 /** The page of a stored schema record: the page's structured data, or what went wrong. */
 export function schemaReport(
   stored: StoredScan,
-  { now, rescan, origin, scanId, badge, history, extra }: ReportProps,
+  { now, rescan, origin, scanId, badge, inserts, pageReport }: ReportProps,
 ): ReportView {
   const record = stored.record as SchemaScanRecord;
   const domain = record.domain;
@@ -23,8 +23,8 @@ export function schemaReport(
           origin={origin}
           scanId={scanId}
           badge={badge}
-          history={history}
-          extra={extra}
+          inserts={inserts}
+          pageReport={pageReport}
         />
       )
       : <FailedSchemaReport record={record} failure={stored.failure} now={now} rescan={rescan} />,

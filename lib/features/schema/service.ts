@@ -51,7 +51,7 @@ export const schemaService: ServiceDef<SchemaScanRecord, SchemaStep> = {
     (record.status === "failed" ||
       (target.render === true) === (record.result?.rendered !== undefined)),
   summary: "finds a page's structured data, validates it and generates JSON-LD to paste",
-  failedRecordFields: (job) => ({ url: job.pageUrl ?? job.url }),
+  failedRecordFields: (target) => ({ url: target.pageUrl ?? target.url }),
   validatesCode: true,
   home: SchemaHome,
   report: schemaReport,

@@ -12,7 +12,7 @@ import { gateText } from "../../engines/visibility/learn.ts";
 import { learnPath } from "../../kit/report_urls.ts";
 import { httpBase } from "../../engines/export/sarif.ts";
 import { Failed, How, Link } from "../../engines/export/html.tsx";
-import { RenderViewSection } from "../../kit/ui/render_view.tsx";
+import { RenderViewSection } from "./views/render_view.tsx";
 import {
   capLiftText,
   EFFORT_TEXT,

@@ -13,7 +13,7 @@ import { ScanFormBlock } from "../../kit/ui/scan_form.tsx";
 import { PILLAR_PURPOSE } from "../../engines/visibility/report_texts.ts";
 import { ExampleReport } from "./views/example_report.tsx";
 import { DevelopersSection } from "../../kit/ui/developers_section.tsx";
-import { LEARN_INDEX_PATH } from "../../kit/report_urls.ts";
+import { LEARN_INDEX_PATH, PATHS } from "../../kit/report_urls.ts";
 import { VISIBILITY_WORDS } from "./words.ts";
 
 /** The pillars and their weights, as the scorer defines them (lib/engines/visibility/score.ts). */
@@ -59,8 +59,8 @@ export function VisibilityHome(props: HomeProps): VNode {
           name and cite your site, beside your competitors, in plain words.
         </p>
         <p>
-          <a class="button" href="/account/signup">Create a free account</a>{" "}
-          <a href="/account/login">or sign in</a>
+          <a class="button" href={PATHS.accountSignup}>Create a free account</a>{" "}
+          <a href={PATHS.accountLogin}>or sign in</a>
         </p>
       </section>
 

@@ -29,14 +29,14 @@ import {
 } from "../../kit/mcp/context.ts";
 import { gateText, learnEntry } from "../../engines/visibility/learn.ts";
 import { capOf } from "../../engines/visibility/score.ts";
-import { learnPath } from "../../kit/report_urls.ts";
+import { learnPath, PATHS } from "../../kit/report_urls.ts";
 import { formatPagesTable, sampledPages } from "../../engines/visibility/audit/format_pages.ts";
 
 /** The visibility service's MCP adapter. */
 export const visibilityMcp: McpServiceAdapter = {
   serverName: "ai-visibility-checker",
   summarise: (record) => summarise(record as ScanRecord),
-  registerTools: (server, ctx) => registerExplainIssue(server, ctx),
+  tools: [{ name: "explain_issue", register: registerExplainIssue }],
   registerPrompts: (server) => registerPrompts(server),
   instructions: "A report has a 0-100 score, an A-F grade, six weighted pillars of signals, " +
     "topIssues ordered by what to fix first (each with a concrete fix for that site) and off-site " +
@@ -116,12 +116,12 @@ const LearnSchema = z.object({
   why: z.string(),
   how: z.string(),
   sources: z.array(z.object({ by: z.string(), title: z.string(), url: z.string() })),
-  path: z.string().describe('The page on this server explaining the check ("/learn/<id>").'),
+  path: z.string().describe(`The page on this server explaining the check ("${PATHS.learn}").`),
   url: z.string().nullable().describe("The same page's full address, when PUBLIC_URL is set."),
 });
 
 /** Registers explain_issue. */
-export function registerExplainIssue(server: McpServer, ctx: McpContext): void {
+function registerExplainIssue(server: McpServer, ctx: McpContext): void {
   server.registerTool("explain_issue", {
     title: "Explain one issue and its fix",
     description: "Explains one issue of a site's stored report in depth: what to change, why it " +

@@ -7,7 +7,7 @@ import { describeRecord, FailedReport, VisibilityReport } from "./views/visibili
 /** The page of a stored visibility record: the report, or what went wrong. */
 export function visibilityReport(
   stored: StoredScan,
-  { now, rescan, origin, scanId, badge, history, extra, observed }: ReportProps,
+  { now, rescan, origin, scanId, badge, inserts, observed }: ReportProps,
 ): ReportView {
   const record = stored.record as ScanRecord;
   const domain = record.domain;
@@ -25,8 +25,7 @@ export function visibilityReport(
           origin={origin}
           scanId={scanId}
           badge={badge}
-          history={history}
-          extra={extra}
+          inserts={inserts}
           observed={observed}
         />
       )

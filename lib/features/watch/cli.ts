@@ -16,6 +16,7 @@ import { ConfigError, loadConfig } from "../../kit/config.ts";
 import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
 import { FetchError } from "../../kit/net/types.ts";
 
+import { fillPath, PATHS } from "../../kit/report_urls.ts";
 const USAGE = `Usage: deno task watch run <watch-id> [--url http://localhost:8000]
 
 Starts the watch's scan now on the running server (PIPELINE_TOKEN must be set, as for the server).`;
@@ -80,7 +81,7 @@ export async function main(
   });
   try {
     const res = await fetcher.fetch(
-      new URL(`/api/watches/${encodeURIComponent(id)}/run`, base).href,
+      new URL(fillPath(PATHS.watchRun, { id }), base).href,
       {
         method: "POST",
         headers: {

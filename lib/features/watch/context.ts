@@ -4,13 +4,14 @@
  * watch store, the clock, the webhook fetcher and the key that seals webhook secrets.
  */
 import type { Config } from "../../kit/config.ts";
+import type { AppDeps } from "../../kit/web/context.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 import type { LookupFunction } from "../../kit/net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { ServiceDef } from "../../service.ts";
 import type { Store } from "../../kit/storage/store.ts";
 import type { WatchStore } from "./store.ts";
-import type { SecretBox } from "./secret_box.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
 import type { Mailer } from "./mailer.ts";
 import type { DailyCrawlerCounts } from "./log_alerts.ts";
 
@@ -83,8 +84,19 @@ export function linkOrigin(
   return url.origin;
 }
 
+/**
+ * The part of the app's dependencies the watch feature's routes and tools read (lib/app/deps.ts
+ * puts it in the app's; createServer always builds it).
+ */
+export interface WithWatch {
+  watch?: WatchDeps;
+}
+
+/** The app's dependencies as the feature's routes read them: the kit's, and the feature's part. */
+export type WatchAppDeps = AppDeps & WithWatch;
+
 /** The watch feature of an app's dependencies (createServer always builds it). */
-export function watchOf(deps: { watch?: WatchDeps }): WatchDeps {
+export function watchOf(deps: WithWatch): WatchDeps {
   if (!deps.watch) throw new Error("the watch feature was not built (lib/app/server.ts)");
   return deps.watch;
 }

@@ -16,6 +16,7 @@ import { BadRequestError, NotFoundError } from "../../kit/errors.ts";
 import type { WatchDeps } from "./context.ts";
 import type { Delivery, Watch } from "./store_types.ts";
 import type { WatchEvent } from "./payload.ts";
+import { PATHS } from "../../kit/report_urls.ts";
 export { createMailer, type Mailer, type MailMessage } from "./mailer.ts";
 
 /** An address as the API takes it: one plain address, no name, no list. */
@@ -53,9 +54,9 @@ export function tokenHash(token: string): string {
 /** The links of a watch's mails. */
 export function emailLinks(origin: string, token: { confirm?: string; unsubscribe?: string }) {
   return {
-    confirm: token.confirm ? `${origin}/watch/email/confirm?token=${token.confirm}` : null,
+    confirm: token.confirm ? `${origin}${PATHS.watchEmailConfirm}?token=${token.confirm}` : null,
     unsubscribe: token.unsubscribe
-      ? `${origin}/watch/email/unsubscribe?token=${token.unsubscribe}`
+      ? `${origin}${PATHS.watchEmailUnsubscribe}?token=${token.unsubscribe}`
       : null,
   };
 }

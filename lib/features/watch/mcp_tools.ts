@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { HttpError } from "../../kit/errors.ts";
 import { accountOfBearer } from "../../kit/auth/caller.ts";
-import { watchOf } from "./context.ts";
+import { watchOf, type WithWatch } from "./context.ts";
 import {
   addWatch,
   deliveryView,
@@ -19,32 +19,53 @@ import {
   watchView,
 } from "./watches.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
-import { guarded, type McpContext, toolError, toolResult } from "../../kit/mcp/context.ts";
+import {
+  guarded,
+  type McpContext,
+  type McpDeps,
+  type McpTool,
+  refusal,
+  toolError,
+  toolResult,
+} from "../../kit/mcp/context.ts";
 
 const NEEDS_KEY = "Needs the account's API key in the MCP request's Authorization header " +
   "(Bearer <key>); the other tools need none.";
 
-/** Registers watch_site, list_watches and unwatch_site. */
-export function registerWatchTools(server: McpServer, ctx: McpContext): void {
-  const account = async () => {
-    const w = watchOf(ctx.deps);
-    try {
-      const { accountId } = await accountOfBearer(ctx.authorization, {
-        store: ctx.deps.store,
-        keyPrefix: ctx.deps.service.keyPrefix,
-        now: ctx.deps.now,
-      });
-      return { w, accountId };
-    } catch (error) {
-      if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-        return { error: toolError(`${error.message}. ${NEEDS_KEY}`) };
-      }
-      throw error;
-    }
-  };
-  const refused = (error: unknown) =>
-    error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
+/** What the watch tools need of the app: the watch feature (built by lib/app/server.ts). */
+type WatchMcpDeps = McpDeps & WithWatch;
 
+/** The watch tools, in the order tools/list gives them: offered where the app built watches. */
+export const WATCH_TOOLS: readonly McpTool<WatchMcpDeps>[] = [
+  { name: "watch_site", offered: hasWatch, register: registerWatchSite },
+  { name: "list_watches", offered: hasWatch, register: registerListWatches },
+  { name: "unwatch_site", offered: hasWatch, register: registerUnwatchSite },
+];
+
+function hasWatch(deps: WatchMcpDeps): boolean {
+  return deps.watch !== undefined;
+}
+
+/** The account of the request's key, or the tool error that says the key is needed. */
+async function account(ctx: McpContext<WatchMcpDeps>) {
+  const w = watchOf(ctx.deps);
+  try {
+    const { accountId } = await accountOfBearer(ctx.authorization, {
+      store: ctx.deps.store,
+      keyPrefix: ctx.deps.service.keyPrefix,
+      now: ctx.deps.now,
+    });
+    return { w, accountId };
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
+      return { error: toolError(`${error.message}. ${NEEDS_KEY}`) };
+    }
+    throw error;
+  }
+}
+
+/** Registers watch_site: adds a watch to the account's list. */
+function registerWatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): void {
   server.registerTool("watch_site", {
     title: "Watch a site for regressions",
     description: "Adds the site (or, on the Schema Markup Generator, the page) to the account's " +
@@ -67,7 +88,7 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   }, (args) =>
     guarded(ctx, "watch_site", async () => {
-      const a = await account();
+      const a = await account(ctx);
       if ("error" in a) return a.error!;
       try {
         const { watch, webhookSecret } = await addWatch(a.w, a.accountId, args, "mcp", ctx.ip);
@@ -79,10 +100,13 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
           { watch: view as unknown as Record<string, unknown>, webhookSecret },
         );
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
+}
 
+/** Registers list_watches: the account's watches and its last deliveries. */
+function registerListWatches(server: McpServer, ctx: McpContext<WatchMcpDeps>): void {
   server.registerTool("list_watches", {
     title: "List the account's watches",
     description: "The account's watched sites with their schedule, last run and last alert, " +
@@ -95,7 +119,7 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, () =>
     guarded(ctx, "list_watches", async () => {
-      const a = await account();
+      const a = await account(ctx);
       if ("error" in a) return a.error!;
       const [watches, deliveries] = await Promise.all([
         listWatches(a.w, a.accountId),
@@ -115,7 +139,10 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
         { watches: views, deliveries: deliveries.map(deliveryView) },
       );
     }));
+}
 
+/** Registers unwatch_site: removes a watch. */
+function registerUnwatchSite(server: McpServer, ctx: McpContext<WatchMcpDeps>): void {
   server.registerTool("unwatch_site", {
     title: "Stop watching a site",
     description: "Removes a watch (by its id from list_watches, or by the domain or page it " +
@@ -131,7 +158,7 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, ({ id, url }) =>
     guarded(ctx, "unwatch_site", async () => {
-      const a = await account();
+      const a = await account(ctx);
       if ("error" in a) return a.error!;
       let watchId = id;
       if (!watchId && url) {
@@ -149,7 +176,7 @@ export function registerWatchTools(server: McpServer, ctx: McpContext): void {
           watch: watchView(removed, a.w.origin),
         });
       } catch (error) {
-        return refused(error) ?? Promise.reject(error);
+        return refusal(error) ?? Promise.reject(error);
       }
     }));
 }

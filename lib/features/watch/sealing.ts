@@ -13,28 +13,10 @@
  * opens only with an older key again with the new one, then deletes the kept key, so no copy of
  * the store made after that start opens any of them.
  */
-import { randomToken } from "../../kit/auth/crypto.ts";
-import type { Config } from "../../kit/config.ts";
-import { keptSecret, secretKey } from "../../kit/storage/store_secrets.ts";
-import { SecretBox } from "./secret_box.ts";
+import { KEPT_KEY_NAME, type SecretBox, type SecretBoxKeys } from "../../kit/auth/secret_box.ts";
+import { secretKey } from "../../kit/storage/store_secrets.ts";
 import { WatchStore } from "./store.ts";
 import type { Watch } from "./store_types.ts";
-
-/** The name of the key kept in KV when WATCH_SECRET_KEY is unset. */
-export const KEPT_KEY_NAME = "watch-secret-box";
-
-/**
- * The box of this store: WATCH_SECRET_KEY seals when set (the key kept in KV from before, if any,
- * and WATCH_SECRET_KEY_PREVIOUS only open); else the kept key, made on first use.
- */
-export async function openSecretBox(kv: Deno.Kv, watch: Config["watch"]): Promise<SecretBox> {
-  if (!watch.secretKey) {
-    const kept = await keptSecret(kv, KEPT_KEY_NAME, () => randomToken(32));
-    return new SecretBox(kept, watch.previousSecretKeys);
-  }
-  const kept = (await kv.get<string>(secretKey(KEPT_KEY_NAME))).value;
-  return new SecretBox(watch.secretKey, [...watch.previousSecretKeys, ...(kept ? [kept] : [])]);
-}
 
 /**
  * Another feature's values sealed with the same box (users' vendor keys), swept by the app at the
@@ -65,7 +47,7 @@ export interface Resealed {
  */
 export async function sealAgain(
   kv: Deno.Kv,
-  watch: Config["watch"],
+  watch: SecretBoxKeys,
   openBox: () => Promise<SecretBox>,
   services: readonly string[],
   others: readonly OtherSweep[] = [],

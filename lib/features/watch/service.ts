@@ -10,8 +10,7 @@ import type { Store } from "../../kit/storage/store.ts";
 import { WatchStore } from "./store.ts";
 import type { WatchDeps } from "./context.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./delivery.ts";
-import type { SecretBox } from "./secret_box.ts";
-import { openSecretBox } from "./sealing.ts";
+import type { SecretBox } from "../../kit/auth/secret_box.ts";
 import { createMailer } from "./mailer.ts";
 import { charsOf, trimEnd } from "../../kit/text/trim.ts";
 
@@ -24,12 +23,13 @@ export interface WatchParts {
   now: () => number;
   lookup?: LookupFunction;
   log: (entry: Record<string, unknown>) => void;
+  /** The instance's secret box (lib/kit/auth/secret_box.ts), shared with answer presence. */
+  box: () => Promise<SecretBox>;
 }
 
 /** The watch feature of one service. */
 export function createWatchDeps(parts: WatchParts): WatchDeps {
   const { kv, config } = parts;
-  let box: Promise<SecretBox> | null = null;
   return {
     config,
     service: parts.service,
@@ -45,7 +45,7 @@ export function createWatchDeps(parts: WatchParts): WatchDeps {
       maxRedirects: 0,
       lookup: parts.lookup,
     }),
-    box: () => box ??= openSecretBox(kv, config.watch),
+    box: parts.box,
     origin: trimEnd(config.publicUrl ?? `http://localhost:${config.port}`, charsOf("/")),
     mailer: createMailer(config.watch.smtp),
     log: parts.log,

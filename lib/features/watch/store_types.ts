@@ -3,8 +3,9 @@
  * Types only; the key layout is at the top of the store.
  */
 
-/** A value sealed with AES-GCM (lib/features/watch/secret_box.ts): base64url of iv + ciphertext + tag. */
-export type Sealed = string;
+import type { Sealed } from "../../kit/auth/secret_box.ts";
+
+export type { Sealed };
 /** How often a watch is rescanned (lib/features/watch/schedule.ts SCHEDULES). */
 export type Schedule = "daily" | "weekly";
 /** The body shape of a watch's webhook (lib/features/watch/payload.ts WEBHOOK_FORMATS). */
@@ -41,7 +42,7 @@ export interface Watch {
   createdAt: number;
   /** Where it was created. */
   via: "dashboard" | "api" | "mcp";
-  /** Where alerts go, sealed (lib/features/watch/secret_box.ts); null: the feed and the dashboard only. */
+  /** Where alerts go, sealed (lib/kit/auth/secret_box.ts); null: the feed and the dashboard only. */
   webhook: {
     url: Sealed;
     secret: Sealed;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { FetchError, type GuardedFetcher } from "../net/types.ts";
+import { PATHS } from "../report_urls.ts";
 
 /**
  * Verifies a challenge token for a client IP; `hard`: only a harder check passes (the ALTCHA
@@ -237,7 +238,7 @@ export function challengeProvider(options: {
     };
   }
   return {
-    widget: { kind: "altcha", challengeUrl: "/api/challenge" },
+    widget: { kind: "altcha", challengeUrl: PATHS.challenge },
     verify: (token, _ip, o) => options.altcha.verify(token, o),
     issue: (o) => options.altcha.challenge(o),
     hardens: true,

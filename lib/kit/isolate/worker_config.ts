@@ -17,7 +17,7 @@ export function workerConfig(config: Config): Config {
     adminPasswordHash: undefined,
     adminPassword: undefined,
     upstash: undefined,
-    watch: { ...config.watch, secretKey: undefined },
+    secretBox: { secretKey: undefined, previousSecretKeys: [] },
     answers: {
       ...config.answers,
       providers: Object.fromEntries(

@@ -26,10 +26,10 @@ export type Admission =
   | { status: "inflight" }
   | { status: "limited"; pool: PoolSpec; retryAfterMs: number };
 
-/** What a strategy reads of a job (the store's ScanJob has more). */
+/** What a strategy reads of a job (the store's ScanJob has more): its id and its target's domain. */
 export interface AdmissionJob {
   jobId: string;
-  domain: string;
+  target: { domain: string };
 }
 
 /** The store's side of an admission: where things are in its KV, and what an admission writes. */
@@ -91,7 +91,7 @@ export class KvAdmission<J extends AdmissionJob> implements AdmissionStrategy<J>
 
   async admit(job: J, pools: PoolSpec[], now: number, inflightTtlMs: number): Promise<Admission> {
     const { kv } = this.store;
-    const inflightKey = this.store.inflightKey(job.domain);
+    const inflightKey = this.store.inflightKey(job.target.domain);
     const poolKeys = pools.map((p) => this.store.poolKey(p));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const [inflight, ...windows] = await kv.getMany<[unknown, ...number[][]]>([
@@ -143,9 +143,9 @@ export class LocalAdmission<J extends AdmissionJob> implements AdmissionStrategy
     this.#logs = new LocalPoolLogs(store.kv, (p) => store.poolKey(p), store.poolPrefix);
     // One admission's commit: the domain must not be in flight; pools, mark and job together.
     this.#commits = new GroupCommit<LocalWrite<J>>(store.kv, (op, a) => {
-      op.check({ key: store.inflightKey(a.job.domain), versionstamp: null });
+      op.check({ key: store.inflightKey(a.job.target.domain), versionstamp: null });
       store.write(op, a.job, a.now, a.markTtlMs, a.pools, a.logs);
-    }, (a) => a.job.domain);
+    }, (a) => a.job.target.domain);
   }
 
   async admit(job: J, pools: PoolSpec[], now: number, inflightTtlMs: number): Promise<Admission> {
@@ -154,7 +154,7 @@ export class LocalAdmission<J extends AdmissionJob> implements AdmissionStrategy
     for (let loading = logs.load(pools); loading; loading = logs.load(pools)) await loading;
     const decision = logs.admit(pools, now);
     if (decision.status === "limited") {
-      const inflight = await this.store.kv.get(this.store.inflightKey(job.domain));
+      const inflight = await this.store.kv.get(this.store.inflightKey(job.target.domain));
       return inflight.value ? { status: "inflight" } : decision;
     }
     let committed = false;
@@ -195,8 +195,8 @@ export class SharedAdmission<J extends AdmissionJob> implements AdmissionStrateg
 
   async admit(job: J, pools: PoolSpec[], now: number, inflightTtlMs: number): Promise<Admission> {
     const { kv } = this.store;
-    const inflightKey = this.store.inflightKey(job.domain);
-    const claim = `domain:${job.domain}`;
+    const inflightKey = this.store.inflightKey(job.target.domain);
+    const claim = `domain:${job.target.domain}`;
     const giveUpAt = Date.now() + CLAIM_TTL_MS * 2;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const inflight = await kv.get(inflightKey);

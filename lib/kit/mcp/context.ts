@@ -4,31 +4,32 @@
  * typed errors into tool errors without ever leaking an internal one.
  */
 import type { ScanRunner } from "../isolate/runner.ts";
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
-import { BadRequestError, RateLimitedError } from "../errors.ts";
-import type { ScanServiceDeps } from "../../engines/scan/scan_service.ts";
-import type { ServiceMcp } from "../../service.ts";
+import { BadRequestError, HttpError, RateLimitedError } from "../errors.ts";
+import type { ServiceDef, ServiceMcp } from "../../service.ts";
 import type { McpOriginPolicy } from "./http.ts";
+import type { ServiceDeps } from "../service_deps.ts";
 import { reportJsonPath } from "../report_urls.ts";
-import type { WatchDeps } from "../../features/watch/context.ts";
-import type { AnswersDeps } from "../../features/answers/context.ts";
 import type { RecordViewGate } from "../web/record_views.ts";
 
-/** What the MCP server needs from the app: the scan flow's dependencies and a log sink. */
-export interface McpDeps extends ScanServiceDeps {
+/**
+ * What every MCP tool may use of the app: the scan flow's dependencies (the service, its store,
+ * the clock, DNS), the scan threads and a log sink. A feature whose tools need more says so in its
+ * tools' type (`McpTool<McpDeps & { watch?: WatchDeps }>`); the app (lib/app/deps.ts) hands in
+ * deps that hold every feature's part.
+ */
+export interface McpDeps extends ServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
-  /** The watch feature (lib/features/watch/): the watch tools act for the account of the request's key. */
-  watch?: WatchDeps;
   /**
    * Where jobs run (the server's workers): code validation (lib/features/validate/), server logs
-   * (lib/features/logs/).
+   * (lib/features/logs/, `runStream`).
    */
   threads?: (Pick<ScanRunner, "runJob"> & Partial<Pick<ScanRunner, "runStream">>) | null;
-  /** Answer presence (lib/features/answers/): its tools act for the request's key, like the watch tools. */
-  answers?: AnswersDeps;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */
@@ -55,9 +56,12 @@ export const DEFAULT_SCAN_WAIT_MS = 20_000;
 /** Default of {@link McpOptions.pollIntervalMs}. */
 export const DEFAULT_POLL_INTERVAL_MS = 250;
 
-/** One MCP request's view of the service: who calls (anonymous, by IP) and what they can use. */
-export interface McpContext {
-  deps: McpDeps;
+/**
+ * One MCP request's view of the service: who calls (anonymous, by IP) and what they can use.
+ * `D`: what its tools need of the app (see {@link McpDeps}).
+ */
+export interface McpContext<D extends McpDeps = McpDeps> {
+  deps: D;
   /** The caller's IP (set by the app's middleware): the identity of every tool but the watch tools. */
   ip: string;
   /** The request's Authorization header: only the watch tools read it (lib/features/watch/mcp_tools.ts). */
@@ -66,6 +70,23 @@ export interface McpContext {
   pollIntervalMs: number;
   /** The app's queue of record views, when the tools run inside the app. */
   views?: RecordViewGate;
+}
+
+/**
+ * One MCP tool, as a feature lists it (`REPORT_TOOLS`, `HISTORY_TOOLS`, ... in each feature's
+ * mcp_tools.ts; a service's own in its adapter's `tools`): lib/app/mcp_server.ts concatenates the
+ * lists, as lib/app/routes.ts does the routes. `D`: what the tool needs of the app.
+ */
+export interface McpTool<D extends McpDeps = McpDeps> {
+  /** Its name in tools/list: the name {@link McpTool.register} registers it under. */
+  name: string;
+  /**
+   * Whether a server offers it: a capability of its service, a feature the server was built with
+   * (default: every server).
+   */
+  offered?(deps: D): boolean;
+  /** Registers it (`server.registerTool(name, ...)`) on one request's server. */
+  register(server: McpServer, ctx: McpContext<D>): void;
 }
 
 /**
@@ -82,7 +103,12 @@ export function viewing<T>(ctx: McpContext, read: () => Promise<T>): Promise<T> 
  * only that service has, and a paragraph for the server's instructions. Each service's adapter is
  * its folder's mcp.ts (lib/features/<name>/mcp.ts).
  */
-export type McpServiceAdapter = ServiceMcp<McpContext>;
+export type McpServiceAdapter = ServiceMcp<McpContext, McpTool>;
+
+/** The MCP adapter of a service (lib/service.ts ServiceMcp, with this module's request context). */
+export function adapterOf(service: ServiceDef): McpServiceAdapter {
+  return service.mcp as McpServiceAdapter;
+}
 
 /** Where the HTTP API serves a domain's record. */
 export function reportPath(domain: string): string {
@@ -92,6 +118,23 @@ export function reportPath(domain: string): string {
 /** The MCP resource URI of a domain's record. */
 export function reportUri(domain: string): string {
   return `report://${domain}`;
+}
+
+/** The answer while a scan is still running: how to fetch the result later. */
+export function stillRunning(domain: string, started: boolean, tool: string): string {
+  return `The scan of ${domain} is still running` +
+    (started ? "" : " (it was already started by an earlier request)") +
+    `. Call get_report with domain "${domain}" in a few seconds, or GET ${reportPath(domain)} ` +
+    `on this server, or read the resource ${reportUri(domain)}. ` +
+    `Do not call ${tool} again for it: that would not be faster.`;
+}
+
+/**
+ * The tool error of a request we refused (an HttpError below 500: its message says why, for the
+ * agent to act on), or null for anything else (the caller rethrows it to {@link guarded}).
+ */
+export function refusal(error: unknown): CallToolResult | null {
+  return error instanceof HttpError && error.status < 500 ? toolError(error.message) : null;
 }
 
 /** A tool result that tells the agent what went wrong (`isError: true`, not a protocol error). */

@@ -8,6 +8,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidTargetError } from "../net/target.ts";
 import { domainOf, type McpContext, reportUri, viewing } from "./context.ts";
+import { PATHS } from "../report_urls.ts";
 
 /** JSON-RPC error code the MCP specification gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -20,8 +21,9 @@ export function registerReportResource(server: McpServer, ctx: McpContext): void
     new ResourceTemplate("report://{domain}", { list: undefined }),
     {
       title: `${ctx.deps.service.title} report`,
-      description: "The latest stored report of a domain (the same JSON as GET " +
-        "/api/report/{domain}.json). Reading it never scans; use the scan_site tool for that.",
+      description:
+        `The latest stored report of a domain (the same JSON as GET ${PATHS.reportJson}). ` +
+        "Reading it never scans; use the scan_site tool for that.",
       mimeType: "application/json",
     },
     async (uri, variables) => {

@@ -22,7 +22,7 @@
  * ```
  * @module
  */
-import { decodeBody } from "../../engines/html/decode.ts";
+import { decodeBody } from "./decode.ts";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { Dispatcher } from "undici";
 import net from "node:net";

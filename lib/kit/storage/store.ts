@@ -225,7 +225,7 @@ export class Store {
    * renewal. A mark that is not this job's is left alone.
    */
   async renewInflight(job: ScanJob, ttlMs: number, now: number): Promise<boolean> {
-    const key = this.#k("inflight", job.domain);
+    const key = this.#k("inflight", job.target.domain);
     const mark = await this.kv.get<InflightMark>(key);
     if (mark.value?.jobId !== job.jobId) return false;
     const renewed: InflightMark = { ...mark.value, renewedAt: now };
@@ -275,14 +275,14 @@ export class Store {
       jobId: job.jobId,
       since: now,
       credential: job.credential,
-      ...(job.render ? { render: true } : {}),
+      ...(job.target.render ? { render: true } : {}),
       // The page scanned (the schema service's per-page reports show its progress).
-      ...(job.pageUrl ? { url: job.pageUrl } : {}),
+      ...(job.target.pageUrl ? { url: job.target.pageUrl } : {}),
     };
-    op.set(this.#k("inflight", job.domain), mark, { expireIn: markTtlMs });
+    op.set(this.#k("inflight", job.target.domain), mark, { expireIn: markTtlMs });
     const status: ScanStatus = {
       id: job.jobId,
-      domain: job.domain,
+      domain: job.target.domain,
       state: "queued",
       step: null,
       stepId: null,
@@ -323,8 +323,8 @@ export class Store {
    * commit is the one atomic switch, and the parts of the record replaced are deleted afterwards.
    */
   async finishScan(job: ScanJob, stored: StoredScan): Promise<"stored" | "superseded"> {
-    const recordKey = this.#k("records", job.domain);
-    const inflightKey = this.#k("inflight", job.domain);
+    const recordKey = this.#k("records", job.target.domain);
+    const inflightKey = this.#k("inflight", job.target.domain);
     const attemptsKey = this.#k("attempts", job.jobId);
     const finishedAt = Date.parse(stored.record.scannedAt);
     const { value, zipped } = packRecord(stored, finishedAt);
@@ -333,7 +333,7 @@ export class Store {
     const early = value.parts
       ? await writePartsAhead(
         this.kv,
-        (i) => this.#k("record_parts", job.domain, value.parts!.id, i),
+        (i) => this.#k("record_parts", job.target.domain, value.parts!.id, i),
         parts,
       )
       : false;
@@ -341,7 +341,7 @@ export class Store {
     const hk = historyKeys(this.service);
     const historyEntry = summarise(stored.record, job.jobId, value.parts?.id, stored.failure);
     const historyBody: HistoryBody = {
-      domain: job.domain,
+      domain: job.target.domain,
       scannedAt: stored.record.scannedAt,
       ...(value.parts
         ? { parts: { id: value.parts.id, count: value.parts.count, bytes: value.parts.bytes } }
@@ -357,7 +357,7 @@ export class Store {
       // stored before (redelivered) keeps its first copy.
       const keep = !kept.value;
       if (keep) {
-        op.set(hk.entry(job.domain, finishedAt, job.jobId), historyEntry);
+        op.set(hk.entry(job.target.domain, finishedAt, job.jobId), historyEntry);
         op.set(hk.body(job.jobId), historyBody);
       }
       op.delete(hk.status(job.jobId));
@@ -366,13 +366,13 @@ export class Store {
         op.set(recordKey, value);
         if (value.parts && !early && (older || keep)) {
           parts.forEach((p, i) =>
-            op.set(this.#k("record_parts", job.domain, value.parts!.id, i), p)
+            op.set(this.#k("record_parts", job.target.domain, value.parts!.id, i), p)
           );
         }
         op.set(
-          this.#k("scans_by_time", finishedAt, job.domain),
+          this.#k("scans_by_time", finishedAt, job.target.domain),
           {
-            domain: job.domain,
+            domain: job.target.domain,
             status: stored.record.status,
             score: typeof score === "number" ? score : null,
             credential: stored.credential,
@@ -388,16 +388,21 @@ export class Store {
         // The parts of the record replaced stay while the history keeps that scan.
         if (
           older && replaced && replaced.id !== value.parts?.id &&
-          !(await this.history.keepsParts(job.domain, current.value!.record.scannedAt, replaced.id))
+          !(await this.history.keepsParts(
+            job.target.domain,
+            current.value!.record.scannedAt,
+            replaced.id,
+          ))
         ) {
-          await deleteParts(this.kv, this.#k("record_parts", job.domain, replaced.id)).catch(
+          await deleteParts(this.kv, this.#k("record_parts", job.target.domain, replaced.id)).catch(
             () => {},
           );
         }
         if (!older && !keep && value.parts && early) {
-          await deleteParts(this.kv, this.#k("record_parts", job.domain, value.parts.id)).catch(
-            () => {},
-          );
+          await deleteParts(this.kv, this.#k("record_parts", job.target.domain, value.parts.id))
+            .catch(
+              () => {},
+            );
         }
         parts = [];
         return older ? "stored" : "superseded";
@@ -409,7 +414,7 @@ export class Store {
 
   /** Clears the in-flight mark of a job that will not run (e.g. an unknown service). */
   async releaseInflight(job: ScanJob): Promise<void> {
-    const key = this.#k("inflight", job.domain);
+    const key = this.#k("inflight", job.target.domain);
     const mark = await this.kv.get<InflightMark>(key);
     if (mark.value?.jobId === job.jobId) await this.kv.atomic().check(mark).delete(key).commit();
   }

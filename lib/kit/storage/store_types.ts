@@ -3,6 +3,7 @@
  * queued job, a line of the recent-scans log, a client API key. Types only; the key layout is at
  * the top of the store modules that write them.
  */
+import type { Target } from "../net/target.ts";
 
 /** The fields every service's record has (each service's record schema has more). */
 export interface BaseRecord {
@@ -70,12 +71,12 @@ export interface ScanJob {
   kind: "scan";
   service: string;
   jobId: string;
-  domain: string;
-  /** Where the scan starts (from normaliseTarget). */
-  url: string;
-  /** The page to scan when the service scans one page (Target.pageUrl); absent in older jobs. */
-  pageUrl?: string;
-  host: string;
+  /**
+   * What to scan, whole, as normaliseTarget made it from what the caller typed (lib/kit/net/
+   * target.ts): the record key (`domain`), the host, where the scan starts, the page, whether it
+   * renders. The worker hands it to the scanner as it is.
+   */
+  target: Target;
   credential: CredentialKind;
   enqueuedAt: number;
   /**
@@ -83,8 +84,6 @@ export interface ScanJob {
    * credential kind and the caller's address. Absent in older jobs (the credential kind then).
    */
   caller?: string;
-  /** The scan renders its pages in a browser too (Target.render); absent: it does not. */
-  render?: boolean;
 }
 
 /** A line of the recent-scans log. */

@@ -1,4 +1,5 @@
 /** Where the built browser bundles are: read once from static/build/manifest.json (never written). */
+import { staticPath } from "../report_urls.ts";
 
 /** Bundle names the pages may load. */
 export type AssetName =
@@ -23,5 +24,5 @@ export function assetUrl(name: AssetName): string {
   }
   const file = manifest![name];
   if (!file) throw new Error(`no built bundle named ${name}: run \`deno task build\``);
-  return `/static/build/${file}`;
+  return staticPath(`build/${file}`);
 }

@@ -3,6 +3,7 @@
  * refused form post): the status's title, the error's sentence, and the way back.
  */
 import type { VNode } from "preact";
+import { ASSETS } from "../report_urls.ts";
 
 const TITLES: Record<number, string> = {
   400: "That did not work",
@@ -17,7 +18,7 @@ const TITLES: Record<number, string> = {
 };
 
 /** The stylesheet of the account and administrator pages. */
-export const ACCOUNT_STYLES = ["/static/accounts.css"];
+export const ACCOUNT_STYLES = [ASSETS.accountsCss];
 
 /** The page title of an error status. */
 export function errorTitle(status: number): string {

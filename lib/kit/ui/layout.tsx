@@ -7,6 +7,7 @@ import type { ComponentChildren, ComponentType, VNode } from "preact";
 import type { ChallengeWidget } from "../auth/challenge.ts";
 import { assetUrl } from "./assets.ts";
 import { COMFORT_SCRIPT } from "./comfort_script.ts";
+import { ASSETS, PATHS } from "../report_urls.ts";
 
 /** Metadata of one page. */
 export interface PageMeta {
@@ -47,7 +48,7 @@ export interface ShellOptions {
   admin?: "signed-in" | "signed-out";
   /** Path of the current page, to mark the nav link. */
   path?: string;
-  /** Extra stylesheets of this page (e.g. "/static/report.css"). */
+  /** Extra stylesheets of this page (e.g. ASSETS.reportCss). */
   styles?: string[];
 }
 
@@ -79,8 +80,8 @@ export function Document(
         <meta name="theme-color" content="#1d3fbb" />
         {/* Before any stylesheet: the stored theme is set before the first paint. */}
         <script dangerouslySetInnerHTML={{ __html: COMFORT_SCRIPT }} />
-        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/static/app.css" />
+        <link rel="icon" href={ASSETS.favicon} type="image/svg+xml" />
+        <link rel="stylesheet" href={ASSETS.appCss} />
         {shell.styles?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {
           /* A lazy widget's stylesheet comes with its script (ChallengeField's data-altcha-css):
@@ -114,17 +115,17 @@ export function Document(
         <a class="skip-link" href="#main">Skip to content</a>
         <header class="site-header">
           <div class="container header-row">
-            <a class="brand" href="/">{shell.siteName}</a>
+            <a class="brand" href={PATHS.home}>{shell.siteName}</a>
             <nav aria-label="Main">
               <ul class="nav">
-                <NavLink href="/docs" path={shell.path}>API &amp; docs</NavLink>
+                <NavLink href={PATHS.docs} path={shell.path}>API &amp; docs</NavLink>
                 {shell.admin === "signed-in"
-                  ? <NavLink href="/admin" path={shell.path}>Administration</NavLink>
+                  ? <NavLink href={PATHS.admin} path={shell.path}>Administration</NavLink>
                   : shell.admin === "signed-out"
-                  ? <NavLink href="/admin/login" path={shell.path}>Administration</NavLink>
+                  ? <NavLink href={PATHS.adminLogin} path={shell.path}>Administration</NavLink>
                   : shell.signedIn
-                  ? <NavLink href="/account" path={shell.path}>Your keys</NavLink>
-                  : <NavLink href="/account/login" path={shell.path}>Sign in</NavLink>}
+                  ? <NavLink href={PATHS.account} path={shell.path}>Your keys</NavLink>
+                  : <NavLink href={PATHS.accountLogin} path={shell.path}>Sign in</NavLink>}
                 <li class="theme-item">
                   {
                     /* Shown only with JavaScript (the inline script wires it); without, the page
@@ -142,8 +143,9 @@ export function Document(
         <footer class="site-footer">
           <div class="container">
             <p>
-              Open source. No tracking, no e-mail. <a href="/docs">API</a> ·{" "}
-              <a href="/docs#mcp">MCP for AI agents</a> · <a href="/openapi.json">OpenAPI</a>
+              Open source. No tracking, no e-mail. <a href={PATHS.docs}>API</a> ·{" "}
+              <a href={`${PATHS.docs}#mcp`}>MCP for AI agents</a> ·{" "}
+              <a href={PATHS.openApi}>OpenAPI</a>
             </p>
           </div>
         </footer>
@@ -154,7 +156,7 @@ export function Document(
 
 function NavLink(props: { href: string; path?: string; children: ComponentChildren }): VNode {
   const current = props.path === props.href ||
-    (props.href !== "/" && props.path?.startsWith(props.href));
+    (props.href !== PATHS.home && props.path?.startsWith(props.href));
   return (
     <li>
       <a href={props.href} aria-current={current ? "page" : undefined}>{props.children}</a>

@@ -4,6 +4,7 @@
  * error. lib/kit/web/not_found.tsx decides who gets it; the API keeps its JSON 404.
  */
 import type { VNode } from "preact";
+import { PATHS } from "../report_urls.ts";
 
 /** The body of the 404 page for `path` (shown as text). */
 export function NotFoundPage(props: { path: string }): VNode {
@@ -15,14 +16,14 @@ export function NotFoundPage(props: { path: string }): VNode {
       </p>
       <ul class="way-on">
         <li>
-          <a href="/">Go to the home page</a> and scan a site
+          <a href={PATHS.home}>Go to the home page</a> and scan a site
         </li>
         <li>
-          <a href="/account/login">Sign in</a> or{" "}
-          <a href="/account/signup">create a free account</a> for API keys
+          <a href={PATHS.accountLogin}>Sign in</a> or{" "}
+          <a href={PATHS.accountSignup}>create a free account</a> for API keys
         </li>
         <li>
-          <a href="/docs">API &amp; docs</a>
+          <a href={PATHS.docs}>API &amp; docs</a>
         </li>
       </ul>
     </div>

@@ -8,6 +8,7 @@ import type { ChallengeWidget } from "../auth/challenge.ts";
 import { ScanForm, type ScanFormProps } from "../../../islands/ScanForm.tsx";
 import { ChallengeField, Island } from "./layout.tsx";
 import type { ServiceWords } from "../../service.ts";
+import { PATHS } from "../report_urls.ts";
 
 /**
  * The home page's scan form (or, with `rescanUrl`, a report page's "Scan again" form), with the
@@ -47,7 +48,7 @@ export function ScanFormBlock(props: {
     <form
       class={props.rescanUrl ? "rescan-form" : "card scan-card"}
       method="get"
-      action="/report"
+      action={PATHS.reportForm}
       // The island validates; native validation would stop at the widget's required checkbox.
       noValidate
       aria-label={props.rescanUrl ? `Scan ${props.rescanUrl} again` : "Start a scan"}

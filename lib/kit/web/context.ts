@@ -6,14 +6,11 @@ import type { Context } from "hono";
 import type { ScanRunner } from "../isolate/runner.ts";
 import type { ChallengeProvider } from "../auth/challenge.ts";
 import { clientIp } from "../net/client_ip.ts";
-import type { Config } from "../config.ts";
-import type { LookupFunction } from "../net/guarded_fetch.ts";
-import type { ReportCache } from "../storage/report_cache.ts";
 import type { ObservedColumn, ServiceDef } from "../../service.ts";
-import type { Store } from "../storage/store.ts";
 import type { AccountStore, SessionKind } from "../storage/store_accounts.ts";
-import type { WatchDeps } from "../../features/watch/context.ts";
-import type { AnswersDeps } from "../../features/answers/context.ts";
+import type { AccountSection } from "./account_sections.ts";
+import type { ServiceDeps } from "../service_deps.ts";
+import type { ReportSection } from "./report_sections.ts";
 
 /** A valid session of the current request. */
 export interface ActiveSession {
@@ -29,27 +26,21 @@ export interface ActiveSession {
   expiresAt: number;
 }
 
-/** Everything the routes need, injected so tests control time, DNS and the challenge. */
-export interface AppDeps {
-  config: Config;
-  store: Store;
+/**
+ * Everything the routes need, injected so tests control time, DNS and the challenge. A feature's
+ * own dependencies (its store, its fetchers) are its part of the app's: it types them in its
+ * context.ts and its routes ask for them (`RouteDef<AppDeps & WithWatch>`); lib/app/deps.ts
+ * assembles the whole.
+ */
+export interface AppDeps extends ServiceDeps {
   /** Accounts, sessions and sign-in attempts of the service (built once, in createServer). */
   accounts: AccountStore;
-  service: ServiceDef;
   /** Every service of this program, by name (the registry of lib/app/server.ts: the sister's words). */
   services: Record<string, ServiceDef>;
   /** The browser challenge (Turnstile or the self-hosted ALTCHA). */
   challenge: ChallengeProvider;
-  /** Milliseconds since the epoch (tests inject a clock). */
-  now: () => number;
-  /** DNS resolver for the "resolves to a public address" check. */
-  lookup?: LookupFunction;
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
-  /** Serialised report responses (main.ts shares one with the worker, which invalidates it). */
-  reportCache?: ReportCache;
-  /** The watch list, alerts and feeds (lib/features/watch/), built in createServer. */
-  watch?: WatchDeps;
   /**
    * Where scans and jobs on untrusted text run (lib/kit/isolate/runner.ts: worker processes,
    * threads, or this isolate's inline runner), set by createServer: code validation and the
@@ -57,8 +48,10 @@ export interface AppDeps {
    * (lib/features/logs/, `runStream`), and /healthz reads its stats.
    */
   threads?: (Pick<ScanRunner, "runJob" | "stats"> & Partial<Pick<ScanRunner, "runStream">>) | null;
-  /** Answer presence (lib/features/answers/), built in createServer. */
-  answers?: AnswersDeps;
+  /** What other features add to the account page, in order (lib/app/sections.ts). */
+  accountSections?: readonly AccountSection[];
+  /** What other features add to the report pages, in order (lib/app/sections.ts). */
+  reportSections?: readonly ReportSection[];
   /**
    * The crawler matrix's observed column of a site, from the account's stored server logs (null
    * without any): lib/features/logs/, handed in by createServer for the services that read logs.

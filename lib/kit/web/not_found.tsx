@@ -10,6 +10,7 @@ import type { AppDeps } from "./context.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 import { NotFoundPage } from "../ui/not_found_page.tsx";
+import { ASSETS } from "../report_urls.ts";
 
 /** Paths that only ever answer JSON (or a file): the API and what machines fetch. */
 const MACHINE_PATH = /^\/(api|mcp|openapi\.json|badge|healthz|static)(\/|$)/;
@@ -26,7 +27,7 @@ export function notFoundPage(c: Context, deps: AppDeps): Response | null {
   return renderPage(
     c,
     { title: "Page not found", description: "There is no page at this address.", noindex: true },
-    shellFor(c, deps, { styles: ["/static/accounts.css"] }),
+    shellFor(c, deps, { styles: [ASSETS.accountsCss] }),
     <NotFoundPage path={c.req.path} />,
     404,
   );

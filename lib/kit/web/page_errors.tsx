@@ -11,6 +11,7 @@ import { wantsJson } from "./http_form.ts";
 import { renderPage } from "./render.tsx";
 import { shellFor } from "./shell.ts";
 import { ACCOUNT_STYLES, ErrorPage, errorTitle } from "../ui/error_page.tsx";
+import { PATHS } from "../report_urls.ts";
 
 type PageStatus = Parameters<typeof renderPage>[4];
 const PAGE_STATUSES = new Set([200, 400, 401, 403, 404, 409, 413, 429, 500]);
@@ -29,7 +30,7 @@ export function pageWithStatus(
 export function renderErrorPage(c: Context, deps: AppDeps, error: HttpError): Response {
   for (const [k, v] of Object.entries(error.headers())) c.header(k, v);
   const title = errorTitle(error.status);
-  const back = c.req.path.startsWith("/admin") ? "/admin" : "/account";
+  const back = c.req.path.startsWith(PATHS.admin) ? PATHS.admin : PATHS.account;
   return pageWithStatus(error.status, (status) =>
     renderPage(
       c,

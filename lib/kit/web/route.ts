@@ -12,6 +12,8 @@ import type { ServiceDef } from "../../service.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { allowedMethods, methodNotAllowed } from "./methods.ts";
 import { type RecordViewGate, recordViews } from "./record_views.ts";
+import { InvalidTargetError, normaliseTarget } from "../net/target.ts";
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../errors.ts";
 
 /** The methods a route registers handlers for ("ALL": every method, the route answers itself). */
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
@@ -23,9 +25,9 @@ export type RouteChain = Handler<AppEnv> | [...MiddlewareHandler<AppEnv>[], Hand
 export type RouteHandlers = Partial<Record<RouteMethod, RouteChain>>;
 
 /** What a route's OpenAPI entry is built from. */
-export interface OpenApiContext {
+export interface OpenApiContext<D extends AppDeps = AppDeps> {
   /** The app's dependencies (the service, its key prefix; the MCP tools it registers). */
-  deps: AppDeps;
+  deps: D;
 }
 
 /**
@@ -52,21 +54,25 @@ export interface MountedApp {
   viewGate?: RecordViewGate;
 }
 
-/** One path of a route module: where, what, and what the API document says of it. */
-export interface RouteDef {
+/**
+ * One path of a route module: where, what, and what the API document says of it. `D`: what its
+ * handlers read of the app's dependencies: the kit's AppDeps, and a feature's own part where they
+ * need it (`RouteDef<AppDeps & WithWatch>`; the app hands in the whole, lib/app/deps.ts).
+ */
+export interface RouteDef<D extends AppDeps = AppDeps> {
   /**
    * The URL path as OpenAPI writes it: literal segments, `{name}` for a parameter, a parameter
    * with a literal suffix (`{domain}.json`), or a final `*` for everything below (`/static/*`).
    */
   path: string;
   /** The handlers per method, built once from the app's dependencies. */
-  handlers(deps: AppDeps, app: MountedApp): RouteHandlers;
+  handlers(deps: D, app: MountedApp): RouteHandlers;
   /** Middleware run before every answer on the path, the 405s included (CORS headers). */
   use?: MiddlewareHandler<AppEnv>[];
   /** Its OpenAPI operations by lower-case method, when the path is part of the documented API. */
-  openapi?(ctx: OpenApiContext): Record<string, unknown>;
+  openapi?(ctx: OpenApiContext<D>): Record<string, unknown>;
   /** The component schemas its operations reference, by name. */
-  schemas?(ctx: OpenApiContext): Record<string, OpenApiSchema>;
+  schemas?(ctx: OpenApiContext<D>): Record<string, OpenApiSchema>;
   /** Served only when this says yes of the app's service (default: every service). */
   servedBy?(service: ServiceDef): boolean;
   /** Inside a route group (lib/kit/web/groups.ts): the methods that need a signed-in session. */
@@ -84,6 +90,19 @@ export interface RouteDef {
  */
 export const anyOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.header("Access-Control-Allow-Origin", "*");
+  await next();
+};
+
+/**
+ * Middleware for a route's `use`: the route is a JSON API (the watch and answer-presence APIs): a
+ * body of any other type is refused (415) and no answer is cached.
+ */
+export const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header("content-type");
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
+    throw new UnsupportedMediaTypeError();
+  }
+  c.header("Cache-Control", "no-store");
   await next();
 };
 
@@ -113,6 +132,25 @@ export function param(c: Context, name: string): string {
 }
 
 /**
+ * The domain the `{domain}` parameter names, in its normal spelling (lib/kit/net/target.ts), after
+ * its template suffix (`suffix`, e.g. ".json" of `{domain}.json`): 404 when the value does not end
+ * with the suffix (not this route's path), 400 when it names no domain.
+ */
+export function domainParam(c: Context, suffix = ""): string {
+  const raw = param(c, "domain");
+  const value = suffix ? suffixed(raw, suffix) : raw;
+  if (value === null) throw new NotFoundError();
+  try {
+    return normaliseTarget(decodeURIComponent(value)).domain;
+  } catch (e) {
+    if (e instanceof InvalidTargetError || e instanceof URIError) {
+      throw new BadRequestError(`Not a domain name: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+/**
  * A parameter's value without its template suffix (`example.com.json` -> `example.com`), or null
  * when it does not end with it.
  */
@@ -127,9 +165,9 @@ export function suffixed(value: string, suffix: string): string | null {
  * with a 405 for every other method on its path, whose Allow lists the methods it has handlers for
  * (lib/kit/web/methods.ts). A route with an ALL handler answers every method itself.
  */
-export function routeApp(
-  route: RouteDef,
-  deps: AppDeps,
+export function routeApp<D extends AppDeps>(
+  route: RouteDef<D>,
+  deps: D,
   app: MountedApp,
   base = "",
 ): Hono<AppEnv> {

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "./context.ts";
 import type { ShellOptions } from "../ui/layout.tsx";
+import { PATHS } from "../report_urls.ts";
 
 /** Shell options for this request; `extra` adds islands, the challenge, extra stylesheets. */
 export function shellFor(
@@ -16,7 +17,7 @@ export function shellFor(
     siteName: deps.service.title,
     path: c.req.path,
     signedIn: c.get("signedIn") === true,
-    ...(c.req.path === "/admin" || c.req.path.startsWith("/admin/")
+    ...(c.req.path === PATHS.admin || c.req.path.startsWith(`${PATHS.admin}/`)
       ? { admin: c.get("adminSession") ? "signed-in" as const : "signed-out" as const }
       : {}),
     ...extra,

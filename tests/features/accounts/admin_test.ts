@@ -38,9 +38,7 @@ async function storeScan(env: TestEnv, domain: string, credential: CredentialKin
     kind: "scan",
     service: "visibility",
     jobId: crypto.randomUUID(),
-    domain,
-    url: `https://${domain}/`,
-    host: domain,
+    target: { domain, url: `https://${domain}/`, host: domain },
     credential,
     enqueuedAt: env.clock.now,
   }, {

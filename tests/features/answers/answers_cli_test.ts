@@ -3,7 +3,7 @@
  * and KV; the estimate alone calls no vendor; over the budget it stops with nothing spent.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { main } from "../../../lib/features/answers/cli.ts";
+import { main } from "../../../lib/app/answers_cli.ts";
 import { startReplay } from "../../helpers/answers_replay.ts";
 import { startMutableSite } from "../../helpers/watch_env.ts";
 

@@ -9,7 +9,7 @@ import { call, TEST_SEALING_KEY, USER_GEMINI_KEY, world } from "../../helpers/an
 import { answersFromEnv, describeAnswers } from "../../../lib/features/answers/config.ts";
 import { answersOf } from "../../../lib/features/answers/context.ts";
 import { openUserKey } from "../../../lib/features/answers/user_keys.ts";
-import { SecretBox } from "../../../lib/features/watch/secret_box.ts";
+import { SecretBox } from "../../../lib/kit/auth/secret_box.ts";
 import { keptSecret } from "../../../lib/kit/storage/store_secrets.ts";
 
 const CONTEXT_ACCOUNT = "acct-answers-1";

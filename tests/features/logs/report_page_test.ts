@@ -48,7 +48,7 @@ function recordWithMatrix() {
       preference: null,
       edge: "HTTP 200",
       edgeRefused: false,
-      docs: c.docs,
+      docs: c.url,
       ipRanges: c.ipRanges ?? null,
       checked: c.checked,
     };

@@ -18,9 +18,8 @@ import {
 } from "../../../lib/features/validate/validate_job.ts";
 import {
   runJob as runHtmlJob,
-  type ValidateHtmlJob,
   validateResultHtml,
-} from "../../../lib/features/validate/views/validate_result_job.tsx";
+} from "../../../lib/features/schema/views/code_result_job.tsx";
 import { DOMParser } from "linkedom";
 import { ScanIsolationError, TOO_COMPLEX } from "../../../lib/kit/isolate/scan_threads.ts";
 
@@ -245,7 +244,7 @@ Deno.test("[validate code] the /validate page: validated and its result rendered
           new ScanIsolationError(`${TOO_COMPLEX} (it needed more than 64 MB of memory)`, "memory"),
         );
       }
-      return Promise.resolve(runHtmlJob(job as ValidateHtmlJob));
+      return Promise.resolve(runHtmlJob(job as Parameters<typeof runHtmlJob>[0]));
     },
   };
   const app = createApp({ ...env.deps, threads });

@@ -14,7 +14,7 @@ import {
   regressionEvent,
   renderBody,
 } from "../../../lib/features/watch/payload.ts";
-import { SecretBox } from "../../../lib/features/watch/secret_box.ts";
+import { SecretBox } from "../../../lib/kit/auth/secret_box.ts";
 import { newSigningSecret, sign, verify } from "../../../lib/features/watch/signature.ts";
 import type { BaseRecord } from "../../../lib/service.ts";
 

@@ -9,6 +9,7 @@
  */
 import type { JsonObject } from "../terms.ts";
 import type { Check, RuleNode } from "./rule_kit.ts";
+import type { DatedSource } from "../../../kit/dated_source.ts";
 
 /** Whether Google shows the feature. */
 export type FeatureStatus = "supported" | "limited" | "deprecated";
@@ -51,17 +52,16 @@ export interface FeatureGenerator {
   pageType?: string;
 }
 
-/** One of Google's rich-result features. */
-export interface GoogleFeature {
+/**
+ * One of Google's rich-result features, with its dated source: `url`, Google's page that documents
+ * the feature and states its status, and `checked`, the day that page was last read for this entry.
+ */
+export interface GoogleFeature extends DatedSource {
   /** The feature's name, as findings' `rule` carries it after "google:". */
   name: string;
   status: FeatureStatus;
   /** For limited or deprecated features: since when (YYYY-MM or YYYY-MM-DD). */
   since: string | null;
-  /** Google's page that documents the feature and states its status. */
-  source: string;
-  /** The day that page was last read for this entry (YYYY-MM-DD). */
-  checkedOn: string;
   /** What the status means, for limited and deprecated features. */
   note?: string;
   /** How deprecation notes name the result (default: "<name> rich results"). */

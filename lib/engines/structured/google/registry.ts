@@ -237,9 +237,9 @@ export function featureTableMarkdown(): string {
     f.name,
     f.status,
     f.since ?? "",
-    f.checkedOn,
+    f.checked,
     [...new Set([...f.rules.flatMap((r) => r.types), ...(f.partTypes ?? [])])].join(", "),
-    `<${f.source}>`,
+    `<${f.url}>`,
   ]);
   const head = ["Feature", "Status", "Since", "Checked on", "Types named", "Google's page"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -1,22 +1,19 @@
 /**
  * The account dashboard: who is signed in, the KeyManager island (keys, create, copy, revoke), the
- * watched sites, the account's own AI vendor keys (where allowed) and how to use a key with curl.
+ * sections other features add (the watched sites, the account's own AI vendor keys where allowed)
+ * and how to use a key with curl.
  * Server-rendered in full, so it works without JavaScript.
  */
 import type { VNode } from "preact";
 import { MAX_ACTIVE_KEYS } from "../accounts.ts";
 import { LIMITS } from "../../../kit/limits/limits.ts";
-import { scanJsonPath, scanStatusPath } from "../../../kit/report_urls.ts";
+import { PATHS, scanJsonPath, scanStatusPath } from "../../../kit/report_urls.ts";
 import { MAX_KEY_NAME } from "../../../kit/auth/keys.ts";
 import type { Account } from "../../../kit/storage/store_accounts.ts";
 import { KeyManager, type NewKey, type Notice } from "../../../../islands/KeyManager.tsx";
 import type { KeyView } from "../../../kit/ui/key_view.ts";
 import { Island } from "../../../kit/ui/layout.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
-import type { CreatedWatch, WatchForm, WatchPanel } from "../../watch/panel.ts";
-import { WatchSection } from "../../watch/views/watch_section.tsx";
-import type { UserKeyPanel } from "../../answers/user_keys.ts";
-import { AnswerKeysSection } from "../../answers/views/answer_keys_section.tsx";
 
 /** What the dashboard shows. */
 export interface DashboardState {
@@ -28,14 +25,11 @@ export interface DashboardState {
   notice?: Notice | null;
   nameValue?: string;
   nameError?: string | null;
-  /** The account's watches (lib/features/watch/panel.ts). */
-  watch?: WatchPanel;
-  watchCreated?: CreatedWatch | null;
-  watchForm?: WatchForm;
-  /** The account's own AI vendor keys; absent where the operator does not allow them. */
-  answerKeys?: UserKeyPanel;
-  /** What the last vendor-key form did (shown in that section). */
-  answerKeyNotice?: Notice | null;
+  /**
+   * What other features show (the watched sites, the account's own AI vendor keys: AppDeps'
+   * accountSections, lib/kit/web/account_sections.ts), in order, after the keys.
+   */
+  sections: VNode[];
   /** Where the account's server logs are read (absent where the service reads none). */
   logsHref?: string;
 }
@@ -50,7 +44,7 @@ export function DashboardPage(
   const { state, origin, prefix } = props;
   // As /docs does: follow the scan's status URL (the report URL keeps answering the previous
   // record while a rescan runs), then read the record it names.
-  const curl = `curl -s -X POST ${origin}/api/scan \\
+  const curl = `curl -s -X POST ${origin}${PATHS.scan} \\
   -H "Authorization: Bearer ${prefix}YOUR_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "example.com"}'
@@ -74,7 +68,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
             Signed in as <strong class="account-email">{state.account.email}</strong>
           </p>
         </div>
-        <PostButton action="/account/logout" csrf={state.csrf} label="Sign out" />
+        <PostButton action={PATHS.accountLogout} csrf={state.csrf} label="Sign out" />
       </div>
       {state.logsHref && (
         <p>
@@ -97,20 +91,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
           nameError: state.nameError ?? null,
         }}
       />
-      {state.watch && (
-        <WatchSection
-          panel={state.watch}
-          csrf={state.csrf}
-          created={state.watchCreated ?? null}
-        />
-      )}
-      {state.answerKeys && (
-        <AnswerKeysSection
-          panel={state.answerKeys}
-          csrf={state.csrf}
-          notice={state.answerKeyNotice ?? null}
-        />
-      )}
+      {state.sections}
       <section aria-labelledby="use-heading">
         <h2 id="use-heading">Using a key</h2>
         <p>
@@ -123,7 +104,7 @@ curl -s ${origin}${scanJsonPath("example.com", "SCAN_ID")}`;
         <pre><code>{curl}</code></pre>
         <p>
           A revoked key stops working at once: the next request with it gets <code>401</code>.{" "}
-          <a href="/docs">API documentation</a>
+          <a href={PATHS.docs}>API documentation</a>
         </p>
       </section>
       <section aria-labelledby="about-heading">

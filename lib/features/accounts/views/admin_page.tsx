@@ -10,6 +10,7 @@ import { describeWait } from "../accounts.ts";
 import type { ApiKeyEntry } from "../../../kit/storage/store.ts";
 import { LocalTimeMs } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
+import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 
 const POOL_NAMES: Record<string, string> = {
   ip: "scans per IP",
@@ -39,7 +40,7 @@ export function AdminPage(props: {
             {plural(totals.activeKeys, "active key")} of {totals.keys}.
           </p>
         </div>
-        <PostButton action="/admin/logout" csrf={csrf} label="Sign out" />
+        <PostButton action={PATHS.adminLogout} csrf={csrf} label="Sign out" />
       </div>
       {notice && <p class={`notice ${notice.kind}`} role="status">{notice.text}</p>}
       <nav class="admin-nav" aria-label="Sections">
@@ -207,7 +208,7 @@ function KeyTable(props: { keys: ApiKeyEntry[]; csrf: string }): VNode {
               </td>
               <td class="key-actions">
                 {k.revokedAt === null && (
-                  <form method="post" action={`/admin/keys/${k.id}/revoke`}>
+                  <form method="post" action={fillPath(PATHS.adminKeyRevoke, { id: k.id })}>
                     <input type="hidden" name="csrf" value={props.csrf} />
                     <button type="submit" class="danger" aria-label={`Revoke ${k.name}`}>
                       Revoke

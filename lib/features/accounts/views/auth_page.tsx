@@ -10,6 +10,7 @@ import { MAX_PASSWORD, MIN_PASSWORD } from "../../../kit/auth/account_rules.ts";
 import { LIMITS } from "../../../kit/limits/limits.ts";
 import { AuthForm } from "../../../../islands/AuthForm.tsx";
 import { ChallengeField, Island } from "../../../kit/ui/layout.tsx";
+import { PATHS } from "../../../kit/report_urls.ts";
 
 /** Which form. */
 export type AuthMode = "signup" | "login" | "admin";
@@ -39,19 +40,19 @@ const COPY: Record<
     title: "Create a free account",
     description: "Sign up to watch your sites, get alerts when they get worse, ask the AI " +
       "assistants about them, and get API keys for scripts and pipelines.",
-    action: "/account/signup",
+    action: PATHS.accountSignup,
     submit: "Create account",
   },
   login: {
     title: "Sign in",
     description: "Sign in to your watched sites, alerts, AI answers and API keys.",
-    action: "/account/login",
+    action: PATHS.accountLogin,
     submit: "Sign in",
   },
   admin: {
     title: "Administrator sign-in",
     description: "Sign-in for the site owner.",
-    action: "/admin/login",
+    action: PATHS.adminLogin,
     submit: "Sign in",
   },
 };
@@ -106,7 +107,7 @@ export function AuthPage(props: {
       {state.signedInAs && (
         <p class="notice">
           You are signed in as <strong>{state.signedInAs}</strong>.{" "}
-          <a href="/account">Go to your account</a>.
+          <a href={PATHS.account}>Go to your account</a>.
         </p>
       )}
       {state.notice && (
@@ -151,13 +152,13 @@ export function AuthPage(props: {
         )}
       {mode === "signup" && (
         <p>
-          Already have an account? <a href="/account/login">Sign in</a>.
+          Already have an account? <a href={PATHS.accountLogin}>Sign in</a>.
         </p>
       )}
       {mode === "login" && (
         <>
           <p>
-            No account yet? <a href="/account/signup">Create one for free</a>.
+            No account yet? <a href={PATHS.accountSignup}>Create one for free</a>.
           </p>
           <p class="hint">
             Forgot your password? It cannot be reset, because no e-mail is ever sent: create a new

@@ -12,6 +12,7 @@ import type { Notice } from "../../../../islands/KeyManager.tsx";
 import { formatWhen } from "../../../kit/ui/key_view.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
+import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 
 /** The section. */
 export function AnswerKeysSection(
@@ -63,7 +64,7 @@ export function AnswerKeysSection(
                   <td data-label="Set or replace">
                     <form
                       method="post"
-                      action={`/account/answer-keys/${k.provider}`}
+                      action={fillPath(PATHS.accountAnswerKey, { provider: k.provider })}
                       class="answer-key-form"
                     >
                       <input type="hidden" name="csrf" value={csrf} />
@@ -88,7 +89,7 @@ export function AnswerKeysSection(
                   <td>
                     {k.set && (
                       <PostButton
-                        action={`/account/answer-keys/${k.provider}/delete`}
+                        action={fillPath(PATHS.accountAnswerKeyDelete, { provider: k.provider })}
                         csrf={csrf}
                         label="Remove"
                       />

@@ -14,6 +14,7 @@ import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { Island } from "../../../kit/ui/layout.tsx";
 import { ImportForm } from "../../../../islands/ImportForm.tsx";
 import { safeHttpUrl } from "../../../kit/ui/format.ts";
+import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 
 const MEASURE_WORDS: [keyof Measures, string][] = [
   ["mentioned", "Named"],
@@ -37,7 +38,7 @@ export function AnswerOfferSection(props: { offer: AnswersOffer }): VNode {
           " It also asks the AI assistants the questions its customers ask, and shows how often " +
             "they name and cite it, beside its competitors."}
       </p>
-      <form method="post" action="/account/watches">
+      <form method="post" action={PATHS.accountWatches}>
         <input type="hidden" name="csrf" value={offer.csrf} />
         <input type="hidden" name="url" value={offer.domain} />
         <button type="submit">
@@ -81,7 +82,10 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
       </ol>
       <details>
         <summary>Edit the questions and competitors</summary>
-        <form method="post" action={`/account/answers/${panel.domain}/questions`}>
+        <form
+          method="post"
+          action={fillPath(PATHS.accountAnswerQuestions, { domain: panel.domain })}
+        >
           <input type="hidden" name="csrf" value={panel.csrf} />
           <label for="answer-questions">One question per line</label>
           <textarea id="answer-questions" name="questions" rows={5}>
@@ -137,7 +141,7 @@ export function AnswerPresenceSection(props: { panel: AnswersPanel }): VNode {
           </div>
         )
         : configured && (
-          <form method="post" action={`/account/answers/${panel.domain}/run`}>
+          <form method="post" action={fillPath(PATHS.accountAnswerRun, { domain: panel.domain })}>
             <input type="hidden" name="csrf" value={panel.csrf} />
             <button type="submit">Ask the assistants now</button>
           </form>

@@ -12,7 +12,7 @@ import { compareDomains, compareSites } from "../compare.ts";
 import { ComparePage } from "../views/compare_page.tsx";
 import { renderPage } from "../../../kit/web/render.tsx";
 import { shellFor } from "../../../kit/web/shell.ts";
-import { comparePagePath, PATHS } from "../../../kit/report_urls.ts";
+import { ASSETS, comparePagePath, PATHS } from "../../../kit/report_urls.ts";
 import type { VNode } from "preact";
 
 /** GET /compare (mounted by the services that compare sites). */
@@ -34,7 +34,7 @@ function handlers(deps: AppDeps): RouteHandlers {
         canonical: `${siteOrigin(c, deps.config.trustProxy)}${path}`,
         noindex: status !== 200,
       },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       body,
       status,
     );
@@ -46,7 +46,7 @@ function handlers(deps: AppDeps): RouteHandlers {
         "Compare sites",
         <ComparePage domains={[]} comparison={null} />,
         200,
-        "/compare",
+        PATHS.compare,
       );
     }
     let domains: string[];
@@ -55,7 +55,7 @@ function handlers(deps: AppDeps): RouteHandlers {
     } catch (e) {
       if (!(e instanceof HttpError) || e.status !== 400) throw e;
       const body = <ComparePage domains={[]} inputs={raw} comparison={null} error={e.message} />;
-      return page(c, "Compare sites", body, 400, "/compare");
+      return page(c, "Compare sites", body, 400, PATHS.compare);
     }
     const comparison = await compareSites(deps.store, domains);
     c.header("Cache-Control", "no-cache");

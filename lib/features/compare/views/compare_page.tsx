@@ -7,11 +7,10 @@
 import type { VNode } from "preact";
 import type { CompareSite, Comparison } from "../compare.ts";
 import { COMPARE_MAX_SITES } from "../compare.ts";
-import { compareJsonPath } from "../../../kit/report_urls.ts";
+import { compareJsonPath, PATHS } from "../../../kit/report_urls.ts";
 import { IMPACT_TEXT } from "../../../engines/visibility/severity.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
-import { gradeOf } from "../../visibility/views/visibility_report.tsx";
-import { gradeWord } from "../../../engines/visibility/report_texts.ts";
+import { gradeOf, gradeWord } from "../../../engines/visibility/report_texts.ts";
 
 /** The compare page: the form, an error when the request was not understood, the comparison. */
 export function ComparePage(
@@ -30,7 +29,7 @@ export function ComparePage(
           scanned here; scan a site from its report page first.
         </p>
       </header>
-      <form class="card compare-form" method="get" action="/compare">
+      <form class="card compare-form" method="get" action={PATHS.compare}>
         <fieldset>
           <legend>Sites to compare</legend>
           <div class="compare-inputs">

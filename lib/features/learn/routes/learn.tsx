@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../kit/web/route.ts";
 import { learnEntry } from "../../../engines/visibility/learn.ts";
-import { LEARN_INDEX_PATH, learnPath, PATHS } from "../../../kit/report_urls.ts";
+import { ASSETS, LEARN_INDEX_PATH, learnPath, PATHS } from "../../../kit/report_urls.ts";
 import { renderPage } from "../../../kit/web/render.tsx";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { LearnArticle, LearnIndex } from "../views/learn_page.tsx";
@@ -34,7 +34,7 @@ function learnIndex(c: Context<AppEnv>, deps: AppDeps): Response {
         "Every check of the AI visibility report in plain words: what it is, why AI search engines care, how we test it, and the vendors' own documentation.",
       canonical: `${origin}${LEARN_INDEX_PATH}`,
     },
-    shellFor(c, deps, { styles: ["/static/report.css"] }),
+    shellFor(c, deps, { styles: [ASSETS.reportCss] }),
     <LearnIndex />,
   );
 }
@@ -46,7 +46,7 @@ function learnArticle(c: Context<AppEnv>, deps: AppDeps): Response {
     return renderPage(
       c,
       { title: "No such check", description: "This check does not exist.", noindex: true },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       <>
         <h1>No such check</h1>
         <p class="lead">
@@ -63,7 +63,7 @@ function learnArticle(c: Context<AppEnv>, deps: AppDeps): Response {
       description: `${entry.what} ${entry.why}`.slice(0, 300),
       canonical: `${origin}${learnPath(entry.id)}`,
     },
-    shellFor(c, deps, { styles: ["/static/report.css"] }),
+    shellFor(c, deps, { styles: [ASSETS.reportCss] }),
     <LearnArticle entry={entry} />,
   );
 }

@@ -37,7 +37,7 @@ export function LogsPage(props: LogsPageProps): VNode {
   return (
     <div class="dashboard logs-page">
       <p class="muted small">
-        <a href="/account">Your account</a>
+        <a href={PATHS.account}>Your account</a>
       </p>
       <h1>Server logs</h1>
       <Intro retentionDays={props.retentionDays} />
@@ -88,7 +88,7 @@ export function SiteLogsPage(props: SiteLogsPageProps): VNode {
   return (
     <div class="dashboard logs-page">
       <p class="muted small">
-        <a href="/account">Your account</a> · <a href={PATHS.accountLogs}>Server logs</a>
+        <a href={PATHS.account}>Your account</a> · <a href={PATHS.accountLogs}>Server logs</a>
       </p>
       <h1>Server logs of {props.domain}</h1>
       <Intro retentionDays={props.retentionDays} />

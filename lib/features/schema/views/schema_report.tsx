@@ -17,7 +17,7 @@ import type {
 import { safeHttpUrl, timeAgo } from "../../../kit/ui/format.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { CodeBlock, highlightJsonLdScript } from "./json_highlight.tsx";
-import { FailedReportBody } from "../../visibility/views/visibility_report.tsx";
+import { FailedReportBody } from "../../../kit/ui/failed_report.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import type { ReportProps } from "../../../service.ts";
 import { ExportLinks } from "../../../kit/ui/export_links.tsx";
@@ -28,7 +28,6 @@ import {
   readersOf,
   SchemaViewSection,
 } from "./schema_view_section.tsx";
-import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
 import { moreLikeThis } from "../../../engines/structured/finding_log.ts";
 
 const SOURCE_NAME: Record<string, string> = {
@@ -62,17 +61,17 @@ export function SchemaReport(
     origin: string;
     scanId?: string;
     badge: ReportProps["badge"];
-    history?: ReportProps["history"];
-    extra?: ReportProps["extra"];
+    /** What other features show on this page, by place (lib/kit/web/report_sections.ts). */
+    inserts?: ReportProps["inserts"];
+    /** This page's own report, for the head (ReportProps.pageReport). */
+    pageReport?: string;
   },
 ): VNode {
   const { record } = props;
-  const h = props.history;
   return (
     <article class="report">
-      <SchemaHead record={record} now={props.now} pageReport={h?.pageReport} />
-      {h && <ReportChanges domain={record.domain} diff={h.diff} currentId={h.currentId} />}
-      {props.extra}
+      <SchemaHead record={record} now={props.now} pageReport={props.pageReport} />
+      {props.inserts?.top}
       <SchemaResultSections
         result={record.result!}
         actions={
@@ -83,31 +82,8 @@ export function SchemaReport(
         }
       />
       <BadgeSection record={record} origin={props.origin} badge={props.badge} />
-      {h && <ReportHistory domain={record.domain} scans={h.scans} currentId={h.currentId} />}
-      {h?.pages && <SitePages pages={h.pages} current={record.url} />}
+      {props.inserts?.end}
     </article>
-  );
-}
-
-/** The other pages of the site that were scanned, each with its own report. */
-function SitePages(
-  props: { pages: NonNullable<ReportProps["history"]>["pages"] & object; current: string },
-): VNode | null {
-  const others = props.pages.filter((p) => p.url !== props.current);
-  if (!others.length) return null;
-  return (
-    <section class="card site-pages" aria-labelledby="site-pages-title">
-      <h2 id="site-pages-title">Other pages of this site</h2>
-      <p class="muted">Each page scanned keeps its own report and history.</p>
-      <ul>
-        {others.slice(0, 50).map((p) => (
-          <li>
-            <a href={p.report}>{p.url}</a>: {p.status === "failed" ? "failed" : "scanned"}{" "}
-            <LocalTime iso={p.scannedAt} />
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
 

@@ -18,10 +18,10 @@ import {
   validateRequest,
 } from "../validate_request.ts";
 import { renderPage } from "../../../kit/web/render.tsx";
-import type { ValidateHtmlJob } from "../views/validate_result_job.tsx";
 import { ScanIsolationError } from "../../../kit/isolate/runner.ts";
 import { shellFor } from "../../../kit/web/shell.ts";
 import { ValidateCodeForm } from "../views/validate_code_form.tsx";
+import { ASSETS, PATHS } from "../../../kit/report_urls.ts";
 
 /** The pasted code shown again in the form, unless it is very long. */
 function shown(code: string | undefined): string {
@@ -48,7 +48,7 @@ function ValidatePage(
         </p>
       )}
       {props.resultHtml && (
-        // Rendered (and escaped) by Preact in a scan thread: lib/features/validate/views/validate_result_job.tsx.
+        // Rendered (and escaped) by Preact in a worker: the validate-html job (lib/app/server.ts).
         // The form posts to /validate#result: the browser opens the answer here.
         <div
           class="validate-result"
@@ -70,7 +70,7 @@ async function resultSections(
   { json, code, url }: { json: string; code?: string; url?: string },
 ): Promise<string> {
   if (!deps.threads) throw new Error("no runner for the /validate result (lib/server.ts sets it)");
-  const job: ValidateHtmlJob = { kind: "validate-html", json };
+  const job = { kind: "validate-html", json };
   try {
     return (await deps.threads.runJob(job, VALIDATE_TIMEOUT_MS) as { html: string }).html;
   } catch (error) {
@@ -88,7 +88,7 @@ async function resultSections(
 
 /** GET and POST /validate (mounted by the services that validate code in hand). */
 export const validatePageRoute: RouteDef = {
-  path: "/validate",
+  path: PATHS.validate,
   servedBy: (service) => service.validatesCode === true,
   handlers: (deps) => handlers(deps),
 };
@@ -102,10 +102,10 @@ function handlers(deps: AppDeps): RouteHandlers {
         title: `Validate code · ${deps.service.title}`,
         description:
           "Check pasted HTML or JSON-LD for schema.org errors and rich-result eligibility.",
-        canonical: `${siteOrigin(c, deps.config.trustProxy)}/validate`,
+        canonical: `${siteOrigin(c, deps.config.trustProxy)}${PATHS.validate}`,
         noindex: status !== 200,
       },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       body,
       status as 200,
     );

@@ -6,12 +6,13 @@
 import type { VNode } from "preact";
 import { VALIDATE_LIMIT } from "../../../kit/limits/limits.ts";
 import { MAX_CODE_BYTES } from "../validate_code.ts";
+import { PATHS } from "../../../kit/report_urls.ts";
 
 /** The form; `code` and `url` refill it after a post. */
 export function ValidateCodeForm(props: { code?: string; url?: string }): VNode {
   return (
     // The answer's page opens at its result (#result), not at the top of the form again.
-    <form class="card validate-form" method="post" action="/validate#result">
+    <form class="card validate-form" method="post" action={`${PATHS.validate}#result`}>
       <label for="validate-code">
         <strong>Paste HTML or JSON-LD</strong>
       </label>

@@ -10,9 +10,9 @@
  * from the record is rendered as text (escaped by Preact).
  */
 import { BudgetNote } from "../../../kit/ui/budget_note.tsx";
-import type { ComponentChildren, VNode } from "preact";
+import type { VNode } from "preact";
 import type { Result, ScanRecord } from "../../../engines/visibility/record.ts";
-import type { ReportHistoryData, ReportProps } from "../../../service.ts";
+import type { ReportInserts, ReportProps } from "../../../service.ts";
 import { capOf } from "../../../engines/visibility/score.ts";
 import { timeAgo } from "../../../kit/ui/format.ts";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
@@ -22,9 +22,8 @@ import { PillarsSection } from "./report_pillars.tsx";
 import { OffSiteSection } from "./offsite_section.tsx";
 import { BadgeSection } from "../../../kit/ui/badge_section.tsx";
 import { PagesTable } from "./pages_table.tsx";
-import { RenderViewSection } from "../../../kit/ui/render_view.tsx";
-import { ChangeLead } from "../../history/views/report_change_lead.tsx";
-import { ReportChanges, ReportHistory } from "../../history/views/report_changes.tsx";
+import { RenderViewSection } from "./render_view.tsx";
+import { FailedReportBody } from "../../../kit/ui/failed_report.tsx";
 
 export {
   GRADE_MEANING,
@@ -62,10 +61,11 @@ export interface SectionProps {
   scanId?: string;
   /** The badge's alt text and size, for its snippet. */
   badge: ReportProps["badge"];
-  /** The kept scans and what changed since the previous one (none before a second scan). */
-  history?: ReportHistoryData;
-  /** What another feature shows this reader (answer presence), right after what changed. */
-  extra?: ReportProps["extra"];
+  /**
+   * What other features show on this page (what changed since the previous scan, answer presence,
+   * the kept scans), by place: lib/kit/web/report_sections.ts.
+   */
+  inserts?: ReportInserts;
   /** What the account's own server logs show of each crawler (the products section shows it). */
   observed?: ReportProps["observed"];
 }
@@ -88,25 +88,13 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
         record={p.record}
         rescan={p.rescan}
         scanId={p.scanId}
-        change={<ChangeLead diff={p.history?.diff ?? null} />}
+        change={p.inserts?.lead.length ? <>{p.inserts.lead}</> : null}
         observed={p.observed}
       />
     ),
   },
-  {
-    id: "changes",
-    render: (p) =>
-      p.history
-        ? (
-          <ReportChanges
-            domain={p.record.domain}
-            diff={p.history.diff}
-            currentId={p.history.currentId}
-          />
-        )
-        : null,
-  },
-  { id: "extra", render: (p) => p.extra ?? null },
+  // What other features show right after the summary (what changed in full, answer presence).
+  { id: "inserts-top", render: (p) => p.inserts?.top.length ? <>{p.inserts.top}</> : null },
   { id: "more-fixes", render: (p) => <MoreFixes result={p.result} from={TOP_FIXES + 1} /> },
   { id: "pages", render: (p) => <PagesTable record={p.record} /> },
   { id: "rendered", render: (p) => <RenderViewSection view={p.record.render} /> },
@@ -125,19 +113,8 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
     id: "badge",
     render: (p) => <BadgeSection record={p.record} origin={p.origin} badge={p.badge} />,
   },
-  {
-    id: "history",
-    render: (p) =>
-      p.history
-        ? (
-          <ReportHistory
-            domain={p.record.domain}
-            scans={p.history.scans}
-            currentId={p.history.currentId}
-          />
-        )
-        : null,
-  },
+  // What other features show at the end (the kept scans).
+  { id: "inserts-end", render: (p) => p.inserts?.end.length ? <>{p.inserts.end}</> : null },
 ];
 
 /** A signal that a fix resolves points to that fix instead of repeating it: signal id -> number. */
@@ -192,33 +169,6 @@ export function FailedReport(
         <li>The domain has no web site at all (check the spelling).</li>
       </ul>
     </FailedReportBody>
-  );
-}
-
-/** The frame of a failed scan's page, for both services: what went wrong, advice, scan again. */
-export function FailedReportBody(
-  props: {
-    head: VNode;
-    heading: string;
-    failure: string;
-    rescan: VNode;
-    children: ComponentChildren;
-  },
-): VNode {
-  return (
-    <article class="report">
-      {props.head}
-      <section class="card" aria-labelledby="failed-title">
-        <h2 id="failed-title">{props.heading}</h2>
-        <div class="notice error">
-          <p>
-            <strong>What went wrong:</strong> {props.failure}
-          </p>
-        </div>
-        {props.children}
-        <div class="report-actions">{props.rescan}</div>
-      </section>
-    </article>
   );
 }
 

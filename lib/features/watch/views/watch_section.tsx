@@ -8,6 +8,7 @@
 import type { CreatedWatch, WatchPanel } from "../panel.ts";
 import { LocalTimeMs } from "../../../kit/ui/local_time.tsx";
 import { PostButton } from "../../../kit/ui/post_button.tsx";
+import { fillPath, PATHS } from "../../../kit/report_urls.ts";
 
 /**
  * A moment in the reader's own time zone, as every other time of the site (the page's script
@@ -31,7 +32,7 @@ export function WatchSection(
         (at a time of its own, counted in your account's scan limit) and compared with the scan it
         saw last. A regression (a lower score or grade, a new score cap or critical issue, a crawler
         newly blocked, a rich result lost) goes to your webhook, signed. Every domain also has a
-        public Atom feed of its changes. <a href="/docs">API documentation</a>
+        public Atom feed of its changes. <a href={PATHS.docs}>API documentation</a>
       </p>
       {created && (
         <div class="notice success" role="status">
@@ -118,12 +119,12 @@ export function WatchSection(
                     </td>
                     <td class="watch-actions">
                       <PostButton
-                        action={`/account/watches/${w.id}/run`}
+                        action={fillPath(PATHS.accountWatchRun, { id: w.id })}
                         csrf={csrf}
                         label="Run now"
                       />
                       <PostButton
-                        action={`/account/watches/${w.id}/delete`}
+                        action={fillPath(PATHS.accountWatchDelete, { id: w.id })}
                         csrf={csrf}
                         label="Remove"
                       />
@@ -142,7 +143,7 @@ export function WatchSection(
           </p>
         )
         : (
-          <form method="post" action="/account/watches" class="watch-form">
+          <form method="post" action={PATHS.accountWatches} class="watch-form">
             <input type="hidden" name="csrf" value={csrf} />
             <label for="watch-url">Watch</label>
             <input

@@ -8,8 +8,8 @@ export const article: GoogleFeature = {
   name: "Article",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}article`,
-  checkedOn: "2026-12-06",
+  url: `${SD_DOCS}article`,
+  checked: "2026-12-06",
   rules: [{
     nodes: "a top-level Article (or subtype), not a SocialMediaPosting",
     // "Article objects must be based on one of the following schema.org types: Article,

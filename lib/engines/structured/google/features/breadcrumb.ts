@@ -68,8 +68,8 @@ export const breadcrumb: GoogleFeature = {
   name: "Breadcrumb",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}breadcrumb`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}breadcrumb`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a BreadcrumbList",
     types: ["BreadcrumbList"],

@@ -7,8 +7,8 @@ export const carousel: GoogleFeature = {
   name: "Carousel",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}carousel`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}carousel`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone ItemList (not a breadcrumb, HowTo section or step, or OfferCatalog)",
     types: ["ItemList"],

@@ -7,8 +7,8 @@ export const courseList: GoogleFeature = {
   name: "Course list",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}course`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}course`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Course or a list's Course entry",
     types: ["Course"],

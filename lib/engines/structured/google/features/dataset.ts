@@ -7,8 +7,8 @@ export const dataset: GoogleFeature = {
   name: "Dataset",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}dataset`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}dataset`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Dataset",
     types: ["Dataset"],

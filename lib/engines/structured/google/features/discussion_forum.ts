@@ -7,8 +7,8 @@ export const discussionForum: GoogleFeature = {
   name: "Discussion forum",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}discussion-forum`,
-  checkedOn: "2026-12-06",
+  url: `${SD_DOCS}discussion-forum`,
+  checked: "2026-12-06",
   rules: [{
     nodes: "a top-level DiscussionForumPosting or SocialMediaPosting",
     // The page's title names both (read 2026-12-06); BlogPosting, a SocialMediaPosting in

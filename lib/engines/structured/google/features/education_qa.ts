@@ -7,8 +7,8 @@ export const educationQa: GoogleFeature = {
   name: "Education Q&A",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}education-qa`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}education-qa`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Quiz of flashcards (eduQuestionType Flashcard)",
     types: ["Quiz"],

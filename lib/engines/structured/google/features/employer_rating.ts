@@ -7,8 +7,8 @@ export const employerRating: GoogleFeature = {
   name: "Employer aggregate rating",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}employer-rating`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}employer-rating`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "an EmployerAggregateRating",
     types: ["EmployerAggregateRating"],

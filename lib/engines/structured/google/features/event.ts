@@ -57,8 +57,8 @@ export const event: GoogleFeature = {
   name: "Event",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}event`,
-  checkedOn: "2026-12-06",
+  url: `${SD_DOCS}event`,
+  checked: "2026-12-06",
   rules: [{
     // Comment markup (UserComments) and publication events are Events only in schema.org's tree.
     nodes: "a top-level Event (or subtype), not UserComments or a PublicationEvent",

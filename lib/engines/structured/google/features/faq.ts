@@ -15,8 +15,8 @@ export const faq: GoogleFeature = {
   name: "FAQ",
   status: "deprecated",
   since: "2026-05-07",
-  source: `${SD_DOCS}faqpage`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}faqpage`,
+  checked: "2026-11-26",
   note:
     "Google stopped showing FAQ rich results on 2026-05-07 (for every site; since August 2023 only well-known government and health sites had them).",
   afterlife:

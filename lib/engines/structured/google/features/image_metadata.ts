@@ -7,8 +7,8 @@ export const imageMetadata: GoogleFeature = {
   name: "Image metadata",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}image-license-metadata`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}image-license-metadata`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level ImageObject that states a licence, credit, copyright or creator",
     types: ["ImageObject"],

@@ -7,8 +7,8 @@ export const jobPosting: GoogleFeature = {
   name: "Job posting",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}job-posting`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}job-posting`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level JobPosting",
     types: ["JobPosting"],

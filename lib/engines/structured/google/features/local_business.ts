@@ -43,8 +43,8 @@ export const localBusiness: GoogleFeature = {
   name: "Local business",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}local-business`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}local-business`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level LocalBusiness (or subtype)",
     types: ["LocalBusiness"],

@@ -6,8 +6,8 @@ export const loyaltyProgram: GoogleFeature = {
   name: "Loyalty program",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}loyalty-program`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}loyalty-program`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a MemberProgram",
     types: ["MemberProgram"],

@@ -7,8 +7,8 @@ export const mathSolver: GoogleFeature = {
   name: "Math solver",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}math-solvers`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}math-solvers`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level MathSolver",
     types: ["MathSolver"],

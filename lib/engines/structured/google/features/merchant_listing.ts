@@ -14,8 +14,8 @@ export const merchantListing: GoogleFeature = {
   name: "Merchant listing",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}merchant-listing`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}merchant-listing`,
+  checked: "2026-11-26",
   rules: [
     {
       nodes: "a Product of product snippets that has offers",

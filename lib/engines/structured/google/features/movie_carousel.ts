@@ -7,8 +7,8 @@ export const movieCarousel: GoogleFeature = {
   name: "Movie carousel",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}movie`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}movie`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level Movie or a list's Movie entry",
     types: ["Movie"],

@@ -7,8 +7,8 @@ export const organization: GoogleFeature = {
   name: "Organization",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}organization`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}organization`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone Organization that is not a LocalBusiness",
     // A LocalBusiness (an Organization in schema.org) is the Local business page's.

@@ -6,8 +6,8 @@ export const paywalledContent: GoogleFeature = {
   name: "Subscription and paywalled content",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}paywalled-content`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}paywalled-content`,
+  checked: "2026-11-26",
   // It marks parts of other features' items; it owns no kind of item.
   overlay: true,
   rules: [{

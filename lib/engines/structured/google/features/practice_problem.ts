@@ -11,8 +11,8 @@ export const practiceProblem: GoogleFeature = {
   name: "Practice problem",
   status: "deprecated",
   since: "2026-01-06",
-  source: "https://developers.google.com/search/updates",
-  checkedOn: "2026-11-26",
+  url: "https://developers.google.com/search/updates",
+  checked: "2026-11-26",
   note:
     "Google no longer shows practice problem rich results and removed their documentation on 2026-01-06.",
   rules: [],

@@ -8,8 +8,8 @@ export const productSnippets: GoogleFeature = {
   name: "Product snippets",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}product-snippet`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}product-snippet`,
+  checked: "2026-11-26",
   rules: [
     {
       nodes: "a top-level Product (or a ProductGroup's variant), not a ProductGroup",

@@ -7,8 +7,8 @@ export const productVariants: GoogleFeature = {
   name: "Product variants",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}product-variants`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}product-variants`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level ProductGroup",
     types: ["ProductGroup"],

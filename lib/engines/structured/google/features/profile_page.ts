@@ -7,8 +7,8 @@ export const profilePage: GoogleFeature = {
   name: "Profile page",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}profile-page`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}profile-page`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone ProfilePage",
     types: ["ProfilePage"],

@@ -7,8 +7,8 @@ export const qa: GoogleFeature = {
   name: "Q&A",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}qapage`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}qapage`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone QAPage",
     types: ["QAPage"],

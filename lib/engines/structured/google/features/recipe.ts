@@ -6,8 +6,8 @@ export const recipe: GoogleFeature = {
   name: "Recipe",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}recipe`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}recipe`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a Recipe",
     types: ["Recipe"],

@@ -7,8 +7,8 @@ export const returnPolicy: GoogleFeature = {
   name: "Return policy",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}return-policy`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}return-policy`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a MerchantReturnPolicy (on an Organization or an Offer)",
     types: ["MerchantReturnPolicy"],

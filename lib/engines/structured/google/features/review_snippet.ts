@@ -8,8 +8,8 @@ export const reviewSnippet: GoogleFeature = {
   name: "Review snippet",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}review-snippet`,
-  checkedOn: "2026-12-06",
+  url: `${SD_DOCS}review-snippet`,
+  checked: "2026-12-06",
   rules: [
     {
       nodes: "an AggregateRating (not an EmployerAggregateRating)",

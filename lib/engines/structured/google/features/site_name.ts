@@ -7,8 +7,8 @@ export const siteName: GoogleFeature = {
   name: "Site name",
   status: "supported",
   since: null,
-  source: "https://developers.google.com/search/docs/appearance/site-names",
-  checkedOn: "2026-11-26",
+  url: "https://developers.google.com/search/docs/appearance/site-names",
+  checked: "2026-11-26",
   rules: [{
     nodes: "a stand-alone WebSite on the site's home page",
     types: ["WebSite"],

@@ -7,8 +7,8 @@ export const softwareApp: GoogleFeature = {
   name: "Software app",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}software-app`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}software-app`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level SoftwareApplication (or subtype)",
     types: ["SoftwareApplication"],

@@ -5,8 +5,8 @@ export const speakable: GoogleFeature = {
   name: "Speakable",
   status: "limited",
   since: null,
-  source: `${SD_DOCS}speakable`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}speakable`,
+  checked: "2026-11-26",
   note: "Beta: Google Assistant, news publishers in English in the US only.",
   rules: [],
 };

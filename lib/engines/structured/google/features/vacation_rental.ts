@@ -7,8 +7,8 @@ export const vacationRental: GoogleFeature = {
   name: "Vacation rental",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}vacation-rental`,
-  checkedOn: "2026-11-26",
+  url: `${SD_DOCS}vacation-rental`,
+  checked: "2026-11-26",
   rules: [{
     nodes: "a top-level VacationRental",
     types: ["VacationRental"],

@@ -6,8 +6,8 @@ export const video: GoogleFeature = {
   name: "Video",
   status: "supported",
   since: null,
-  source: `${SD_DOCS}video`,
-  checkedOn: "2026-12-06",
+  url: `${SD_DOCS}video`,
+  checked: "2026-12-06",
   rules: [{
     nodes: "a VideoObject",
     types: ["VideoObject"],

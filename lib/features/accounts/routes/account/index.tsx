@@ -7,10 +7,11 @@ import type { AppDeps } from "../../../../kit/web/context.ts";
 import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { takeFlash } from "../../../../kit/web/sessions.ts";
 import { type DashboardFlash, dashboardFor } from "../../account_dashboard.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** GET /account: the dashboard (signed in). */
 export const accountRoute: RouteDef = {
-  path: "/account",
+  path: PATHS.account,
   signedIn: ["GET"],
   handlers: (deps) => handlers(deps),
 };
@@ -24,8 +25,7 @@ function handlers(deps: AppDeps): RouteHandlers {
     return await dashboardFor(c, deps, session, {
       created: flash?.created ?? null,
       notice: flash?.notice ?? null,
-      watchCreated: flash?.watchCreated ?? null,
-      answerKeyNotice: flash?.answerKeyNotice ?? null,
+      sections: flash?.sections,
     });
   };
   return app;

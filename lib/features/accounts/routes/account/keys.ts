@@ -16,17 +16,18 @@ import { field, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
 import { keyView } from "../../../../kit/ui/key_view.ts";
 import { type DashboardFlash, dashboardFor } from "../../account_dashboard.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** POST /account/keys: creates a key. */
 export const accountKeysRoute: RouteDef = {
-  path: "/account/keys",
+  path: PATHS.accountKeys,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => createKey(c, deps) }),
 };
 
 /** POST /account/keys/:id/revoke: revokes one of the account's keys. */
 export const accountKeyRevokeRoute: RouteDef = {
-  path: "/account/keys/{id}/revoke",
+  path: PATHS.accountKeyRevoke,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => revokeAccountKey(c, deps) }),
 };
@@ -50,7 +51,7 @@ async function createKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
         created: { key, id: entry.id, name: entry.name },
       } satisfies DashboardFlash,
     );
-    return c.redirect("/account", 303);
+    return c.redirect(PATHS.account, 303);
   } catch (error) {
     if (wantsJson(c)) throw error;
     if (error instanceof FieldError || error instanceof KeyLimitError) {
@@ -79,5 +80,5 @@ async function revokeAccountKey(c: Context<AppEnv>, deps: AppDeps): Promise<Resp
       },
     } satisfies DashboardFlash,
   );
-  return c.redirect("/account", 303);
+  return c.redirect(PATHS.account, 303);
 }

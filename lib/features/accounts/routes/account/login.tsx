@@ -9,10 +9,11 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { logIn } from "../../accounts.ts";
 import { dummyHash } from "../../../../kit/auth/password.ts";
 import { renderAuthPage, signedInEmail, submitAuthForm } from "../../auth_forms.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** GET and POST /account/login. */
 export const loginRoute: RouteDef = {
-  path: "/account/login",
+  path: PATHS.accountLogin,
   handlers: (deps) => handlers(deps),
 };
 

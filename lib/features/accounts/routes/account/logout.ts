@@ -7,10 +7,11 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { assertFormToken, presentedToken } from "../../../../kit/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { closeSession } from "../../../../kit/web/sessions.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** POST /account/logout. */
 export const logoutRoute: RouteDef = {
-  path: "/account/logout",
+  path: PATHS.accountLogout,
   handlers: (deps) => handlers(deps),
 };
 
@@ -23,8 +24,8 @@ function handlers(deps: AppDeps): RouteHandlers {
     if (session) await assertFormToken(session.csrf, presentedToken(c, form));
     await closeSession(c, deps, "client");
     c.header("Cache-Control", "no-store");
-    if (wantsJson(c)) return c.json({ ok: true, location: "/account/login" });
-    return c.redirect("/account/login?signedout", 303);
+    if (wantsJson(c)) return c.json({ ok: true, location: PATHS.accountLogin });
+    return c.redirect(`${PATHS.accountLogin}?signedout`, 303);
   };
   return app;
 }

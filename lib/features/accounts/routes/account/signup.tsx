@@ -9,10 +9,11 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { signUp } from "../../accounts.ts";
 import { dummyHash } from "../../../../kit/auth/password.ts";
 import { renderAuthPage, signedInEmail, submitAuthForm } from "../../auth_forms.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** GET and POST /account/signup. */
 export const signupRoute: RouteDef = {
-  path: "/account/signup",
+  path: PATHS.accountSignup,
   handlers: (deps) => handlers(deps),
 };
 

@@ -11,10 +11,11 @@ import { type AdminFlash, AdminPage } from "../../views/admin_page.tsx";
 import { ACCOUNT_STYLES } from "../../../../kit/ui/error_page.tsx";
 import { renderPage } from "../../../../kit/web/render.tsx";
 import { shellFor } from "../../../../kit/web/shell.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** GET /admin: the overview (administrator session). */
 export const adminRoute: RouteDef = {
-  path: "/admin",
+  path: PATHS.admin,
   signedIn: ["GET"],
   handlers: (deps) => handlers(deps),
 };

@@ -12,10 +12,11 @@ import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
 import { keyView } from "../../../../kit/ui/key_view.ts";
 import type { AdminFlash } from "../../views/admin_page.tsx";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** POST /admin/keys/:id/revoke. */
 export const adminKeyRevokeRoute: RouteDef = {
-  path: "/admin/keys/{id}/revoke",
+  path: PATHS.adminKeyRevoke,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => revokeAnyKey(c, deps) }),
 };
@@ -35,5 +36,5 @@ async function revokeAnyKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response
       notice: { kind: "success", text: `Key “${entry.name}” (${entry.prefix}…) revoked.` },
     } satisfies AdminFlash,
   );
-  return c.redirect("/admin", 303);
+  return c.redirect(PATHS.admin, 303);
 }

@@ -12,10 +12,11 @@ import { assertAnonymousFormToken, presentedToken } from "../../../../kit/web/cs
 import { field, readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { openSession } from "../../../../kit/web/sessions.ts";
 import { refusedAuthPage, renderAuthPage } from "../../auth_forms.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** GET and POST /admin/login. */
 export const adminLoginRoute: RouteDef = {
-  path: "/admin/login",
+  path: PATHS.adminLogin,
   handlers: (deps) => handlers(deps),
 };
 
@@ -39,8 +40,8 @@ function handlers(deps: AppDeps): RouteHandlers {
       }, deps);
       await openSession(c, deps, "admin", null);
       c.header("Cache-Control", "no-store");
-      if (wantsJson(c)) return c.json({ ok: true, location: "/admin" });
-      return c.redirect("/admin", 303);
+      if (wantsJson(c)) return c.json({ ok: true, location: PATHS.admin });
+      return c.redirect(PATHS.admin, 303);
     } catch (error) {
       if (wantsJson(c)) throw error;
       if (error instanceof AdminNotConfiguredError) {

@@ -4,10 +4,11 @@ import type { RouteDef, RouteHandlers } from "../../../../kit/web/route.ts";
 import { assertFormToken, presentedToken } from "../../../../kit/web/csrf.ts";
 import { readFormBody, wantsJson } from "../../../../kit/web/http_form.ts";
 import { closeSession, readSession } from "../../../../kit/web/sessions.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** POST /admin/logout. */
 export const adminLogoutRoute: RouteDef = {
-  path: "/admin/logout",
+  path: PATHS.adminLogout,
   handlers: (deps) => handlers(deps),
 };
 
@@ -19,8 +20,8 @@ function handlers(deps: AppDeps): RouteHandlers {
     if (session) await assertFormToken(session.csrf, presentedToken(c, form));
     await closeSession(c, deps, "admin");
     c.header("Cache-Control", "no-store");
-    if (wantsJson(c)) return c.json({ ok: true, location: "/admin/login" });
-    return c.redirect("/admin/login", 303);
+    if (wantsJson(c)) return c.json({ ok: true, location: PATHS.adminLogin });
+    return c.redirect(PATHS.adminLogin, 303);
   };
   return app;
 }

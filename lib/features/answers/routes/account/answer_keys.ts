@@ -10,32 +10,34 @@
  * An unknown provider is 404, users' keys off 403: the group's error page (JSON for a fetch).
  */
 import type { Context } from "hono";
-import type { ActiveSession, AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import type { ActiveSession, AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { signedInForm } from "../../../../kit/web/csrf.ts";
 import { field, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
-import { type DashboardFlash, dashboardFor } from "../../../accounts/account_dashboard.ts";
-import { answersOf } from "../../context.ts";
+import { type AccountFlash, RefusedAccountForm } from "../../../../kit/web/account_sections.ts";
+import { ANSWER_KEYS_SECTION, type AnswerKeysLeft } from "../../account_section.tsx";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { providerOf, requireProviderId } from "../../providers.ts";
 import { deleteUserKey, setUserKey } from "../../user_keys.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** POST /account/answer-keys/:provider: stores the account's key of a vendor. */
-export const accountAnswerKeyRoute: RouteDef = {
-  path: "/account/answer-keys/{provider}",
+export const accountAnswerKeyRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.accountAnswerKey,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => setKey(c, deps) }),
 };
 
 /** POST /account/answer-keys/:provider/delete: removes it. */
-export const accountAnswerKeyDeleteRoute: RouteDef = {
-  path: "/account/answer-keys/{provider}/delete",
+export const accountAnswerKeyDeleteRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.accountAnswerKeyDelete,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => deleteKey(c, deps) }),
 };
 
-async function setKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function setKey(c: Context<AppEnv>, deps: AnswersAppDeps): Promise<Response> {
   const { session, form } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
   const provider = requireProviderId(param(c, "provider"));
@@ -50,13 +52,13 @@ async function setKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
     return await back(c, deps, session, `Your ${providerOf(provider).label} key is saved.`);
   } catch (error) {
     if (wantsJson(c) || !(error instanceof BadRequestError)) throw error;
-    return await dashboardFor(c, deps, session, {
-      answerKeyForm: { provider, error: error.message },
-    }, error.status);
+    // The account page again, with why that vendor's key was refused beside its form.
+    const left: AnswerKeysLeft = { form: { provider, error: error.message } };
+    throw new RefusedAccountForm(ANSWER_KEYS_SECTION, left, error);
   }
 }
 
-async function deleteKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function deleteKey(c: Context<AppEnv>, deps: AnswersAppDeps): Promise<Response> {
   const { session } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
   const provider = requireProviderId(param(c, "provider"));
@@ -70,11 +72,12 @@ async function deleteKey(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
 /** 303 back to the dashboard's section, which shows `done` once (the session's flash). */
 async function back(
   c: Context<AppEnv>,
-  deps: AppDeps,
+  deps: AnswersAppDeps,
   session: ActiveSession,
   done: string,
 ): Promise<Response> {
-  const flash: DashboardFlash = { answerKeyNotice: { kind: "success", text: done } };
+  const left: AnswerKeysLeft = { notice: { kind: "success", text: done } };
+  const flash: AccountFlash = { sections: { [ANSWER_KEYS_SECTION]: left } };
   await putFlash(deps, session, flash);
-  return c.redirect("/account#answer-keys", 303);
+  return c.redirect(`${PATHS.account}#${ANSWER_KEYS_SECTION}`, 303);
 }

@@ -15,11 +15,11 @@ import type { AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { signedInForm } from "../../../../kit/web/csrf.ts";
 import { field, wantsJson } from "../../../../kit/web/http_form.ts";
-import { answersOf } from "../../context.ts";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { startRun } from "../../run.ts";
 import { setSiteQuestions } from "../../site_answers.ts";
 import { runView } from "../../view.ts";
-import { reportPagePath } from "../../../../kit/report_urls.ts";
+import { PATHS, reportPagePath } from "../../../../kit/report_urls.ts";
 import { assertFormToken } from "../../../../kit/web/csrf.ts";
 import { readCappedBody } from "../../../../kit/web/http_body.ts";
 import { BadRequestError, UnsupportedMediaTypeError } from "../../../../kit/errors.ts";
@@ -37,8 +37,8 @@ function back(domain: string): string {
 }
 
 /** POST /account/answers/:domain/run: starts a run. */
-export const accountAnswerRunRoute: RouteDef = {
-  path: "/account/answers/{domain}/run",
+export const accountAnswerRunRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.accountAnswerRun,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -52,8 +52,8 @@ export const accountAnswerRunRoute: RouteDef = {
 };
 
 /** POST /account/answers/:domain/questions: saves the questions and competitors. */
-export const accountAnswerQuestionsRoute: RouteDef = {
-  path: "/account/answers/{domain}/questions",
+export const accountAnswerQuestionsRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.accountAnswerQuestions,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -74,8 +74,8 @@ export const accountAnswerQuestionsRoute: RouteDef = {
 };
 
 /** POST /account/answers/:domain/imports: a first-party export, from the report's form. */
-export const accountAnswerImportsRoute: RouteDef = {
-  path: "/account/answers/{domain}/imports",
+export const accountAnswerImportsRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.accountAnswerImports,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {

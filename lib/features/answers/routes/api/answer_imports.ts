@@ -12,7 +12,8 @@ import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { BadRequestError, UnsupportedMediaTypeError } from "../../../../kit/errors.ts";
 import { readCappedBody } from "../../../../kit/web/http_body.ts";
 import { errorResponse } from "../../../../kit/web/openapi.ts";
-import { answersOf } from "../../context.ts";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 import { ownerOfBearer } from "../../access.ts";
 import { MAX_IMPORT_BYTES } from "../../first_party.ts";
 import { importExport, sitePages } from "../../pages.ts";
@@ -31,8 +32,8 @@ const csvApi: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** POST /api/answers/:domain/imports. */
-export const answerImportsRoute: RouteDef = {
-  path: "/api/answers/{domain}/imports",
+export const answerImportsRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerImports,
   use: [csvApi],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -103,8 +104,8 @@ const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** GET /api/answers/:domain/pages. */
-export const answerPagesRoute: RouteDef = {
-  path: "/api/answers/{domain}/pages",
+export const answerPagesRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerPages,
   use: [noStore],
   handlers: (deps) => ({
     GET: async (c) => {

@@ -11,54 +11,39 @@
  *   GET    /api/answers/:domain/runs/:id     the run, its results and answers (?answers=0: none)
  * A JSON API: a body of another type is 415.
  */
-import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
-import { param, type RouteDef } from "../../../../kit/web/route.ts";
-import {
-  BadRequestError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../../kit/errors.ts";
+import { jsonApi, param, type RouteDef } from "../../../../kit/web/route.ts";
+import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { OperatorKeysError } from "../../errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { KeyBodySchema, QuestionsBodySchema } from "../../requests.ts";
-import { answersOf } from "../../context.ts";
+import { type AnswersAppDeps, answersOf } from "../../context.ts";
 import { ownerOfBearer } from "../../access.ts";
 import { requireProviderId } from "../../providers.ts";
 import { startRun } from "../../run.ts";
 import { ownedRun, setSiteQuestions, siteAnswers } from "../../site_answers.ts";
 import { deleteUserKey, setUserKey, userKeyViews } from "../../user_keys.ts";
 import { runView } from "../../view.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** Largest body accepted (ten questions of 300 characters fit many times over). */
 const MAX_BODY = 16 * 1024;
 
-/** Every answer of this API: JSON bodies only, never cached. */
-const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const type = c.req.header("content-type");
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
-    throw new UnsupportedMediaTypeError();
-  }
-  c.header("Cache-Control", "no-store");
-  await next();
-};
-
 /** Who the bearer is: an account (its watched sites) or the operator. */
-function ownerOf(deps: AppDeps, authorization: string | undefined) {
+function ownerOf(deps: AnswersAppDeps, authorization: string | undefined) {
   return ownerOfBearer(authorization, answersOf(deps));
 }
 
 /** The account of the bearer; the operator's token has no keys of its own to keep. */
-async function accountOf(deps: AppDeps, authorization: string | undefined): Promise<string> {
+async function accountOf(deps: AnswersAppDeps, authorization: string | undefined): Promise<string> {
   const o = await ownerOf(deps, authorization);
   if (o.kind !== "account") throw new OperatorKeysError();
   return o.accountId;
 }
 
 /** GET /api/answers/keys. */
-export const answerKeysRoute: RouteDef = {
-  path: "/api/answers/keys",
+export const answerKeysRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerKeys,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -78,8 +63,8 @@ export const answerKeysRoute: RouteDef = {
 };
 
 /** PUT and DELETE /api/answers/keys/:provider. */
-export const answerKeyRoute: RouteDef = {
-  path: "/api/answers/keys/{provider}",
+export const answerKeyRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerKey,
   use: [jsonApi],
   handlers: (deps) => ({
     PUT: async (c) => {
@@ -134,8 +119,8 @@ export const answerKeyRoute: RouteDef = {
 };
 
 /** GET /api/answers/:domain: the plan and the runs. */
-export const siteAnswersRoute: RouteDef = {
-  path: "/api/answers/{domain}",
+export const siteAnswersRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.siteAnswers,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {
@@ -155,8 +140,8 @@ export const siteAnswersRoute: RouteDef = {
 };
 
 /** PUT /api/answers/:domain/questions. */
-export const answerQuestionsRoute: RouteDef = {
-  path: "/api/answers/{domain}/questions",
+export const answerQuestionsRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerQuestions,
   use: [jsonApi],
   handlers: (deps) => ({
     PUT: async (c) => {
@@ -185,8 +170,8 @@ export const answerQuestionsRoute: RouteDef = {
 };
 
 /** POST /api/answers/:domain/runs: starts a run. */
-export const answerRunsRoute: RouteDef = {
-  path: "/api/answers/{domain}/runs",
+export const answerRunsRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerRuns,
   use: [jsonApi],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -220,8 +205,8 @@ export const answerRunsRoute: RouteDef = {
 };
 
 /** GET /api/answers/:domain/runs/:id: one run. */
-export const answerRunRoute: RouteDef = {
-  path: "/api/answers/{domain}/runs/{id}",
+export const answerRunRoute: RouteDef<AnswersAppDeps> = {
+  path: PATHS.answerRun,
   use: [jsonApi],
   handlers: (deps) => ({
     GET: async (c) => {

@@ -16,14 +16,14 @@ import { shellFor } from "../../../../kit/web/shell.ts";
 import { ACCOUNT_STYLES } from "../../../../kit/ui/error_page.tsx";
 import { assertFormToken } from "../../../../kit/web/csrf.ts";
 import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
-import { PATHS } from "../../../../kit/report_urls.ts";
+import { ASSETS, PATHS } from "../../../../kit/report_urls.ts";
 import { logsOf } from "../../site_logs.ts";
 import { FORMATS } from "../../formats.ts";
 import { formatOf, ingestUpload, siteOf } from "../../upload.ts";
 import { LogsPage, SiteLogsPage } from "../../views/logs_page.tsx";
 import type { LogUploadProps } from "../../../../../islands/LogUpload.tsx";
 
-const STYLES = [...ACCOUNT_STYLES, "/static/report.css"];
+const STYLES = [...ACCOUNT_STYLES, ASSETS.reportCss];
 
 function uploadProps(deps: AppDeps, csrf: string, domain: string): LogUploadProps {
   return {
@@ -142,7 +142,7 @@ async function upload(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
 
 /** GET /account/log-uploads/:id: how far an upload of the page is. */
 export const accountLogUploadRoute: RouteDef = {
-  path: "/account/log-uploads/{id}",
+  path: PATHS.accountLogUpload,
   servedBy: (service) => service.readsServerLogs === true,
   signedIn: ["GET"],
   handlers: (deps) => ({

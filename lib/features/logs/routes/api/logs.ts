@@ -15,6 +15,7 @@ import { accountOfBearer } from "../../../../kit/auth/caller.ts";
 import { logsOf } from "../../site_logs.ts";
 import { FORMAT_IDS } from "../../formats.ts";
 import { formatOf, ingestUpload, siteOf } from "../../upload.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 /** The account behind the request's API key (401 otherwise). */
 async function accountOf(deps: AppDeps, c: Context<AppEnv>): Promise<string> {
@@ -28,7 +29,7 @@ async function accountOf(deps: AppDeps, c: Context<AppEnv>): Promise<string> {
 
 /** POST and GET /api/logs/:domain. */
 export const logsRoute: RouteDef = {
-  path: "/api/logs/{domain}",
+  path: PATHS.logs,
   // The visibility service's: its report is about AI crawlers reading a site (lib/service.ts).
   servedBy: (service) => service.readsServerLogs === true,
   handlers: (deps) => ({

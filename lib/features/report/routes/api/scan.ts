@@ -15,7 +15,7 @@ import { touchKey } from "../../../../kit/auth/keys.ts";
 import { MAX_SCAN_BODY, ScanRequestSchema } from "../../../../engines/scan/scan_request.ts";
 import { requestScan } from "../../../../engines/scan/scan_service.ts";
 import { SECURITY_HEADERS } from "../../../../kit/web/security_headers.ts";
-import { reportJsonPath, scanStatusPath } from "../../../../kit/report_urls.ts";
+import { PATHS, reportJsonPath, scanStatusPath } from "../../../../kit/report_urls.ts";
 
 /**
  * POST /api/scan as a plain function of the request: the Hono route calls it, and so does the
@@ -75,7 +75,7 @@ export { MAX_SCAN_BODY, ScanRequestSchema };
 
 /** POST /api/scan. */
 export const scanRoute: RouteDef = {
-  path: "/api/scan",
+  path: PATHS.scan,
   handlers: (deps) => ({ POST: (c) => scanPost(c.req.raw, c.get("clientIp"), deps) }),
   schemas: () => ({
     ScanRequest: { schema: ScanRequestSchema, io: "input" },

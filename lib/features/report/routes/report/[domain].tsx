@@ -4,10 +4,9 @@
  * runs, or a 404 page with a scan form. GET /report?url=... is the form's no-JavaScript path: it
  * redirects to the report of that site.
  */
-import type { VNode } from "preact";
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../../kit/web/context.ts";
-import type { ObservedColumn, ReportHistoryData } from "../../../../service.ts";
+import type { ObservedColumn, ReportInserts } from "../../../../service.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { normaliseTarget } from "../../../../kit/net/target.ts";
 import type { InflightMark, StoredScan } from "../../../../kit/storage/store.ts";
@@ -19,31 +18,23 @@ import { shellFor } from "../../../../kit/web/shell.ts";
 import { ScanProgress } from "../../../../../islands/ScanProgress.tsx";
 import { badgeFor, badgeSize } from "../../../../kit/ui/badge.ts";
 import {
+  ASSETS,
   changesFeedPath,
   pageReportPath,
   PATHS,
   reportPagePath,
   scanPagePath,
   scanStatusPath,
+  staticPath,
 } from "../../../../kit/report_urls.ts";
-import {
-  changesOf,
-  historyOf,
-  latestOfPage,
-  pagesOf,
-  scanOf,
-} from "../../../../engines/history/service.ts";
+import { latestOfPage, scanOf } from "../../../../engines/history/service.ts";
+import { loadSections, type ReportPage } from "../../../../kit/web/report_sections.ts";
 import { NotFoundError } from "../../../../kit/errors.ts";
 import { formatUtc } from "../../../../kit/ui/format.ts";
-import { answersOffer, answersPanel } from "../../../answers/panel.ts";
-import {
-  AnswerOfferSection,
-  AnswerPresenceSection,
-} from "../../../answers/views/answer_presence_section.tsx";
 
 /** GET /report?url=...: the scan form's no-JavaScript path, to the report of that site. */
 export const reportFormRoute: RouteDef = {
-  path: "/report",
+  path: PATHS.reportForm,
   handlers: (deps) => ({
     GET: (c) => {
       const domain = domainOf(c.req.query("url") ?? "");
@@ -89,36 +80,25 @@ async function latestReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response
     deps.store.getInflight(domain),
   ]);
   if (!stored && !inflight) return notFound(c, deps, domain);
-  // Answer presence: only for the signed-in account that watches the site (lib/features/answers/).
-  const session = c.get("session");
-  const answers = stored && session?.accountId && deps.answers
-    ? await answersPanel(deps.answers, session.accountId, domain, session.csrf)
-    : null;
-  // A site the signed-in account does not watch: the offer to watch it and ask the assistants;
-  // a visitor without an account: where to get one.
-  const offer = stored && session?.accountId && deps.answers && !answers
-    ? await answersOffer(deps.answers, session.accountId, domain, session.csrf)
+  // What other features show (what changed, answer presence for the signed-in account).
+  const reader = readerOf(c);
+  const sections = stored
+    ? await loadSections(deps.reportSections ?? [], { domain, stored, view: "latest", reader })
     : null;
   // The observed column: only for the account whose server logs of the site are stored.
-  const observed = stored && session?.accountId && deps.observedOf
-    ? await deps.observedOf(session.accountId, domain)
+  const observed = stored && reader && deps.observedOf
+    ? await deps.observedOf(reader.accountId, domain)
     : null;
-  const history = await historyParts(deps, domain, stored);
-  const page = reportPage(c, deps, domain, stored, inflight, history, {
-    extra: answers
-      ? <AnswerPresenceSection panel={answers} />
-      : offer
-      ? <AnswerOfferSection offer={offer} />
-      : stored && !session?.accountId
-      ? <SignUpOffer domain={domain} />
-      : undefined,
+  const page = reportPage(c, deps, domain, stored, inflight, sections?.inserts, {
     observed: observed ?? undefined,
   });
-  if (answers || observed) page.headers.set("Cache-Control", "private, no-store");
-  // A run in progress: the page comes back by itself every 10 s, with its progress, and lands on
-  // the results once the run ends (no script needed).
-  // (With its URL: a bare "10" would reload a URL ending in #answers as a same-page jump.)
-  if (answers?.running) page.headers.set("Refresh", `10; url=${reportPagePath(domain)}`);
+  if (sections?.private || observed) page.headers.set("Cache-Control", "private, no-store");
+  // Something in progress (an answer-presence run): the page comes back by itself, with its
+  // progress, and lands on the results once it ends (no script needed). (With its URL: a bare
+  // "10" would reload a URL ending in #answers as a same-page jump.)
+  if (sections?.refreshSeconds) {
+    page.headers.set("Refresh", `${sections.refreshSeconds}; url=${reportPagePath(domain)}`);
+  }
   return page;
 }
 
@@ -150,9 +130,17 @@ async function pageReport(c: Context<AppEnv>, deps: AppDeps): Promise<Response> 
     }
   }
   if (!current && !running) return notFound(c, deps, domain, undefined, url);
-  return reportPage(c, deps, domain, current, running, await historyParts(deps, domain, current), {
-    page: url,
-  });
+  const sections = current
+    ? await loadSections(deps.reportSections ?? [], {
+      domain,
+      stored: current,
+      view: "page",
+      reader: readerOf(c),
+    })
+    : null;
+  const page = reportPage(c, deps, domain, current, running, sections?.inserts, { page: url });
+  if (sections?.private) page.headers.set("Cache-Control", "private, no-store");
+  return page;
 }
 
 /** The page a `url` parameter names on `domain` (normalised), or null. */
@@ -186,43 +174,21 @@ async function keptScanReport(c: Context<AppEnv>, deps: AppDeps): Promise<Respon
     durationMs: 0,
     jobId: id,
   };
-  return reportPage(c, deps, domain, stored, null, await historyParts(deps, domain, stored), {
-    kept: true,
+  const sections = await loadSections(deps.reportSections ?? [], {
+    domain,
+    stored,
+    view: "kept",
+    reader: readerOf(c),
   });
+  const page = reportPage(c, deps, domain, stored, null, sections.inserts, { kept: true });
+  if (sections.private) page.headers.set("Cache-Control", "private, no-store");
+  return page;
 }
 
-/**
- * The kept scans of a report and what changed against the scan before it (none before a second
- * scan): the service's report view places them (after a rescan, the change leads the page).
- */
-async function historyParts(
-  deps: AppDeps,
-  domain: string,
-  stored: StoredScan | null,
-): Promise<ReportHistoryData | undefined> {
-  if (!stored) return undefined;
-  const all = await historyOf(deps.store, domain);
-  if (!all.some((s) => s.id === stored.jobId)) return undefined;
-  const diff = await changesOf(deps.store, domain, { to: stored.jobId }).catch(() => null);
-  // A service that scans pages keeps a history per page: the scans of this record's page, and
-  // the other pages of the site with their own reports.
-  const url = (stored.record as { url?: unknown }).url;
-  if (deps.service.watchTarget !== "page" || typeof url !== "string") {
-    return { diff, scans: all, currentId: stored.jobId };
-  }
-  const pages = (await pagesOf(deps.store, domain)).map((p) => ({
-    url: p.url,
-    scannedAt: p.latest.scannedAt,
-    status: p.latest.status,
-    report: pageReportPath(domain, p.url),
-  }));
-  return {
-    diff,
-    scans: all.filter((s) => s.url === url),
-    currentId: stored.jobId,
-    pages,
-    pageReport: pageReportPath(domain, url),
-  };
+/** The signed-in account reading the page, if any (the sections of its own). */
+function readerOf(c: Context<AppEnv>): ReportPage["reader"] {
+  const session = c.get("session");
+  return session?.accountId ? { accountId: session.accountId, csrf: session.csrf } : null;
 }
 
 function domainOf(input: string): string | null {
@@ -239,8 +205,8 @@ function reportPage(
   domain: string,
   stored: StoredScan | null,
   inflight: InflightMark | null,
-  history: ReportHistoryData | undefined = undefined,
-  options: { kept?: boolean; extra?: VNode; page?: string; observed?: ObservedColumn } = {},
+  inserts: ReportInserts | undefined = undefined,
+  options: { kept?: boolean; page?: string; observed?: ObservedColumn } = {},
 ): Response {
   const service = deps.service.name;
   const origin = siteOrigin(c, deps.config.trustProxy);
@@ -265,7 +231,7 @@ function reportPage(
     islands: true,
     challenge: deps.challenge.widget,
     challengeScript: "lazy",
-    styles: ["/static/report.css"],
+    styles: [ASSETS.reportCss],
   });
   const eyebrow = deps.service.words.reportKind;
   if (!stored) {
@@ -308,7 +274,7 @@ function reportPage(
         ? pageReportPath(domain, options.page)
         : reportPagePath(domain)
     }`,
-    image: `${origin}/static/og-${service}.png`,
+    image: `${origin}${staticPath(`og-${service}.png`)}`,
     // The domain's feed of changes, where a feed reader (or a browser) finds it from the report.
     alternates: [{
       type: "application/atom+xml",
@@ -319,15 +285,20 @@ function reportPage(
   const scanId = options.kept ? stored.jobId : undefined;
   const spec = badgeFor(deps.service, stored.record);
   const badge = { alt: deps.service.words.badgeAlt, ...badgeSize(spec) };
+  // A service that scans pages: the page's own report, whose link never changes meaning.
+  const url = (stored.record as { url?: unknown }).url;
+  const pageReport = deps.service.watchTarget === "page" && typeof url === "string"
+    ? pageReportPath(domain, url)
+    : undefined;
   const view = deps.service.report(stored, {
     now,
     rescan,
     origin,
     scanId,
     badge,
-    history,
-    extra: options.extra,
+    inserts,
     observed: options.observed,
+    ...(pageReport ? { pageReport } : {}),
   });
   meta.title = view.title;
   meta.description = view.description;
@@ -355,24 +326,6 @@ function reportPage(
   );
 }
 
-/** On a report, for a visitor without an account: watching and asking need one (free). */
-function SignUpOffer(props: { domain: string }) {
-  return (
-    <section class="card answer-offer" aria-labelledby="signup-offer-title">
-      <h2 id="signup-offer-title">Watch {props.domain} and ask the AI assistants</h2>
-      <p>
-        With a free account you can watch this site (checked again every week or day, with an e-mail
-        when it gets worse) and ask ChatGPT, Perplexity, Claude and Gemini about it: how often they
-        name and cite it, beside its competitors.
-      </p>
-      <p>
-        <a class="button" href="/account/signup">Create a free account</a>{" "}
-        <a href="/account/login">or sign in</a>
-      </p>
-    </section>
-  );
-}
-
 function notFound(
   c: Context<AppEnv>,
   deps: AppDeps,
@@ -389,7 +342,7 @@ function notFound(
         islands: true,
         challenge: deps.challenge.widget,
         challengeScript: "lazy",
-        styles: ["/static/report.css"],
+        styles: [ASSETS.reportCss],
       }),
       <>
         <h1>No report for this page yet</h1>
@@ -415,7 +368,7 @@ function notFound(
     return renderPage(
       c,
       { title: `No such scan of ${domain}`, description: "No such scan.", noindex: true },
-      shellFor(c, deps, { styles: ["/static/report.css"] }),
+      shellFor(c, deps, { styles: [ASSETS.reportCss] }),
       <>
         <h1>No such scan of {domain}</h1>
         <p class="lead">
@@ -437,7 +390,7 @@ function notFound(
       islands: true,
       challenge: deps.challenge.widget,
       challengeScript: "lazy",
-      styles: ["/static/report.css"],
+      styles: [ASSETS.reportCss],
     }),
     <>
       <h1>{domain ? `No report for ${domain} yet` : "That is not a domain name we can look up"}</h1>

@@ -19,12 +19,13 @@ import {
   ValidateRequestSchema,
   ValidateResponseSchema,
 } from "../../validate_request.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 
 export { MAX_VALIDATE_BODY, ValidateRequestSchema };
 
 /** POST /api/validate (mounted by the services that validate code in hand). */
 export const validateRoute: RouteDef = {
-  path: "/api/validate",
+  path: PATHS.validateApi,
   servedBy: (service) => service.validatesCode === true,
   handlers: (deps) => ({ POST: (c) => validateCode(c, deps) }),
   schemas: () => ({

@@ -10,35 +10,36 @@
  * Creating and removing are rate limited per account and address (the group's 429 page).
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
+import type { AppEnv } from "../../../../kit/web/context.ts";
 import { param, type RouteDef } from "../../../../kit/web/route.ts";
 import { HttpError } from "../../../../kit/errors.ts";
 import { signedInForm } from "../../../../kit/web/csrf.ts";
 import { field, wantsJson } from "../../../../kit/web/http_form.ts";
 import { putFlash } from "../../../../kit/web/sessions.ts";
-import { type DashboardFlash, dashboardFor } from "../../../accounts/account_dashboard.ts";
-import { linkOrigin, watchOf } from "../../context.ts";
+import { type AccountFlash, RefusedAccountForm } from "../../../../kit/web/account_sections.ts";
+import { WATCH_SECTION, type WatchSectionLeft } from "../../account_section.tsx";
+import { linkOrigin, type WatchAppDeps, watchOf } from "../../context.ts";
 import { addWatch, removeWatch, watchView } from "../../watches.ts";
 import { runWatchNow } from "../../run_now.ts";
-import { reportPagePath, scanStatusPath } from "../../../../kit/report_urls.ts";
+import { PATHS, reportPagePath, scanStatusPath } from "../../../../kit/report_urls.ts";
 
 /** POST /account/watches: adds a watch. */
-export const accountWatchesRoute: RouteDef = {
-  path: "/account/watches",
+export const accountWatchesRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.accountWatches,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => createWatch(c, deps) }),
 };
 
 /** POST /account/watches/:id/delete: removes one of the account's watches. */
-export const accountWatchDeleteRoute: RouteDef = {
-  path: "/account/watches/{id}/delete",
+export const accountWatchDeleteRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.accountWatchDelete,
   signedIn: ["POST"],
   handlers: (deps) => ({ POST: (c) => deleteWatch(c, deps) }),
 };
 
 /** POST /account/watches/:id/run: the watch's scan, now. */
-export const accountWatchRunRoute: RouteDef = {
-  path: "/account/watches/{id}/run",
+export const accountWatchRunRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.accountWatchRun,
   signedIn: ["POST"],
   handlers: (deps) => ({
     POST: async (c) => {
@@ -62,7 +63,7 @@ export const accountWatchRunRoute: RouteDef = {
   }),
 };
 
-async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function createWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Response> {
   const w = watchOf(deps);
   const { session, form } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
@@ -84,27 +85,20 @@ async function createWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response>
     if (wantsJson(c)) {
       return c.json({ watch: watchView(watch, linkOrigin(w, c)), webhookSecret }, 201);
     }
-    await putFlash(
-      deps,
-      session,
-      {
-        watchCreated: { target: watch.target, secret: webhookSecret },
-      } satisfies DashboardFlash,
-    );
-    return c.redirect("/account", 303);
+    const left: WatchSectionLeft = { created: { target: watch.target, secret: webhookSecret } };
+    await putFlash(deps, session, { sections: { [WATCH_SECTION]: left } } satisfies AccountFlash);
+    return c.redirect(PATHS.account, 303);
   } catch (error) {
     if (wantsJson(c) || !(error instanceof HttpError) || error.status >= 500) throw error;
-    return await dashboardFor(c, deps, session, {
-      watchForm: {
-        url: input.url,
-        webhookUrl: input.webhookUrl ?? "",
-        error: error.message,
-      },
-    }, error.status);
+    // The account page again, with the form as typed and why it was refused.
+    const left: WatchSectionLeft = {
+      form: { url: input.url, webhookUrl: input.webhookUrl ?? "", error: error.message },
+    };
+    throw new RefusedAccountForm(WATCH_SECTION, left, error);
   }
 }
 
-async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+async function deleteWatch(c: Context<AppEnv>, deps: WatchAppDeps): Promise<Response> {
   const w = watchOf(deps);
   const { session } = await signedInForm(c);
   c.header("Cache-Control", "no-store");
@@ -120,7 +114,7 @@ async function deleteWatch(c: Context<AppEnv>, deps: AppDeps): Promise<Response>
     session,
     {
       notice: { kind: "success", text: `No longer watching ${removed.target}.` },
-    } satisfies DashboardFlash,
+    } satisfies AccountFlash,
   );
-  return c.redirect("/account", 303);
+  return c.redirect(PATHS.account, 303);
 }

@@ -11,21 +11,15 @@
  * Creating and removing watches is rate limited per account and per address (429, Retry-After).
  * A JSON API: a body of another type is 415 (so a cross-site form post is never served).
  */
-import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
-import { type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
-import {
-  BadRequestError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../../kit/errors.ts";
+import { jsonApi, type OpenApiSchema, param, type RouteDef } from "../../../../kit/web/route.ts";
+import { BadRequestError, NotFoundError } from "../../../../kit/errors.ts";
 import { readJsonBody, zodMessage } from "../../../../kit/web/http_body.ts";
 import { errorResponse, json } from "../../../../kit/web/openapi.ts";
 import { accountOfBearer } from "../../../../kit/auth/caller.ts";
 import { digestsEqual, sha256Digest } from "../../../../kit/auth/crypto.ts";
 import { UnauthorizedError } from "../../../../kit/errors.ts";
-import { scanStatusPath } from "../../../../kit/report_urls.ts";
-import { linkOrigin, watchOf } from "../../context.ts";
+import { PATHS, scanStatusPath } from "../../../../kit/report_urls.ts";
+import { linkOrigin, type WatchAppDeps, watchOf } from "../../context.ts";
 import { type RunNowCaller, runWatchNow } from "../../run_now.ts";
 import {
   addWatch,
@@ -42,18 +36,8 @@ import {
 /** Largest body of POST /api/watches. */
 const MAX_WATCH_BODY = 8 * 1024;
 
-/** Every answer of the watch API: JSON bodies only, never cached. */
-const jsonApi: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const type = c.req.header("content-type");
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && type && !/json/i.test(type)) {
-    throw new UnsupportedMediaTypeError();
-  }
-  c.header("Cache-Control", "no-store");
-  await next();
-};
-
 /** The account whose key the request carries (401/403 otherwise). */
-function callerOf(deps: AppDeps, authorization: string | undefined) {
+function callerOf(deps: WatchAppDeps, authorization: string | undefined) {
   return accountOfBearer(authorization, {
     store: deps.store,
     keyPrefix: deps.service.keyPrefix,
@@ -62,8 +46,8 @@ function callerOf(deps: AppDeps, authorization: string | undefined) {
 }
 
 /** GET and POST /api/watches: the list, and a new watch. */
-export const watchesRoute: RouteDef = {
-  path: "/api/watches",
+export const watchesRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.watches,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
@@ -137,8 +121,8 @@ export const watchesRoute: RouteDef = {
 };
 
 /** GET and DELETE /api/watches/:id: one watch, and stopping it. */
-export const watchRoute: RouteDef = {
-  path: "/api/watches/{id}",
+export const watchRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.watch,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
@@ -191,8 +175,8 @@ export const watchRoute: RouteDef = {
 };
 
 /** POST /api/watches/:id/test: a signed test delivery to the watch's webhook. */
-export const watchTestRoute: RouteDef = {
-  path: "/api/watches/{id}/test",
+export const watchTestRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.watchTest,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);
@@ -229,7 +213,7 @@ export const watchTestRoute: RouteDef = {
  * the request carries (its own watches). @throws UnauthorizedError (401), 403 for a loose key.
  */
 async function runCallerOf(
-  deps: AppDeps,
+  deps: WatchAppDeps,
   authorization: string | undefined,
 ): Promise<RunNowCaller> {
   const token = authorization?.match(/^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i)?.[1];
@@ -243,8 +227,8 @@ async function runCallerOf(
 }
 
 /** POST /api/watches/:id/run: the watch's scan, now. */
-export const watchRunRoute: RouteDef = {
-  path: "/api/watches/{id}/run",
+export const watchRunRoute: RouteDef<WatchAppDeps> = {
+  path: PATHS.watchRun,
   use: [jsonApi],
   handlers: (deps) => {
     const w = watchOf(deps);

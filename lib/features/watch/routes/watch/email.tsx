@@ -13,12 +13,13 @@ import type { Context } from "hono";
 import type { VNode } from "preact";
 import type { AppDeps, AppEnv } from "../../../../kit/web/context.ts";
 import type { RouteDef } from "../../../../kit/web/route.ts";
+import { PATHS } from "../../../../kit/report_urls.ts";
 import { HttpError } from "../../../../kit/errors.ts";
 import { readFormBody } from "../../../../kit/web/http_form.ts";
 import { crossSiteReason } from "../../../../kit/web/csrf.ts";
 import { renderPage } from "../../../../kit/web/render.tsx";
 import { shellFor } from "../../../../kit/web/shell.ts";
-import { watchOf } from "../../context.ts";
+import { type WatchAppDeps, watchOf } from "../../context.ts";
 import { useEmailToken } from "../../email.ts";
 
 type Kind = "confirm" | "unsubscribe";
@@ -57,7 +58,7 @@ function page(
   );
 }
 
-function route(kind: Kind, path: string): RouteDef {
+function route(kind: Kind, path: string): RouteDef<WatchAppDeps> {
   return {
     path,
     handlers: (deps) => ({
@@ -111,9 +112,12 @@ function route(kind: Kind, path: string): RouteDef {
 }
 
 /** /watch/email/confirm. */
-export const watchEmailConfirmRoute: RouteDef = route("confirm", "/watch/email/confirm");
+export const watchEmailConfirmRoute: RouteDef<WatchAppDeps> = route(
+  "confirm",
+  PATHS.watchEmailConfirm,
+);
 /** /watch/email/unsubscribe. */
-export const watchEmailUnsubscribeRoute: RouteDef = route(
+export const watchEmailUnsubscribeRoute: RouteDef<WatchAppDeps> = route(
   "unsubscribe",
-  "/watch/email/unsubscribe",
+  PATHS.watchEmailUnsubscribe,
 );

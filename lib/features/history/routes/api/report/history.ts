@@ -7,8 +7,7 @@
  *                                              it, or ?from=<id>&to=<id>
  * Schemas from lib/engines/history/schemas.ts.
  */
-import { anyOrigin, param, type RouteDef } from "../../../../../kit/web/route.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
+import { anyOrigin, domainParam, param, type RouteDef } from "../../../../../kit/web/route.ts";
 import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
 import { changesOf, historyOf, scanOf } from "../../../../../engines/history/service.ts";
 import {
@@ -17,19 +16,8 @@ import {
   ScanDiffSchema,
 } from "../../../../../engines/history/schemas.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
+import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
 import { DOMAIN_PARAMETER, errorResponse as error, json } from "../../../../../kit/web/openapi.ts";
-
-/** The domain a path names, in its normal spelling, or a typed error. */
-function domainParam(raw: string): string {
-  try {
-    return normaliseTarget(decodeURIComponent(raw)).domain;
-  } catch (e) {
-    if (e instanceof InvalidTargetError || e instanceof URIError) {
-      throw new BadRequestError(`Not a domain name: ${e.message}`);
-    }
-    throw e;
-  }
-}
 
 const id = (description: string) => ({
   name: "id",
@@ -46,7 +34,7 @@ export const historyRoute: RouteDef = {
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
-      const domain = domainParam(param(c, "domain"));
+      const domain = domainParam(c);
       const limitRaw = c.req.query("limit");
       const limit = limitRaw === undefined ? 1000 : Number(limitRaw);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
@@ -108,7 +96,7 @@ export const changesRoute: RouteDef = {
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
-      const domain = domainParam(param(c, "domain"));
+      const domain = domainParam(c);
       const diff = await changesOf(deps.store, domain, {
         from: c.req.query("from") || undefined,
         to: c.req.query("to") || undefined,
@@ -154,7 +142,7 @@ export const keptScanRoute: RouteDef = {
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
-      const domain = domainParam(param(c, "domain"));
+      const domain = domainParam(c);
       // The parameter keeps its ".json" (lib/kit/web/route.ts honoPath).
       const file = param(c, "id");
       if (!file.endsWith(".json")) throw new NotFoundError();

@@ -5,26 +5,12 @@
  */
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../../../../kit/web/context.ts";
-import { anyOrigin, param, type RouteDef } from "../../../../../kit/web/route.ts";
+import { anyOrigin, domainParam, type RouteDef } from "../../../../../kit/web/route.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
 import { DOMAIN_PARAMETER, errorResponse, json } from "../../../../../kit/web/openapi.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
-import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
+import { NotFoundError } from "../../../../../kit/errors.ts";
 import { etagMatches, readReport } from "../../../../../kit/storage/report_cache.ts";
 import { attachment, exportFilename } from "../../../../../engines/export/common.ts";
-
-/** The domain a report path names, or a typed error. */
-export function reportDomain(file: string): string {
-  if (!file.endsWith(".json") || file.length <= 5) throw new NotFoundError();
-  try {
-    return normaliseTarget(decodeURIComponent(file.slice(0, -5))).domain;
-  } catch (e) {
-    if (e instanceof InvalidTargetError || e instanceof URIError) {
-      throw new BadRequestError(`Not a domain name: ${e.message}`);
-    }
-    throw e;
-  }
-}
 
 /** GET /api/report/:domain.json. */
 export const reportJsonRoute: RouteDef = {
@@ -68,7 +54,7 @@ export const reportJsonRoute: RouteDef = {
 
 async function reportJson(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
   // The parameter keeps its ".json" (lib/kit/web/route.ts honoPath).
-  const domain = reportDomain(param(c, "domain"));
+  const domain = domainParam(c, ".json");
   const report = await readReport(deps.store, domain, deps.reportCache);
   if (!report) {
     c.header("Cache-Control", "no-store");

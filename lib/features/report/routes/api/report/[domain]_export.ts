@@ -7,9 +7,8 @@
  */
 import type { Context } from "hono";
 import { type AppDeps, type AppEnv, siteOrigin } from "../../../../../kit/web/context.ts";
-import { anyOrigin, param, type RouteDef } from "../../../../../kit/web/route.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
-import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
+import { anyOrigin, domainParam, type RouteDef } from "../../../../../kit/web/route.ts";
+import { NotFoundError } from "../../../../../kit/errors.ts";
 import {
   attachment,
   EXPORT_MEDIA_TYPES,
@@ -19,20 +18,6 @@ import {
 import { EXPORT_CSP } from "../../../../../engines/export/html.tsx";
 import { PATHS, reportPagePath } from "../../../../../kit/report_urls.ts";
 import { DOMAIN_PARAMETER, errorResponse } from "../../../../../kit/web/openapi.ts";
-
-/** `example.com.md` -> the domain; anything else is not this route's. */
-function exportDomain(file: string, format: ExportedFormat): string {
-  const m = file.match(/^(.+)\.(md|html|sarif)$/);
-  if (!m || m[2] !== format) throw new NotFoundError();
-  try {
-    return normaliseTarget(decodeURIComponent(m[1])).domain;
-  } catch (e) {
-    if (e instanceof InvalidTargetError || e instanceof URIError) {
-      throw new BadRequestError(`Not a domain name: ${e.message}`);
-    }
-    throw e;
-  }
-}
 
 /** The formats served here (the JSON is lib/features/report/routes/api/report/[domain].ts). */
 type ExportedFormat = "md" | "html" | "sarif";
@@ -44,7 +29,7 @@ async function exportReport(
   format: ExportedFormat,
 ): Promise<Response> {
   // The parameter keeps its ".md" or ".html" (lib/kit/web/route.ts honoPath).
-  const domain = exportDomain(param(c, "domain"), format);
+  const domain = domainParam(c, `.${format}`);
   c.header("Cache-Control", "no-cache");
   const stored = await deps.store.getScan(domain);
   if (!stored) throw new NotFoundError();

@@ -5,26 +5,13 @@
  * 304, so a reader polling an unchanged feed costs one small read.
  */
 import { siteOrigin } from "../../../../../kit/web/context.ts";
-import { anyOrigin, param, type RouteDef } from "../../../../../kit/web/route.ts";
-import { InvalidTargetError, normaliseTarget } from "../../../../../kit/net/target.ts";
-import { BadRequestError, NotFoundError } from "../../../../../kit/errors.ts";
+import { anyOrigin, domainParam, type RouteDef } from "../../../../../kit/web/route.ts";
+import { NotFoundError } from "../../../../../kit/errors.ts";
 import { changesFeed } from "../../../feed.ts";
 import { etagMatches } from "../../../../../kit/storage/report_cache.ts";
 import { DOMAIN_PARAMETER, errorResponse } from "../../../../../kit/web/openapi.ts";
 import { PATHS } from "../../../../../kit/report_urls.ts";
 import { charsOf, trimEnd } from "../../../../../kit/text/trim.ts";
-
-/** The domain of the path, or a 400 when it is not one. */
-function feedDomain(raw: string): string {
-  try {
-    return normaliseTarget(decodeURIComponent(raw)).domain;
-  } catch (e) {
-    if (e instanceof InvalidTargetError || e instanceof URIError) {
-      throw new BadRequestError(`Not a domain name: ${e.message}`);
-    }
-    throw e;
-  }
-}
 
 /** GET /api/report/:domain/changes.atom: the changes feed. */
 export const changesFeedRoute: RouteDef = {
@@ -33,7 +20,7 @@ export const changesFeedRoute: RouteDef = {
   use: [anyOrigin],
   handlers: (deps) => ({
     GET: async (c) => {
-      const domain = feedDomain(param(c, "domain"));
+      const domain = domainParam(c);
       const feed = await changesFeed(deps.store, domain, {
         origin: deps.config.publicUrl != null
           ? trimEnd(deps.config.publicUrl, charsOf("/"))

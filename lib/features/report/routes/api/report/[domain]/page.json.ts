@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../../../../../../kit/web/context.ts";
-import { anyOrigin, param, type RouteDef } from "../../../../../../kit/web/route.ts";
+import { anyOrigin, domainParam, type RouteDef } from "../../../../../../kit/web/route.ts";
 import { PATHS } from "../../../../../../kit/report_urls.ts";
 import { DOMAIN_PARAMETER, errorResponse, json } from "../../../../../../kit/web/openapi.ts";
 import { InvalidTargetError, normaliseTarget } from "../../../../../../kit/net/target.ts";
@@ -47,15 +47,7 @@ export const pageReportJsonRoute: RouteDef = {
 };
 
 async function pageJson(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
-  let domain: string;
-  try {
-    domain = normaliseTarget(param(c, "domain")).domain;
-  } catch (e) {
-    if (e instanceof InvalidTargetError) {
-      throw new BadRequestError(`Not a domain name: ${e.message}`);
-    }
-    throw e;
-  }
+  const domain = domainParam(c);
   const asked = c.req.query("url");
   if (!asked) throw new BadRequestError("url is required: the page whose record to read");
   let url: string;

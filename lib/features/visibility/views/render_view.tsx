@@ -2,13 +2,13 @@
  * The AI's-eye view on the report pages (docs/rendering.md): for a scan that asked to render, each
  * page's server HTML beside its rendered DOM, in plain words what GPTBot, ClaudeBot and
  * PerplexityBot miss, and which crawlers render (with the registry's sources). The Schema Markup
- * Generator's view of the page is lib/features/schema/views/schema_view_section.tsx. Everything from the page is
- * text (escaped).
+ * Generator's view of the page is lib/features/schema/views/schema_view_section.tsx. Everything from
+ * the page is text (escaped).
  */
 import type { VNode } from "preact";
-import type { RenderedPage, RenderView } from "../../engines/render/view.ts";
-import { pagePath } from "../../engines/visibility/audit/format_pages.ts";
-import { safeHttpUrl } from "./format.ts";
+import type { RenderedPage, RenderView } from "../../../engines/render/view.ts";
+import { pagePath } from "../../../engines/visibility/audit/format_pages.ts";
+import { safeHttpUrl } from "../../../kit/ui/format.ts";
 
 const VERDICT_WORDS: Record<RenderedPage["verdict"], string> = {
   server: "in the server HTML",

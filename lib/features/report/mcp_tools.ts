@@ -1,45 +1,50 @@
 /**
  * The tools every service offers over MCP: `scan_site` (the shared scan flow, with the same
  * limits as the public form) and `get_report` (the stored record). Neither ever scans by itself:
- * scans go through lib/engines/scan/scan_service.ts `requestScan` (cache -> DNS -> limits -> enqueue) and the
- * queue worker's guarded fetcher, so MCP is no way around either.
+ * scans go through lib/engines/scan/scan_service.ts `requestScan` (cache -> DNS -> limits ->
+ * enqueue, lib/engines/scan/scan_wait.ts) and the queue worker's guarded fetcher, so MCP is no way
+ * around either.
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { normaliseTarget } from "../net/target.ts";
-import { LIMITS } from "../limits/limits.ts";
-import { isFresh, requestScan } from "../../engines/scan/scan_service.ts";
-import type { BaseRecord } from "../../service.ts";
-import type { StoredScan } from "../storage/store.ts";
+import { LIMITS } from "../../kit/limits/limits.ts";
+import { isFresh } from "../../engines/scan/scan_service.ts";
+import { scanAndWait } from "../../engines/scan/scan_wait.ts";
 import {
+  adapterOf,
   domainOf,
   guarded,
   type McpContext,
-  type McpServiceAdapter,
+  type McpTool,
   reportPath,
   reportUri,
+  stillRunning,
   toolResult,
   viewing,
-} from "./context.ts";
+} from "../../kit/mcp/context.ts";
 
 const urlArg = z.string().trim().min(1).max(2048)
   .describe('The site to scan: a domain ("example.com") or a URL ("https://www.example.com/").');
 const domainArg = z.string().trim().min(1).max(2048)
   .describe('The domain, as given to scan_site ("example.com"; a URL is accepted too).');
 
-/** Registers scan_site and get_report. */
-export function registerCommonTools(
-  server: McpServer,
-  ctx: McpContext,
-  adapter: McpServiceAdapter,
-): void {
-  const record = ctx.deps.service.recordSchema;
-  const where = {
-    reportPath: z.string().describe("GET this path on this server for the record as JSON."),
-    resourceUri: z.string().describe("The same record as an MCP resource."),
-  };
+/** Where a record is read, in both tools' answers. */
+const where = {
+  reportPath: z.string().describe("GET this path on this server for the record as JSON."),
+  resourceUri: z.string().describe("The same record as an MCP resource."),
+};
 
+/** The scan and report tools, in the order tools/list gives them. */
+export const REPORT_TOOLS: readonly McpTool[] = [
+  { name: "scan_site", register: registerScanSite },
+  { name: "get_report", register: registerGetReport },
+];
+
+/** Registers scan_site: a cached report at once, else a new scan waited for. */
+function registerScanSite(server: McpServer, ctx: McpContext): void {
+  const record = ctx.deps.service.recordSchema;
+  const adapter = adapterOf(ctx.deps.service);
   server.registerTool("scan_site", {
     title: "Scan a web site",
     description: `Runs the ${ctx.deps.service.title} on a public web site and returns its ` +
@@ -90,7 +95,12 @@ export function registerCommonTools(
         { ...base, state: "running", fromCache: false, record: null },
       );
     }));
+}
 
+/** Registers get_report: the stored record, never a scan. */
+function registerGetReport(server: McpServer, ctx: McpContext): void {
+  const record = ctx.deps.service.recordSchema;
+  const adapter = adapterOf(ctx.deps.service);
   server.registerTool("get_report", {
     title: "Get the stored report of a site",
     description: "Returns the latest stored report of a domain without scanning (free: no limit " +
@@ -138,90 +148,4 @@ export function registerCommonTools(
           { ...base, found: true, fresh, record: stored.record },
         );
       })));
-}
-
-/**
- * Waits for the scan the request admitted (or joined) to finish: the domain is no longer in flight
- * and its stored record is at least as new as the request. Polls the store, so it works whichever
- * process runs the scan. Null when the wait ends first (or the client goes away).
- */
-async function waitForRecord(
-  ctx: McpContext,
-  domain: string,
-  requestedAt: number,
-  signal: AbortSignal,
-): Promise<StoredScan | null> {
-  const deadline = performance.now() + ctx.scanWaitMs;
-  for (;;) {
-    // The record is only read once the domain is no longer in flight.
-    const stored = (await ctx.deps.store.getInflight(domain))
-      ? null
-      : await ctx.deps.store.getScan(domain);
-    if (stored && isNewEnough(stored.record, requestedAt)) return stored;
-    const left = deadline - performance.now();
-    if (left <= 0 || signal.aborted) return null;
-    await sleep(Math.min(ctx.pollIntervalMs, left), signal);
-  }
-}
-
-function isNewEnough(record: BaseRecord, requestedAt: number): boolean {
-  return Date.parse(record.scannedAt) >= requestedAt;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-/** What {@link scanAndWait} found: the record (cached or new), or null while still running. */
-export interface ScanWait {
-  domain: string;
-  record: BaseRecord | null;
-  fromCache: boolean;
-  /** False when the request joined a scan that was already in flight. */
-  started: boolean;
-}
-
-/**
- * The shared scan flow for tools: a fresh cached record at once, else a new scan (limits and
- * all, through requestScan) waited for up to the configured time.
- */
-export async function scanAndWait(
-  ctx: McpContext,
-  url: string,
-  forceRescan: boolean,
-  signal?: AbortSignal,
-  /** Absent: the service's default (the schema service renders where it can); false opts out. */
-  render?: boolean,
-): Promise<ScanWait> {
-  const target = { ...normaliseTarget(url), ...(render !== undefined ? { render } : {}) };
-  const requestedAt = ctx.deps.now();
-  const outcome = await requestScan(target, { kind: "mcp", ip: ctx.ip }, { forceRescan }, ctx.deps);
-  const domain = target.domain;
-  if (outcome.status === 200) {
-    return { domain, record: outcome.record, fromCache: true, started: false };
-  }
-  const done = await waitForRecord(
-    ctx,
-    domain,
-    requestedAt,
-    signal ?? new AbortController().signal,
-  );
-  return { domain, record: done?.record ?? null, fromCache: false, started: outcome.started };
-}
-
-/** The answer while a scan is still running: how to fetch the result later. */
-export function stillRunning(domain: string, started: boolean, tool: string): string {
-  return `The scan of ${domain} is still running` +
-    (started ? "" : " (it was already started by an earlier request)") +
-    `. Call get_report with domain "${domain}" in a few seconds, or GET ${reportPath(domain)} ` +
-    `on this server, or read the resource ${reportUri(domain)}. ` +
-    `Do not call ${tool} again for it: that would not be faster.`;
 }

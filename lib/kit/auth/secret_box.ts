@@ -1,20 +1,24 @@
 /**
- * The webhook's URL and signing secret, and users' own vendor keys, encrypted at rest
- * (AES-256-GCM). The signing secret must
- * be kept, not hashed: the server needs it to sign every delivery. And a Slack or Discord incoming
+ * The instance's secret box: what features must keep, not hash, encrypted at rest (AES-256-GCM):
+ * a watch's webhook URL and signing secret (lib/features/watch/), users' own vendor keys
+ * (lib/features/answers/user_keys.ts). The signing secret must be kept, not hashed: the server
+ * needs it to sign every delivery. And a Slack or Discord incoming
  * webhook URL is itself a credential (anyone holding it may post to the channel). So both are
  * sealed with a key that is not in the same record: WATCH_SECRET_KEY when the operator sets it
  * (then a copy of KV alone reveals neither), else a random key generated once and kept in KV
  * (that protects against a record leaking through a log or an export, not against a copy of the
- * whole store: start-up warns). Which key, and the move off the kept one: ./sealing.ts.
+ * whole store: start-up warns). Which key: {@link openInstanceBox}; the move off the kept one:
+ * lib/features/watch/sealing.ts.
  *
  * Each sealed value is bound to its watch (the watch id is the additional authenticated data), so
  * a sealed secret copied onto another watch does not open.
  */
 import { createHash } from "node:crypto";
-import type { Sealed } from "./store_types.ts";
+import { randomToken } from "./crypto.ts";
+import { keptSecret, secretKey } from "../storage/store_secrets.ts";
 
-export type { Sealed };
+/** A value sealed with AES-GCM: `v1.` then base64 of the iv and of the ciphertext with its tag. */
+export type Sealed = string;
 
 /**
  * Seals with one key and opens with it or with the keys it replaced (rotation: WATCH_SECRET_KEY
@@ -96,4 +100,38 @@ function b64(bytes: Uint8Array): string {
 
 function unb64(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+/** The keys of the instance's box (lib/kit/config.ts: WATCH_SECRET_KEY, WATCH_SECRET_KEY_PREVIOUS). */
+export interface SecretBoxKeys {
+  /** The key that seals; undefined: a random key generated once and kept in KV. */
+  secretKey: string | undefined;
+  /** Keys that only open (values sealed before a rotation). */
+  previousSecretKeys: string[];
+}
+
+/** The name of the key kept in KV when WATCH_SECRET_KEY is unset. */
+export const KEPT_KEY_NAME = "watch-secret-box";
+
+/**
+ * The box of this store: WATCH_SECRET_KEY seals when set (the key kept in KV from before, if any,
+ * and WATCH_SECRET_KEY_PREVIOUS only open); else the kept key, made on first use.
+ */
+export async function openInstanceBox(kv: Deno.Kv, keys: SecretBoxKeys): Promise<SecretBox> {
+  if (!keys.secretKey) {
+    const kept = await keptSecret(kv, KEPT_KEY_NAME, () => randomToken(32));
+    return new SecretBox(kept, keys.previousSecretKeys);
+  }
+  const kept = (await kv.get<string>(secretKey(KEPT_KEY_NAME))).value;
+  return new SecretBox(keys.secretKey, [...keys.previousSecretKeys, ...(kept ? [kept] : [])]);
+}
+
+/**
+ * The instance's one box, opened on first use (a key kept in KV is read or made then): the app
+ * builds it once and hands it to every feature that seals (watch, answer presence), and a command
+ * line of the instance builds it the same way, so all open what the others sealed.
+ */
+export function instanceSecretBox(kv: Deno.Kv, keys: SecretBoxKeys): () => Promise<SecretBox> {
+  let box: Promise<SecretBox> | null = null;
+  return () => box ??= openInstanceBox(kv, keys);
 }
