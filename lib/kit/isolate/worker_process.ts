@@ -52,20 +52,9 @@ new Worker(new URL("./orphan_watch.ts", import.meta.url), { type: "module" });
 
 const input = new FrameReader(Deno.stdin.readable);
 const output = Deno.stdout.writable.getWriter();
-/**
- * Writes one message after the ones before it: a stream job asks for its pieces and reports its
- * progress without waiting, and Deno 2.9.6 keeps native memory for each write in flight, which
- * grew without bound (tens of MB a few hundred MB into an upload, measured with
- * tests/bench/logs_bench.ts) when thousands were started at once.
- */
-let writing: Promise<void> = Promise.resolve();
 const post = (
   m: ScanReplyMessage | JobReplyMessage | JobProgressMessage | StreamPullMessage,
-): Promise<void> => {
-  const frame = encodeFrame(m);
-  writing = writing.then(() => output.write(frame)).catch(() => {});
-  return writing;
-};
+) => output.write(encodeFrame(m));
 
 const hello = await input.next() as WorkerHello | null;
 if (!hello) Deno.exit(0);
