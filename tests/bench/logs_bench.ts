@@ -28,6 +28,8 @@
  * for the reader's memory of agents; no budget).
  *
  *   deno run -A tests/bench/logs_bench.ts [--mb=200] [--big-mb=2048] [--rounds=7]
+ *   deno run -A tests/bench/logs_bench.ts --write=FILE --mb=200    # only write such a log
+ *   deno run -A tests/bench/logs_bench.ts --child=FILE --via=worker  # read it as an upload is read
  */
 import { parseArgs } from "node:util";
 import { MessageChannel } from "node:worker_threads";
@@ -48,6 +50,7 @@ const args = parseArgs({
     rounds: { type: "string" },
     child: { type: "string" },
     via: { type: "string" },
+    write: { type: "string" },
   },
 }).values;
 
@@ -141,6 +144,12 @@ async function writeLog(path: string, mb: number, distinct = false) {
     written += chunk.length;
   }
   await w.close();
+}
+
+if (args.write) {
+  // Only writes a log of --mb MB where it is told (to read it again with --child).
+  await writeLog(args.write, Number(args.mb ?? 200));
+  Deno.exit(0);
 }
 
 /** The baseline: decode and split into lines, nothing else. */

@@ -65,10 +65,9 @@ const PROGRESS_MS = 200;
  * (`--expose-gc`: the log-read workers, lib/kit/isolate/process_pool.ts ownHeap). The pieces read
  * are buffers outside V8's heap; those that lived through a young collection (waiting in the
  * input's queue while the reader worked) are freed only by a full collection, which V8 starts
- * only once tens of MB of them have piled up: without this, a worker's peak kept rising over a
- * 800 MB read (113 MB after 200 MB, 140 MB after 800 MB), and with it stayed near 95 MB
- * (tests/bench/logs_bench.ts prints the figures of a run). A full collection of the reader's
- * small heap every 32 MB costs a few per cent of the read.
+ * only once tens of MB of them have piled up: without this, a worker's peak kept rising (112-113 MB
+ * after 200 MB, 199 MB after 800 MB), and with it stayed at 90-93 MB after 200 MB, 800 MB and 2 GB
+ * (tests/bench/logs_bench.ts --child=FILE --via=worker, docs/logs.md "Benchmarks").
  */
 const COLLECT_EVERY = 32 * 1024 * 1024;
 
