@@ -4,7 +4,7 @@
  * reader keeps nothing past its cap, and a stream cut inside a frame is an error, not a message.
  */
 import assert from "node:assert/strict";
-import { encodeFrame, FrameError, FrameReader } from "../lib/kit/isolate/frames.ts";
+import { bytesFrameHead, encodeFrame, FrameError, FrameReader } from "../lib/kit/isolate/frames.ts";
 
 /** A stream that delivers `bytes` in chunks of `size`. */
 function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
@@ -50,4 +50,30 @@ Deno.test("[frames] a frame over the cap is refused before it is read; a stream 
   await assert.rejects(() => cut.next(), /ended inside a frame/);
   const garbage = new Uint8Array([0, 0, 0, 3, 1, 2, 3]);
   await assert.rejects(() => new FrameReader(chunked(garbage, 7)).next(), FrameError);
+});
+
+Deno.test("[frames] a stream job's pieces pass as raw bytes among messages, unchanged however the stream is cut, never copied where they lie in one read", async () => {
+  const piece = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256);
+  const bytes = concat([
+    encodeFrame({ id: 9, more: true }),
+    bytesFrameHead(9, piece.length),
+    piece,
+    bytesFrameHead(10, 0),
+    encodeFrame({ id: 9, ok: true, answer: "done" }),
+  ]);
+  for (const size of [1, 13, 65_536, bytes.length]) {
+    const reader = new FrameReader(chunked(bytes, size));
+    assert.deepEqual(await reader.next(), { id: 9, more: true });
+    const raw = await reader.next() as { id: number; parts: Uint8Array[] };
+    assert.equal(raw.id, 9);
+    assert.deepEqual(concat(raw.parts), piece, `chunks of ${size}`);
+    // One view per read the piece spans: no part is a copy.
+    if (size === bytes.length) assert.equal(raw.parts.length, 1);
+    assert.deepEqual(await reader.next(), { id: 10, parts: [] });
+    assert.deepEqual(await reader.next(), { id: 9, ok: true, answer: "done" });
+    assert.equal(await reader.next(), null);
+  }
+  // A raw frame's length counts against the cap like any frame's.
+  const over = concat([bytesFrameHead(1, 2000), new Uint8Array(2000)]);
+  await assert.rejects(() => new FrameReader(chunked(over, 64), 1000).next(), FrameError);
 });

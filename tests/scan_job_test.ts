@@ -58,6 +58,7 @@ Deno.test("[scan job] the worker hands the scanner the job's target as it was qu
       } as RunOutcome);
     },
     runJob: () => Promise.reject(new Error("no jobs here")),
+    runStream: () => Promise.reject(new Error("no jobs here")),
     close: () => Promise.resolve(),
   };
   const worker = startWorker({

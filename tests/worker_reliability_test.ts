@@ -46,6 +46,7 @@ function fakeRunner(
       return okOutcome(target.domain, now);
     },
     runJob: () => Promise.reject(new Error("no jobs here")),
+    runStream: () => Promise.reject(new Error("no jobs here")),
     close: () => Promise.resolve(),
   };
 }

@@ -30,6 +30,7 @@ import { inlineRunner, type ScanRunner } from "../kit/isolate/runner.ts";
 import { startWorkerProcesses } from "../kit/isolate/process_pool.ts";
 import { denoForWorkers } from "../kit/isolate/worker_command.ts";
 import { ANSWERS_JOBS } from "../features/answers/jobs.ts";
+import { LOGS_JOBS } from "../features/logs/jobs.ts";
 import { type JobQueue, KvNativeQueue, KvPolledQueue } from "../kit/storage/job_queue.ts";
 import { openKv } from "../kit/storage/kv_open.ts";
 import { KvLimiter, type Limiter } from "../kit/limits/limiter.ts";
@@ -126,6 +127,11 @@ export interface ServerOverrides {
    * SCAN_ISOLATION says.
    */
   runner?: ScanRunner | null;
+  /**
+   * Stand-in modules for job kinds, by kind (tests: a log reader whose code never returns), loaded
+   * by the workers in place of the registered ones.
+   */
+  jobModules?: Record<string, URL>;
 }
 
 /** A built server: the handler to serve, and its parts for tests, start-up messages and ops. */
@@ -291,7 +297,12 @@ export async function createServer(
   if (sealed.resealed || sealed.unopened || sealed.busy || sealed.keptKeyDeleted) {
     log({ event: "watch.sealed_again", ...sealed });
   }
-  const jobModules = jobModulesFor(service);
+  const jobModules = {
+    ...jobModulesFor(service),
+    ...Object.fromEntries(
+      Object.entries(overrides.jobModules ?? {}).map(([kind, url]) => [kind, url.href]),
+    ),
+  };
   // Scans and jobs run in this isolate until the workers below are started (and where none are).
   let runner: ScanRunner = inlineRunner(services, jobModules);
   const answers = createAnswersDeps({
@@ -519,6 +530,7 @@ export const JOB_KINDS: readonly JobKind[] = [
     when: (s) => s.validatesCode === true,
   },
   ...ANSWERS_JOBS,
+  ...LOGS_JOBS,
 ];
 
 /** The job modules a server of `service` gives its workers, by kind. */
@@ -556,6 +568,10 @@ function startRunner(
       );
     }
     const browser = config.render.browser;
+    // Kinds with workers of their own heap (a log read), among those this server runs.
+    const ownHeap = Object.fromEntries(
+      JOB_KINDS.flatMap((k) => k.heapMb && k.kind in jobs ? [[k.kind, k.heapMb(config)]] : []),
+    );
     return {
       runner: startWorkerProcesses({
         deno,
@@ -567,6 +583,7 @@ function startRunner(
         idleMs: settings.idleMs,
         scanners,
         jobs,
+        ownHeap,
         chromium: browser.kind === "local" ? browser.path : null,
         // Work ended at its limit: the operator sees which and why (and /healthz counts them).
         onKilled: (k) => log({ event: "scan.worker_killed", ...k }),

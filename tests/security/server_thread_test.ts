@@ -11,8 +11,9 @@
  * - **the parsers** are the modules that read such text ({@link PARSERS}: the HTML and structured
  *   data engines, the scan flows, the visibility parsers, the rendering, the off-site readers, and
  *   the worker roots themselves);
- * - **the server's own modules** are those main.ts reaches by value imports that no worker root
- *   reaches: what only the server's thread runs (routes, the web edge, stores, the features' route
+ * - **the server's own modules** are those main.ts reaches by value imports (a Web Worker started
+ *   on a module counts as importing it: the thread runs in the server's process, where Deno cannot
+ *   stop it) that no worker root reaches: what only the server's thread runs (routes, the web edge, stores, the features' route
  *   handlers, answer presence's plans and calls, watches, MCP);
  * - **the rule**: no server module imports a value (a function, a class, an object) from a
  *   parser, except the few uses listed in {@link ALLOWED}, each with why it parses nothing a
@@ -46,6 +47,18 @@ const PARSERS: Record<string, string> = {
   "lib/features/answers/vendor_answer.ts": "a vendor's answer",
   "lib/features/answers/presence.ts": "the text of a vendor's answer",
   "lib/features/validate/validate_job.ts": "pasted code",
+  "lib/features/logs/read_log.ts": "an access log (an upload, the MCP tool's text)",
+  "lib/features/logs/formats": "an access log's lines, in each format",
+  "lib/features/logs/detect.ts": "a log's first lines",
+  "lib/features/logs/text_scan.ts": "a log's text",
+  "lib/features/logs/crawler_match.ts": "a log line's User-Agent",
+  "lib/features/logs/judge.ts": "a crawler hit's address and signature",
+  "lib/features/logs/web_bot_auth.ts": "Web Bot Auth signature headers",
+  "lib/features/logs/key_directory.ts": "a signing agent's key directory",
+  "lib/features/logs/ip_ranges.ts": "the vendors' published address lists",
+  "lib/features/logs/ip_trie.ts": "addresses and address ranges",
+  "lib/features/logs/report.ts": "a site's robots.txt, joined with its crawlers' fetches",
+  "lib/features/logs/analyse.ts": "a log and a robots.txt (the library's one call, the CLI's)",
 };
 
 /** Files under a parser's prefix that read no stranger's text, and what they do instead. */
@@ -121,15 +134,7 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
  * job, each with whose work moves it and what it costs until then. Not allowed: listed, so that
  * nothing new joins them unseen. The list only shrinks.
  */
-const PENDING: Record<string, { names: string[]; owner: string; why: string }> = {
-  "lib/features/logs/report.ts -> lib/engines/visibility/robots.ts": {
-    names: ["parseRobotsTxt", "robotsVerdict"],
-    owner: "issue 43 (server logs): the log report becomes a job kind (JOB_KINDS)",
-    why: "the site's robots.txt (fetched, up to 512 KiB) parsed by the linear parser and matched " +
-      "for each crawler and path of the log's aggregates, on the server's thread, when an " +
-      "account reads its log report",
-  },
-};
+const PENDING: Record<string, { names: string[]; owner: string; why: string }> = {};
 
 /** Every program file (main.ts, mod.ts, lib/, routes/, islands/), relative to the root. */
 async function programFiles(): Promise<string[]> {
@@ -154,9 +159,9 @@ export interface ValueImport {
 
 /**
  * The value imports of a source file (relative specifiers only): `import { a, b as c }`,
- * `import X`, `import * as ns`, `export { a } from`, `export * from`, side-effect imports and
- * literal dynamic imports. Type-only imports (`import type`, `export type`, `{ type T }`) are
- * left out: they are erased.
+ * `import X`, `import * as ns`, `export { a } from`, `export * from`, side-effect imports,
+ * literal dynamic imports, and the module of a Web Worker it starts (`new Worker(new URL(...))`).
+ * Type-only imports (`import type`, `export type`, `{ type T }`) are left out: they are erased.
  */
 export function valueImports(source: string): { spec: string; names: string[] }[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
@@ -183,6 +188,9 @@ export function valueImports(source: string): { spec: string; names: string[] }[
     if (m[1].startsWith(".")) out.push({ spec: m[1], names: ["*"] });
   }
   for (const m of code.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) {
+    if (m[1].startsWith(".")) out.push({ spec: m[1], names: ["*"] });
+  }
+  for (const m of code.matchAll(/\bnew\s+Worker\s*\(\s*new\s+URL\s*\(\s*["']([^"']+)["']/g)) {
     if (m[1].startsWith(".")) out.push({ spec: m[1], names: ["*"] });
   }
   return out;
@@ -245,6 +253,7 @@ export { e } from "./e.ts";
 export type { F } from "./f.ts";
 import "./side.ts";
 const m = await import("./lazy.ts");
+const w = new Worker(new URL("./thread.ts", import.meta.url), { type: "module" });
 import { h } from "hono";
 /** import { z } from "./comment.ts"; */
 `);
@@ -255,6 +264,7 @@ import { h } from "hono";
     { spec: "./e.ts", names: ["e"] },
     { spec: "./side.ts", names: ["*"] },
     { spec: "./lazy.ts", names: ["*"] },
+    { spec: "./thread.ts", names: ["*"] },
   ]);
 });
 

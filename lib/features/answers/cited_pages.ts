@@ -2,7 +2,7 @@
  * The pages of a site each assistant cited in an account's latest finished answer-presence run,
  * with the crawlers the assistant's vendor fetches pages with (its search crawler and its
  * user-fetcher, from the provider's adapter): what the server-log report joins with the pages
- * those crawlers really fetched (lib/features/logs/report.ts), handed over by the composition
+ * those crawlers really fetched (lib/features/logs/figures.ts), handed over by the composition
  * root so that neither feature imports the other.
  */
 import type { AnswersDeps } from "./context.ts";

@@ -4,11 +4,16 @@
  * names (LOG_IP_RANGES_DIR, so operators and tests can pin them), a copy fetched through the
  * guarded fetcher and kept with the date it was fetched (refreshed after a day), or the dated
  * snapshot shipped with the code (ip_ranges_snapshot.json). A list none of them has is
- * "unavailable": hits it would decide are then unverifiable, and the report says why.
+ * "unavailable": hits it would decide are then unverifiable, and the report says why. The server
+ * reads the directory and fetches the lists as text (range_fetch.ts) and hands them to the worker
+ * that reads a log, which builds the tree here: a list is parsed only there.
  */
 import type { GuardedFetcher } from "../../kit/net/types.ts";
 import { PrefixTrie } from "./ip_trie.ts";
 import { RANGE_LISTS, type RangeList } from "./verify_sources.ts";
+import { fetchList, type RangeCache } from "./range_fetch.ts";
+
+export { memoryRangeCache, type RangeCache } from "./range_fetch.ts";
 import SNAPSHOT from "./ip_ranges_snapshot.json" with { type: "json" };
 
 /** Where a list was read from, and as of when. */
@@ -63,22 +68,15 @@ export function parseRangeList(
   return { creationTime, cidrs: out };
 }
 
-/** A fetched copy kept between loads (per process; the server keeps one cache). */
-export interface RangeCache {
-  get(url: string): { text: string; fetchedAt: number } | undefined;
-  set(url: string, entry: { text: string; fetchedAt: number }): void;
-}
-
-/** A cache in memory. */
-export function memoryRangeCache(): RangeCache {
-  const m = new Map<string, { text: string; fetchedAt: number }>();
-  return { get: (u) => m.get(u), set: (u, e) => void m.set(u, e) };
-}
-
 /** What {@link loadRanges} uses. */
 export interface RangeSources {
   /** LOG_IP_RANGES_DIR: a directory of the vendors' files under their published names. */
   directory?: string;
+  /**
+   * The directory's lists already read elsewhere, by file name (the server reads them and hands
+   * the texts to the reader's worker, which reads no file but its code).
+   */
+  files?: Record<string, string>;
   /** Fetches missing lists when given (never in tests without a fake endpoint). */
   fetcher?: GuardedFetcher;
   cache?: RangeCache;
@@ -93,9 +91,6 @@ export interface RangeSources {
    */
   fetched?: Record<string, { text: string; fetchedAt: number }>;
 }
-
-const DAY_MS = 86_400_000;
-const MAX_LIST_BYTES = 2 * 1024 * 1024;
 
 const snapshotLists = (SNAPSHOT as { lists: Record<string, unknown> }).lists;
 /** The day the shipped snapshot was assembled. */
@@ -115,9 +110,10 @@ export async function loadRanges(src: RangeSources = {}): Promise<LoadedRanges> 
       asOf: null,
       ranges: 0,
     };
-    let text: string | null = null;
+    let text: string | null = src.files?.[list.fileName] ?? null;
     let fetchedAt: string | null = null;
-    if (src.directory) {
+    if (text !== null) state.from = "directory";
+    if (text === null && src.directory) {
       try {
         text = await Deno.readTextFile(`${src.directory}/${list.fileName}`);
         state.from = "directory";
@@ -131,31 +127,12 @@ export async function loadRanges(src: RangeSources = {}): Promise<LoadedRanges> 
     }
     if (text === null && src.fetcher) {
       const url = src.urlOf ? src.urlOf(list) : list.url;
-      const cached = src.cache?.get(url);
-      if (cached && now() - cached.fetchedAt < DAY_MS) {
-        text = cached.text;
-      } else {
-        try {
-          const r = await src.fetcher.fetch(url, {
-            maxBytes: MAX_LIST_BYTES,
-            timeoutMs: 10_000,
-            headers: { accept: "application/json" },
-          });
-          if (r.status === 200 && !r.truncated) {
-            text = r.body;
-            src.cache?.set(url, { text, fetchedAt: now() });
-          } else {
-            state.problem = r.truncated ? "larger than 2 MiB" : `answered ${r.status}`;
-            text = cached?.text ?? null;
-          }
-        } catch (error) {
-          state.problem = error instanceof Error ? error.message : String(error);
-          text = cached?.text ?? null;
-        }
-      }
+      const got = await fetchList(url, src.fetcher, src.cache, now);
+      if (got.problem) state.problem = got.problem;
+      text = got.text;
       if (text !== null) {
         state.from = "fetched";
-        fetchedAt = new Date(src.cache?.get(url)?.fetchedAt ?? now()).toISOString();
+        fetchedAt = new Date(got.fetchedAt).toISOString();
       }
     }
     if (text === null && src.snapshot !== false && list.fileName in snapshotLists) {

@@ -1,29 +1,28 @@
 /**
- * Server logs over MCP: `analyse_server_log` reads a log given as text (at most 48 KiB: /mcp takes bodies of
- * 64 KiB, routes/mcp.ts; larger logs go through POST /api/logs/{domain} or `deno task logs`), in a worker like an upload, and answers
- * with the report. With the account's API key in the MCP request's Authorization header and a
- * `url`, the aggregates are added to that site of the account (as the API does); without, nothing
- * is stored.
+ * Server logs over MCP: `analyse_server_log` reads a log given as text (at most 48 KiB: /mcp takes
+ * bodies of 64 KiB, routes/mcp.ts; larger logs go through POST /api/logs/{domain} or
+ * `deno task logs`) in a worker process like an upload (the "log-read" job, its bytes streamed in),
+ * and answers with the report. With the account's API key in the MCP request's Authorization
+ * header and a `url`, the aggregates are added to that site of the account (as the API does);
+ * without, nothing is stored.
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { HttpError } from "../../kit/errors.ts";
 import { accountOfBearer } from "../../kit/auth/caller.ts";
 import { normaliseTarget } from "../../kit/net/target.ts";
 import {
   guarded,
   type McpContext,
   type McpTool,
-  refusal,
   toolError,
   toolResult,
 } from "../../kit/mcp/context.ts";
 import { FORMAT_IDS } from "./formats.ts";
-import { logReport } from "./report.ts";
+import { logFigures } from "./figures.ts";
 import { reportText } from "./report_text.ts";
 import { logsOf } from "./site_logs.ts";
-import { ReadersBusyError, readInWorker } from "./worker_reader.ts";
-import { keepFrom } from "./aggregate.ts";
 
 /** The largest log the tool takes, in bytes of UTF-8. */
 export const MAX_TOOL_LOG = 48 * 1024;
@@ -93,24 +92,21 @@ function registerAnalyseServerLog(server: McpServer, ctx: McpContext): void {
             stored: true,
           });
         }
-        const { aggregates, summary } = await readInWorker(new Blob([bytes]).stream(), {
-          config: deps.config,
+        const { aggregates, summary } = await logs.read(new Blob([bytes]).stream(), {
           format: args.format,
+          statedBytes: bytes.length,
           maxBytes: MAX_TOOL_LOG,
-          fetched: {},
-        }, 60_000);
-        const report = logReport(keepFrom(aggregates, "0000-00-00"));
+        });
+        // No site, so no robots.txt to join: the figures alone.
+        const report = logFigures(aggregates).report;
         return toolResult(reportText(summary, report), {
           read: summary as unknown as Record<string, unknown>,
           report: report as unknown as Record<string, unknown>,
           stored: false,
         });
       } catch (error) {
-        if (error instanceof ReadersBusyError) {
-          return toolError("Other logs are being read; retry in a minute.");
-        }
-        const refused = refusal(error);
-        if (refused) return refused;
+        // Busy readers, a read stopped at its limit, too many counters: said in the same words.
+        if (error instanceof HttpError) return toolError(error.message);
         if (error instanceof Error && error.name === "InvalidTargetError") {
           return toolError(error.message);
         }

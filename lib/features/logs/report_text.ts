@@ -6,7 +6,7 @@
 import { STATUS_CLASSES } from "./aggregate.ts";
 import type { RangeListState } from "./ip_ranges.ts";
 import type { ReadSummary } from "./read_log.ts";
-import type { LogReport } from "./report.ts";
+import type { LogReport } from "./figures.ts";
 
 /** The report in lines of text. */
 export function reportText(

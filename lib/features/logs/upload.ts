@@ -9,7 +9,6 @@ import { BadRequestError, HttpError, PayloadTooLargeError } from "../../kit/erro
 import { InvalidTargetError, normaliseTarget } from "../../kit/net/target.ts";
 import { logsOf } from "./site_logs.ts";
 import { FORMAT_IDS, type LogFormatId } from "./formats.ts";
-import { ReadersBusyError, ReadTimeoutError } from "./worker_reader.ts";
 
 /** The site a path names (400 when it is not a domain). */
 export function siteOf(raw: string): string {
@@ -62,7 +61,11 @@ export interface UploadProgress {
   lines: number;
 }
 
-/** Reads an upload (POST) and answers with the read and the site's report. */
+/**
+ * Reads an upload (POST) and answers with the read and the site's report. A read that cannot be
+ * done throws its HTTP error (read_errors.ts: busy 503, stopped 422 or 408, too many counters 422),
+ * with nothing stored.
+ */
 export async function ingestUpload(
   deps: AppDeps,
   c: Context<AppEnv>,
@@ -81,23 +84,16 @@ export async function ingestUpload(
   if (!body || stated === 0) throw new BadRequestError("The body is empty: send the log itself");
   const { stream, state } = cappedBody(body, stated);
   const logs = logsOf(deps);
-  try {
-    const read = await logs.ingest(accountId, domain, stream, {
-      format,
-      statedBytes: stated,
-      onProgress: onProgress && ((p) => onProgress({ received: state.seen, ...p })),
-    });
-    if (state.over) {
-      read.messages.push(
-        `The body was longer than its stated ${stated} bytes; the rest was not read.`,
-      );
-    }
-    return { domain, read, report: await logs.report(accountId, domain) };
-  } catch (e) {
-    if (e instanceof ReadersBusyError) {
-      throw new HttpError(503, "Other logs are being read; retry in a minute");
-    }
-    if (e instanceof ReadTimeoutError) throw new HttpError(408, "The log took too long to read");
-    throw e;
+  const read = await logs.ingest(accountId, domain, stream, {
+    format,
+    statedBytes: stated,
+    onProgress: onProgress && ((p) => onProgress({ received: state.seen, ...p })),
+    received: () => state.seen,
+  });
+  if (state.over) {
+    read.messages.push(
+      `The body was longer than its stated ${stated} bytes; the rest was not read.`,
+    );
   }
+  return { domain, read, report: await logs.report(accountId, domain) };
 }

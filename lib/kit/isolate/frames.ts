@@ -12,11 +12,20 @@
  *
  * The reader is linear in what it reads: chunks are kept as they come and copied once into their
  * frame; a length over the cap ends the stream with {@link FrameError} before anything is kept.
+ *
+ * A stream job's pieces of input (lib/kit/isolate/protocol.ts StreamInputMessage) travel as raw
+ * frames instead ({@link bytesFrameHead}): the length word with its top bit set, the job's id,
+ * then the bytes as they are, written without a copy and read back as views of what was read
+ * (`{ id, parts }`). Serialising them would copy each piece twice more on the sending side and
+ * once more on the reading one.
  */
 import { deserialize, serialize } from "node:v8";
 
 /** The largest frame either side accepts (a stored record's summary job carries up to 64 MiB). */
 export const MAX_FRAME_BYTES = 80 * 1024 * 1024;
+
+/** The top bit of a raw frame's length word. */
+const RAW = 0x8000_0000;
 
 /** A frame over the cap, or bytes that are not a serialised message. */
 export class FrameError extends Error {
@@ -33,6 +42,22 @@ export function encodeFrame(message: unknown, maxBytes = MAX_FRAME_BYTES): Uint8
   new DataView(frame.buffer).setUint32(0, body.byteLength);
   frame.set(body, 4);
   return frame;
+}
+
+/**
+ * The head of a raw frame carrying `byteLength` bytes of a stream job's input: written just before
+ * the bytes themselves, which are sent as they are (no copy), and read back by
+ * {@link FrameReader.next} as `{ id, chunk }`. @throws FrameError past {@link MAX_FRAME_BYTES}.
+ */
+export function bytesFrameHead(id: number, byteLength: number): Uint8Array {
+  if (byteLength + 4 > MAX_FRAME_BYTES) {
+    throw new FrameError(`a piece of ${byteLength} bytes is over the ${MAX_FRAME_BYTES} cap`);
+  }
+  const head = new Uint8Array(8);
+  const view = new DataView(head.buffer);
+  view.setUint32(0, (RAW | (4 + byteLength)) >>> 0);
+  view.setUint32(4, id);
+  return head;
 }
 
 /** Reads frames from a byte stream, one message at a time. */
@@ -60,12 +85,22 @@ export class FrameReader {
       throw new FrameError("the stream ended inside a frame's length");
     }
     const head = this.#take(4);
-    const length = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
-    if (length > this.#max) {
+    const word = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
+    const raw = (word & RAW) !== 0;
+    const length = raw ? word - RAW : word;
+    if (length > this.#max || (raw && length < 4)) {
       await this.cancel();
       throw new FrameError(`a frame of ${length} bytes is over the ${this.#max} cap`);
     }
     if (!(await this.#fill(length))) throw new FrameError("the stream ended inside a frame");
+    if (raw) {
+      const id = this.#take(4);
+      // The bytes as they lie in what was read, one view per chunk they span: never copied.
+      return {
+        id: new DataView(id.buffer, id.byteOffset, 4).getUint32(0),
+        parts: this.#takeParts(length - 4),
+      };
+    }
     try {
       return deserialize(this.#take(length));
     } catch (error) {
@@ -109,6 +144,19 @@ export class FrameReader {
       this.#advance(part.byteLength);
     }
     return out;
+  }
+
+  /** Takes `n` buffered bytes as views of the chunks they lie in (nothing is copied). */
+  #takeParts(n: number): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    while (n > 0) {
+      const chunk = this.#chunks[this.#head];
+      const part = chunk.subarray(this.#offset, this.#offset + n);
+      parts.push(part);
+      n -= part.byteLength;
+      this.#advance(part.byteLength);
+    }
+    return parts;
   }
 
   /** Marks `n` bytes of the first chunk taken (an index, not a shift: linear in chunks). */

@@ -24,6 +24,15 @@
  * - **Starting a process does not block this thread** (a spawn, then the worker loads on its own
  *   cores), unlike creating a thread, which holds the creating thread 0.1-0.3 s.
  * - A worker whose server is gone ends itself (lib/kit/isolate/orphan_watch.ts).
+ * - **A job kind may have workers of its own** (`ownHeap`: a server-log read), started with its
+ *   own, smaller heap and loading its module alone. Each holds one of the `maxWorkers` slots like
+ *   any worker; work of one sort that finds every slot taken while a worker of the other sort is
+ *   idle has that worker retired and takes its slot, and a worker freed while the first work in
+ *   line is of the other sort is retired for it (first come, first served across both sorts).
+ * - **A stream job** (lib/kit/isolate/protocol.ts StreamJobModule) gets its input a piece at a
+ *   time: the worker asks for each (STREAM_PIECES_AHEAD ahead at most), and only then is the
+ *   next piece read from the caller's stream and sent (lib/kit/isolate/stream_feed.ts); a piece
+ *   is at most STREAM_PIECE_BYTES. This thread moves the bytes and never reads them.
  *
  * Messages are framed V8-serialised values over the worker's stdin and stdout
  * (lib/kit/isolate/frames.ts); a worker is sent the configuration without its secrets
@@ -31,14 +40,16 @@
  * (lib/kit/isolate/worker_command.ts).
  */
 import type { Config } from "../config.ts";
-import type { ScanStep } from "../../service.ts";
-import { encodeFrame, FrameError, FrameReader } from "./frames.ts";
-import type {
-  JobReplyMessage,
-  JobRequestMessage,
-  ScanReplyMessage,
-  ScanRequestMessage,
-  ThreadJobModules,
+import { bytesFrameHead, encodeFrame, FrameError, FrameReader } from "./frames.ts";
+import {
+  type JobProgressMessage,
+  type JobReplyMessage,
+  type JobRequestMessage,
+  type ScanReplyMessage,
+  type ScanRequestMessage,
+  type StreamPullMessage,
+  type StreamRequestMessage,
+  type ThreadJobModules,
 } from "./protocol.ts";
 import {
   type IsolationStats,
@@ -49,6 +60,7 @@ import {
 } from "./runner.ts";
 import { workerCommand } from "./worker_command.ts";
 import { workerConfig } from "./worker_config.ts";
+import { streamFeed } from "./stream_feed.ts";
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
@@ -76,6 +88,12 @@ export interface ProcessPoolOptions {
   scanners?: Record<string, string>;
   /** The module of each job kind a worker may run (lib/kit/isolate/protocol.ts ThreadJobModules). */
   jobs?: ThreadJobModules;
+  /**
+   * Job kinds run by workers of their own with this V8 old generation, in MB (at most `heapMb`:
+   * larger is cut to it): each such worker loads that kind's module alone (see the module comment),
+   * and may collect its garbage at its own pace (`--expose-gc`: lib/kit/isolate/worker_command.ts).
+   */
+  ownHeap?: Record<string, number>;
   /** A local Chromium workers may start to render (docs/rendering.md), or null. */
   chromium?: string | null;
   /** The worker's module (tests: a stand-in) and the folders it may read besides the program. */
@@ -101,7 +119,7 @@ export interface KilledWorker {
 }
 
 /** What a worker answers. */
-type Reply = ScanReplyMessage | JobReplyMessage;
+type Reply = ScanReplyMessage | JobReplyMessage | JobProgressMessage;
 
 /** The first answer of a worker once it has loaded: the Deno version it runs. */
 interface Ready {
@@ -112,11 +130,15 @@ interface Pending {
   id: number;
   work: "scan" | "job";
   settle: (r: Reply | ScanIsolationError) => void;
-  onProgress?: (step: ScanStep) => void;
+  onProgress?: (progress: unknown) => void;
+  /** A stream job's worker asks for the next piece of its input. */
+  onMore?: () => void;
 }
 
 interface Proc {
   pid: number;
+  /** The job kind it was started for alone (`ownHeap`), or null: a worker for everything else. */
+  sort: string | null;
   child: Deno.ChildProcess;
   writer: WritableStreamDefaultWriter<Uint8Array>;
   /** Resolves once the worker has loaded its modules; rejects if it ends first. */
@@ -167,21 +189,50 @@ export function startWorkerProcesses(
     ...Object.values(options.jobs ?? {}),
   ]
     .filter((u) => u.startsWith("file:")).map((u) => dirname(fromFileUrl(u)));
+  const youngOf = (heapMb: number) => Math.min(16, Math.max(4, Math.round(heapMb / 16)));
   const command = workerCommand({
     tempDir,
     deno: options.deno,
     heapMb: options.heapMb,
-    youngMb: options.youngMb ?? Math.min(16, Math.max(4, Math.round(options.heapMb / 16))),
+    youngMb: options.youngMb ?? youngOf(options.heapMb),
     chromium: options.chromium ?? null,
     module: options.module,
     read: [...moduleDirs, ...(options.read ?? [])],
   });
-  const hello = encodeFrame({ scanners: options.scanners ?? {}, jobs: options.jobs ?? {} });
+  const ownHeap = options.ownHeap ?? {};
+  // The general workers load every module but those of the kinds with workers of their own.
+  const generalJobs = Object.fromEntries(
+    Object.entries(options.jobs ?? {}).filter(([kind]) => !(kind in ownHeap)),
+  );
+  const hello = encodeFrame({ scanners: options.scanners ?? {}, jobs: generalJobs });
+  /** What a worker of its own for `kind` is started with and told (built on first use). */
+  const sorts = new Map<string, { command: typeof command; hello: Uint8Array }>();
+  const sortOf = (kind: string) => {
+    let known = sorts.get(kind);
+    if (!known) {
+      const heapMb = Math.min(options.heapMb, ownHeap[kind]);
+      known = {
+        // No browser: such a worker renders nothing.
+        command: workerCommand({
+          deno: options.deno,
+          heapMb,
+          youngMb: youngOf(heapMb),
+          exposeGc: true,
+          chromium: null,
+          module: options.module,
+          read: [...moduleDirs, ...(options.read ?? [])],
+        }),
+        hello: encodeFrame({ scanners: {}, jobs: { [kind]: options.jobs?.[kind] } }),
+      };
+      sorts.set(kind, known);
+    }
+    return known;
+  };
   /** Every worker whose process has not ended: each holds a slot. */
   const all = new Set<Proc>();
   const idle: Proc[] = [];
-  /** Work waiting for a worker, in order of arrival (null: the pool closed). */
-  const waiting: ((p: Proc | null) => void)[] = [];
+  /** Work waiting for a worker of its sort, in order of arrival (null: the pool closed). */
+  const waiting: { sort: string | null; take: (p: Proc | null) => void }[] = [];
   /** Exits of killed workers in progress (close waits for them). */
   const exits = new Set<Promise<unknown>>();
   let nextId = 1;
@@ -201,11 +252,12 @@ export function startWorkerProcesses(
     } catch { /* already gone */ }
   };
 
-  const spawn = (): Proc => {
-    const child = new Deno.Command(command.command, {
-      args: command.args,
-      cwd: command.cwd,
-      env: command.env,
+  const spawn = (sort: string | null = null): Proc => {
+    const started = sort === null ? { command, hello } : sortOf(sort);
+    const child = new Deno.Command(started.command.command, {
+      args: started.command.args,
+      cwd: started.command.cwd,
+      env: started.command.env,
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
@@ -220,6 +272,7 @@ export function startWorkerProcesses(
     ready.catch(() => {});
     const p: Proc = {
       pid: child.pid,
+      sort,
       child,
       writer: child.stdin.getWriter(),
       ready,
@@ -232,7 +285,7 @@ export function startWorkerProcesses(
       idleTimer: undefined,
     };
     all.add(p);
-    p.writer.write(hello).catch(() => {});
+    p.writer.write(started.hello).catch(() => {});
     const loadTimer = setTimeout(() => {
       failed(new ScanIsolationError("the worker did not load in time", "crash"));
       kill(p);
@@ -310,7 +363,7 @@ export function startWorkerProcesses(
     const frames = new FrameReader(p.child.stdout, MAX_REPLY_BYTES);
     try {
       for (;;) {
-        const m = await frames.next() as Reply | Ready | null;
+        const m = await frames.next() as Reply | StreamPullMessage | Ready | null;
         if (m === null) return;
         if ("ready" in m) {
           onReady(m.ready);
@@ -318,7 +371,8 @@ export function startWorkerProcesses(
         }
         const pending = p.pending;
         if (!pending || m.id !== pending.id) continue;
-        if ("progress" in m) pending.onProgress?.(m.progress);
+        if ("more" in m) pending.onMore?.();
+        else if ("progress" in m) pending.onProgress?.(m.progress);
         else {
           p.pending = null;
           pending.settle(m);
@@ -345,6 +399,9 @@ export function startWorkerProcesses(
     p.child.status.finally(() => clearTimeout(linger));
   };
 
+  /** Idle general workers (those kept warm are of this sort). */
+  const idleGeneral = () => idle.filter((p) => p.sort === null).length;
+
   /** Hands a free worker to the next waiting work, or keeps it idle. */
   const release = (p: Proc) => {
     if (p.dead || closed) return refill();
@@ -352,12 +409,18 @@ export function startWorkerProcesses(
       retire(p);
       return refill();
     }
-    const next = waiting.shift();
-    if (next) return next(p);
+    const next = waiting[0];
+    if (next && next.sort === p.sort) {
+      waiting.shift();
+      return next.take(p);
+    }
+    // The first in line needs a worker of the other sort: this one gives up its slot, and
+    // refill() starts that worker once this one's process has ended.
+    if (next) return retire(p);
     idle.push(p);
-    if (idle.length > warm) {
+    if (p.sort !== null || idleGeneral() > warm) {
       p.idleTimer = setTimeout(() => {
-        if (idle.length > warm) retire(p);
+        if (p.sort !== null || idleGeneral() > warm) retire(p);
       }, idleMs);
     }
   };
@@ -365,9 +428,12 @@ export function startWorkerProcesses(
   /** After a worker ended: starts one for waiting work, or keeps the warm ones loaded. */
   const refill = () => {
     if (closed) return;
-    while (waiting.length && all.size < maxWorkers) waiting.shift()!(spawn());
+    while (waiting.length && all.size < maxWorkers) {
+      const next = waiting.shift()!;
+      next.take(spawn(next.sort));
+    }
     if (waiting.length || restartTimer) return;
-    const live = () => [...all].filter((p) => !p.dead).length;
+    const live = () => [...all].filter((p) => !p.dead && p.sort === null).length;
     if (live() >= warm) return;
     if (failedStarts === 0) {
       while (live() < warm && all.size < maxWorkers) idle.push(spawn());
@@ -381,14 +447,21 @@ export function startWorkerProcesses(
     }, Math.min(30_000, 250 * 2 ** failedStarts));
   };
 
-  const acquire = async (): Promise<Proc | null> => {
-    const p = idle.pop();
-    if (p) {
+  /** A worker for work of `sort` (null: a scan or a job of the general workers). */
+  const acquire = async (sort: string | null): Promise<Proc | null> => {
+    const i = idle.findLastIndex((p) => p.sort === sort);
+    if (i >= 0) {
+      const p = idle.splice(i, 1)[0];
       clearTimeout(p.idleTimer);
       return p;
     }
-    if (all.size < maxWorkers) return spawn();
-    return await new Promise<Proc | null>((r) => waiting.push(r));
+    if (all.size < maxWorkers) return spawn(sort);
+    const taken = new Promise<Proc | null>((take) => waiting.push({ sort, take }));
+    // Every slot is taken: an idle worker of the other sort gives its slot up (refill() starts
+    // this work's worker once its process has ended).
+    const other = idle.find((p) => p.sort !== sort);
+    if (other) retire(other);
+    return await taken;
   };
 
   /**
@@ -397,13 +470,20 @@ export function startWorkerProcesses(
    * crashes, and with the worker's error when the work itself failed.
    */
   const send = async (
-    build: (id: number) => ScanRequestMessage | JobRequestMessage,
+    build: (id: number) => ScanRequestMessage | JobRequestMessage | StreamRequestMessage,
     timeoutMs: number,
-    onProgress?: (step: ScanStep) => void,
-    retireAfter = false,
+    opts: {
+      onProgress?: (progress: unknown) => void;
+      /** Retire the worker afterwards (a rendering scan's: see run). */
+      retireAfter?: boolean;
+      /** The job's kind when it has workers of its own (ownHeap). */
+      sort?: string | null;
+      /** A stream job's input. */
+      input?: ReadableStream<Uint8Array>;
+    } = {},
   ): Promise<Extract<Reply, { ok: true }>> => {
     if (closed) throw new ScanIsolationError("the workers are closed", "crash");
-    const p = await acquire();
+    const p = await acquire(opts.sort ?? null);
     if (!p) throw new ScanIsolationError("the workers were closed", "crash");
     p.uses++;
     // A worker that could not load fails this work like a crashed one (scans are retried).
@@ -412,6 +492,16 @@ export function startWorkerProcesses(
     const id = nextId++;
     const message = build(id);
     const work = "job" in message ? "job" : "scan";
+    // A stream job's input goes to this worker as it asks; a write to a process that is gone
+    // fails, and its exit settles the work.
+    const feed = opts.input
+      ? streamFeed(opts.input, (m) => {
+        if (!("chunk" in m)) return p.writer.write(encodeFrame(m)).catch(() => {});
+        // The piece goes as it is, after its head: no copy of it is made here.
+        p.writer.write(bytesFrameHead(m.id, m.chunk.byteLength)).catch(() => {});
+        return p.writer.write(m.chunk).catch(() => {});
+      })
+      : null;
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         // SIGKILL: no code outlasts it. The slot is free once the process is gone (at once).
@@ -427,19 +517,26 @@ export function startWorkerProcesses(
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        feed?.stop();
         if (r instanceof ScanIsolationError) {
           reject(r);
           return;
         }
         if ("progress" in r) return; // never: steps go to onProgress (readReplies)
-        if (retireAfter) {
+        if (opts.retireAfter) {
           retire(p);
           refill();
         } else release(p);
         if (r.ok) resolve(r);
         else reject(new Error(r.error));
       };
-      p.pending = { id, work, settle, onProgress };
+      p.pending = {
+        id,
+        work,
+        settle,
+        onProgress: opts.onProgress,
+        onMore: feed ? () => feed.more(id) : undefined,
+      };
       p.writer.write(encodeFrame(message)).catch(() => {/* its exit settles the work */});
     });
   };
@@ -473,14 +570,24 @@ export function startWorkerProcesses(
           nowMs: now().getTime(),
         }),
         options.timeoutMs + (render ? config.render.budgetMs : 0),
-        onProgress,
-        render,
+        { onProgress: onProgress as (progress: unknown) => void, retireAfter: render },
       );
       if (!("outcome" in reply)) throw new Error("a worker answered a scan with a job's answer");
       return reply.outcome;
     },
     async runJob(job, timeoutMs) {
-      const reply = await send((id): JobRequestMessage => ({ id, job }), timeoutMs);
+      const reply = await send((id): JobRequestMessage => ({ id, job }), timeoutMs, {
+        sort: job.kind in ownHeap ? job.kind : null,
+      });
+      if (!("answer" in reply)) throw new Error("a worker answered a job with a scan's outcome");
+      return reply.answer;
+    },
+    async runStream(job, input, timeoutMs, onProgress) {
+      const reply = await send(
+        (id): StreamRequestMessage => ({ id, job, stream: true }),
+        timeoutMs,
+        { onProgress, input, sort: job.kind in ownHeap ? job.kind : null },
+      );
       if (!("answer" in reply)) throw new Error("a worker answered a job with a scan's outcome");
       return reply.answer;
     },
@@ -494,7 +601,7 @@ export function startWorkerProcesses(
         kill(p);
       }
       idle.length = 0;
-      for (const w of waiting.splice(0)) w(null);
+      for (const w of waiting.splice(0)) w.take(null);
       await Promise.allSettled([...exits]);
       if (tempDir) await Deno.remove(tempDir, { recursive: true }).catch(() => {});
     },

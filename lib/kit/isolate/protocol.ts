@@ -61,6 +61,59 @@ export interface ThreadJobModule {
 export type ThreadJobModules = Record<string, string>;
 
 /**
+ * A job whose input is a stream of bytes (an uploaded server log, lib/features/logs/read_job.ts):
+ * `runStream` reads `input` as it arrives and tells how far it is with `progress` (a small value:
+ * counts), then returns its answer. The server's thread moves the bytes into the worker without
+ * reading them, one piece each time the worker asks ({@link StreamPullMessage}), so neither side
+ * holds more than a few pieces of it ({@link STREAM_PIECES_AHEAD} of at most
+ * {@link STREAM_PIECE_BYTES}).
+ */
+export interface StreamJobModule {
+  runStream(
+    job: ThreadJob,
+    input: ReadableStream<Uint8Array>,
+    progress: (progress: unknown) => void,
+  ): unknown | Promise<unknown>;
+}
+
+/** The largest piece of a stream job's input sent at once (larger chunks are cut). */
+export const STREAM_PIECE_BYTES = 256 * 1024;
+
+/** Pieces a worker asks for ahead of what its job has read (the pipe's backpressure). */
+export const STREAM_PIECES_AHEAD = 4;
+
+/** A stream job for a worker; its input follows, a piece each time the worker asks. */
+export interface StreamRequestMessage {
+  id: number;
+  job: ThreadJob;
+  stream: true;
+}
+
+/**
+ * The next piece of a stream job's input (`chunk`: bytes; `parts`: the same read back from a
+ * worker process's pipe, as views of the reads it spans; `chunk64`: the same as base64, to a
+ * thread, whose channel passes strings quickly and bytes slowly), or its end (`error`: the input
+ * broke off, which the job's stream raises).
+ */
+export type StreamInputMessage =
+  | { id: number; chunk: Uint8Array }
+  | { id: number; parts: Uint8Array[] }
+  | { id: number; chunk64: string }
+  | { id: number; end: true; error?: string };
+
+/** A worker asks for the next piece of its stream job's input. */
+export interface StreamPullMessage {
+  id: number;
+  more: true;
+}
+
+/** How far a stream job is, as its module reported it (a scan's steps come the same way). */
+export interface JobProgressMessage {
+  id: number;
+  progress: unknown;
+}
+
+/**
  * A kind of job the workers run, as a feature registers it (lib/app/server.ts JOB_KINDS): the module
  * that runs it (exporting `runJob`, {@link ThreadJobModule}), what it is in words, and which
  * services' servers load it (default: all).
@@ -69,7 +122,14 @@ export interface JobKind {
   kind: string;
   module: URL;
   what: string;
-  when?: (service: { validatesCode?: boolean }) => boolean;
+  when?: (service: { validatesCode?: boolean; readsServerLogs?: boolean }) => boolean;
+  /**
+   * The V8 old generation of the worker processes that run this kind, in MB, when it is not the
+   * pool's: such a kind runs in workers of its own, which load its module alone and take one of
+   * the pool's slots each (never more than the pool's heap: the memory plan stays true). A
+   * server-log read sets a small one, so a long log leaves its worker's memory flat.
+   */
+  heapMb?: (config: Config) => number;
 }
 
 /** Runs a job in a worker (lib/kit/isolate/runner.ts ScanRunner.runJob), as features are handed it. */
@@ -177,6 +237,18 @@ export function serverChannel(): Promise<ServerChannel> {
 
 /** A scan thread's channel to the server. */
 export interface ServerChannel {
-  post(m: ScanReplyMessage | JobReplyMessage | ThreadBeat | typeof THREAD_READY): void;
-  onMessage(f: (m: ScanRequestMessage | JobRequestMessage) => void): void;
+  post(
+    m:
+      | ScanReplyMessage
+      | JobReplyMessage
+      | JobProgressMessage
+      | StreamPullMessage
+      | ThreadBeat
+      | typeof THREAD_READY,
+  ): void;
+  onMessage(
+    f: (
+      m: ScanRequestMessage | JobRequestMessage | StreamRequestMessage | StreamInputMessage,
+    ) => void,
+  ): void;
 }

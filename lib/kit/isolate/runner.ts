@@ -14,7 +14,7 @@
 import type { Config } from "../config.ts";
 import type { Target } from "../net/target.ts";
 import type { RunOutcome, ScannerModule, ScanStep } from "../../service.ts";
-import type { ThreadJob, ThreadJobModule, ThreadJobModules } from "./protocol.ts";
+import type { StreamJobModule, ThreadJob, ThreadJobModule, ThreadJobModules } from "./protocol.ts";
 
 /** The reason a scan stopped by its worker's bounds gives (the start of its failure text). */
 export const TOO_COMPLEX = "the page is too large or too complex to analyse";
@@ -40,6 +40,18 @@ export interface ScanRunner {
    * client's bad input is an answer, not a rejection.
    */
   runJob(job: ThreadJob, timeoutMs: number): Promise<unknown>;
+  /**
+   * Runs a stream job (lib/kit/isolate/protocol.ts StreamJobModule: a server log's upload) with
+   * `input` as its bytes, moved into the worker a piece at a time as it asks (this thread reads
+   * the next piece only then, and never looks into one); `onProgress` hears what the job reports.
+   * At `timeoutMs` the worker is killed, as for a job: rejects with {@link ScanIsolationError}.
+   */
+  runStream(
+    job: ThreadJob,
+    input: ReadableStream<Uint8Array>,
+    timeoutMs: number,
+    onProgress?: (progress: unknown) => void,
+  ): Promise<unknown>;
   /**
    * Settles once the workers started ahead have loaded their code (or failed to), so a server
    * can start serving only then: loading opens files, which a flood of connections could starve.
@@ -108,7 +120,14 @@ export function inlineRunner(
   services: Record<string, { run: ScannerModule["run"] }>,
   jobs: ThreadJobModules = {},
 ): ScanRunner {
-  const loaded = new Map<string, Promise<ThreadJobModule>>();
+  const loaded = new Map<string, Promise<ThreadJobModule & Partial<StreamJobModule>>>();
+  const load = (kind: string) => {
+    const url = jobs[kind];
+    if (!url) throw new Error(`no ${kind} job`);
+    let module = loaded.get(url);
+    if (!module) loaded.set(url, module = import(url));
+    return module;
+  };
   return {
     kind: "inline",
     warmed: () => Promise.resolve(),
@@ -118,11 +137,12 @@ export function inlineRunner(
       return s.run(target, { config, now, onProgress });
     },
     async runJob(job) {
-      const url = jobs[job.kind];
-      if (!url) throw new Error(`no ${job.kind} job`);
-      let module = loaded.get(url);
-      if (!module) loaded.set(url, module = import(url) as Promise<ThreadJobModule>);
-      return await (await module).runJob(job);
+      return await (await load(job.kind)).runJob(job);
+    },
+    async runStream(job, input, _timeoutMs, onProgress) {
+      const module = await load(job.kind);
+      if (!module.runStream) throw new Error(`the ${job.kind} job reads no stream`);
+      return await module.runStream(job, input, onProgress ?? (() => {}));
     },
     close: () => Promise.resolve(),
   };

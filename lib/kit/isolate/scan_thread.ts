@@ -7,7 +7,8 @@
  * module (lib/service.ts ScannerModule), named in the thread's workerData and loaded before the
  * thread says it is ready. The jobs it runs besides scans (code validation, summaries of oversized
  * records: lib/kit/isolate/protocol.ts ThreadJob) come the same way, a module per kind, and run under
- * the same heartbeats.
+ * the same heartbeats; a stream job's input arrives a piece at a time, as it asks
+ * (lib/kit/isolate/stream_input.ts).
  */
 import { workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
@@ -20,10 +21,14 @@ import {
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   serverChannel,
+  type StreamInputMessage,
+  type StreamJobModule,
+  type StreamRequestMessage,
   THREAD_READY,
   type ThreadJobModule,
   type ThreadJobModules,
 } from "./protocol.ts";
+import { streamInput } from "./stream_input.ts";
 
 // On Linux, setpriority(PRIO_PROCESS, 0) applies to the calling thread only: this thread yields
 // the CPU to the server's own thread, so requests are answered while a page is analysed on a
@@ -44,15 +49,27 @@ const load = async <M>(urls: Record<string, string> = {}): Promise<Record<string
   );
 const [scanners, jobs] = await Promise.all([
   load<ScannerModule>(data?.scanners),
-  load<ThreadJobModule>(data?.jobs),
+  load<ThreadJobModule & Partial<StreamJobModule>>(data?.jobs),
 ]);
+
+/** The input of the stream job running, by its id (pieces of another id are dropped). */
+const inputs = new Map<number, (m: StreamInputMessage) => void>();
 
 const server = await channel;
 
 server.onMessage(async (m) => {
+  if ("chunk" in m || "parts" in m || "chunk64" in m || "end" in m) {
+    inputs.get(m.id)?.(m);
+    return;
+  }
   // Cleared when the work ends; work stopped at the heap limit never gets there, and its beats
   // say so (lib/kit/isolate/protocol.ts ThreadBeat).
   const beat = setInterval(() => server.post(heartbeat()), BEAT_MS);
+  if ("stream" in m) {
+    server.post(await runStream(m));
+    clearInterval(beat);
+    return;
+  }
   if ("job" in m) {
     server.post(await runJob(m));
     clearInterval(beat);
@@ -79,6 +96,26 @@ server.onMessage(async (m) => {
 });
 
 server.post(THREAD_READY);
+
+/** One stream job, its input read as the server sends it, answered or failed. */
+async function runStream(m: StreamRequestMessage): Promise<JobReplyMessage> {
+  const { stream, take } = streamInput(() => server.post({ id: m.id, more: true }));
+  inputs.set(m.id, take);
+  try {
+    const module = jobs[m.job.kind];
+    if (!module?.runStream) throw new Error(`no ${m.job.kind} stream job`);
+    const answer = await module.runStream(
+      m.job,
+      stream,
+      (progress) => server.post({ id: m.id, progress }),
+    );
+    return { id: m.id, ok: true, answer };
+  } catch (error) {
+    return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    inputs.delete(m.id);
+  }
+}
 
 /** One job (its module's code), answered or failed. */
 async function runJob(m: JobRequestMessage): Promise<JobReplyMessage> {

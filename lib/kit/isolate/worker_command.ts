@@ -55,6 +55,12 @@ export interface WorkerCommandOptions {
   heapMb: number;
   /** V8 young-generation limit, in MB (each of its two semi-spaces is half). */
   youngMb: number;
+  /**
+   * The work may ask V8 to collect its garbage (`--expose-gc`): a stream job reading a long input
+   * collects the pieces it has read at its own pace (lib/features/logs/read_job.ts), since V8
+   * frees their buffers only once tens of MB of them have piled up.
+   */
+  exposeGc?: boolean;
   /** A local Chromium this worker may start to render (its path), or null. */
   chromium: string | null;
   /**
@@ -111,7 +117,9 @@ export function workerCommand(options: WorkerCommandOptions): WorkerCommand {
       "--allow-env",
       `--allow-sys=${["setPriority", ...(options.chromium ? RENDER_SYS : [])].join(",")}`,
       ...render,
-      `--v8-flags=--max-old-space-size=${options.heapMb},--max-semi-space-size=${semiMb}`,
+      `--v8-flags=--max-old-space-size=${options.heapMb},--max-semi-space-size=${semiMb}${
+        options.exposeGc ? ",--expose-gc" : ""
+      }`,
       fromFileUrl(module),
     ],
     env: {

@@ -8,10 +8,12 @@
  *
  * The conversation (lib/kit/isolate/protocol.ts messages, framed by lib/kit/isolate/frames.ts): the server
  * sends a {@link WorkerHello} naming the scanner of each service and the module of each job kind;
- * this process loads them all, answers `{ ready: <its Deno version> }`, then one request after another (a scan's
- * progress steps come before its answer). When stdin ends (the server closed it, or died) the
- * process exits; lib/kit/isolate/orphan_watch.ts covers a server that died while code here never
- * returns.
+ * this process loads them all, answers `{ ready: <its Deno version> }`, then one request after
+ * another (a scan's progress steps come before its answer). A stream job's input comes after its
+ * request, one piece for each `{ more }` asked (lib/kit/isolate/protocol.ts StreamJobModule), so
+ * stdin is read while the work runs. When stdin ends (the server closed it, or died) the process
+ * exits once its work has answered; lib/kit/isolate/orphan_watch.ts covers a server that died
+ * while code here never returns.
  *
  * Nothing else may write to stdout (it carries the frames): console output goes to stderr, which
  * the pool keeps the end of for a crash's reason.
@@ -20,14 +22,20 @@ import { setPriority } from "node:os";
 import type { ScannerModule } from "../../service.ts";
 import { encodeFrame, FrameReader } from "./frames.ts";
 import {
+  type JobProgressMessage,
   type JobReplyMessage,
   type JobRequestMessage,
   SCAN_THREAD_NICE,
   type ScanReplyMessage,
   type ScanRequestMessage,
+  type StreamInputMessage,
+  type StreamJobModule,
+  type StreamPullMessage,
+  type StreamRequestMessage,
   type ThreadJobModule,
   type WorkerHello,
 } from "./protocol.ts";
+import { streamInput } from "./stream_input.ts";
 
 // stdout carries frames: whatever a library prints goes to stderr instead.
 console.log = console.error;
@@ -44,7 +52,9 @@ new Worker(new URL("./orphan_watch.ts", import.meta.url), { type: "module" });
 
 const input = new FrameReader(Deno.stdin.readable);
 const output = Deno.stdout.writable.getWriter();
-const post = (m: ScanReplyMessage | JobReplyMessage) => output.write(encodeFrame(m));
+const post = (
+  m: ScanReplyMessage | JobReplyMessage | JobProgressMessage | StreamPullMessage,
+) => output.write(encodeFrame(m));
 
 const hello = await input.next() as WorkerHello | null;
 if (!hello) Deno.exit(0);
@@ -55,16 +65,30 @@ const load = async <M>(urls: Record<string, string> = {}): Promise<Record<string
   );
 const [scanners, jobs] = await Promise.all([
   load<ScannerModule>(hello.scanners),
-  load<ThreadJobModule>(hello.jobs),
+  load<ThreadJobModule & Partial<StreamJobModule>>(hello.jobs),
 ]);
 // Ready, saying which Deno runs it (the pool checks it is the server's own).
 await output.write(encodeFrame({ ready: Deno.version.deno }));
 
+/** The input of the stream job running, by its id (pieces of another id are dropped). */
+const inputs = new Map<number, (m: StreamInputMessage) => void>();
+// One piece of work at a time (the pool sends the next only after this one's answer); stdin is
+// read meanwhile, for a stream job's pieces.
+let working: Promise<unknown> = Promise.resolve();
 for (;;) {
-  const m = await input.next() as ScanRequestMessage | JobRequestMessage | null;
+  const m = await input.next() as
+    | ScanRequestMessage
+    | JobRequestMessage
+    | StreamRequestMessage
+    | StreamInputMessage
+    | null;
   if (!m) break;
-  await post("job" in m ? await runJob(m) : await runScan(m));
+  if ("chunk" in m || "parts" in m || "chunk64" in m || "end" in m) inputs.get(m.id)?.(m);
+  else if ("stream" in m) working = working.then(async () => await post(await runStream(m)));
+  else if ("job" in m) working = working.then(async () => await post(await runJob(m)));
+  else working = working.then(async () => await post(await runScan(m)));
 }
+await working;
 Deno.exit(0);
 
 /** One scan, answered with its outcome (its steps are posted as they start). */
@@ -82,6 +106,26 @@ async function runScan(m: ScanRequestMessage): Promise<ScanReplyMessage> {
     return { id: m.id, ok: true, outcome };
   } catch (error) {
     return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One stream job, its input read as the server sends it, answered or failed. */
+async function runStream(m: StreamRequestMessage): Promise<JobReplyMessage> {
+  const { stream, take } = streamInput(() => void post({ id: m.id, more: true }));
+  inputs.set(m.id, take);
+  try {
+    const module = jobs[m.job.kind];
+    if (!module?.runStream) throw new Error(`no ${m.job.kind} stream job`);
+    const answer = await module.runStream(
+      m.job,
+      stream,
+      (progress) => void post({ id: m.id, progress }),
+    );
+    return { id: m.id, ok: true, answer };
+  } catch (error) {
+    return { id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    inputs.delete(m.id);
   }
 }
 

@@ -25,8 +25,11 @@ import type { RecordViewGate } from "../web/record_views.ts";
 export interface McpDeps extends ServiceDeps {
   /** Structured log sink (one JSON object per event). */
   log?: (entry: Record<string, unknown>) => void;
-  /** Where jobs run (the server's workers): code validation (lib/features/validate/). */
-  threads?: Pick<ScanRunner, "runJob"> | null;
+  /**
+   * Where jobs run (the server's workers): code validation (lib/features/validate/), server logs
+   * (lib/features/logs/, `runStream`).
+   */
+  threads?: (Pick<ScanRunner, "runJob"> & Partial<Pick<ScanRunner, "runStream">>) | null;
 }
 
 /** Tunables of POST /mcp (tests shorten the wait). */

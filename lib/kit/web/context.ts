@@ -44,9 +44,10 @@ export interface AppDeps extends ServiceDeps {
   /**
    * Where scans and jobs on untrusted text run (lib/kit/isolate/runner.ts: worker processes,
    * threads, or this isolate's inline runner), set by createServer: code validation and the
-   * /validate result go through it (lib/features/validate/), and /healthz reads its stats.
+   * /validate result go through it (lib/features/validate/), server logs' reads too
+   * (lib/features/logs/, `runStream`), and /healthz reads its stats.
    */
-  threads?: Pick<ScanRunner, "runJob" | "stats"> | null;
+  threads?: (Pick<ScanRunner, "runJob" | "stats"> & Partial<Pick<ScanRunner, "runStream">>) | null;
   /** What other features add to the account page, in order (lib/app/sections.ts). */
   accountSections?: readonly AccountSection[];
   /** What other features add to the report pages, in order (lib/app/sections.ts). */

@@ -9,6 +9,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { checkClfAt, looksLikeClf } from "../../../lib/features/logs/formats/clf.ts";
 import { TextScan } from "../../../lib/features/logs/text_scan.ts";
+import {
+  AgentFilter,
+  anchorsFor,
+  crawlerOf,
+  mayNameCrawler,
+} from "../../../lib/features/logs/crawler_match.ts";
+import { CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
 import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { addressBytes, PrefixTrie } from "../../../lib/features/logs/ip_trie.ts";
@@ -113,6 +120,127 @@ Deno.test("[logs/reader] a hostile chunk (nothing to find before each line's end
     // Each kind of search goes over the text at most once.
     assert.ok(scan.searched <= 3 * text.length, `${filler}: ${scan.searched} of ${text.length}`);
   }
+});
+
+Deno.test("[logs/reader] the agents' prefilter never drops an agent that names a crawler, in any case, wherever it lies in a text", () => {
+  const tokens = CRAWLERS.map((c) => c.token);
+  // Every token holds an anchor (a token holding none would be an anchor of its own).
+  const anchors = anchorsFor(tokens);
+  for (const t of tokens) assert.ok(anchors.some((a) => t.toLowerCase().includes(a)), t);
+  // A token the registry adds is covered too, however short.
+  const more = anchorsFor([...tokens, "Zzyzx", "Q"]);
+  assert.ok(more.some((a) => "zzyzx".includes(a)) && more.includes("q"), more.join(" "));
+  // Agents from pieces of browsers' agents, tokens, their letters in either case and the
+  // characters the anchors start with, several to a text, asked about in order as the reader
+  // asks: whenever the tokens' expression finds a token, the prefilter says so.
+  const flip = (s: string, mask: number) =>
+    [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
+  const piece = fc.oneof(
+    fc.constantFrom(
+      "Mozilla/5.0 (",
+      "AppleWebKit/537.36",
+      " (KHTML, like Gecko) ",
+      "Safari/537.36",
+      "/blog/",
+      "- -",
+      "b",
+      "B",
+      "-",
+      "bo",
+      "o",
+      "O",
+      "t",
+      "T",
+      "y",
+      "U",
+      " ",
+    ),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
+      .map(([t, m]) => flip(t, m)),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
+      .map(([t, cut]) => t.slice(0, cut)),
+  );
+  const agent = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(agent, fc.array(piece, { maxLength: 3 })), { maxLength: 6 }),
+      (parts) => {
+        // Each agent between quotes, with other text (the next line's start) after it.
+        let text = "";
+        const at: [number, number][] = [];
+        for (const [a, gap] of parts) {
+          text += '"';
+          at.push([text.length, text.length + a.length]);
+          text += `${a}"\n${gap.join("")} `;
+        }
+        const filter = new AgentFilter();
+        for (const [start, end] of at) {
+          const named = mayNameCrawler(text.slice(start, end));
+          if (named) assert.ok(filter.mayName(text, start, end), text.slice(start, end));
+          else filter.mayName(text, start, end);
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("[logs/reader] with the prefilter, a log's random lines naming any crawler are all kept: the same aggregates and summary as the reader without it", async () => {
+  const tokens = CRAWLERS.map((c) => c.token);
+  const flip = (s: string, mask: number) =>
+    [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
+  // Agents: browsers' pieces, the anchors' first characters, cut and whole tokens in any case.
+  const piece = fc.oneof(
+    fc.constantFrom("Mozilla/5.0 (", "Windows NT 10.0; Win64; x64) ", "Safari/537.36", "; ", "b"),
+    fc.constantFrom("B", "-", "bo", "t", "O", "T", "-u", "+https://x.example/", ")"),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
+      .map(([t, m]) => flip(t, m)),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
+      .map(([t, cut]) => t.slice(0, cut)),
+  );
+  const agent = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
+  const line = fc.tuple(
+    agent,
+    fc.constantFrom("192.0.2.10", "198.51.100.77", "2001:db8::5"),
+    fc.constantFrom("/", "/blog/", "/private/x", "/bot-", "/-"),
+    fc.integer({ min: 0, max: 59 }),
+  ).map(([ua, ip, path, s]) =>
+    `${ip} - - [30/Nov/2026:08:00:${String(s).padStart(2, "0")} +0000] "GET ${path} HTTP/1.1" ` +
+    `200 5 "-" "${ua}"`
+  );
+  const readWith = (text: string, cut: number, prefilter: boolean) =>
+    readAccessLog(
+      new ReadableStream({
+        start(c) {
+          const bytes = new TextEncoder().encode(text);
+          for (let i = 0; i < bytes.length; i += cut) c.enqueue(bytes.slice(i, i + cut));
+          c.close();
+        },
+      }),
+      { ranges, dns: null, keys: null, format: "combined", prefilter },
+    );
+  let named = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(line, { minLength: 1, maxLength: 40 }),
+      fc.integer({ min: 7, max: 4096 }),
+      async (lines, cut) => {
+        const text = lines.join("\n") + "\n";
+        const plain = await readWith(text, cut, false);
+        const filtered = await readWith(text, cut, true);
+        assert.deepEqual(filtered.aggregates, plain.aggregates);
+        assert.deepEqual(filtered.summary, plain.summary);
+        // Every line whose agent names a crawler was read as a crawler's.
+        const agents = lines.map((l) => l.slice(l.indexOf('"-" "') + 5, -1));
+        const naming = agents.filter((a) => crawlerOf(a) !== null).length;
+        assert.equal(filtered.summary.crawlerLines, naming);
+        named += naming;
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // The generator does produce crawlers' lines (the property is not vacuous).
+  assert.ok(named > 100, `${named} lines naming a crawler`);
 });
 
 Deno.test("[logs/reader] a lookup in the prefix tree equals a scan of every range", () => {

@@ -12,7 +12,7 @@ import { Island } from "../../../kit/ui/layout.tsx";
 import { LocalTime } from "../../../kit/ui/local_time.tsx";
 import { accountSiteLogsPath, PATHS, reportPagePath } from "../../../kit/report_urls.ts";
 import { STATUS_CLASSES } from "../aggregate.ts";
-import type { LogReport } from "../report.ts";
+import type { LogReport } from "../figures.ts";
 import type { StoredRead } from "../store.ts";
 
 /** The list page's props. */
