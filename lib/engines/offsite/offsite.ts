@@ -27,7 +27,13 @@ import type { GuardedFetcher } from "../../kit/net/types.ts";
 import type { OffSite, OffSiteCheck } from "./types.ts";
 import { DOMAIN_RESULT_TTL_MS, FAILURE_TTL_MS, OffSiteCache } from "./cache.ts";
 import { lookupCommonCrawl } from "./common_crawl.ts";
-import { type Lookup, type LookupContext, withDeadline } from "./lookup.ts";
+import {
+  type DeadlineTimer,
+  type Lookup,
+  type LookupContext,
+  type OffSiteCheckName,
+  withDeadline,
+} from "./lookup.ts";
 import { assertDomain } from "./site.ts";
 import { lookupWikidata, type WikidataOutcome } from "./wikidata.ts";
 import { decideWikipedia, searchWikipedia, type WikipediaSearch } from "./wikipedia.ts";
@@ -58,6 +64,8 @@ export interface OffSiteInput {
   signal?: AbortSignal;
   /** The clock used for cache reads and writes (epoch ms); defaults to the cache's clock. */
   now?: () => number;
+  /** Starts each check's deadline; defaults to a timer (tests fire theirs on an event). */
+  deadline?: DeadlineTimer;
 }
 
 /**
@@ -98,6 +106,7 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
 
   /** Runs one check under its own deadline, with caching of its answer. */
   const run = <T>(
+    check: OffSiteCheckName,
     key: string,
     task: (ctx: LookupContext) => Promise<T>,
     onAbort: (reason: string) => T,
@@ -115,12 +124,15 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
           signal,
           (s) => task({ fetcher, timeoutMs: budgetMs, signal: s, etiquette: cache.etiquette }),
           onAbort,
+          check,
+          input.deadline,
         ),
       () => signal?.aborted === true,
     );
 
   const [wikidata, wikipediaSearch, commonCrawl] = await Promise.all([
     run<WikidataOutcome>(
+      "wikidata",
       `wikidata:${domain}:${nameKey}`,
       (ctx) => lookupWikidata(ctx, config.wikidataApiUrl, domain, name),
       (reason) => ({
@@ -130,12 +142,14 @@ async function runChecks(input: OffSiteInput): Promise<OffSite> {
       (outcome) => outcome.check.status !== "unknown" && outcome.sitelink.known,
     ),
     run<Lookup<WikipediaSearch>>(
+      "wikipedia",
       `wikipedia:${domain}:${nameKey}`,
       (ctx) => searchWikipedia(ctx, config.wikipediaApiUrl, domain, name),
       (reason) => ({ ok: false, reason }),
       (search) => search.ok,
     ),
     run<OffSiteCheck>(
+      "commonCrawl",
       `commoncrawl:${domain}`,
       (ctx) => lookupCommonCrawl(ctx, config.commonCrawlIndexUrl, domain, cache, at()),
       (reason) => ({ status: "unknown", detail: `Common Crawl lookup ${reason}.`, url: null }),

@@ -26,7 +26,7 @@ import { scoreSite } from "./score.ts";
 import { type ProgressFn, takeSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./snapshot_types.ts";
 import { auditSite } from "./audit/audit.ts";
-import { politeFetcher } from "./audit/polite.ts";
+import { type PoliteClock, politeFetcher } from "./audit/polite.ts";
 import type { AuditResult } from "./audit/types.ts";
 import type { RenderView } from "../render/view.ts";
 import { renderStep } from "./render_step.ts";
@@ -83,6 +83,8 @@ export interface ScanDeps {
   signal?: AbortSignal;
   /** Pages the site audit samples, home included (1-50); defaults to config.audit.pages. */
   pages?: number;
+  /** The clock the site's Crawl-delay is kept by (tests inject one); the machine's by default. */
+  politeClock?: PoliteClock;
 }
 
 /** A finished scan: the public record, plus what the record does not carry. */
@@ -120,7 +122,7 @@ export async function scanSite(input: string | Target, deps: ScanDeps): Promise<
     : AbortSignal.timeout(timeoutMs);
   // Every request to the scanned site goes through the politeness limits (at most 2 in flight,
   // Crawl-delay once known); the off-site lookups use the fetcher as it is.
-  const site = politeFetcher(fetcher, target.domain);
+  const site = politeFetcher(fetcher, target.domain, 2, deps.politeClock);
   // The browser starts while the site is read, so its start-up overlaps the raw scan; closed in
   // `finally` when the scan ends before the render takes it.
   const browser = openEarly(target.render === true, config.render.browser);

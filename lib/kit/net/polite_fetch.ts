@@ -9,6 +9,25 @@
  */
 import type { FetchOptions, FetchResult, GuardedFetcher } from "./types.ts";
 
+/**
+ * The clock the Crawl-delay is kept by: `now` in ms and `wait`, which calls `go` once `ms` have
+ * passed on that clock and returns its cancel. Tests inject one that moves on when waited on, so
+ * the spacing is read on the clock the fetcher kept it by, never on a loaded machine's.
+ */
+export interface PoliteClock {
+  now(): number;
+  wait(ms: number, go: () => void): () => void;
+}
+
+/** The machine's monotonic clock and its timers. */
+export const realPoliteClock: PoliteClock = {
+  now: () => performance.now(),
+  wait: (ms, go) => {
+    const id = setTimeout(go, ms);
+    return () => clearTimeout(id);
+  },
+};
+
 /** The politeness wrapper, with what it observed. */
 export interface PoliteFetcher extends GuardedFetcher {
   /** Spaces the starts of later requests to the site by this many ms (one in flight at a time). */
@@ -25,30 +44,29 @@ export function politeSiteFetcher(
   inner: GuardedFetcher,
   isSite: (host: string) => boolean,
   perHost = 2,
+  clock: PoliteClock = realPoliteClock,
 ): PoliteFetcher {
   let active = 0;
   let maxInFlight = 0;
   let delayMs = 0;
   let lastStart = -Infinity;
   const waiters: (() => void)[] = [];
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let cancelTimer: (() => void) | null = null;
 
   const limit = () => (delayMs > 0 ? 1 : perHost);
   const pump = () => {
     while (waiters.length && active < limit()) {
-      const wait = lastStart + delayMs - performance.now();
+      const wait = lastStart + delayMs - clock.now();
       if (wait > 0) {
-        if (!timer) {
-          timer = setTimeout(() => {
-            timer = null;
-            pump();
-          }, wait);
-        }
+        cancelTimer ??= clock.wait(wait, () => {
+          cancelTimer = null;
+          pump();
+        });
         return;
       }
       active++;
       maxInFlight = Math.max(maxInFlight, active);
-      lastStart = performance.now();
+      lastStart = clock.now();
       waiters.shift()!();
     }
   };
@@ -90,7 +108,7 @@ export function politeSiteFetcher(
       }
     },
     close: () => {
-      if (timer) clearTimeout(timer);
+      cancelTimer?.();
       return inner.close();
     },
     setDelay(ms: number) {

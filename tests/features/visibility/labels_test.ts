@@ -46,7 +46,7 @@ Deno.test({
         return await res.text();
       };
       const compare = await get(comparePagePath(records.map((r) => r.domain)));
-      let compared = 0, leveled = 0;
+      let compared = 0, leveled = 0, issues = 0;
       for (const record of records) {
         const r = record.result!;
         const page = await get(reportPagePath(record.domain));
@@ -54,7 +54,10 @@ Deno.test({
         const html = await get(`/api/report/${record.domain}.html`);
         const sarif = JSON.parse(await get(`/api/report/${record.domain}.sarif`));
         const mcp = summarise(record, 50);
-        assert.ok(r.topIssues.length >= 2, `${record.domain}: issues to compare`);
+        // blocks-search.test has one issue since one fix per cause (the robots.txt change that
+        // opens its search crawlers and user fetchers); the weak site brings the others.
+        assert.ok(r.topIssues.length >= 1, `${record.domain}: issues to compare`);
+        issues += r.topIssues.length;
         for (const issue of r.topIssues) {
           const words = IMPACT_TEXT[issue.impact];
           const where = `${record.domain} "${issue.title}" (${issue.impact})`;
@@ -112,6 +115,7 @@ Deno.test({
         }
       }
       assert.ok(records.some((x) => capOf(x.result!)?.binding), "a capped record was compared");
+      assert.ok(issues >= 4, `${issues} issues checked in every view`);
       assert.ok(compared >= 3, `${compared} compare cells checked`);
       assert.ok(leveled >= 5, `${leveled} SARIF results checked`);
     } finally {

@@ -3,10 +3,14 @@
  * domain and its www. host, and the Crawl-delay robots.txt asks of a crawler.
  */
 import type { GuardedFetcher } from "../../../kit/net/types.ts";
-import { type PoliteFetcher, politeSiteFetcher } from "../../../kit/net/polite_fetch.ts";
+import {
+  type PoliteClock,
+  type PoliteFetcher,
+  politeSiteFetcher,
+} from "../../../kit/net/polite_fetch.ts";
 import { parseRobotsTxt, productToken } from "../robots.ts";
 
-export type { PoliteFetcher };
+export type { PoliteClock, PoliteFetcher };
 
 /** The site's host names: the domain and its www. variant. */
 function siteHosts(domain: string): Set<string> {
@@ -14,14 +18,18 @@ function siteHosts(domain: string): Set<string> {
   return new Set([bare, `www.${bare}`]);
 }
 
-/** Wraps a fetcher so the scanned site (its domain and www.) sees at most `perHost` at once. */
+/**
+ * Wraps a fetcher so the scanned site (its domain and www.) sees at most `perHost` at once, its
+ * Crawl-delay kept by `clock` (the machine's by default).
+ */
 export function politeFetcher(
   inner: GuardedFetcher,
   domain: string,
   perHost = 2,
+  clock?: PoliteClock,
 ): PoliteFetcher {
   const hosts = siteHosts(domain);
-  return politeSiteFetcher(inner, (host) => hosts.has(host), perHost);
+  return politeSiteFetcher(inner, (host) => hosts.has(host), perHost, clock);
 }
 
 /**

@@ -116,12 +116,13 @@ function ProductRow(
           </ul>
         </details>
       </th>
-      {COUNTS.map(({ key }) => {
+      {COUNTS.map(({ key, label }) => {
         const c = p[key];
         const training = key === "training";
         return (
           <td
             class={`product-count ${tone(c, training)}`}
+            data-label={label}
             data-count={key}
             data-state={c.state}
           >

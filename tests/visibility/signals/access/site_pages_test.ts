@@ -102,3 +102,25 @@ Deno.test("access.site_pages - left out when the home page is closed to all, or 
     null,
   );
 });
+
+Deno.test("access.site_pages - crawlers robots.txt turns away from the whole site are not called 'every AI search crawler'", () => {
+  // As the blocks-search fixture: two AI search crawlers kept out of everything; the others open.
+  const closed = ["OAI-SearchBot", "PerplexityBot"];
+  const robots = `User-agent: *\nAllow: /\n\n${
+    closed.map((t) => `User-agent: ${t}\nDisallow: /\n`).join("\n")
+  }`;
+  const pages = ["/", "/a", "/b"].map((p) => pageReport(p, { blockedFor: closed }));
+  const s = evaluate(sitePages, siteCtx(pages, {}, { robots }))!.signal;
+  // They are counted once, in the search crawlers' check: this one passes on the others' reading,
+  // and says whose reading it is (the page table lists the two as blocked on every page).
+  assert.equal(s.status, "pass");
+  const open = ALL.length - closed.length;
+  assert.equal(
+    s.detail,
+    `Each of the ${open} AI search crawlers the home page lets in may read all 3 sampled pages (robots.txt rules per path and robots directives per agent).`,
+  );
+  assert.deepEqual(s.evidence, [
+    `each of the ${open} AI search crawlers the home page lets in: may read 3 of 3 pages`,
+  ]);
+  assert.doesNotMatch(s.detail, /every AI search crawler/i);
+});

@@ -26,3 +26,14 @@ Deno.test("discovery.site_sitemap_urls - left out when no sampled URL came from 
   const ctx = siteCtx([pageReport("/"), pageReport("/a", { inSitemap: false })]);
   assert.equal(siteSitemapUrls.check(ctx), null);
 });
+
+Deno.test("discovery.site_sitemap_urls - a site-wide robots.txt block is not a sitemap fault, and not called open to AI search crawlers", () => {
+  const robots = "User-agent: *\nAllow: /\n\nUser-agent: OAI-SearchBot\nDisallow: /\n";
+  const pages = ["/", "/a", "/b"].map((p) => pageReport(p, { blockedFor: ["OAI-SearchBot"] }));
+  const s = evaluate(siteSitemapUrls, siteCtx(pages, {}, { robots }))!.signal;
+  assert.equal(s.status, "pass");
+  assert.equal(
+    s.detail,
+    "All 2 sitemap URLs sampled answer 200, are indexable and open to the AI search crawlers the home page lets in.",
+  );
+});

@@ -84,10 +84,15 @@ export const sitePages: SignalDef<Data> = {
       token: c.token,
       blocked: pages.filter((p) => p.blockedFor.includes(c.token)),
     }));
+    // Who "every" is: when the home page turned some away, the report says so in the same
+    // breath (its page table lists them as blocked; "every AI search crawler" would deny it).
+    const every = SEARCH.length === crawlersByRole("search").length
+      ? "every AI search crawler"
+      : `each of the ${SEARCH.length} AI search crawlers the home page lets in`;
     // One line per crawler whose share differs from the rest; one line when they all agree.
     const counts = new Set(shares.map((s) => s.blocked.length));
     const evidence = counts.size === 1
-      ? [`every AI search crawler: may read ${share(total - shares[0].blocked.length, total)}`]
+      ? [`${every}: may read ${share(total - shares[0].blocked.length, total)}`]
       : shares.map((s) => `${s.token}: may read ${share(total - s.blocked.length, total)}`);
     const worst = shares.reduce((a, b) => (b.blocked.length > a.blocked.length ? b : a));
     const inner = pages.slice(1);
@@ -117,7 +122,9 @@ export const sitePages: SignalDef<Data> = {
     return {
       status,
       detail: status === "pass"
-        ? `Every AI search crawler may read all ${total} sampled pages (robots.txt rules per path${
+        ? `${every[0].toUpperCase()}${
+          every.slice(1)
+        } may read all ${total} sampled pages (robots.txt rules per path${
           unread
             ? `; robots directives per agent on the ${total - unread} pages fetched`
             : " and robots directives per agent"

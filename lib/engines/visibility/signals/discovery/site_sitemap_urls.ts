@@ -6,6 +6,7 @@ import { howText } from "../../fix_text.ts";
 import { byHand, checkAfterwards } from "../../fix_steps.ts";
 import type { SignalDef } from "../../signal.ts";
 import { searchOpenOnHome } from "../../crawlers_matrix.ts";
+import { crawlersByRole } from "../../crawlers.ts";
 import { SOURCES } from "../../sources.ts";
 import type { PageReport } from "../../audit/types.ts";
 import { examples, pointsFor, SAMPLE_HOW, sampledSite, share } from "../../audit/site_view.ts";
@@ -63,7 +64,11 @@ export const siteSitemapUrls: SignalDef<Data> = {
       status: !bad.size ? "pass" : bad.size * 2 >= n ? "fail" : "warn",
       detail: parts.length
         ? `${parts.join("; ")}.`
-        : `All ${n} sitemap URLs sampled answer 200, are indexable and open to AI search crawlers.`,
+        : `All ${n} sitemap URLs sampled answer 200, are indexable and open to ${
+          open.size === crawlersByRole("search").length
+            ? "AI search crawlers"
+            : "the AI search crawlers the home page lets in"
+        }.`,
       points: pointsFor(3, n - bad.size, n),
       evidence: [...bad].map((p) =>
         `${p.path}: ${p.httpStatus ?? p.state}${p.noindex ? ", noindex" : ""}`
