@@ -16,6 +16,7 @@ import { workerConfig } from "../lib/kit/isolate/worker_config.ts";
 import { loadConfig } from "../lib/kit/config.ts";
 import { normaliseTarget } from "../lib/kit/net/target.ts";
 import type { ScanStep } from "../lib/service.ts";
+import { SCAN_THREAD_NICE } from "../lib/kit/isolate/protocol.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 const JOBS = new URL("greedy_jobs.ts", FIXTURES).href;
@@ -96,6 +97,32 @@ Deno.test("[worker processes] work that never returns is killed at its time limi
     );
     assert.equal(fine.record.domain, "fine.test");
     assert.equal(runner.stats().lost, 0);
+  } finally {
+    await runner.close();
+  }
+});
+
+/** The nice value of thread `tid` (Linux /proc: the 19th field of stat, counted after the name). */
+async function niceOf(tid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${tid}/stat`);
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
+
+Deno.test("[worker processes] a worker yields the CPU to the server, and only so far: its working thread runs at nice SCAN_THREAD_NICE (5)", async () => {
+  const { runner } = pool();
+  try {
+    const { pid } = await job(runner, "pid") as { pid: number };
+    // The work runs on the worker's main thread, whose id is the process's. A process may raise its
+    // nice value, never lower it: a server started niced keeps its workers at least as nice.
+    const own = await niceOf(Deno.pid);
+    assert.equal(
+      await niceOf(pid),
+      Math.max(SCAN_THREAD_NICE, own),
+      "the worker lowered its priority",
+    );
+    // Five, not more: at 15 a worker beside four busy programs got about 2% of a core and ordinary
+    // scans ran past their limits (docs/reliability.md, "Priority").
+    assert.equal(SCAN_THREAD_NICE, 5);
   } finally {
     await runner.close();
   }

@@ -8,8 +8,14 @@ import type { Config } from "../config.ts";
 import type { Target } from "../net/target.ts";
 import type { RunOutcome, ScanStep } from "../../service.ts";
 
-/** The nice value of scan threads (Linux: per thread); the server's own thread keeps 0. */
-export const SCAN_THREAD_NICE = 15;
+/**
+ * The nice value of scan threads and worker processes (Linux: per thread); the server's own thread
+ * keeps 0. 5, not more: the scheduler then weighs the server's thread 1024 against a worker's 335,
+ * so the server wins the CPU from its workers, while a worker still gets its share beside the
+ * machine's other programs. At 15 (weight 36) a worker beside four busy programs had about 2% of a
+ * core and an ordinary one-page scan ran past a 6 s limit (docs/reliability.md, "Priority").
+ */
+export const SCAN_THREAD_NICE = 5;
 
 /** What a thread is sent. */
 export interface ScanRequestMessage {
