@@ -114,18 +114,38 @@ async function deliverOne(
   } else {
     ({ attempt, retry } = await send(deps, opened.url, opened.secret, d, now));
   }
-  const attempts = [...d.attempts, attempt];
   const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  const more = !delivered && retry && attempts.length <= RETRY_DELAYS_MS.length;
+  return await settleAttempt(
+    deps,
+    d,
+    attempt,
+    { delivered, retry, now, leasedUntil },
+    "watch.delivery",
+  );
+}
+
+/**
+ * Keeps an attempt (a webhook's or an e-mail's): delivered, pending its next try on the retry
+ * schedule, or failed once the schedule is spent; logged as `event`.
+ */
+async function settleAttempt(
+  deps: WatchDeps,
+  d: Delivery,
+  attempt: DeliveryAttempt,
+  o: { delivered: boolean; retry: boolean; now: number; leasedUntil: number },
+  event: "watch.delivery" | "watch.email",
+): Promise<Delivery["state"]> {
+  const attempts = [...d.attempts, attempt];
+  const more = !o.delivered && o.retry && attempts.length <= RETRY_DELAYS_MS.length;
   const next: Delivery = {
     ...d,
     attempts,
-    state: delivered ? "delivered" : more ? "pending" : "failed",
-    nextAttemptAt: more ? now + RETRY_DELAYS_MS[attempts.length - 1] : null,
+    state: o.delivered ? "delivered" : more ? "pending" : "failed",
+    nextAttemptAt: more ? o.now + RETRY_DELAYS_MS[attempts.length - 1] : null,
   };
-  await deps.watches.settle(next, leasedUntil);
+  await deps.watches.settle(next, o.leasedUntil);
   deps.log({
-    event: "watch.delivery",
+    event,
     deliveryId: d.id,
     watchId: d.watchId,
     attempt: attempts.length,
@@ -156,25 +176,13 @@ async function deliverEmail(
     answer: sent.answer.slice(0, ANSWER_CHARS),
     ms: Math.round(performance.now() - started),
   };
-  const attempts = [...d.attempts, attempt];
-  const delivered = sent.status === 250;
-  const more = !delivered && sent.retry && attempts.length <= RETRY_DELAYS_MS.length;
-  const next: Delivery = {
-    ...d,
-    attempts,
-    state: delivered ? "delivered" : more ? "pending" : "failed",
-    nextAttemptAt: more ? now + RETRY_DELAYS_MS[attempts.length - 1] : null,
-  };
-  await deps.watches.settle(next, leasedUntil);
-  deps.log({
-    event: "watch.email",
-    deliveryId: d.id,
-    watchId: d.watchId,
-    attempt: attempts.length,
-    status: sent.status,
-    state: next.state,
-  });
-  return next.state;
+  return await settleAttempt(
+    deps,
+    d,
+    attempt,
+    { delivered: sent.status === 250, retry: sent.retry, now, leasedUntil },
+    "watch.email",
+  );
 }
 
 async function send(
