@@ -77,3 +77,46 @@ Deno.test("[frames] a stream job's pieces pass as raw bytes among messages, unch
   const over = concat([bytesFrameHead(1, 2000), new Uint8Array(2000)]);
   await assert.rejects(() => new FrameReader(chunked(over, 64), 1000).next(), FrameError);
 });
+
+/** A byte stream (as a process's pipe is) that delivers `bytes` in reads of at most `size`. */
+function bytePipe(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    type: "bytes",
+    pull(c) {
+      if (at >= bytes.length) {
+        c.close();
+        c.byobRequest?.respond(0);
+        return;
+      }
+      const view = c.byobRequest!.view as Uint8Array;
+      const n = Math.min(size, view.byteLength, bytes.length - at);
+      view.set(bytes.subarray(at, at + n));
+      at += n;
+      c.byobRequest!.respond(n);
+    },
+  });
+}
+
+Deno.test("[frames] from a pipe read into a lent buffer: short messages pass whole, each in a buffer of its own size, and a stream job's pieces pass unchanged", async () => {
+  const piece = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 13) % 256);
+  const asks = Array.from({ length: 50 }, (_, i) => ({ id: 3, more: true, n: i }));
+  const bytes = concat([
+    ...asks.map((m) => encodeFrame(m)),
+    bytesFrameHead(3, piece.length),
+    piece,
+    encodeFrame({ id: 3, ok: true, text: "é€".repeat(40_000) }),
+  ]);
+  for (const size of [1, 29, 65_536, bytes.length]) {
+    const reader = new FrameReader(bytePipe(bytes, size));
+    for (const ask of asks) assert.deepEqual(await reader.next(), ask, `reads of ${size}`);
+    const raw = await reader.next() as { id: number; parts: Uint8Array[] };
+    assert.deepEqual(concat(raw.parts), piece, `reads of ${size}`);
+    // Short reads are copied out of the lent buffer: none holds on to 64 KiB.
+    if (size < 32_768) {
+      assert.ok(raw.parts.every((p) => p.buffer.byteLength <= size), `reads of ${size}`);
+    }
+    assert.deepEqual(await reader.next(), { id: 3, ok: true, text: "é€".repeat(40_000) });
+    assert.equal(await reader.next(), null);
+  }
+});

@@ -156,9 +156,18 @@ export function networkOf(ip: string): string {
   return p.length === 4 ? `${p[0]}.${p[1]}.${p[2]}.0/24` : "unknown";
 }
 
+const DAY_MS = 86_400_000;
+/** The day last asked for, from its first ms: a log's lines come day by day. */
+let lastDay = { from: NaN, text: "" };
+
 /** The day (UTC) of a time in ms. */
 export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const from = Math.floor(ms / DAY_MS) * DAY_MS;
+  if (from === lastDay.from) return lastDay.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  // A time past the dates a Date holds has no day: not remembered (NaN is never equal).
+  lastDay = { from, text };
+  return text;
 }
 
 /** One judged crawler hit, as aggregate() takes it (the address is reduced to its network here). */

@@ -11,7 +11,7 @@
 import { serialize } from "node:v8";
 import type { Config } from "../../kit/config.ts";
 import { createCrawlerDns } from "../../kit/net/crawler_dns.ts";
-import { createGuardedFetcher } from "../../kit/net/guarded_fetch.ts";
+import type { GuardedFetcher } from "../../kit/net/types.ts";
 import { type Aggregates, keepFrom } from "./aggregate.ts";
 import type { LogFormatId } from "./formats.ts";
 import { loadRanges } from "./ip_ranges.ts";
@@ -74,17 +74,37 @@ const COLLECT_EVERY = 32 * 1024 * 1024;
 /** V8's collector, when the worker was started with `--expose-gc` (else undefined). */
 const collect = (globalThis as { gc?: () => void }).gc;
 
+/**
+ * The guarded fetcher (lib/kit/net/guarded_fetch.ts), loaded on its first use: only a log whose
+ * lines carry Web Bot Auth signatures asks for a key directory, and the fetcher's HTTP client is
+ * most of what this worker would otherwise load (its resident memory was 83 MB after reading
+ * 2 MB with it loaded at start, against 54 MB without: `deno run -A tests/bench/logs_bench.ts`).
+ */
+function fetcherOnUse(fetch: LogReadJob["fetch"]): GuardedFetcher {
+  let made: Promise<GuardedFetcher> | null = null;
+  const fetcher = () =>
+    made ??= import("../../kit/net/guarded_fetch.ts").then((m) =>
+      m.createGuardedFetcher({
+        userAgent: fetch.userAgent,
+        resolve: fetch.scanResolve,
+        requestTimeoutMs: fetch.requestTimeoutMs,
+      })
+    );
+  return {
+    fetch: async (url, options) => await (await fetcher()).fetch(url, options),
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
+}
+
 /** The worker's entry point (lib/kit/isolate/protocol.ts StreamJobModule). */
 export async function runStream(
   job: LogReadJob,
   input: ReadableStream<Uint8Array>,
   progress: (p: LogReadProgress) => void,
 ): Promise<LogReadAnswer> {
-  const fetcher = createGuardedFetcher({
-    userAgent: job.fetch.userAgent,
-    resolve: job.fetch.scanResolve,
-    requestTimeoutMs: job.fetch.requestTimeoutMs,
-  });
+  const fetcher = fetcherOnUse(job.fetch);
   try {
     const ranges = await loadRanges({ files: job.files, fetched: job.fetched });
     let told = 0;
