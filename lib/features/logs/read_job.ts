@@ -80,7 +80,7 @@ const collect = (globalThis as { gc?: () => void }).gc;
  * most of what this worker would otherwise load (its resident memory was 83 MB after reading
  * 2 MB with it loaded at start, against 54 MB without: `deno run -A tests/bench/logs_bench.ts`).
  */
-function fetcherOnUse(fetch: LogReadJob["fetch"]): GuardedFetcher {
+export function fetcherOnUse(fetch: LogReadJob["fetch"]): GuardedFetcher {
   let made: Promise<GuardedFetcher> | null = null;
   const fetcher = () =>
     made ??= import("../../kit/net/guarded_fetch.ts").then((m) =>
