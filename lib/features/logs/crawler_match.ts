@@ -14,7 +14,7 @@ import type { TextScan } from "./text_scan.ts";
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Tokens a User-Agent may carry (robots.txt-only tokens such as Google-Extended never appear). */
-const TOKENS = CRAWLERS.map((c) => c.token).sort((a, b) => b.length - a.length);
+export const TOKENS = CRAWLERS.map((c) => c.token).sort((a, b) => b.length - a.length);
 
 /** Any token anywhere (the cheap first test over a raw line). */
 const ANY = new RegExp(TOKENS.map(escape).join("|"), "i");

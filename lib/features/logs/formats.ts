@@ -25,6 +25,11 @@ export interface LineReader {
    * string of its own. Without it, each line is made and given to `check`.
    */
   checkAt?(scan: TextScan, start: number, end: number): LineOutcome;
+  /**
+   * A Common Log Format reader: its people's lines may be counted over the log's bytes
+   * (clf_bytes.ts), `combined` when a User-Agent ends each line.
+   */
+  clf?: { combined: boolean };
 }
 
 /** One log format, with its dated source: the documentation its reader follows. */
@@ -56,6 +61,7 @@ const CHECKED = "2026-12-06";
 const blank = (line: string) => line.length === 0 || (line.charCodeAt(0) <= 32 && !line.trim());
 
 const clf = (combined: boolean): () => LineReader => () => ({
+  clf: { combined },
   check: (line) =>
     looksLikeClf(line) ? "ok" : blank(line) ? "skip" : { bad: "not a Common Log Format line" },
   read: (line, emit) => readClf(line, emit, combined),

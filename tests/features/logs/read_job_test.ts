@@ -25,7 +25,9 @@ Deno.test("[logs/read job] the fetcher is loaded on its first use and fetches wi
       scanResolve: new Map([["agent.test", { host: "127.0.0.1", port: server.addr.port }]]),
       requestTimeoutMs: 5000,
     });
-    const r = await fetcher.fetch("http://agent.test/.well-known/http-message-signatures-directory");
+    const r = await fetcher.fetch(
+      "http://agent.test/.well-known/http-message-signatures-directory",
+    );
     assert.equal(r.status, 200);
     assert.equal(JSON.parse(r.body).keys[0].crv, "Ed25519");
     assert.equal(agent, "logs-test/1.0");
