@@ -4,7 +4,13 @@
  * reader keeps nothing past its cap, and a stream cut inside a frame is an error, not a message.
  */
 import assert from "node:assert/strict";
-import { bytesFrameHead, encodeFrame, FrameError, FrameReader } from "../lib/kit/isolate/frames.ts";
+import {
+  bytesFrameHead,
+  encodeFrame,
+  FrameError,
+  FrameReader,
+  pullFrame,
+} from "../lib/kit/isolate/frames.ts";
 
 /** A stream that delivers `bytes` in chunks of `size`. */
 function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
@@ -117,6 +123,24 @@ Deno.test("[frames] from a pipe read into a lent buffer: short messages pass who
       assert.ok(raw.parts.every((p) => p.buffer.byteLength <= size), `reads of ${size}`);
     }
     assert.deepEqual(await reader.next(), { id: 3, ok: true, text: "é€".repeat(40_000) });
+    assert.equal(await reader.next(), null);
+  }
+});
+
+Deno.test("[frames] a worker's request for a piece is a raw frame without bytes, read back without decoding among messages", async () => {
+  const bytes = concat([
+    pullFrame(4),
+    encodeFrame({ id: 4, progress: { bytes: 10, lines: 1 } }),
+    pullFrame(4),
+    pullFrame(4_000_000_000),
+  ]);
+  assert.equal(pullFrame(4).length, 8);
+  for (const size of [1, 5, bytes.length]) {
+    const reader = new FrameReader(chunked(bytes, size));
+    assert.deepEqual(await reader.next(), { id: 4, parts: [] });
+    assert.deepEqual(await reader.next(), { id: 4, progress: { bytes: 10, lines: 1 } });
+    assert.deepEqual(await reader.next(), { id: 4, parts: [] });
+    assert.deepEqual(await reader.next(), { id: 4_000_000_000, parts: [] });
     assert.equal(await reader.next(), null);
   }
 });

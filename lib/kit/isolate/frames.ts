@@ -107,6 +107,15 @@ function chunkReader(stream: ReadableStream<Uint8Array>): ChunkReader {
   };
 }
 
+/**
+ * A worker process's request for the next piece of stream job `id`'s input: a raw frame without
+ * bytes, read back as `{ id, parts: [] }` (lib/kit/isolate/protocol.ts StreamPullMessage). It
+ * costs the server no decoding, once per piece.
+ */
+export function pullFrame(id: number): Uint8Array {
+  return bytesFrameHead(id, 0);
+}
+
 /** Reads frames from a byte stream, one message at a time. */
 export class FrameReader {
   readonly #reader: ChunkReader;

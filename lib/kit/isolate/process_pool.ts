@@ -47,7 +47,6 @@ import {
   type JobRequestMessage,
   type ScanReplyMessage,
   type ScanRequestMessage,
-  type StreamPullMessage,
   type StreamRequestMessage,
   type ThreadJobModules,
 } from "./protocol.ts";
@@ -122,6 +121,12 @@ export interface KilledWorker {
 type Reply = ScanReplyMessage | JobReplyMessage | JobProgressMessage;
 
 /** The first answer of a worker once it has loaded: the Deno version it runs. */
+/** A raw frame as frames.ts reads it back (from a worker: a pullFrame, without bytes). */
+interface RawFrame {
+  id: number;
+  parts: Uint8Array[];
+}
+
 interface Ready {
   ready: string;
 }
@@ -363,7 +368,7 @@ export function startWorkerProcesses(
     const frames = new FrameReader(p.child.stdout, MAX_REPLY_BYTES);
     try {
       for (;;) {
-        const m = await frames.next() as Reply | StreamPullMessage | Ready | null;
+        const m = await frames.next() as Reply | RawFrame | Ready | null;
         if (m === null) return;
         if ("ready" in m) {
           onReady(m.ready);
@@ -371,8 +376,11 @@ export function startWorkerProcesses(
         }
         const pending = p.pending;
         if (!pending || m.id !== pending.id) continue;
-        if ("more" in m) pending.onMore?.();
-        else if ("progress" in m) pending.onProgress?.(m.progress);
+        // A request for the next piece of a stream job's input (frames.ts pullFrame); a raw
+        // frame with bytes is not one a worker sends, and is ignored.
+        if ("parts" in m) {
+          if (m.parts.length === 0) pending.onMore?.();
+        } else if ("progress" in m) pending.onProgress?.(m.progress);
         else {
           p.pending = null;
           pending.settle(m);

@@ -107,7 +107,13 @@ export type StreamInputMessage =
   | { id: number; chunk64: string }
   | { id: number; end: true; error?: string };
 
-/** A worker asks for the next piece of its stream job's input. */
+/**
+ * A worker asks for the next piece of its stream job's input. A worker thread posts it as it is;
+ * a worker process writes it as a raw frame without bytes (lib/kit/isolate/frames.ts `pullFrame`), which the server reads back as `{ id, parts: [] }`: one is
+ * sent for each piece, and decoding each as a serialised message made the server's side of a
+ * 4 GB upload grow by 45 MB of heap its collector had yet to reclaim (flat at 10 MB since,
+ * tests/bench/logs_bench.ts "peak RSS").
+ */
 export interface StreamPullMessage {
   id: number;
   more: true;

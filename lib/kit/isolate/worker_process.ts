@@ -20,7 +20,7 @@
  */
 import { setPriority } from "node:os";
 import type { ScannerModule } from "../../service.ts";
-import { encodeFrame, FrameReader } from "./frames.ts";
+import { encodeFrame, FrameReader, pullFrame } from "./frames.ts";
 import {
   type JobProgressMessage,
   type JobReplyMessage,
@@ -111,7 +111,9 @@ async function runScan(m: ScanRequestMessage): Promise<ScanReplyMessage> {
 
 /** One stream job, its input read as the server sends it, answered or failed. */
 async function runStream(m: StreamRequestMessage): Promise<JobReplyMessage> {
-  const { stream, take } = streamInput(() => void post({ id: m.id, more: true }));
+  // Each request for a piece is the same raw frame (frames.ts pullFrame).
+  const pull = pullFrame(m.id);
+  const { stream, take } = streamInput(() => void output.write(pull));
   inputs.set(m.id, take);
   try {
     const module = jobs[m.job.kind];
