@@ -31,7 +31,9 @@ const MAX_BACK = 4096;
 /** The anchors' layout in the scanner's memory, or null when they do not fit it. */
 function anchorTables(): { firsts: number[]; anchors: number[][] } | null {
   const anchors = anchorsFor(TOKENS).map((a) => [...a].map((c) => c.charCodeAt(0)));
-  if (anchors.some((a) => a.length === 0 || a.length > 255 || a.some((c) => c > 127))) return null;
+  // ASCII, and none of the characters that end a line or its User-Agent (the scanner relies on it).
+  const unfit = (c: number) => c > 127 || c === 0 || c === 10 || c === 13 || c === 34;
+  if (anchors.some((a) => a.length === 0 || a.length > 255 || a.some(unfit))) return null;
   const firsts = [
     ...new Set(anchors.flatMap((a) => {
       const c = String.fromCharCode(a[0]);

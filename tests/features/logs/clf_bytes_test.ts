@@ -81,6 +81,8 @@ const line: fc.Arbitrary<Uint8Array> = fc.oneof(
       '198.51.100.7 -\t- [30/Nov/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "x"\n',
       '198.51.100.7  - [30/Nov/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "x"\n',
       '198.51.100.7 - - [short] "GET / HTTP/1.1" 200 5 "-" "x"\n',
+      // 19 characters in the brackets, 20 bytes: not the format's (the scanner counts bytes).
+      '198.51.100.7 - - [30/Nov/2026:08:00:\u00e9] "GET / HTTP/1.1" 200 5 "-" "Mozilla"\n',
       '198.51.100.7 - - 30/Nov/2026:08:00:00 +0000 "GET / HTTP/1.1" 200 5 "-" "x"\n',
       ' 198.51.100.7 - - [30/Nov/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "x"\n',
       '198.51.100.7 - - [30/Nov/2026:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-\\" "ClaudeBot"\n',
