@@ -109,10 +109,11 @@ export type StreamInputMessage =
 
 /**
  * A worker asks for the next piece of its stream job's input. A worker thread posts it as it is;
- * a worker process writes it as a raw frame without bytes (lib/kit/isolate/frames.ts `pullFrame`), which the server reads back as `{ id, parts: [] }`: one is
- * sent for each piece, and decoding each as a serialised message made the server's side of a
- * 4 GB upload grow by 45 MB of heap its collector had yet to reclaim (flat at 10 MB since,
- * tests/bench/logs_bench.ts "peak RSS").
+ * a worker process writes it as a raw frame without bytes (lib/kit/isolate/frames.ts `pullFrame`),
+ * which the server reads back as `{ id, parts: [] }`. One is sent for each piece: decoded as
+ * serialised messages, they made the server's side grow from 39 to 85 MB over six uploads of 1 GB
+ * (heap its collector had yet to reclaim); as raw frames it stays flat (tests/bench/logs_bench.ts,
+ * "peak RSS").
  */
 export interface StreamPullMessage {
   id: number;
