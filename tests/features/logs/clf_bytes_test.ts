@@ -234,10 +234,10 @@ Deno.test("[logs/bytes] with the scanner, a read gives the same aggregates and s
     { numRuns: 200 },
   );
   // Every kind of line was met (the property is not vacuous).
-  assert.ok(crawlers > 200, `${crawlers} crawlers' lines`);
-  assert.ok(unreadable > 100, `${unreadable} unreadable lines`);
+  assert.ok(crawlers > 100, `${crawlers} crawlers' lines`);
+  assert.ok(unreadable > 500, `${unreadable} unreadable lines`);
   assert.ok(tooLong > 20, `${tooLong} lines too long`);
-  assert.ok(binary > 10, `${binary} logs with NULs`);
+  assert.ok(binary > 20, `${binary} logs with NULs`);
 });
 
 Deno.test("[logs/bytes] a long run of lines the scanner hands back is read in turns, in order", async () => {
