@@ -10,7 +10,8 @@
  * sends a {@link WorkerHello} naming the scanner of each service and the module of each job kind;
  * this process loads them all, answers `{ ready: <its Deno version> }`, then one request after
  * another (a scan's progress steps come before its answer). A stream job's input comes after its
- * request, one piece for each `{ more }` asked (lib/kit/isolate/protocol.ts StreamJobModule), so
+ * request, one piece for each request this process writes (a raw frame without bytes: frames.ts
+ * `pullFrame`; lib/kit/isolate/protocol.ts StreamJobModule), so
  * stdin is read while the work runs. When stdin ends (the server closed it, or died) the process
  * exits once its work has answered; lib/kit/isolate/orphan_watch.ts covers a server that died
  * while code here never returns.
