@@ -77,8 +77,10 @@ const collect = (globalThis as { gc?: () => void }).gc;
 /**
  * The guarded fetcher (lib/kit/net/guarded_fetch.ts), loaded on its first use: only a log whose
  * lines carry Web Bot Auth signatures asks for a key directory, and the fetcher's HTTP client is
- * most of what this worker would otherwise load (its resident memory was 83 MB after reading
- * 2 MB with it loaded at start, against 54 MB without: `deno run -A tests/bench/logs_bench.ts`).
+ * more than the reader itself takes to load (a bare Deno holds 58-59 MB once it has imported
+ * guarded_fetch.ts, 48-49 MB once it has imported read_log.ts:
+ * `deno eval --config=deno.json "await import('./lib/kit/net/guarded_fetch.ts'); console.log(Deno.memoryUsage().rss >> 20)"`,
+ * and the same with `./lib/features/logs/read_log.ts`).
  */
 export function fetcherOnUse(fetch: LogReadJob["fetch"]): GuardedFetcher {
   let made: Promise<GuardedFetcher> | null = null;

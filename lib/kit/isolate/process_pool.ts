@@ -169,6 +169,9 @@ interface Proc {
  */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
+/** How long an ended worker's stderr is waited for before its crash is told without it. */
+const STDERR_GRACE_MS = 500;
+
 /** How much of a worker's stderr is kept (V8's out-of-memory report is about 1 KB). */
 const STDERR_TAIL = 16 * 1024;
 
@@ -295,7 +298,7 @@ export function startWorkerProcesses(
       failed(new ScanIsolationError("the worker did not load in time", "crash"));
       kill(p);
     }, loadTimeoutMs);
-    readStderr(p);
+    const stderrRead = readStderr(p);
     readReplies(p, (version) => {
       clearTimeout(loadTimer);
       // Another Deno than the server's (a different `deno` first on the PATH): not used.
@@ -309,7 +312,12 @@ export function startWorkerProcesses(
       failedStarts = 0;
       loaded();
     });
-    const exit = child.status.then((status) => {
+    // The exit may be told before the last of stderr is read (the reason of a crash): the end of
+    // stderr is waited for, a little (a process the worker started may still hold it open).
+    const exit = child.status.then(async (status) => {
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([stderrRead, new Promise((r) => grace = setTimeout(r, STDERR_GRACE_MS))]);
+      clearTimeout(grace);
       clearTimeout(loadTimer);
       all.delete(p);
       p.dead = true;

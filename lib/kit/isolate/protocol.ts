@@ -111,9 +111,9 @@ export type StreamInputMessage =
  * A worker asks for the next piece of its stream job's input. A worker thread posts it as it is;
  * a worker process writes it as a raw frame without bytes (lib/kit/isolate/frames.ts `pullFrame`),
  * which the server reads back as `{ id, parts: [] }`. One is sent for each piece: decoded as
- * serialised messages, they made the server's side grow from 39 to 85 MB over six uploads of 1 GB
- * (heap its collector had yet to reclaim); as raw frames it stays flat (tests/bench/logs_bench.ts,
- * "peak RSS").
+ * serialised messages, they made the server's side grow by 27 MB over a 2 GB upload (garbage its
+ * collector had yet to reclaim), by 11-14 MB as raw frames (tests/bench/logs_bench.ts "peak RSS",
+ * docs/logs.md "Benchmarks").
  */
 export interface StreamPullMessage {
   id: number;

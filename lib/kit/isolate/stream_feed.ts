@@ -69,9 +69,8 @@ interface PieceReader {
  * into one buffer of {@link STREAM_PIECE_BYTES}, reused for every piece, since each piece has been
  * sent (written to the worker's pipe, or encoded for its thread) before the next is read. Read
  * into buffers of its own making, each piece would stay in memory until the runtime collected
- * it: the server's side of a 200 MB upload grew by 44 MB that way (51 to 95 MB,
- * tests/bench/logs_bench.ts "peak RSS"). Any other stream is read chunk by chunk as it gives
- * them, each cut into pieces of at most that size.
+ * it (tests/bench/logs_bench.ts "peak RSS", docs/logs.md "Benchmarks"). Any other stream is read
+ * chunk by chunk as it gives them, each cut into pieces of at most that size.
  */
 function pieceReader(input: ReadableStream<Uint8Array>): PieceReader {
   let byob: ReadableStreamBYOBReader | null = null;
