@@ -3,6 +3,7 @@
  * because Deno's fetch ignores a Host header.
  */
 import assert from "node:assert/strict";
+import { concatBytes as concat } from "./helpers/bytes.ts";
 import { FIXTURE_HOSTS, startFixtureSites } from "./fixtures/site_server.ts";
 
 const BROWSER_UA =
@@ -30,16 +31,6 @@ function requestBytes(host: string, path: string, userAgent: string): Uint8Array
 async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
   let written = 0;
   while (written < data.length) written += await conn.write(data.subarray(written));
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
 }
 
 function headerEnd(data: Uint8Array): number {

@@ -4,6 +4,7 @@
  * reader keeps nothing past its cap, and a stream cut inside a frame is an error, not a message.
  */
 import assert from "node:assert/strict";
+import { concatBytes as concat } from "./helpers/bytes.ts";
 import {
   bytesFrameHead,
   encodeFrame,
@@ -23,13 +24,6 @@ function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
     },
   });
 }
-
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, at), at += p.length;
-  return out;
-};
 
 Deno.test("[frames] messages pass whole in order, however the stream is cut", async () => {
   const messages = [

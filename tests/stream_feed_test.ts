@@ -5,6 +5,7 @@
  * of at most STREAM_PIECE_BYTES, and a broken input ends the job's stream with its error.
  */
 import assert from "node:assert/strict";
+import { concatBytes as concat } from "./helpers/bytes.ts";
 import { streamFeed } from "../lib/kit/isolate/stream_feed.ts";
 import { STREAM_PIECE_BYTES, type StreamInputMessage } from "../lib/kit/isolate/protocol.ts";
 
@@ -32,13 +33,6 @@ async function drain(input: ReadableStream<Uint8Array>) {
 }
 
 const bytesOf = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) % 251);
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, at), at += p.length;
-  return out;
-};
-
 Deno.test("[stream feed] a file is read into one lent buffer, and every piece arrives unchanged and in order", async () => {
   const data = bytesOf(1_500_000);
   const path = await Deno.makeTempFile();

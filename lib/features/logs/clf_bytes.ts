@@ -160,30 +160,3 @@ export class ClfByteScanner {
     };
   }
 }
-
-/** Bytes appended piece by piece (a line not yet ended): each byte is copied in once, amortized. */
-export class ByteRun {
-  #buffer = new Uint8Array(1024);
-  length = 0;
-
-  append(bytes: Uint8Array): void {
-    if (this.length + bytes.length > this.#buffer.length) {
-      const grown = new Uint8Array(Math.max(this.#buffer.length * 2, this.length + bytes.length));
-      grown.set(this.#buffer.subarray(0, this.length));
-      this.#buffer = grown;
-    }
-    this.#buffer.set(bytes, this.length);
-    this.length += bytes.length;
-  }
-
-  /** The bytes (a view: read it before the next change). */
-  bytes(): Uint8Array {
-    return this.#buffer.subarray(0, this.length);
-  }
-
-  /** Empties it, and lets a buffer grown for a long line go. */
-  clear(): void {
-    this.length = 0;
-    if (this.#buffer.length > 65_536) this.#buffer = new Uint8Array(1024);
-  }
-}

@@ -12,7 +12,8 @@
  * and what could be read is kept.
  */
 import { addHit, type Aggregates, emptyAggregates } from "./aggregate.ts";
-import { ByteRun, ClfByteScanner } from "./clf_bytes.ts";
+import { BodyBuffer } from "../../kit/net/fetch_body.ts";
+import { ClfByteScanner } from "./clf_bytes.ts";
 import { CrawlerMatcher, mayNameCrawler } from "./crawler_match.ts";
 import { TextScan } from "./text_scan.ts";
 import { detectFormat } from "./detect.ts";
@@ -314,7 +315,9 @@ export async function readAccessLog(
     : null;
   const lineDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
   // The unfinished line while the scanner reads (its bytes; `carry` while the text path does).
-  const unfinished = new ByteRun();
+  // Never past its cap: over three bytes a character of the cap, it is counted too long and
+  // emptied (overLong), and at most one slice is added at a time.
+  const unfinished = new BodyBuffer(3 * maxLine + SCAN_SLICE);
   // The last chunk read as text ended inside a character: the decoder may hold part of it.
   let midChar = false;
   const sawNul = (line: string) => {
@@ -344,7 +347,7 @@ export async function readAccessLog(
       // A piece shorter than the unfinished line before it, and holding no line's end, is only
       // kept: scanning the two again for each small piece (a log trickling in) would read the
       // line once per piece.
-      if (body.length < unfinished.length && body.indexOf(10) < 0) {
+      if (body.length < unfinished.size && body.indexOf(10) < 0) {
         unfinished.append(body);
         overLong();
         continue;
@@ -379,7 +382,7 @@ export async function readAccessLog(
    * Shorter, it is kept until its end: the text path, or the scanner, then decides.
    */
   const overLong = () => {
-    if (unfinished.length <= 3 * maxLine) return;
+    if (unfinished.size <= 3 * maxLine) return;
     if (!sawBinary && unfinished.bytes().includes(0)) sawBinary = true;
     lineNo++;
     s.lines++;
@@ -471,7 +474,7 @@ export async function readAccessLog(
     } else throw error;
   }
   text = null;
-  if (scanner && unfinished.length) {
+  if (scanner && unfinished.size) {
     // The last line, without a newline: read as the text path reads it (the stream's decoder
     // keeps a character cut off at the end to itself).
     carry = new TextDecoder("utf-8", { ignoreBOM: true }).decode(unfinished.bytes(), {

@@ -144,6 +144,12 @@ export class BodyBuffer {
   bytes(): Uint8Array {
     return this.#size === this.#data.byteLength ? this.#data : this.#data.slice(0, this.#size);
   }
+
+  /** Empties it for reuse (a buffer grown past 64 KiB is let go). */
+  clear(): void {
+    this.#size = 0;
+    if (this.#data.byteLength > 65_536) this.#data = new Uint8Array(0);
+  }
 }
 
 const TIMEOUT_CODES = new Set([

@@ -18,13 +18,12 @@ import { CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
 import { readAccessLog, type ReadOptions } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { compileWat, tsPathOf, wasmModuleText, WAT_FILES } from "../../tools/build_wasm.ts";
-import { rangeDir } from "./log_fixtures.ts";
+import { rangeDir, tokenPiece } from "./log_fixtures.ts";
+import { concatBytes } from "../../helpers/bytes.ts";
 
 const ranges = await loadRanges({ directory: await rangeDir(), snapshot: false });
 const enc = new TextEncoder();
 const tokens = CRAWLERS.map((c) => c.token);
-const flip = (s: string, mask: number) =>
-  [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
 
 /** Pieces of a User-Agent: browsers', the anchors' characters, tokens whole, cut and in any case. */
 const agentPiece = fc.oneof(
@@ -44,10 +43,7 @@ const agentPiece = fc.oneof(
     "é",
     "\u{1F600}",
   ),
-  fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
-    .map(([t, m]) => flip(t, m)),
-  fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
-    .map(([t, cut]) => t.slice(0, cut)),
+  { arbitrary: tokenPiece(tokens), weight: 2 },
 );
 const agent = fc.array(agentPiece, { maxLength: 5 }).map((p) => p.join(""));
 
@@ -129,11 +125,7 @@ function logOf(lines: Uint8Array[], endless: boolean): Uint8Array {
           `"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"\n`,
       ),
   );
-  const all = [...first, ...lines];
-  const size = all.reduce((n, l) => n + l.length, 0);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const l of all) out.set(l, at), at += l.length;
+  const out = concatBytes([...first, ...lines]);
   return endless && out.at(-1) === 10 ? out.subarray(0, out.length - 1) : out;
 }
 

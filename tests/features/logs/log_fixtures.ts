@@ -4,6 +4,7 @@
  * its own documentation's field list (lib/features/logs/formats.ts names the pages). Address lists
  * and DNS answers are our own, on documentation ranges (RFC 5737, RFC 3849).
  */
+import fc from "fast-check";
 
 /** One request of the scenario. */
 export interface Req {
@@ -317,3 +318,18 @@ export async function rangeDir(): Promise<string> {
 /** A stream of a text. */
 export const streamOf = (text: string | Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>
   new Blob([text]).stream();
+
+/** `s` with each letter upper- or lower-cased by the bits of `mask`. */
+export function flip(s: string, mask: number): string {
+  return [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
+}
+
+/** A registry token as an agent may hold it: whole in any case, or its first one to six characters. */
+export function tokenPiece(tokens: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
+      .map(([t, m]) => flip(t, m)),
+    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
+      .map(([t, cut]) => t.slice(0, cut)),
+  );
+}

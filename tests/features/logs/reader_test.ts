@@ -19,7 +19,7 @@ import { CRAWLERS } from "../../../lib/engines/visibility/crawlers.ts";
 import { readAccessLog } from "../../../lib/features/logs/read_log.ts";
 import { loadRanges } from "../../../lib/features/logs/ip_ranges.ts";
 import { addressBytes, PrefixTrie } from "../../../lib/features/logs/ip_trie.ts";
-import { rangeDir, RENDER, SCENARIO } from "./log_fixtures.ts";
+import { rangeDir, RENDER, SCENARIO, tokenPiece } from "./log_fixtures.ts";
 
 const ranges = await loadRanges({ directory: await rangeDir(), snapshot: false });
 const read = (chunks: string[], format?: "combined") =>
@@ -133,8 +133,6 @@ Deno.test("[logs/reader] the agents' prefilter never drops an agent that names a
   // Agents from pieces of browsers' agents, tokens, their letters in either case and the
   // characters the anchors start with, several to a text, asked about in order as the reader
   // asks: whenever the tokens' expression finds a token, the prefilter says so.
-  const flip = (s: string, mask: number) =>
-    [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
   const piece = fc.oneof(
     fc.constantFrom(
       "Mozilla/5.0 (",
@@ -155,10 +153,7 @@ Deno.test("[logs/reader] the agents' prefilter never drops an agent that names a
       "U",
       " ",
     ),
-    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
-      .map(([t, m]) => flip(t, m)),
-    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
-      .map(([t, cut]) => t.slice(0, cut)),
+    { arbitrary: tokenPiece(tokens), weight: 2 },
   );
   const agent = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
   fc.assert(
@@ -187,16 +182,11 @@ Deno.test("[logs/reader] the agents' prefilter never drops an agent that names a
 
 Deno.test("[logs/reader] with the prefilter, a log's random lines naming any crawler are all kept: the same aggregates and summary as the reader without it", async () => {
   const tokens = CRAWLERS.map((c) => c.token);
-  const flip = (s: string, mask: number) =>
-    [...s].map((c, i) => (mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase()).join("");
   // Agents: browsers' pieces, the anchors' first characters, cut and whole tokens in any case.
   const piece = fc.oneof(
     fc.constantFrom("Mozilla/5.0 (", "Windows NT 10.0; Win64; x64) ", "Safari/537.36", "; ", "b"),
     fc.constantFrom("B", "-", "bo", "t", "O", "T", "-u", "+https://x.example/", ")"),
-    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 0, max: 2 ** 30 - 1 }))
-      .map(([t, m]) => flip(t, m)),
-    fc.tuple(fc.constantFrom(...tokens), fc.integer({ min: 1, max: 6 }))
-      .map(([t, cut]) => t.slice(0, cut)),
+    { arbitrary: tokenPiece(tokens), weight: 2 },
   );
   const agent = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
   const line = fc.tuple(
